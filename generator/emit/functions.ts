@@ -7,9 +7,6 @@ import { elementSize, layoutOf, scalarNative } from "./native.ts";
 import { layoutLiteral } from "./records.ts";
 import { type ArgumentKind, argumentCondition } from "../../src/tables-runtime/argument-checks.ts";
 
-/** The checks of argument-checks.ts a checked function's text calls (isU32, isU64, ...). */
-const CHECK_CALL = /\bis(I8|U8|I16|U16|I32|U32|I64|U64|F64|Bool)\(/g;
-
 /** The record a by-value parameter or result passes, if any. */
 export function byValueRecord(t: IrType): string | undefined {
   const r = resolveTypedefs(t);
@@ -384,7 +381,7 @@ export function emitChecked(
       const recCls = rec ? imp.ref(rec, true) : undefined;
       const scalarCheck = (): void => {
         const kind = scalarNative(p.type) as ArgumentKind;
-        checks.push(`if (!${argumentCondition(kind, id, "isPtr")}) rt.bad(${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)}, "${kind}", ${id});`);
+        checks.push(`if (!(${argumentCondition(kind, id, "isPtr")})) rt.bad(${JSON.stringify(fn.name)}, ${JSON.stringify(p.name)}, "${kind}", ${id});`);
       };
       if (role.role === "count" && !role.pointer) {
         sigParts.push(`${id}: ${tsType(p.type, "param", imp)}`);
@@ -595,8 +592,6 @@ export function emitChecked(
   ]);
   out += `export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {\n  return lazyTable(makers, raw, rt);\n}\n`;
   let head = `import { ${rtTypes(out).map((t) => `type ${t}`).join(", ")}, lazyTable } from "${sourceModule("tables-runtime/checked")}";\n`;
-  const checkNames = [...new Set([...out.matchAll(CHECK_CALL)].map((m) => `is${m[1]}`))].sort();
-  if (checkNames.length > 0) head += `import { ${checkNames.join(", ")} } from "${sourceModule("tables-runtime/argument-checks")}";\n`;
   head += pointerImport(out);
   head += `import type { Checked } from "./checked.ts";\n`;
   head += `import type { Raw } from "./functions.ts";\n`;

@@ -7,7 +7,7 @@
  */
 import { ffi } from "../ffi/index.ts";
 import type { NativeType } from "../ffi/types.ts";
-import { type ArgumentKind, argumentCondition, argumentKind, expectedArgument, SCALAR_CHECKS } from "../tables-runtime/argument-checks.ts";
+import { type ArgumentKind, argumentCondition, argumentKind, expectedArgument } from "../tables-runtime/argument-checks.ts";
 import type { FunctionSpec } from "../tables-runtime/spec.ts";
 import { describeValue } from "../core/base/checks.ts";
 import { BindingArgumentError } from "./errors.ts";
@@ -54,10 +54,7 @@ export function arityError(fn: string, names: readonly string[], min: number, go
 }
 
 type Fn = (...args: unknown[]) => unknown;
-type Check = (v: unknown) => boolean;
-type Factory = (f: Fn, spec: FunctionSpec, P: Check, fail: (k: number, v: unknown) => never, arity: (got: number) => never, ...checks: Check[]) => Fn;
-const checkNames = Object.keys(SCALAR_CHECKS);
-const checks = Object.values(SCALAR_CHECKS);
+type Factory = (f: Fn, spec: FunctionSpec, P: (v: unknown) => boolean, fail: (k: number, v: unknown) => never, arity: (got: number) => never) => Fn;
 
 /** One wrapper factory per native signature (its kinds joined), compiled on the first function of that signature. */
 const factories = new Map<string, Factory>();
@@ -69,12 +66,12 @@ function factoryFor(kinds: readonly ArgumentKind[]): Factory {
     const params = kinds.map((_, k) => `a${k}`);
     const lines = kinds.map((kind, k) => `if (!(${argumentCondition(kind, `a${k}`, "P", `S${k}`)})) fail(${k}, a${k});`);
     const sizes = kinds.map((kind, k) => (kind === "struct" ? `const S${k} = spec.parameters[${k}].struct.size;\n` : "")).join("");
-    // The wrapper is written out per signature: straight-line checks the engine optimises (and inlines) with the call.
+    // The wrapper is written out per signature: each check is inline code the engine optimises with the call.
     const body =
       `${sizes}return function checkedArguments(${params.join(", ")}) {\n` +
       `if (arguments.length !== ${kinds.length}) arity(arguments.length);\n${lines.join("\n")}\n` +
       `return f(${params.join(", ")});\n};`;
-    factory = new Function("f", "spec", "P", "fail", "arity", ...checkNames, body) as Factory;
+    factory = new Function("f", "spec", "P", "fail", "arity", body) as Factory;
     factories.set(key, factory);
   }
   return factory;
@@ -98,5 +95,5 @@ export function checkRawArguments<F extends Fn>(name: string, spec: FunctionSpec
   const arity = (got: number): never => {
     throw arityError(name, namesOf(spec), kinds.length, got);
   };
-  return factoryFor(kinds)(f, spec, ffi.isPointer, fail, arity, ...checks) as F;
+  return factoryFor(kinds)(f, spec, ffi.isPointer, fail, arity) as F;
 }

@@ -2,10 +2,9 @@
 // DO NOT EDIT: regenerate with `npm run generate` (see README.md).
 // Header cufft.h sha256 ab33889d803d807d8112c9f79886b85ad836a754fe9a5c9ddc60681f30560413
 // Header cufftXt.h sha256 f93d196aacdef40c71a68f5010bb4a19d33a7a798fac137add21af4885cecb1a
-// Seal: sha256 0d932c7c64f082f9cb39ca0fb09b52b2b64ee0dd18ff21bb9a93619bb28acc72
+// Seal: sha256 1641c0abbddc705fee7df3e3daf910ad2e2b5435ba12a2703c87b5dbba375fa9
 
 import { type CheckedRuntime, type PointerLike, lazyTable } from "../../../src/tables-runtime/checked.ts";
-import { isI32, isI64, isU32, isU64 } from "../../../src/tables-runtime/argument-checks.ts";
 import type { Checked } from "./checked.ts";
 import type { Raw } from "./functions.ts";
 import type { cufftProperty, cufftResult, cufftType, cufftXtCallbackType, cufftXtCopyType, cufftXtQueryType, cufftXtSubFormat, cufftXtWorkAreaPolicy } from "./enums.ts";
@@ -20,9 +19,9 @@ function cufftPlan1d$(raw: Raw, rt: CheckedRuntime): Checked["cufftPlan1d"] {
   const F$ = "cufftPlan1d";
   return function cufftPlan1d(nx: number, type: cufftType, batch: number): cufftHandle {
     if (arguments.length !== 3) rt.arity(F$, "nx,type,batch", 3, arguments.length);
-    if (!isI32(nx)) rt.bad(F$, "nx", "i32", nx);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
-    if (!isI32(batch)) rt.bad(F$, "batch", "i32", batch);
+    if (!((typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0)))) rt.bad(F$, "nx", "i32", nx);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
+    if (!((typeof batch === "number" && (batch | 0) === batch && (+batch !== 0 || 1 / batch > 0)))) rt.bad(F$, "batch", "i32", batch);
     const r = raw.cufftPlan1d(o0, nx, type, batch);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -36,9 +35,9 @@ function cufftPlan2d$(raw: Raw, rt: CheckedRuntime): Checked["cufftPlan2d"] {
   const F$ = "cufftPlan2d";
   return function cufftPlan2d(nx: number, ny: number, type: cufftType): cufftHandle {
     if (arguments.length !== 3) rt.arity(F$, "nx,ny,type", 3, arguments.length);
-    if (!isI32(nx)) rt.bad(F$, "nx", "i32", nx);
-    if (!isI32(ny)) rt.bad(F$, "ny", "i32", ny);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!((typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0)))) rt.bad(F$, "nx", "i32", nx);
+    if (!((typeof ny === "number" && (ny | 0) === ny && (+ny !== 0 || 1 / ny > 0)))) rt.bad(F$, "ny", "i32", ny);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     const r = raw.cufftPlan2d(o0, nx, ny, type);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -52,10 +51,10 @@ function cufftPlan3d$(raw: Raw, rt: CheckedRuntime): Checked["cufftPlan3d"] {
   const F$ = "cufftPlan3d";
   return function cufftPlan3d(nx: number, ny: number, nz: number, type: cufftType): cufftHandle {
     if (arguments.length !== 4) rt.arity(F$, "nx,ny,nz,type", 4, arguments.length);
-    if (!isI32(nx)) rt.bad(F$, "nx", "i32", nx);
-    if (!isI32(ny)) rt.bad(F$, "ny", "i32", ny);
-    if (!isI32(nz)) rt.bad(F$, "nz", "i32", nz);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!((typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0)))) rt.bad(F$, "nx", "i32", nx);
+    if (!((typeof ny === "number" && (ny | 0) === ny && (+ny !== 0 || 1 / ny > 0)))) rt.bad(F$, "ny", "i32", ny);
+    if (!((typeof nz === "number" && (nz | 0) === nz && (+nz !== 0 || 1 / nz > 0)))) rt.bad(F$, "nz", "i32", nz);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     const r = raw.cufftPlan3d(o0, nx, ny, nz, type);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -69,13 +68,13 @@ function cufftPlanMany$(raw: Raw, rt: CheckedRuntime): Checked["cufftPlanMany"] 
   const F$ = "cufftPlanMany";
   return function cufftPlanMany(rank: number, n: PointerLike, inembed: PointerLike, istride: number, idist: number, onembed: PointerLike, ostride: number, odist: number, type: cufftType, batch: number): cufftHandle {
     if (arguments.length !== 10) rt.arity(F$, "rank,n,inembed,istride,idist,onembed,ostride,odist,type,batch", 10, arguments.length);
-    if (!isI32(rank)) rt.bad(F$, "rank", "i32", rank);
-    if (!isI32(istride)) rt.bad(F$, "istride", "i32", istride);
-    if (!isI32(idist)) rt.bad(F$, "idist", "i32", idist);
-    if (!isI32(ostride)) rt.bad(F$, "ostride", "i32", ostride);
-    if (!isI32(odist)) rt.bad(F$, "odist", "i32", odist);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
-    if (!isI32(batch)) rt.bad(F$, "batch", "i32", batch);
+    if (!((typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0)))) rt.bad(F$, "rank", "i32", rank);
+    if (!((typeof istride === "number" && (istride | 0) === istride && (+istride !== 0 || 1 / istride > 0)))) rt.bad(F$, "istride", "i32", istride);
+    if (!((typeof idist === "number" && (idist | 0) === idist && (+idist !== 0 || 1 / idist > 0)))) rt.bad(F$, "idist", "i32", idist);
+    if (!((typeof ostride === "number" && (ostride | 0) === ostride && (+ostride !== 0 || 1 / ostride > 0)))) rt.bad(F$, "ostride", "i32", ostride);
+    if (!((typeof odist === "number" && (odist | 0) === odist && (+odist !== 0 || 1 / odist > 0)))) rt.bad(F$, "odist", "i32", odist);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
+    if (!((typeof batch === "number" && (batch | 0) === batch && (+batch !== 0 || 1 / batch > 0)))) rt.bad(F$, "batch", "i32", batch);
     const r = raw.cufftPlanMany(o0, rank, rt.ptr(n, F$, "n"), rt.ptr(inembed, F$, "inembed"), istride, idist, rt.ptr(onembed, F$, "onembed"), ostride, odist, type, batch);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -87,10 +86,10 @@ function cufftMakePlan1d$(raw: Raw, rt: CheckedRuntime): Checked["cufftMakePlan1
   const F$ = "cufftMakePlan1d";
   return function cufftMakePlan1d(plan: cufftHandle, nx: number, type: cufftType, batch: number, workSize: PointerLike): void {
     if (arguments.length !== 5) rt.arity(F$, "plan,nx,type,batch,workSize", 5, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isI32(nx)) rt.bad(F$, "nx", "i32", nx);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
-    if (!isI32(batch)) rt.bad(F$, "batch", "i32", batch);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0)))) rt.bad(F$, "nx", "i32", nx);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
+    if (!((typeof batch === "number" && (batch | 0) === batch && (+batch !== 0 || 1 / batch > 0)))) rt.bad(F$, "batch", "i32", batch);
     const r = raw.cufftMakePlan1d(plan, nx, type, batch, rt.ptr(workSize, F$, "workSize"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -101,10 +100,10 @@ function cufftMakePlan2d$(raw: Raw, rt: CheckedRuntime): Checked["cufftMakePlan2
   const F$ = "cufftMakePlan2d";
   return function cufftMakePlan2d(plan: cufftHandle, nx: number, ny: number, type: cufftType, workSize: PointerLike): void {
     if (arguments.length !== 5) rt.arity(F$, "plan,nx,ny,type,workSize", 5, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isI32(nx)) rt.bad(F$, "nx", "i32", nx);
-    if (!isI32(ny)) rt.bad(F$, "ny", "i32", ny);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0)))) rt.bad(F$, "nx", "i32", nx);
+    if (!((typeof ny === "number" && (ny | 0) === ny && (+ny !== 0 || 1 / ny > 0)))) rt.bad(F$, "ny", "i32", ny);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     const r = raw.cufftMakePlan2d(plan, nx, ny, type, rt.ptr(workSize, F$, "workSize"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -115,11 +114,11 @@ function cufftMakePlan3d$(raw: Raw, rt: CheckedRuntime): Checked["cufftMakePlan3
   const F$ = "cufftMakePlan3d";
   return function cufftMakePlan3d(plan: cufftHandle, nx: number, ny: number, nz: number, type: cufftType, workSize: PointerLike): void {
     if (arguments.length !== 6) rt.arity(F$, "plan,nx,ny,nz,type,workSize", 6, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isI32(nx)) rt.bad(F$, "nx", "i32", nx);
-    if (!isI32(ny)) rt.bad(F$, "ny", "i32", ny);
-    if (!isI32(nz)) rt.bad(F$, "nz", "i32", nz);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0)))) rt.bad(F$, "nx", "i32", nx);
+    if (!((typeof ny === "number" && (ny | 0) === ny && (+ny !== 0 || 1 / ny > 0)))) rt.bad(F$, "ny", "i32", ny);
+    if (!((typeof nz === "number" && (nz | 0) === nz && (+nz !== 0 || 1 / nz > 0)))) rt.bad(F$, "nz", "i32", nz);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     const r = raw.cufftMakePlan3d(plan, nx, ny, nz, type, rt.ptr(workSize, F$, "workSize"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -130,14 +129,14 @@ function cufftMakePlanMany$(raw: Raw, rt: CheckedRuntime): Checked["cufftMakePla
   const F$ = "cufftMakePlanMany";
   return function cufftMakePlanMany(plan: cufftHandle, rank: number, n: PointerLike, inembed: PointerLike, istride: number, idist: number, onembed: PointerLike, ostride: number, odist: number, type: cufftType, batch: number, workSize: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "plan,rank,n,inembed,istride,idist,onembed,ostride,odist,type,batch,workSize", 12, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isI32(rank)) rt.bad(F$, "rank", "i32", rank);
-    if (!isI32(istride)) rt.bad(F$, "istride", "i32", istride);
-    if (!isI32(idist)) rt.bad(F$, "idist", "i32", idist);
-    if (!isI32(ostride)) rt.bad(F$, "ostride", "i32", ostride);
-    if (!isI32(odist)) rt.bad(F$, "odist", "i32", odist);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
-    if (!isI32(batch)) rt.bad(F$, "batch", "i32", batch);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0)))) rt.bad(F$, "rank", "i32", rank);
+    if (!((typeof istride === "number" && (istride | 0) === istride && (+istride !== 0 || 1 / istride > 0)))) rt.bad(F$, "istride", "i32", istride);
+    if (!((typeof idist === "number" && (idist | 0) === idist && (+idist !== 0 || 1 / idist > 0)))) rt.bad(F$, "idist", "i32", idist);
+    if (!((typeof ostride === "number" && (ostride | 0) === ostride && (+ostride !== 0 || 1 / ostride > 0)))) rt.bad(F$, "ostride", "i32", ostride);
+    if (!((typeof odist === "number" && (odist | 0) === odist && (+odist !== 0 || 1 / odist > 0)))) rt.bad(F$, "odist", "i32", odist);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
+    if (!((typeof batch === "number" && (batch | 0) === batch && (+batch !== 0 || 1 / batch > 0)))) rt.bad(F$, "batch", "i32", batch);
     const r = raw.cufftMakePlanMany(plan, rank, rt.ptr(n, F$, "n"), rt.ptr(inembed, F$, "inembed"), istride, idist, rt.ptr(onembed, F$, "onembed"), ostride, odist, type, batch, rt.ptr(workSize, F$, "workSize"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -148,14 +147,14 @@ function cufftMakePlanMany64$(raw: Raw, rt: CheckedRuntime): Checked["cufftMakeP
   const F$ = "cufftMakePlanMany64";
   return function cufftMakePlanMany64(plan: cufftHandle, rank: number, n: PointerLike, inembed: PointerLike, istride: bigint | number, idist: bigint | number, onembed: PointerLike, ostride: bigint | number, odist: bigint | number, type: cufftType, batch: bigint | number, workSize: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "plan,rank,n,inembed,istride,idist,onembed,ostride,odist,type,batch,workSize", 12, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isI32(rank)) rt.bad(F$, "rank", "i32", rank);
-    if (!isI64(istride)) rt.bad(F$, "istride", "i64", istride);
-    if (!isI64(idist)) rt.bad(F$, "idist", "i64", idist);
-    if (!isI64(ostride)) rt.bad(F$, "ostride", "i64", ostride);
-    if (!isI64(odist)) rt.bad(F$, "odist", "i64", odist);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
-    if (!isI64(batch)) rt.bad(F$, "batch", "i64", batch);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0)))) rt.bad(F$, "rank", "i32", rank);
+    if (!((typeof istride === "bigint" ? istride >= -9223372036854775808n && istride <= 9223372036854775807n : Number.isSafeInteger(istride)))) rt.bad(F$, "istride", "i64", istride);
+    if (!((typeof idist === "bigint" ? idist >= -9223372036854775808n && idist <= 9223372036854775807n : Number.isSafeInteger(idist)))) rt.bad(F$, "idist", "i64", idist);
+    if (!((typeof ostride === "bigint" ? ostride >= -9223372036854775808n && ostride <= 9223372036854775807n : Number.isSafeInteger(ostride)))) rt.bad(F$, "ostride", "i64", ostride);
+    if (!((typeof odist === "bigint" ? odist >= -9223372036854775808n && odist <= 9223372036854775807n : Number.isSafeInteger(odist)))) rt.bad(F$, "odist", "i64", odist);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
+    if (!((typeof batch === "bigint" ? batch >= -9223372036854775808n && batch <= 9223372036854775807n : Number.isSafeInteger(batch)))) rt.bad(F$, "batch", "i64", batch);
     const r = raw.cufftMakePlanMany64(plan, rank, rt.ptr(n, F$, "n"), rt.ptr(inembed, F$, "inembed"), istride, idist, rt.ptr(onembed, F$, "onembed"), ostride, odist, type, batch, rt.ptr(workSize, F$, "workSize"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -168,14 +167,14 @@ function cufftGetSizeMany64$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetSiz
   const F$ = "cufftGetSizeMany64";
   return function cufftGetSizeMany64(plan: cufftHandle, rank: number, n: PointerLike, inembed: PointerLike, istride: bigint | number, idist: bigint | number, onembed: PointerLike, ostride: bigint | number, odist: bigint | number, type: cufftType, batch: bigint | number): bigint {
     if (arguments.length !== 11) rt.arity(F$, "plan,rank,n,inembed,istride,idist,onembed,ostride,odist,type,batch", 11, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isI32(rank)) rt.bad(F$, "rank", "i32", rank);
-    if (!isI64(istride)) rt.bad(F$, "istride", "i64", istride);
-    if (!isI64(idist)) rt.bad(F$, "idist", "i64", idist);
-    if (!isI64(ostride)) rt.bad(F$, "ostride", "i64", ostride);
-    if (!isI64(odist)) rt.bad(F$, "odist", "i64", odist);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
-    if (!isI64(batch)) rt.bad(F$, "batch", "i64", batch);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0)))) rt.bad(F$, "rank", "i32", rank);
+    if (!((typeof istride === "bigint" ? istride >= -9223372036854775808n && istride <= 9223372036854775807n : Number.isSafeInteger(istride)))) rt.bad(F$, "istride", "i64", istride);
+    if (!((typeof idist === "bigint" ? idist >= -9223372036854775808n && idist <= 9223372036854775807n : Number.isSafeInteger(idist)))) rt.bad(F$, "idist", "i64", idist);
+    if (!((typeof ostride === "bigint" ? ostride >= -9223372036854775808n && ostride <= 9223372036854775807n : Number.isSafeInteger(ostride)))) rt.bad(F$, "ostride", "i64", ostride);
+    if (!((typeof odist === "bigint" ? odist >= -9223372036854775808n && odist <= 9223372036854775807n : Number.isSafeInteger(odist)))) rt.bad(F$, "odist", "i64", odist);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
+    if (!((typeof batch === "bigint" ? batch >= -9223372036854775808n && batch <= 9223372036854775807n : Number.isSafeInteger(batch)))) rt.bad(F$, "batch", "i64", batch);
     const r = raw.cufftGetSizeMany64(plan, rank, rt.ptr(n, F$, "n"), rt.ptr(inembed, F$, "inembed"), istride, idist, rt.ptr(onembed, F$, "onembed"), ostride, odist, type, batch, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -187,9 +186,9 @@ function cufftEstimate1d$(raw: Raw, rt: CheckedRuntime): Checked["cufftEstimate1
   const F$ = "cufftEstimate1d";
   return function cufftEstimate1d(nx: number, type: cufftType, batch: number, workSize: PointerLike): void {
     if (arguments.length !== 4) rt.arity(F$, "nx,type,batch,workSize", 4, arguments.length);
-    if (!isI32(nx)) rt.bad(F$, "nx", "i32", nx);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
-    if (!isI32(batch)) rt.bad(F$, "batch", "i32", batch);
+    if (!((typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0)))) rt.bad(F$, "nx", "i32", nx);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
+    if (!((typeof batch === "number" && (batch | 0) === batch && (+batch !== 0 || 1 / batch > 0)))) rt.bad(F$, "batch", "i32", batch);
     const r = raw.cufftEstimate1d(nx, type, batch, rt.ptr(workSize, F$, "workSize"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -200,9 +199,9 @@ function cufftEstimate2d$(raw: Raw, rt: CheckedRuntime): Checked["cufftEstimate2
   const F$ = "cufftEstimate2d";
   return function cufftEstimate2d(nx: number, ny: number, type: cufftType, workSize: PointerLike): void {
     if (arguments.length !== 4) rt.arity(F$, "nx,ny,type,workSize", 4, arguments.length);
-    if (!isI32(nx)) rt.bad(F$, "nx", "i32", nx);
-    if (!isI32(ny)) rt.bad(F$, "ny", "i32", ny);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!((typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0)))) rt.bad(F$, "nx", "i32", nx);
+    if (!((typeof ny === "number" && (ny | 0) === ny && (+ny !== 0 || 1 / ny > 0)))) rt.bad(F$, "ny", "i32", ny);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     const r = raw.cufftEstimate2d(nx, ny, type, rt.ptr(workSize, F$, "workSize"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -213,10 +212,10 @@ function cufftEstimate3d$(raw: Raw, rt: CheckedRuntime): Checked["cufftEstimate3
   const F$ = "cufftEstimate3d";
   return function cufftEstimate3d(nx: number, ny: number, nz: number, type: cufftType, workSize: PointerLike): void {
     if (arguments.length !== 5) rt.arity(F$, "nx,ny,nz,type,workSize", 5, arguments.length);
-    if (!isI32(nx)) rt.bad(F$, "nx", "i32", nx);
-    if (!isI32(ny)) rt.bad(F$, "ny", "i32", ny);
-    if (!isI32(nz)) rt.bad(F$, "nz", "i32", nz);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!((typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0)))) rt.bad(F$, "nx", "i32", nx);
+    if (!((typeof ny === "number" && (ny | 0) === ny && (+ny !== 0 || 1 / ny > 0)))) rt.bad(F$, "ny", "i32", ny);
+    if (!((typeof nz === "number" && (nz | 0) === nz && (+nz !== 0 || 1 / nz > 0)))) rt.bad(F$, "nz", "i32", nz);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     const r = raw.cufftEstimate3d(nx, ny, nz, type, rt.ptr(workSize, F$, "workSize"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -227,13 +226,13 @@ function cufftEstimateMany$(raw: Raw, rt: CheckedRuntime): Checked["cufftEstimat
   const F$ = "cufftEstimateMany";
   return function cufftEstimateMany(rank: number, n: PointerLike, inembed: PointerLike, istride: number, idist: number, onembed: PointerLike, ostride: number, odist: number, type: cufftType, batch: number, workSize: PointerLike): void {
     if (arguments.length !== 11) rt.arity(F$, "rank,n,inembed,istride,idist,onembed,ostride,odist,type,batch,workSize", 11, arguments.length);
-    if (!isI32(rank)) rt.bad(F$, "rank", "i32", rank);
-    if (!isI32(istride)) rt.bad(F$, "istride", "i32", istride);
-    if (!isI32(idist)) rt.bad(F$, "idist", "i32", idist);
-    if (!isI32(ostride)) rt.bad(F$, "ostride", "i32", ostride);
-    if (!isI32(odist)) rt.bad(F$, "odist", "i32", odist);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
-    if (!isI32(batch)) rt.bad(F$, "batch", "i32", batch);
+    if (!((typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0)))) rt.bad(F$, "rank", "i32", rank);
+    if (!((typeof istride === "number" && (istride | 0) === istride && (+istride !== 0 || 1 / istride > 0)))) rt.bad(F$, "istride", "i32", istride);
+    if (!((typeof idist === "number" && (idist | 0) === idist && (+idist !== 0 || 1 / idist > 0)))) rt.bad(F$, "idist", "i32", idist);
+    if (!((typeof ostride === "number" && (ostride | 0) === ostride && (+ostride !== 0 || 1 / ostride > 0)))) rt.bad(F$, "ostride", "i32", ostride);
+    if (!((typeof odist === "number" && (odist | 0) === odist && (+odist !== 0 || 1 / odist > 0)))) rt.bad(F$, "odist", "i32", odist);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
+    if (!((typeof batch === "number" && (batch | 0) === batch && (+batch !== 0 || 1 / batch > 0)))) rt.bad(F$, "batch", "i32", batch);
     const r = raw.cufftEstimateMany(rank, rt.ptr(n, F$, "n"), rt.ptr(inembed, F$, "inembed"), istride, idist, rt.ptr(onembed, F$, "onembed"), ostride, odist, type, batch, rt.ptr(workSize, F$, "workSize"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -259,10 +258,10 @@ function cufftGetSize1d$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetSize1d"
   const F$ = "cufftGetSize1d";
   return function cufftGetSize1d(handle: cufftHandle, nx: number, type: cufftType, batch: number): bigint {
     if (arguments.length !== 4) rt.arity(F$, "handle,nx,type,batch", 4, arguments.length);
-    if (!isI32(handle)) rt.bad(F$, "handle", "i32", handle);
-    if (!isI32(nx)) rt.bad(F$, "nx", "i32", nx);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
-    if (!isI32(batch)) rt.bad(F$, "batch", "i32", batch);
+    if (!((typeof handle === "number" && (handle | 0) === handle && (+handle !== 0 || 1 / handle > 0)))) rt.bad(F$, "handle", "i32", handle);
+    if (!((typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0)))) rt.bad(F$, "nx", "i32", nx);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
+    if (!((typeof batch === "number" && (batch | 0) === batch && (+batch !== 0 || 1 / batch > 0)))) rt.bad(F$, "batch", "i32", batch);
     const r = raw.cufftGetSize1d(handle, nx, type, batch, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -276,10 +275,10 @@ function cufftGetSize2d$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetSize2d"
   const F$ = "cufftGetSize2d";
   return function cufftGetSize2d(handle: cufftHandle, nx: number, ny: number, type: cufftType): bigint {
     if (arguments.length !== 4) rt.arity(F$, "handle,nx,ny,type", 4, arguments.length);
-    if (!isI32(handle)) rt.bad(F$, "handle", "i32", handle);
-    if (!isI32(nx)) rt.bad(F$, "nx", "i32", nx);
-    if (!isI32(ny)) rt.bad(F$, "ny", "i32", ny);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!((typeof handle === "number" && (handle | 0) === handle && (+handle !== 0 || 1 / handle > 0)))) rt.bad(F$, "handle", "i32", handle);
+    if (!((typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0)))) rt.bad(F$, "nx", "i32", nx);
+    if (!((typeof ny === "number" && (ny | 0) === ny && (+ny !== 0 || 1 / ny > 0)))) rt.bad(F$, "ny", "i32", ny);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     const r = raw.cufftGetSize2d(handle, nx, ny, type, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -293,11 +292,11 @@ function cufftGetSize3d$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetSize3d"
   const F$ = "cufftGetSize3d";
   return function cufftGetSize3d(handle: cufftHandle, nx: number, ny: number, nz: number, type: cufftType): bigint {
     if (arguments.length !== 5) rt.arity(F$, "handle,nx,ny,nz,type", 5, arguments.length);
-    if (!isI32(handle)) rt.bad(F$, "handle", "i32", handle);
-    if (!isI32(nx)) rt.bad(F$, "nx", "i32", nx);
-    if (!isI32(ny)) rt.bad(F$, "ny", "i32", ny);
-    if (!isI32(nz)) rt.bad(F$, "nz", "i32", nz);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!((typeof handle === "number" && (handle | 0) === handle && (+handle !== 0 || 1 / handle > 0)))) rt.bad(F$, "handle", "i32", handle);
+    if (!((typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0)))) rt.bad(F$, "nx", "i32", nx);
+    if (!((typeof ny === "number" && (ny | 0) === ny && (+ny !== 0 || 1 / ny > 0)))) rt.bad(F$, "ny", "i32", ny);
+    if (!((typeof nz === "number" && (nz | 0) === nz && (+nz !== 0 || 1 / nz > 0)))) rt.bad(F$, "nz", "i32", nz);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     const r = raw.cufftGetSize3d(handle, nx, ny, nz, type, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -311,14 +310,14 @@ function cufftGetSizeMany$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetSizeM
   const F$ = "cufftGetSizeMany";
   return function cufftGetSizeMany(handle: cufftHandle, rank: number, n: PointerLike, inembed: PointerLike, istride: number, idist: number, onembed: PointerLike, ostride: number, odist: number, type: cufftType, batch: number): bigint {
     if (arguments.length !== 11) rt.arity(F$, "handle,rank,n,inembed,istride,idist,onembed,ostride,odist,type,batch", 11, arguments.length);
-    if (!isI32(handle)) rt.bad(F$, "handle", "i32", handle);
-    if (!isI32(rank)) rt.bad(F$, "rank", "i32", rank);
-    if (!isI32(istride)) rt.bad(F$, "istride", "i32", istride);
-    if (!isI32(idist)) rt.bad(F$, "idist", "i32", idist);
-    if (!isI32(ostride)) rt.bad(F$, "ostride", "i32", ostride);
-    if (!isI32(odist)) rt.bad(F$, "odist", "i32", odist);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
-    if (!isI32(batch)) rt.bad(F$, "batch", "i32", batch);
+    if (!((typeof handle === "number" && (handle | 0) === handle && (+handle !== 0 || 1 / handle > 0)))) rt.bad(F$, "handle", "i32", handle);
+    if (!((typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0)))) rt.bad(F$, "rank", "i32", rank);
+    if (!((typeof istride === "number" && (istride | 0) === istride && (+istride !== 0 || 1 / istride > 0)))) rt.bad(F$, "istride", "i32", istride);
+    if (!((typeof idist === "number" && (idist | 0) === idist && (+idist !== 0 || 1 / idist > 0)))) rt.bad(F$, "idist", "i32", idist);
+    if (!((typeof ostride === "number" && (ostride | 0) === ostride && (+ostride !== 0 || 1 / ostride > 0)))) rt.bad(F$, "ostride", "i32", ostride);
+    if (!((typeof odist === "number" && (odist | 0) === odist && (+odist !== 0 || 1 / odist > 0)))) rt.bad(F$, "odist", "i32", odist);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
+    if (!((typeof batch === "number" && (batch | 0) === batch && (+batch !== 0 || 1 / batch > 0)))) rt.bad(F$, "batch", "i32", batch);
     const r = raw.cufftGetSizeMany(handle, rank, rt.ptr(n, F$, "n"), rt.ptr(inembed, F$, "inembed"), istride, idist, rt.ptr(onembed, F$, "onembed"), ostride, odist, type, batch, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -332,7 +331,7 @@ function cufftGetSize$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetSize"] {
   const F$ = "cufftGetSize";
   return function cufftGetSize(handle: cufftHandle): bigint {
     if (arguments.length !== 1) rt.arity(F$, "handle", 1, arguments.length);
-    if (!isI32(handle)) rt.bad(F$, "handle", "i32", handle);
+    if (!((typeof handle === "number" && (handle | 0) === handle && (+handle !== 0 || 1 / handle > 0)))) rt.bad(F$, "handle", "i32", handle);
     const r = raw.cufftGetSize(handle, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -344,7 +343,7 @@ function cufftSetWorkArea$(raw: Raw, rt: CheckedRuntime): Checked["cufftSetWorkA
   const F$ = "cufftSetWorkArea";
   return function cufftSetWorkArea(plan: cufftHandle, workArea: PointerLike): void {
     if (arguments.length !== 2) rt.arity(F$, "plan,workArea", 2, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
     const r = raw.cufftSetWorkArea(plan, rt.ptr(workArea, F$, "workArea"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -355,8 +354,8 @@ function cufftSetAutoAllocation$(raw: Raw, rt: CheckedRuntime): Checked["cufftSe
   const F$ = "cufftSetAutoAllocation";
   return function cufftSetAutoAllocation(plan: cufftHandle, autoAllocate: number): void {
     if (arguments.length !== 2) rt.arity(F$, "plan,autoAllocate", 2, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isI32(autoAllocate)) rt.bad(F$, "autoAllocate", "i32", autoAllocate);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof autoAllocate === "number" && (autoAllocate | 0) === autoAllocate && (+autoAllocate !== 0 || 1 / autoAllocate > 0)))) rt.bad(F$, "autoAllocate", "i32", autoAllocate);
     const r = raw.cufftSetAutoAllocation(plan, autoAllocate);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -367,8 +366,8 @@ function cufftExecC2C$(raw: Raw, rt: CheckedRuntime): Checked["cufftExecC2C"] {
   const F$ = "cufftExecC2C";
   return function cufftExecC2C(plan: cufftHandle, idata: PointerLike, odata: PointerLike, direction: number): void {
     if (arguments.length !== 4) rt.arity(F$, "plan,idata,odata,direction", 4, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isI32(direction)) rt.bad(F$, "direction", "i32", direction);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof direction === "number" && (direction | 0) === direction && (+direction !== 0 || 1 / direction > 0)))) rt.bad(F$, "direction", "i32", direction);
     const r = raw.cufftExecC2C(plan, rt.ptr(rt.expect(idata, float2, F$, "idata"), F$, "idata"), rt.ptr(rt.expect(odata, float2, F$, "odata"), F$, "odata"), direction);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -379,7 +378,7 @@ function cufftExecR2C$(raw: Raw, rt: CheckedRuntime): Checked["cufftExecR2C"] {
   const F$ = "cufftExecR2C";
   return function cufftExecR2C(plan: cufftHandle, idata: PointerLike, odata: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "plan,idata,odata", 3, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
     const r = raw.cufftExecR2C(plan, rt.ptr(idata, F$, "idata"), rt.ptr(rt.expect(odata, float2, F$, "odata"), F$, "odata"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -390,7 +389,7 @@ function cufftExecC2R$(raw: Raw, rt: CheckedRuntime): Checked["cufftExecC2R"] {
   const F$ = "cufftExecC2R";
   return function cufftExecC2R(plan: cufftHandle, idata: PointerLike, odata: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "plan,idata,odata", 3, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
     const r = raw.cufftExecC2R(plan, rt.ptr(rt.expect(idata, float2, F$, "idata"), F$, "idata"), rt.ptr(odata, F$, "odata"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -401,8 +400,8 @@ function cufftExecZ2Z$(raw: Raw, rt: CheckedRuntime): Checked["cufftExecZ2Z"] {
   const F$ = "cufftExecZ2Z";
   return function cufftExecZ2Z(plan: cufftHandle, idata: PointerLike, odata: PointerLike, direction: number): void {
     if (arguments.length !== 4) rt.arity(F$, "plan,idata,odata,direction", 4, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isI32(direction)) rt.bad(F$, "direction", "i32", direction);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof direction === "number" && (direction | 0) === direction && (+direction !== 0 || 1 / direction > 0)))) rt.bad(F$, "direction", "i32", direction);
     const r = raw.cufftExecZ2Z(plan, rt.ptr(rt.expect(idata, double2, F$, "idata"), F$, "idata"), rt.ptr(rt.expect(odata, double2, F$, "odata"), F$, "odata"), direction);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -413,7 +412,7 @@ function cufftExecD2Z$(raw: Raw, rt: CheckedRuntime): Checked["cufftExecD2Z"] {
   const F$ = "cufftExecD2Z";
   return function cufftExecD2Z(plan: cufftHandle, idata: PointerLike, odata: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "plan,idata,odata", 3, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
     const r = raw.cufftExecD2Z(plan, rt.ptr(idata, F$, "idata"), rt.ptr(rt.expect(odata, double2, F$, "odata"), F$, "odata"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -424,7 +423,7 @@ function cufftExecZ2D$(raw: Raw, rt: CheckedRuntime): Checked["cufftExecZ2D"] {
   const F$ = "cufftExecZ2D";
   return function cufftExecZ2D(plan: cufftHandle, idata: PointerLike, odata: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "plan,idata,odata", 3, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
     const r = raw.cufftExecZ2D(plan, rt.ptr(rt.expect(idata, double2, F$, "idata"), F$, "idata"), rt.ptr(odata, F$, "odata"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -436,8 +435,8 @@ function cufftSetStream$(raw: Raw, rt: CheckedRuntime): Checked["cufftSetStream"
   const F$ = "cufftSetStream";
   return function cufftSetStream(plan: cufftHandle, stream: cudaStream_t): void {
     if (arguments.length !== 2) rt.arity(F$, "plan,stream", 2, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cufftSetStream(plan, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -448,7 +447,7 @@ function cufftDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cufftDestroy"] {
   const F$ = "cufftDestroy";
   return function cufftDestroy(plan: cufftHandle): void {
     if (arguments.length !== 1) rt.arity(F$, "plan", 1, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
     const r = raw.cufftDestroy(plan);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -474,7 +473,7 @@ function cufftGetProperty$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetPrope
   const F$ = "cufftGetProperty";
   return function cufftGetProperty(type: libraryPropertyType): number {
     if (arguments.length !== 1) rt.arity(F$, "type", 1, arguments.length);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     const r = raw.cufftGetProperty(type, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -486,9 +485,9 @@ function cufftSetPlanPropertyInt64$(raw: Raw, rt: CheckedRuntime): Checked["cuff
   const F$ = "cufftSetPlanPropertyInt64";
   return function cufftSetPlanPropertyInt64(plan: cufftHandle, property: cufftProperty, inputValueInt: bigint | number): void {
     if (arguments.length !== 3) rt.arity(F$, "plan,property,inputValueInt", 3, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isU32(property)) rt.bad(F$, "property", "u32", property);
-    if (!isI64(inputValueInt)) rt.bad(F$, "inputValueInt", "i64", inputValueInt);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof property === "number" && (property >>> 0) === property && (+property !== 0 || 1 / property > 0)))) rt.bad(F$, "property", "u32", property);
+    if (!((typeof inputValueInt === "bigint" ? inputValueInt >= -9223372036854775808n && inputValueInt <= 9223372036854775807n : Number.isSafeInteger(inputValueInt)))) rt.bad(F$, "inputValueInt", "i64", inputValueInt);
     const r = raw.cufftSetPlanPropertyInt64(plan, property, inputValueInt);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -501,8 +500,8 @@ function cufftGetPlanPropertyInt64$(raw: Raw, rt: CheckedRuntime): Checked["cuff
   const F$ = "cufftGetPlanPropertyInt64";
   return function cufftGetPlanPropertyInt64(plan: cufftHandle, property: cufftProperty): bigint {
     if (arguments.length !== 2) rt.arity(F$, "plan,property", 2, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isU32(property)) rt.bad(F$, "property", "u32", property);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof property === "number" && (property >>> 0) === property && (+property !== 0 || 1 / property > 0)))) rt.bad(F$, "property", "u32", property);
     const r = raw.cufftGetPlanPropertyInt64(plan, property, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -514,8 +513,8 @@ function cufftResetPlanProperty$(raw: Raw, rt: CheckedRuntime): Checked["cufftRe
   const F$ = "cufftResetPlanProperty";
   return function cufftResetPlanProperty(plan: cufftHandle, property: cufftProperty): void {
     if (arguments.length !== 2) rt.arity(F$, "plan,property", 2, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isU32(property)) rt.bad(F$, "property", "u32", property);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof property === "number" && (property >>> 0) === property && (+property !== 0 || 1 / property > 0)))) rt.bad(F$, "property", "u32", property);
     const r = raw.cufftResetPlanProperty(plan, property);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -526,8 +525,8 @@ function cufftXtSetGPUs$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtSetGPUs"
   const F$ = "cufftXtSetGPUs";
   return function cufftXtSetGPUs(handle: cufftHandle, nGPUs: number, whichGPUs: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "handle,nGPUs,whichGPUs", 3, arguments.length);
-    if (!isI32(handle)) rt.bad(F$, "handle", "i32", handle);
-    if (!isI32(nGPUs)) rt.bad(F$, "nGPUs", "i32", nGPUs);
+    if (!((typeof handle === "number" && (handle | 0) === handle && (+handle !== 0 || 1 / handle > 0)))) rt.bad(F$, "handle", "i32", handle);
+    if (!((typeof nGPUs === "number" && (nGPUs | 0) === nGPUs && (+nGPUs !== 0 || 1 / nGPUs > 0)))) rt.bad(F$, "nGPUs", "i32", nGPUs);
     const r = raw.cufftXtSetGPUs(handle, nGPUs, rt.ptr(whichGPUs, F$, "whichGPUs"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -538,8 +537,8 @@ function cufftXtMalloc$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtMalloc"] 
   const F$ = "cufftXtMalloc";
   return function cufftXtMalloc(plan: cufftHandle, descriptor: PointerLike, format: cufftXtSubFormat): void {
     if (arguments.length !== 3) rt.arity(F$, "plan,descriptor,format", 3, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isU32(format)) rt.bad(F$, "format", "u32", format);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof format === "number" && (format >>> 0) === format && (+format !== 0 || 1 / format > 0)))) rt.bad(F$, "format", "u32", format);
     const r = raw.cufftXtMalloc(plan, rt.ptr(descriptor, F$, "descriptor"), format);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -550,8 +549,8 @@ function cufftXtMemcpy$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtMemcpy"] 
   const F$ = "cufftXtMemcpy";
   return function cufftXtMemcpy(plan: cufftHandle, dstPointer: PointerLike, srcPointer: PointerLike, type: cufftXtCopyType): void {
     if (arguments.length !== 4) rt.arity(F$, "plan,dstPointer,srcPointer,type", 4, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     const r = raw.cufftXtMemcpy(plan, rt.ptr(dstPointer, F$, "dstPointer"), rt.ptr(srcPointer, F$, "srcPointer"), type);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -572,7 +571,7 @@ function cufftXtSetWorkArea$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtSetW
   const F$ = "cufftXtSetWorkArea";
   return function cufftXtSetWorkArea(plan: cufftHandle, workArea: PointerLike): void {
     if (arguments.length !== 2) rt.arity(F$, "plan,workArea", 2, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
     const r = raw.cufftXtSetWorkArea(plan, rt.ptr(workArea, F$, "workArea"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -583,8 +582,8 @@ function cufftXtExecDescriptorC2C$(raw: Raw, rt: CheckedRuntime): Checked["cufft
   const F$ = "cufftXtExecDescriptorC2C";
   return function cufftXtExecDescriptorC2C(plan: cufftHandle, input: PointerLike, output: PointerLike, direction: number): void {
     if (arguments.length !== 4) rt.arity(F$, "plan,input,output,direction", 4, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isI32(direction)) rt.bad(F$, "direction", "i32", direction);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof direction === "number" && (direction | 0) === direction && (+direction !== 0 || 1 / direction > 0)))) rt.bad(F$, "direction", "i32", direction);
     const r = raw.cufftXtExecDescriptorC2C(plan, rt.ptr(input, F$, "input"), rt.ptr(output, F$, "output"), direction);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -595,7 +594,7 @@ function cufftXtExecDescriptorR2C$(raw: Raw, rt: CheckedRuntime): Checked["cufft
   const F$ = "cufftXtExecDescriptorR2C";
   return function cufftXtExecDescriptorR2C(plan: cufftHandle, input: PointerLike, output: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "plan,input,output", 3, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
     const r = raw.cufftXtExecDescriptorR2C(plan, rt.ptr(input, F$, "input"), rt.ptr(output, F$, "output"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -606,7 +605,7 @@ function cufftXtExecDescriptorC2R$(raw: Raw, rt: CheckedRuntime): Checked["cufft
   const F$ = "cufftXtExecDescriptorC2R";
   return function cufftXtExecDescriptorC2R(plan: cufftHandle, input: PointerLike, output: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "plan,input,output", 3, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
     const r = raw.cufftXtExecDescriptorC2R(plan, rt.ptr(input, F$, "input"), rt.ptr(output, F$, "output"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -617,8 +616,8 @@ function cufftXtExecDescriptorZ2Z$(raw: Raw, rt: CheckedRuntime): Checked["cufft
   const F$ = "cufftXtExecDescriptorZ2Z";
   return function cufftXtExecDescriptorZ2Z(plan: cufftHandle, input: PointerLike, output: PointerLike, direction: number): void {
     if (arguments.length !== 4) rt.arity(F$, "plan,input,output,direction", 4, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isI32(direction)) rt.bad(F$, "direction", "i32", direction);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof direction === "number" && (direction | 0) === direction && (+direction !== 0 || 1 / direction > 0)))) rt.bad(F$, "direction", "i32", direction);
     const r = raw.cufftXtExecDescriptorZ2Z(plan, rt.ptr(input, F$, "input"), rt.ptr(output, F$, "output"), direction);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -629,7 +628,7 @@ function cufftXtExecDescriptorD2Z$(raw: Raw, rt: CheckedRuntime): Checked["cufft
   const F$ = "cufftXtExecDescriptorD2Z";
   return function cufftXtExecDescriptorD2Z(plan: cufftHandle, input: PointerLike, output: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "plan,input,output", 3, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
     const r = raw.cufftXtExecDescriptorD2Z(plan, rt.ptr(input, F$, "input"), rt.ptr(output, F$, "output"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -640,7 +639,7 @@ function cufftXtExecDescriptorZ2D$(raw: Raw, rt: CheckedRuntime): Checked["cufft
   const F$ = "cufftXtExecDescriptorZ2D";
   return function cufftXtExecDescriptorZ2D(plan: cufftHandle, input: PointerLike, output: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "plan,input,output", 3, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
     const r = raw.cufftXtExecDescriptorZ2D(plan, rt.ptr(input, F$, "input"), rt.ptr(output, F$, "output"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -651,8 +650,8 @@ function cufftXtQueryPlan$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtQueryP
   const F$ = "cufftXtQueryPlan";
   return function cufftXtQueryPlan(plan: cufftHandle, queryStruct: PointerLike, queryType: cufftXtQueryType): void {
     if (arguments.length !== 3) rt.arity(F$, "plan,queryStruct,queryType", 3, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isU32(queryType)) rt.bad(F$, "queryType", "u32", queryType);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof queryType === "number" && (queryType >>> 0) === queryType && (+queryType !== 0 || 1 / queryType > 0)))) rt.bad(F$, "queryType", "u32", queryType);
     const r = raw.cufftXtQueryPlan(plan, rt.ptr(queryStruct, F$, "queryStruct"), queryType);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -663,8 +662,8 @@ function cufftXtSetCallback$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtSetC
   const F$ = "cufftXtSetCallback";
   return function cufftXtSetCallback(plan: cufftHandle, callback_routine: PointerLike, cbType: cufftXtCallbackType, caller_info: PointerLike): void {
     if (arguments.length !== 4) rt.arity(F$, "plan,callback_routine,cbType,caller_info", 4, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isU32(cbType)) rt.bad(F$, "cbType", "u32", cbType);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof cbType === "number" && (cbType >>> 0) === cbType && (+cbType !== 0 || 1 / cbType > 0)))) rt.bad(F$, "cbType", "u32", cbType);
     const r = raw.cufftXtSetCallback(plan, rt.ptr(callback_routine, F$, "callback_routine"), cbType, rt.ptr(caller_info, F$, "caller_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -675,8 +674,8 @@ function cufftXtClearCallback$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtCl
   const F$ = "cufftXtClearCallback";
   return function cufftXtClearCallback(plan: cufftHandle, cbType: cufftXtCallbackType): void {
     if (arguments.length !== 2) rt.arity(F$, "plan,cbType", 2, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isU32(cbType)) rt.bad(F$, "cbType", "u32", cbType);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof cbType === "number" && (cbType >>> 0) === cbType && (+cbType !== 0 || 1 / cbType > 0)))) rt.bad(F$, "cbType", "u32", cbType);
     const r = raw.cufftXtClearCallback(plan, cbType);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -687,9 +686,9 @@ function cufftXtSetCallbackSharedSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cufftXtSetCallbackSharedSize";
   return function cufftXtSetCallbackSharedSize(plan: cufftHandle, cbType: cufftXtCallbackType, sharedSize: bigint | number): void {
     if (arguments.length !== 3) rt.arity(F$, "plan,cbType,sharedSize", 3, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isU32(cbType)) rt.bad(F$, "cbType", "u32", cbType);
-    if (!isU64(sharedSize)) rt.bad(F$, "sharedSize", "u64", sharedSize);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof cbType === "number" && (cbType >>> 0) === cbType && (+cbType !== 0 || 1 / cbType > 0)))) rt.bad(F$, "cbType", "u32", cbType);
+    if (!((typeof sharedSize === "bigint" ? sharedSize >= 0n && sharedSize <= 18446744073709551615n : Number.isSafeInteger(sharedSize) && sharedSize >= 0))) rt.bad(F$, "sharedSize", "u64", sharedSize);
     const r = raw.cufftXtSetCallbackSharedSize(plan, cbType, sharedSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -700,9 +699,9 @@ function cufftXtSetJITCallback$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtS
   const F$ = "cufftXtSetJITCallback";
   return function cufftXtSetJITCallback(plan: cufftHandle, lto_callback_symbol_name: string | PointerLike, lto_callback_fatbin: PointerLike, lto_callback_fatbin_size: bigint | number, type: cufftXtCallbackType, caller_info: PointerLike): void {
     if (arguments.length !== 6) rt.arity(F$, "plan,lto_callback_symbol_name,lto_callback_fatbin,lto_callback_fatbin_size,type,caller_info", 6, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isU64(lto_callback_fatbin_size)) rt.bad(F$, "lto_callback_fatbin_size", "u64", lto_callback_fatbin_size);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof lto_callback_fatbin_size === "bigint" ? lto_callback_fatbin_size >= 0n && lto_callback_fatbin_size <= 18446744073709551615n : Number.isSafeInteger(lto_callback_fatbin_size) && lto_callback_fatbin_size >= 0))) rt.bad(F$, "lto_callback_fatbin_size", "u64", lto_callback_fatbin_size);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     const r = raw.cufftXtSetJITCallback(plan, rt.cstr(lto_callback_symbol_name, 0, F$, "lto_callback_symbol_name"), rt.sized(lto_callback_fatbin, lto_callback_fatbin_size, 1, F$, "lto_callback_fatbin"), lto_callback_fatbin_size, type, rt.ptr(caller_info, F$, "caller_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -713,16 +712,16 @@ function cufftXtMakePlanMany$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtMak
   const F$ = "cufftXtMakePlanMany";
   return function cufftXtMakePlanMany(plan: cufftHandle, rank: number, n: PointerLike, inembed: PointerLike, istride: bigint | number, idist: bigint | number, inputtype: cudaDataType, onembed: PointerLike, ostride: bigint | number, odist: bigint | number, outputtype: cudaDataType, batch: bigint | number, workSize: PointerLike, executiontype: cudaDataType): void {
     if (arguments.length !== 14) rt.arity(F$, "plan,rank,n,inembed,istride,idist,inputtype,onembed,ostride,odist,outputtype,batch,workSize,executiontype", 14, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isI32(rank)) rt.bad(F$, "rank", "i32", rank);
-    if (!isI64(istride)) rt.bad(F$, "istride", "i64", istride);
-    if (!isI64(idist)) rt.bad(F$, "idist", "i64", idist);
-    if (!isU32(inputtype)) rt.bad(F$, "inputtype", "u32", inputtype);
-    if (!isI64(ostride)) rt.bad(F$, "ostride", "i64", ostride);
-    if (!isI64(odist)) rt.bad(F$, "odist", "i64", odist);
-    if (!isU32(outputtype)) rt.bad(F$, "outputtype", "u32", outputtype);
-    if (!isI64(batch)) rt.bad(F$, "batch", "i64", batch);
-    if (!isU32(executiontype)) rt.bad(F$, "executiontype", "u32", executiontype);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0)))) rt.bad(F$, "rank", "i32", rank);
+    if (!((typeof istride === "bigint" ? istride >= -9223372036854775808n && istride <= 9223372036854775807n : Number.isSafeInteger(istride)))) rt.bad(F$, "istride", "i64", istride);
+    if (!((typeof idist === "bigint" ? idist >= -9223372036854775808n && idist <= 9223372036854775807n : Number.isSafeInteger(idist)))) rt.bad(F$, "idist", "i64", idist);
+    if (!((typeof inputtype === "number" && (inputtype >>> 0) === inputtype && (+inputtype !== 0 || 1 / inputtype > 0)))) rt.bad(F$, "inputtype", "u32", inputtype);
+    if (!((typeof ostride === "bigint" ? ostride >= -9223372036854775808n && ostride <= 9223372036854775807n : Number.isSafeInteger(ostride)))) rt.bad(F$, "ostride", "i64", ostride);
+    if (!((typeof odist === "bigint" ? odist >= -9223372036854775808n && odist <= 9223372036854775807n : Number.isSafeInteger(odist)))) rt.bad(F$, "odist", "i64", odist);
+    if (!((typeof outputtype === "number" && (outputtype >>> 0) === outputtype && (+outputtype !== 0 || 1 / outputtype > 0)))) rt.bad(F$, "outputtype", "u32", outputtype);
+    if (!((typeof batch === "bigint" ? batch >= -9223372036854775808n && batch <= 9223372036854775807n : Number.isSafeInteger(batch)))) rt.bad(F$, "batch", "i64", batch);
+    if (!((typeof executiontype === "number" && (executiontype >>> 0) === executiontype && (+executiontype !== 0 || 1 / executiontype > 0)))) rt.bad(F$, "executiontype", "u32", executiontype);
     const r = raw.cufftXtMakePlanMany(plan, rank, rt.ptr(n, F$, "n"), rt.ptr(inembed, F$, "inembed"), istride, idist, inputtype, rt.ptr(onembed, F$, "onembed"), ostride, odist, outputtype, batch, rt.ptr(workSize, F$, "workSize"), executiontype);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -733,16 +732,16 @@ function cufftXtGetSizeMany$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtGetS
   const F$ = "cufftXtGetSizeMany";
   return function cufftXtGetSizeMany(plan: cufftHandle, rank: number, n: PointerLike, inembed: PointerLike, istride: bigint | number, idist: bigint | number, inputtype: cudaDataType, onembed: PointerLike, ostride: bigint | number, odist: bigint | number, outputtype: cudaDataType, batch: bigint | number, workSize: PointerLike, executiontype: cudaDataType): void {
     if (arguments.length !== 14) rt.arity(F$, "plan,rank,n,inembed,istride,idist,inputtype,onembed,ostride,odist,outputtype,batch,workSize,executiontype", 14, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isI32(rank)) rt.bad(F$, "rank", "i32", rank);
-    if (!isI64(istride)) rt.bad(F$, "istride", "i64", istride);
-    if (!isI64(idist)) rt.bad(F$, "idist", "i64", idist);
-    if (!isU32(inputtype)) rt.bad(F$, "inputtype", "u32", inputtype);
-    if (!isI64(ostride)) rt.bad(F$, "ostride", "i64", ostride);
-    if (!isI64(odist)) rt.bad(F$, "odist", "i64", odist);
-    if (!isU32(outputtype)) rt.bad(F$, "outputtype", "u32", outputtype);
-    if (!isI64(batch)) rt.bad(F$, "batch", "i64", batch);
-    if (!isU32(executiontype)) rt.bad(F$, "executiontype", "u32", executiontype);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0)))) rt.bad(F$, "rank", "i32", rank);
+    if (!((typeof istride === "bigint" ? istride >= -9223372036854775808n && istride <= 9223372036854775807n : Number.isSafeInteger(istride)))) rt.bad(F$, "istride", "i64", istride);
+    if (!((typeof idist === "bigint" ? idist >= -9223372036854775808n && idist <= 9223372036854775807n : Number.isSafeInteger(idist)))) rt.bad(F$, "idist", "i64", idist);
+    if (!((typeof inputtype === "number" && (inputtype >>> 0) === inputtype && (+inputtype !== 0 || 1 / inputtype > 0)))) rt.bad(F$, "inputtype", "u32", inputtype);
+    if (!((typeof ostride === "bigint" ? ostride >= -9223372036854775808n && ostride <= 9223372036854775807n : Number.isSafeInteger(ostride)))) rt.bad(F$, "ostride", "i64", ostride);
+    if (!((typeof odist === "bigint" ? odist >= -9223372036854775808n && odist <= 9223372036854775807n : Number.isSafeInteger(odist)))) rt.bad(F$, "odist", "i64", odist);
+    if (!((typeof outputtype === "number" && (outputtype >>> 0) === outputtype && (+outputtype !== 0 || 1 / outputtype > 0)))) rt.bad(F$, "outputtype", "u32", outputtype);
+    if (!((typeof batch === "bigint" ? batch >= -9223372036854775808n && batch <= 9223372036854775807n : Number.isSafeInteger(batch)))) rt.bad(F$, "batch", "i64", batch);
+    if (!((typeof executiontype === "number" && (executiontype >>> 0) === executiontype && (+executiontype !== 0 || 1 / executiontype > 0)))) rt.bad(F$, "executiontype", "u32", executiontype);
     const r = raw.cufftXtGetSizeMany(plan, rank, rt.ptr(n, F$, "n"), rt.ptr(inembed, F$, "inembed"), istride, idist, inputtype, rt.ptr(onembed, F$, "onembed"), ostride, odist, outputtype, batch, rt.ptr(workSize, F$, "workSize"), executiontype);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -753,8 +752,8 @@ function cufftXtExec$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtExec"] {
   const F$ = "cufftXtExec";
   return function cufftXtExec(plan: cufftHandle, input: PointerLike, output: PointerLike, direction: number): void {
     if (arguments.length !== 4) rt.arity(F$, "plan,input,output,direction", 4, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isI32(direction)) rt.bad(F$, "direction", "i32", direction);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof direction === "number" && (direction | 0) === direction && (+direction !== 0 || 1 / direction > 0)))) rt.bad(F$, "direction", "i32", direction);
     const r = raw.cufftXtExec(plan, rt.ptr(input, F$, "input"), rt.ptr(output, F$, "output"), direction);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -765,8 +764,8 @@ function cufftXtExecDescriptor$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtE
   const F$ = "cufftXtExecDescriptor";
   return function cufftXtExecDescriptor(plan: cufftHandle, input: PointerLike, output: PointerLike, direction: number): void {
     if (arguments.length !== 4) rt.arity(F$, "plan,input,output,direction", 4, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isI32(direction)) rt.bad(F$, "direction", "i32", direction);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof direction === "number" && (direction | 0) === direction && (+direction !== 0 || 1 / direction > 0)))) rt.bad(F$, "direction", "i32", direction);
     const r = raw.cufftXtExecDescriptor(plan, rt.ptr(input, F$, "input"), rt.ptr(output, F$, "output"), direction);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -777,8 +776,8 @@ function cufftXtSetWorkAreaPolicy$(raw: Raw, rt: CheckedRuntime): Checked["cufft
   const F$ = "cufftXtSetWorkAreaPolicy";
   return function cufftXtSetWorkAreaPolicy(plan: cufftHandle, policy: cufftXtWorkAreaPolicy, workSize: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "plan,policy,workSize", 3, arguments.length);
-    if (!isI32(plan)) rt.bad(F$, "plan", "i32", plan);
-    if (!isU32(policy)) rt.bad(F$, "policy", "u32", policy);
+    if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
+    if (!((typeof policy === "number" && (policy >>> 0) === policy && (+policy !== 0 || 1 / policy > 0)))) rt.bad(F$, "policy", "u32", policy);
     const r = raw.cufftXtSetWorkAreaPolicy(plan, policy, rt.ptr(workSize, F$, "workSize"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);

@@ -12,10 +12,9 @@
 // Header cupti_nvtx_cbid.h sha256 fdaccfb51d60e2a8afbd7eea6ef1d1520d111c2585ee210e2721cc37da997bd1
 // Header cupti_common.h sha256 f399bbe1bc54817a77b4468f4297b379ace6a6c34cc38d4fb2335262641d4f6d
 // Header cupti_activity_deprecated.h sha256 5af03458a91accb30a42b58df09a5989df56c8be4edd6e6521fc2f0778575ca8
-// Seal: sha256 b1057805c537853582016982fbb211ff89e7b227b2c6a6141442712794b03132
+// Seal: sha256 88f301a8615ddedc820533a4f21c21277aa187626d753deb907aa4ee72c3441e
 
 import { type CheckedRuntime, type PointerLike, lazyTable } from "../../../src/tables-runtime/checked.ts";
-import { isI32, isU32, isU64, isU8 } from "../../../src/tables-runtime/argument-checks.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
 import type { Checked } from "./checked.ts";
 import type { Raw } from "./functions.ts";
@@ -31,7 +30,7 @@ function cuptiGetResultString$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetR
   const F$ = "cuptiGetResultString";
   return function cuptiGetResultString(result: CUptiResult): string | null {
     if (arguments.length !== 1) rt.arity(F$, "result", 1, arguments.length);
-    if (!isU32(result)) rt.bad(F$, "result", "u32", result);
+    if (!((typeof result === "number" && (result >>> 0) === result && (+result !== 0 || 1 / result > 0)))) rt.bad(F$, "result", "u32", result);
     const r = raw.cuptiGetResultString(result, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -44,7 +43,7 @@ function cuptiGetErrorMessage$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetE
   const F$ = "cuptiGetErrorMessage";
   return function cuptiGetErrorMessage(result: CUptiResult): string | null {
     if (arguments.length !== 1) rt.arity(F$, "result", 1, arguments.length);
-    if (!isU32(result)) rt.bad(F$, "result", "u32", result);
+    if (!((typeof result === "number" && (result >>> 0) === result && (+result !== 0 || 1 / result > 0)))) rt.bad(F$, "result", "u32", result);
     const r = raw.cuptiGetErrorMessage(result, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -85,7 +84,7 @@ function cuptiSubscribe$(raw: Raw, rt: CheckedRuntime): Checked["cuptiSubscribe"
   const F$ = "cuptiSubscribe";
   return function cuptiSubscribe(callback: CUpti_CallbackFunc, userdata: PointerLike): CUpti_SubscriberHandle {
     if (arguments.length !== 2) rt.arity(F$, "callback,userdata", 2, arguments.length);
-    if (!isPtr(callback)) rt.bad(F$, "callback", "function", callback);
+    if (!(isPtr(callback))) rt.bad(F$, "callback", "function", callback);
     const r = raw.cuptiSubscribe(o0, callback, rt.ptr(userdata, F$, "userdata"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -99,7 +98,7 @@ function cuptiSubscribe_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuptiSubscri
   const F$ = "cuptiSubscribe_v2";
   return function cuptiSubscribe_v2(callback: CUpti_CallbackFunc, userdata: PointerLike, pParams: PointerLike): CUpti_SubscriberHandle {
     if (arguments.length !== 3) rt.arity(F$, "callback,userdata,pParams", 3, arguments.length);
-    if (!isPtr(callback)) rt.bad(F$, "callback", "function", callback);
+    if (!(isPtr(callback))) rt.bad(F$, "callback", "function", callback);
     const r = raw.cuptiSubscribe_v2(o0, callback, rt.ptr(userdata, F$, "userdata"), rt.ptr(rt.expect(pParams, CUpti_SubscriberParams, F$, "pParams"), F$, "pParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -112,7 +111,7 @@ function cuptiUnsubscribe$(raw: Raw, rt: CheckedRuntime): Checked["cuptiUnsubscr
   const F$ = "cuptiUnsubscribe";
   return function cuptiUnsubscribe(subscriber: CUpti_SubscriberHandle): void {
     if (arguments.length !== 1) rt.arity(F$, "subscriber", 1, arguments.length);
-    if (!isPtr(subscriber)) rt.bad(F$, "subscriber", "pointer", subscriber);
+    if (!(isPtr(subscriber))) rt.bad(F$, "subscriber", "pointer", subscriber);
     const r = raw.cuptiUnsubscribe(subscriber);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, subscriber);
@@ -126,9 +125,9 @@ function cuptiGetCallbackState$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGet
   const F$ = "cuptiGetCallbackState";
   return function cuptiGetCallbackState(subscriber: CUpti_SubscriberHandle, domain: CUpti_CallbackDomain, cbid: CUpti_CallbackId): number {
     if (arguments.length !== 3) rt.arity(F$, "subscriber,domain,cbid", 3, arguments.length);
-    if (!isPtr(subscriber)) rt.bad(F$, "subscriber", "pointer", subscriber);
-    if (!isU32(domain)) rt.bad(F$, "domain", "u32", domain);
-    if (!isU32(cbid)) rt.bad(F$, "cbid", "u32", cbid);
+    if (!(isPtr(subscriber))) rt.bad(F$, "subscriber", "pointer", subscriber);
+    if (!((typeof domain === "number" && (domain >>> 0) === domain && (+domain !== 0 || 1 / domain > 0)))) rt.bad(F$, "domain", "u32", domain);
+    if (!((typeof cbid === "number" && (cbid >>> 0) === cbid && (+cbid !== 0 || 1 / cbid > 0)))) rt.bad(F$, "cbid", "u32", cbid);
     const r = raw.cuptiGetCallbackState(o0, subscriber, domain, cbid);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -141,10 +140,10 @@ function cuptiEnableCallback$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEnabl
   const F$ = "cuptiEnableCallback";
   return function cuptiEnableCallback(enable: number, subscriber: CUpti_SubscriberHandle, domain: CUpti_CallbackDomain, cbid: CUpti_CallbackId): void {
     if (arguments.length !== 4) rt.arity(F$, "enable,subscriber,domain,cbid", 4, arguments.length);
-    if (!isU32(enable)) rt.bad(F$, "enable", "u32", enable);
-    if (!isPtr(subscriber)) rt.bad(F$, "subscriber", "pointer", subscriber);
-    if (!isU32(domain)) rt.bad(F$, "domain", "u32", domain);
-    if (!isU32(cbid)) rt.bad(F$, "cbid", "u32", cbid);
+    if (!((typeof enable === "number" && (enable >>> 0) === enable && (+enable !== 0 || 1 / enable > 0)))) rt.bad(F$, "enable", "u32", enable);
+    if (!(isPtr(subscriber))) rt.bad(F$, "subscriber", "pointer", subscriber);
+    if (!((typeof domain === "number" && (domain >>> 0) === domain && (+domain !== 0 || 1 / domain > 0)))) rt.bad(F$, "domain", "u32", domain);
+    if (!((typeof cbid === "number" && (cbid >>> 0) === cbid && (+cbid !== 0 || 1 / cbid > 0)))) rt.bad(F$, "cbid", "u32", cbid);
     const r = raw.cuptiEnableCallback(enable, subscriber, domain, cbid);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -156,9 +155,9 @@ function cuptiEnableDomain$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEnableD
   const F$ = "cuptiEnableDomain";
   return function cuptiEnableDomain(enable: number, subscriber: CUpti_SubscriberHandle, domain: CUpti_CallbackDomain): void {
     if (arguments.length !== 3) rt.arity(F$, "enable,subscriber,domain", 3, arguments.length);
-    if (!isU32(enable)) rt.bad(F$, "enable", "u32", enable);
-    if (!isPtr(subscriber)) rt.bad(F$, "subscriber", "pointer", subscriber);
-    if (!isU32(domain)) rt.bad(F$, "domain", "u32", domain);
+    if (!((typeof enable === "number" && (enable >>> 0) === enable && (+enable !== 0 || 1 / enable > 0)))) rt.bad(F$, "enable", "u32", enable);
+    if (!(isPtr(subscriber))) rt.bad(F$, "subscriber", "pointer", subscriber);
+    if (!((typeof domain === "number" && (domain >>> 0) === domain && (+domain !== 0 || 1 / domain > 0)))) rt.bad(F$, "domain", "u32", domain);
     const r = raw.cuptiEnableDomain(enable, subscriber, domain);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -170,8 +169,8 @@ function cuptiEnableAllDomains$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEna
   const F$ = "cuptiEnableAllDomains";
   return function cuptiEnableAllDomains(enable: number, subscriber: CUpti_SubscriberHandle): void {
     if (arguments.length !== 2) rt.arity(F$, "enable,subscriber", 2, arguments.length);
-    if (!isU32(enable)) rt.bad(F$, "enable", "u32", enable);
-    if (!isPtr(subscriber)) rt.bad(F$, "subscriber", "pointer", subscriber);
+    if (!((typeof enable === "number" && (enable >>> 0) === enable && (+enable !== 0 || 1 / enable > 0)))) rt.bad(F$, "enable", "u32", enable);
+    if (!(isPtr(subscriber))) rt.bad(F$, "subscriber", "pointer", subscriber);
     const r = raw.cuptiEnableAllDomains(enable, subscriber);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -183,8 +182,8 @@ function cuptiGetCallbackName$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetC
   const F$ = "cuptiGetCallbackName";
   return function cuptiGetCallbackName(domain: CUpti_CallbackDomain, cbid: number): string | null {
     if (arguments.length !== 2) rt.arity(F$, "domain,cbid", 2, arguments.length);
-    if (!isU32(domain)) rt.bad(F$, "domain", "u32", domain);
-    if (!isU32(cbid)) rt.bad(F$, "cbid", "u32", cbid);
+    if (!((typeof domain === "number" && (domain >>> 0) === domain && (+domain !== 0 || 1 / domain > 0)))) rt.bad(F$, "domain", "u32", domain);
+    if (!((typeof cbid === "number" && (cbid >>> 0) === cbid && (+cbid !== 0 || 1 / cbid > 0)))) rt.bad(F$, "cbid", "u32", cbid);
     const r = raw.cuptiGetCallbackName(domain, cbid, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -197,8 +196,8 @@ function cuptiSetEventCollectionMode$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cuptiSetEventCollectionMode";
   return function cuptiSetEventCollectionMode(context: CUcontext, mode: CUpti_EventCollectionMode): void {
     if (arguments.length !== 2) rt.arity(F$, "context,mode", 2, arguments.length);
-    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
-    if (!isU32(mode)) rt.bad(F$, "mode", "u32", mode);
+    if (!(isPtr(context))) rt.bad(F$, "context", "pointer", context);
+    if (!((typeof mode === "number" && (mode >>> 0) === mode && (+mode !== 0 || 1 / mode > 0)))) rt.bad(F$, "mode", "u32", mode);
     const r = raw.cuptiSetEventCollectionMode(context, mode);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, context);
@@ -211,8 +210,8 @@ function cuptiDeviceGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuptiD
   const F$ = "cuptiDeviceGetAttribute";
   return function cuptiDeviceGetAttribute(device: CUdevice, attrib: CUpti_DeviceAttribute, valueSize: number | bigint, value: PointerLike): bigint {
     if (arguments.length !== 4) rt.arity(F$, "device,attrib,valueSize,value", 4, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
-    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
+    if (!((typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0)))) rt.bad(F$, "attrib", "u32", attrib);
     rt.writeCount(0, 8, valueSize, F$, "valueSize");
     const r = raw.cuptiDeviceGetAttribute(device, attrib, o0, rt.sized(value, valueSize, 1, F$, "value"));
     if (rt.guards) rt.check(F$);
@@ -227,7 +226,7 @@ function cuptiDeviceGetNumEventDomains$(raw: Raw, rt: CheckedRuntime): Checked["
   const F$ = "cuptiDeviceGetNumEventDomains";
   return function cuptiDeviceGetNumEventDomains(device: CUdevice): number {
     if (arguments.length !== 1) rt.arity(F$, "device", 1, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
     const r = raw.cuptiDeviceGetNumEventDomains(device, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -241,7 +240,7 @@ function cuptiDeviceEnumEventDomains$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cuptiDeviceEnumEventDomains";
   return function cuptiDeviceEnumEventDomains(device: CUdevice, arraySizeBytes: number | bigint, domainArray: PointerLike): bigint {
     if (arguments.length !== 3) rt.arity(F$, "device,arraySizeBytes,domainArray", 3, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
     rt.writeCount(0, 8, arraySizeBytes, F$, "arraySizeBytes");
     const r = raw.cuptiDeviceEnumEventDomains(device, o0, rt.sized(domainArray, arraySizeBytes, 1, F$, "domainArray"));
     if (rt.guards) rt.check(F$);
@@ -256,9 +255,9 @@ function cuptiDeviceGetEventDomainAttribute$(raw: Raw, rt: CheckedRuntime): Chec
   const F$ = "cuptiDeviceGetEventDomainAttribute";
   return function cuptiDeviceGetEventDomainAttribute(device: CUdevice, eventDomain: CUpti_EventDomainID, attrib: CUpti_EventDomainAttribute, valueSize: number | bigint, value: PointerLike): bigint {
     if (arguments.length !== 5) rt.arity(F$, "device,eventDomain,attrib,valueSize,value", 5, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
-    if (!isU32(eventDomain)) rt.bad(F$, "eventDomain", "u32", eventDomain);
-    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
+    if (!((typeof eventDomain === "number" && (eventDomain >>> 0) === eventDomain && (+eventDomain !== 0 || 1 / eventDomain > 0)))) rt.bad(F$, "eventDomain", "u32", eventDomain);
+    if (!((typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0)))) rt.bad(F$, "attrib", "u32", attrib);
     rt.writeCount(0, 8, valueSize, F$, "valueSize");
     const r = raw.cuptiDeviceGetEventDomainAttribute(device, eventDomain, attrib, o0, rt.sized(value, valueSize, 1, F$, "value"));
     if (rt.guards) rt.check(F$);
@@ -300,8 +299,8 @@ function cuptiEventDomainGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cuptiEventDomainGetAttribute";
   return function cuptiEventDomainGetAttribute(eventDomain: CUpti_EventDomainID, attrib: CUpti_EventDomainAttribute, valueSize: number | bigint, value: PointerLike): bigint {
     if (arguments.length !== 4) rt.arity(F$, "eventDomain,attrib,valueSize,value", 4, arguments.length);
-    if (!isU32(eventDomain)) rt.bad(F$, "eventDomain", "u32", eventDomain);
-    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    if (!((typeof eventDomain === "number" && (eventDomain >>> 0) === eventDomain && (+eventDomain !== 0 || 1 / eventDomain > 0)))) rt.bad(F$, "eventDomain", "u32", eventDomain);
+    if (!((typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0)))) rt.bad(F$, "attrib", "u32", attrib);
     rt.writeCount(0, 8, valueSize, F$, "valueSize");
     const r = raw.cuptiEventDomainGetAttribute(eventDomain, attrib, o0, rt.sized(value, valueSize, 1, F$, "value"));
     if (rt.guards) rt.check(F$);
@@ -316,7 +315,7 @@ function cuptiEventDomainGetNumEvents$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cuptiEventDomainGetNumEvents";
   return function cuptiEventDomainGetNumEvents(eventDomain: CUpti_EventDomainID): number {
     if (arguments.length !== 1) rt.arity(F$, "eventDomain", 1, arguments.length);
-    if (!isU32(eventDomain)) rt.bad(F$, "eventDomain", "u32", eventDomain);
+    if (!((typeof eventDomain === "number" && (eventDomain >>> 0) === eventDomain && (+eventDomain !== 0 || 1 / eventDomain > 0)))) rt.bad(F$, "eventDomain", "u32", eventDomain);
     const r = raw.cuptiEventDomainGetNumEvents(eventDomain, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -330,7 +329,7 @@ function cuptiEventDomainEnumEvents$(raw: Raw, rt: CheckedRuntime): Checked["cup
   const F$ = "cuptiEventDomainEnumEvents";
   return function cuptiEventDomainEnumEvents(eventDomain: CUpti_EventDomainID, arraySizeBytes: number | bigint, eventArray: PointerLike): bigint {
     if (arguments.length !== 3) rt.arity(F$, "eventDomain,arraySizeBytes,eventArray", 3, arguments.length);
-    if (!isU32(eventDomain)) rt.bad(F$, "eventDomain", "u32", eventDomain);
+    if (!((typeof eventDomain === "number" && (eventDomain >>> 0) === eventDomain && (+eventDomain !== 0 || 1 / eventDomain > 0)))) rt.bad(F$, "eventDomain", "u32", eventDomain);
     rt.writeCount(0, 8, arraySizeBytes, F$, "arraySizeBytes");
     const r = raw.cuptiEventDomainEnumEvents(eventDomain, o0, rt.sized(eventArray, arraySizeBytes, 1, F$, "eventArray"));
     if (rt.guards) rt.check(F$);
@@ -345,8 +344,8 @@ function cuptiEventGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEv
   const F$ = "cuptiEventGetAttribute";
   return function cuptiEventGetAttribute(event: CUpti_EventID, attrib: CUpti_EventAttribute, valueSize: number | bigint, value: PointerLike): bigint {
     if (arguments.length !== 4) rt.arity(F$, "event,attrib,valueSize,value", 4, arguments.length);
-    if (!isU32(event)) rt.bad(F$, "event", "u32", event);
-    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    if (!((typeof event === "number" && (event >>> 0) === event && (+event !== 0 || 1 / event > 0)))) rt.bad(F$, "event", "u32", event);
+    if (!((typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0)))) rt.bad(F$, "attrib", "u32", attrib);
     rt.writeCount(0, 8, valueSize, F$, "valueSize");
     const r = raw.cuptiEventGetAttribute(event, attrib, o0, rt.sized(value, valueSize, 1, F$, "value"));
     if (rt.guards) rt.check(F$);
@@ -361,7 +360,7 @@ function cuptiEventGetIdFromName$(raw: Raw, rt: CheckedRuntime): Checked["cuptiE
   const F$ = "cuptiEventGetIdFromName";
   return function cuptiEventGetIdFromName(device: CUdevice, eventName: string | PointerLike): CUpti_EventID {
     if (arguments.length !== 2) rt.arity(F$, "device,eventName", 2, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
     const r = raw.cuptiEventGetIdFromName(device, rt.cstr(eventName, 0, F$, "eventName"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -375,8 +374,8 @@ function cuptiEventGroupCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuptiEve
   const F$ = "cuptiEventGroupCreate";
   return function cuptiEventGroupCreate(context: CUcontext, flags: number): CUpti_EventGroup {
     if (arguments.length !== 2) rt.arity(F$, "context,flags", 2, arguments.length);
-    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(context))) rt.bad(F$, "context", "pointer", context);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuptiEventGroupCreate(context, o0, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, context);
@@ -400,7 +399,7 @@ function cuptiEventGroupGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cuptiEventGroupGetAttribute";
   return function cuptiEventGroupGetAttribute(eventGroup: PointerLike, attrib: CUpti_EventGroupAttribute, valueSize: number | bigint, value: PointerLike): bigint {
     if (arguments.length !== 4) rt.arity(F$, "eventGroup,attrib,valueSize,value", 4, arguments.length);
-    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    if (!((typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0)))) rt.bad(F$, "attrib", "u32", attrib);
     rt.writeCount(0, 8, valueSize, F$, "valueSize");
     const r = raw.cuptiEventGroupGetAttribute(rt.ptr(eventGroup, F$, "eventGroup"), attrib, o0, rt.sized(value, valueSize, 1, F$, "value"));
     if (rt.guards) rt.check(F$);
@@ -413,8 +412,8 @@ function cuptiEventGroupSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cuptiEventGroupSetAttribute";
   return function cuptiEventGroupSetAttribute(eventGroup: PointerLike, attrib: CUpti_EventGroupAttribute, valueSize: bigint | number, value: PointerLike): void {
     if (arguments.length !== 4) rt.arity(F$, "eventGroup,attrib,valueSize,value", 4, arguments.length);
-    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
-    if (!isU64(valueSize)) rt.bad(F$, "valueSize", "u64", valueSize);
+    if (!((typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0)))) rt.bad(F$, "attrib", "u32", attrib);
+    if (!((typeof valueSize === "bigint" ? valueSize >= 0n && valueSize <= 18446744073709551615n : Number.isSafeInteger(valueSize) && valueSize >= 0))) rt.bad(F$, "valueSize", "u64", valueSize);
     const r = raw.cuptiEventGroupSetAttribute(rt.ptr(eventGroup, F$, "eventGroup"), attrib, valueSize, rt.sized(value, valueSize, 1, F$, "value"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -425,7 +424,7 @@ function cuptiEventGroupAddEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuptiE
   const F$ = "cuptiEventGroupAddEvent";
   return function cuptiEventGroupAddEvent(eventGroup: PointerLike, event: CUpti_EventID): void {
     if (arguments.length !== 2) rt.arity(F$, "eventGroup,event", 2, arguments.length);
-    if (!isU32(event)) rt.bad(F$, "event", "u32", event);
+    if (!((typeof event === "number" && (event >>> 0) === event && (+event !== 0 || 1 / event > 0)))) rt.bad(F$, "event", "u32", event);
     const r = raw.cuptiEventGroupAddEvent(rt.ptr(eventGroup, F$, "eventGroup"), event);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -436,7 +435,7 @@ function cuptiEventGroupRemoveEvent$(raw: Raw, rt: CheckedRuntime): Checked["cup
   const F$ = "cuptiEventGroupRemoveEvent";
   return function cuptiEventGroupRemoveEvent(eventGroup: PointerLike, event: CUpti_EventID): void {
     if (arguments.length !== 2) rt.arity(F$, "eventGroup,event", 2, arguments.length);
-    if (!isU32(event)) rt.bad(F$, "event", "u32", event);
+    if (!((typeof event === "number" && (event >>> 0) === event && (+event !== 0 || 1 / event > 0)))) rt.bad(F$, "event", "u32", event);
     const r = raw.cuptiEventGroupRemoveEvent(rt.ptr(eventGroup, F$, "eventGroup"), event);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -489,8 +488,8 @@ function cuptiEventGroupReadEvent$(raw: Raw, rt: CheckedRuntime): Checked["cupti
   const F$ = "cuptiEventGroupReadEvent";
   return function cuptiEventGroupReadEvent(eventGroup: PointerLike, flags: CUpti_ReadEventFlags, event: CUpti_EventID, eventValueBufferSizeBytes: number | bigint, eventValueBuffer: PointerLike): bigint {
     if (arguments.length !== 5) rt.arity(F$, "eventGroup,flags,event,eventValueBufferSizeBytes,eventValueBuffer", 5, arguments.length);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
-    if (!isU32(event)) rt.bad(F$, "event", "u32", event);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof event === "number" && (event >>> 0) === event && (+event !== 0 || 1 / event > 0)))) rt.bad(F$, "event", "u32", event);
     rt.writeCount(0, 8, eventValueBufferSizeBytes, F$, "eventValueBufferSizeBytes");
     const r = raw.cuptiEventGroupReadEvent(rt.ptr(eventGroup, F$, "eventGroup"), flags, event, o0, rt.sized(eventValueBuffer, eventValueBufferSizeBytes, 1, F$, "eventValueBuffer"));
     if (rt.guards) rt.check(F$);
@@ -507,7 +506,7 @@ function cuptiEventGroupReadAllEvents$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cuptiEventGroupReadAllEvents";
   return function cuptiEventGroupReadAllEvents(eventGroup: PointerLike, flags: CUpti_ReadEventFlags, eventValueBufferSizeBytes: number | bigint, eventValueBuffer: PointerLike, eventIdArraySizeBytes: number | bigint, eventIdArray: PointerLike): [eventValueBufferSizeBytes: bigint, eventIdArraySizeBytes: bigint, numEventIdsRead: bigint] {
     if (arguments.length !== 6) rt.arity(F$, "eventGroup,flags,eventValueBufferSizeBytes,eventValueBuffer,eventIdArraySizeBytes,eventIdArray", 6, arguments.length);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     rt.writeCount(0, 8, eventValueBufferSizeBytes, F$, "eventValueBufferSizeBytes");
     rt.writeCount(1, 8, eventIdArraySizeBytes, F$, "eventIdArraySizeBytes");
     const r = raw.cuptiEventGroupReadAllEvents(rt.ptr(eventGroup, F$, "eventGroup"), flags, o0, rt.sized(eventValueBuffer, eventValueBufferSizeBytes, 1, F$, "eventValueBuffer"), o1, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, F$, "eventIdArray"), o2);
@@ -523,8 +522,8 @@ function cuptiEventGroupSetsCreate$(raw: Raw, rt: CheckedRuntime): Checked["cupt
   const F$ = "cuptiEventGroupSetsCreate";
   return function cuptiEventGroupSetsCreate(context: CUcontext, eventIdArraySizeBytes: bigint | number, eventIdArray: PointerLike): Pointer {
     if (arguments.length !== 3) rt.arity(F$, "context,eventIdArraySizeBytes,eventIdArray", 3, arguments.length);
-    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
-    if (!isU64(eventIdArraySizeBytes)) rt.bad(F$, "eventIdArraySizeBytes", "u64", eventIdArraySizeBytes);
+    if (!(isPtr(context))) rt.bad(F$, "context", "pointer", context);
+    if (!((typeof eventIdArraySizeBytes === "bigint" ? eventIdArraySizeBytes >= 0n && eventIdArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(eventIdArraySizeBytes) && eventIdArraySizeBytes >= 0))) rt.bad(F$, "eventIdArraySizeBytes", "u64", eventIdArraySizeBytes);
     const r = raw.cuptiEventGroupSetsCreate(context, eventIdArraySizeBytes, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, F$, "eventIdArray"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, context);
@@ -567,7 +566,7 @@ function cuptiEnableKernelReplayMode$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cuptiEnableKernelReplayMode";
   return function cuptiEnableKernelReplayMode(context: CUcontext): void {
     if (arguments.length !== 1) rt.arity(F$, "context", 1, arguments.length);
-    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
+    if (!(isPtr(context))) rt.bad(F$, "context", "pointer", context);
     const r = raw.cuptiEnableKernelReplayMode(context);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, context);
@@ -579,7 +578,7 @@ function cuptiDisableKernelReplayMode$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cuptiDisableKernelReplayMode";
   return function cuptiDisableKernelReplayMode(context: CUcontext): void {
     if (arguments.length !== 1) rt.arity(F$, "context", 1, arguments.length);
-    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
+    if (!(isPtr(context))) rt.bad(F$, "context", "pointer", context);
     const r = raw.cuptiDisableKernelReplayMode(context);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, context);
@@ -591,7 +590,7 @@ function cuptiKernelReplaySubscribeUpdate$(raw: Raw, rt: CheckedRuntime): Checke
   const F$ = "cuptiKernelReplaySubscribeUpdate";
   return function cuptiKernelReplaySubscribeUpdate(updateFunc: CUpti_KernelReplayUpdateFunc, customData: PointerLike): void {
     if (arguments.length !== 2) rt.arity(F$, "updateFunc,customData", 2, arguments.length);
-    if (!isPtr(updateFunc)) rt.bad(F$, "updateFunc", "function", updateFunc);
+    if (!(isPtr(updateFunc))) rt.bad(F$, "updateFunc", "function", updateFunc);
     const r = raw.cuptiKernelReplaySubscribeUpdate(updateFunc, rt.ptr(customData, F$, "customData"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -631,7 +630,7 @@ function cuptiDeviceGetNumMetrics$(raw: Raw, rt: CheckedRuntime): Checked["cupti
   const F$ = "cuptiDeviceGetNumMetrics";
   return function cuptiDeviceGetNumMetrics(device: CUdevice): number {
     if (arguments.length !== 1) rt.arity(F$, "device", 1, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
     const r = raw.cuptiDeviceGetNumMetrics(device, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -645,7 +644,7 @@ function cuptiDeviceEnumMetrics$(raw: Raw, rt: CheckedRuntime): Checked["cuptiDe
   const F$ = "cuptiDeviceEnumMetrics";
   return function cuptiDeviceEnumMetrics(device: CUdevice, arraySizeBytes: number | bigint, metricArray: PointerLike): bigint {
     if (arguments.length !== 3) rt.arity(F$, "device,arraySizeBytes,metricArray", 3, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
     rt.writeCount(0, 8, arraySizeBytes, F$, "arraySizeBytes");
     const r = raw.cuptiDeviceEnumMetrics(device, o0, rt.sized(metricArray, arraySizeBytes, 1, F$, "metricArray"));
     if (rt.guards) rt.check(F$);
@@ -660,8 +659,8 @@ function cuptiMetricGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuptiM
   const F$ = "cuptiMetricGetAttribute";
   return function cuptiMetricGetAttribute(metric: CUpti_MetricID, attrib: CUpti_MetricAttribute, valueSize: number | bigint, value: PointerLike): bigint {
     if (arguments.length !== 4) rt.arity(F$, "metric,attrib,valueSize,value", 4, arguments.length);
-    if (!isU32(metric)) rt.bad(F$, "metric", "u32", metric);
-    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    if (!((typeof metric === "number" && (metric >>> 0) === metric && (+metric !== 0 || 1 / metric > 0)))) rt.bad(F$, "metric", "u32", metric);
+    if (!((typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0)))) rt.bad(F$, "attrib", "u32", attrib);
     rt.writeCount(0, 8, valueSize, F$, "valueSize");
     const r = raw.cuptiMetricGetAttribute(metric, attrib, o0, rt.sized(value, valueSize, 1, F$, "value"));
     if (rt.guards) rt.check(F$);
@@ -676,7 +675,7 @@ function cuptiMetricGetIdFromName$(raw: Raw, rt: CheckedRuntime): Checked["cupti
   const F$ = "cuptiMetricGetIdFromName";
   return function cuptiMetricGetIdFromName(device: CUdevice, metricName: string | PointerLike): CUpti_MetricID {
     if (arguments.length !== 2) rt.arity(F$, "device,metricName", 2, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
     const r = raw.cuptiMetricGetIdFromName(device, rt.cstr(metricName, 0, F$, "metricName"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -690,7 +689,7 @@ function cuptiMetricGetNumEvents$(raw: Raw, rt: CheckedRuntime): Checked["cuptiM
   const F$ = "cuptiMetricGetNumEvents";
   return function cuptiMetricGetNumEvents(metric: CUpti_MetricID): number {
     if (arguments.length !== 1) rt.arity(F$, "metric", 1, arguments.length);
-    if (!isU32(metric)) rt.bad(F$, "metric", "u32", metric);
+    if (!((typeof metric === "number" && (metric >>> 0) === metric && (+metric !== 0 || 1 / metric > 0)))) rt.bad(F$, "metric", "u32", metric);
     const r = raw.cuptiMetricGetNumEvents(metric, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -704,7 +703,7 @@ function cuptiMetricEnumEvents$(raw: Raw, rt: CheckedRuntime): Checked["cuptiMet
   const F$ = "cuptiMetricEnumEvents";
   return function cuptiMetricEnumEvents(metric: CUpti_MetricID, eventIdArraySizeBytes: number | bigint, eventIdArray: PointerLike): bigint {
     if (arguments.length !== 3) rt.arity(F$, "metric,eventIdArraySizeBytes,eventIdArray", 3, arguments.length);
-    if (!isU32(metric)) rt.bad(F$, "metric", "u32", metric);
+    if (!((typeof metric === "number" && (metric >>> 0) === metric && (+metric !== 0 || 1 / metric > 0)))) rt.bad(F$, "metric", "u32", metric);
     rt.writeCount(0, 8, eventIdArraySizeBytes, F$, "eventIdArraySizeBytes");
     const r = raw.cuptiMetricEnumEvents(metric, o0, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, F$, "eventIdArray"));
     if (rt.guards) rt.check(F$);
@@ -719,7 +718,7 @@ function cuptiMetricGetNumProperties$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cuptiMetricGetNumProperties";
   return function cuptiMetricGetNumProperties(metric: CUpti_MetricID): number {
     if (arguments.length !== 1) rt.arity(F$, "metric", 1, arguments.length);
-    if (!isU32(metric)) rt.bad(F$, "metric", "u32", metric);
+    if (!((typeof metric === "number" && (metric >>> 0) === metric && (+metric !== 0 || 1 / metric > 0)))) rt.bad(F$, "metric", "u32", metric);
     const r = raw.cuptiMetricGetNumProperties(metric, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -733,7 +732,7 @@ function cuptiMetricEnumProperties$(raw: Raw, rt: CheckedRuntime): Checked["cupt
   const F$ = "cuptiMetricEnumProperties";
   return function cuptiMetricEnumProperties(metric: CUpti_MetricID, propIdArraySizeBytes: number | bigint, propIdArray: PointerLike): bigint {
     if (arguments.length !== 3) rt.arity(F$, "metric,propIdArraySizeBytes,propIdArray", 3, arguments.length);
-    if (!isU32(metric)) rt.bad(F$, "metric", "u32", metric);
+    if (!((typeof metric === "number" && (metric >>> 0) === metric && (+metric !== 0 || 1 / metric > 0)))) rt.bad(F$, "metric", "u32", metric);
     rt.writeCount(0, 8, propIdArraySizeBytes, F$, "propIdArraySizeBytes");
     const r = raw.cuptiMetricEnumProperties(metric, o0, rt.sized(propIdArray, propIdArraySizeBytes, 1, F$, "propIdArray"));
     if (rt.guards) rt.check(F$);
@@ -748,8 +747,8 @@ function cuptiMetricGetRequiredEventGroupSets$(raw: Raw, rt: CheckedRuntime): Ch
   const F$ = "cuptiMetricGetRequiredEventGroupSets";
   return function cuptiMetricGetRequiredEventGroupSets(context: CUcontext, metric: CUpti_MetricID): Pointer {
     if (arguments.length !== 2) rt.arity(F$, "context,metric", 2, arguments.length);
-    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
-    if (!isU32(metric)) rt.bad(F$, "metric", "u32", metric);
+    if (!(isPtr(context))) rt.bad(F$, "context", "pointer", context);
+    if (!((typeof metric === "number" && (metric >>> 0) === metric && (+metric !== 0 || 1 / metric > 0)))) rt.bad(F$, "metric", "u32", metric);
     const r = raw.cuptiMetricGetRequiredEventGroupSets(context, metric, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, context);
@@ -763,8 +762,8 @@ function cuptiMetricCreateEventGroupSets$(raw: Raw, rt: CheckedRuntime): Checked
   const F$ = "cuptiMetricCreateEventGroupSets";
   return function cuptiMetricCreateEventGroupSets(context: CUcontext, metricIdArraySizeBytes: bigint | number, metricIdArray: PointerLike): Pointer {
     if (arguments.length !== 3) rt.arity(F$, "context,metricIdArraySizeBytes,metricIdArray", 3, arguments.length);
-    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
-    if (!isU64(metricIdArraySizeBytes)) rt.bad(F$, "metricIdArraySizeBytes", "u64", metricIdArraySizeBytes);
+    if (!(isPtr(context))) rt.bad(F$, "context", "pointer", context);
+    if (!((typeof metricIdArraySizeBytes === "bigint" ? metricIdArraySizeBytes >= 0n && metricIdArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(metricIdArraySizeBytes) && metricIdArraySizeBytes >= 0))) rt.bad(F$, "metricIdArraySizeBytes", "u64", metricIdArraySizeBytes);
     const r = raw.cuptiMetricCreateEventGroupSets(context, metricIdArraySizeBytes, rt.sized(metricIdArray, metricIdArraySizeBytes, 1, F$, "metricIdArray"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, context);
@@ -776,11 +775,11 @@ function cuptiMetricGetValue$(raw: Raw, rt: CheckedRuntime): Checked["cuptiMetri
   const F$ = "cuptiMetricGetValue";
   return function cuptiMetricGetValue(device: CUdevice, metric: CUpti_MetricID, eventIdArraySizeBytes: bigint | number, eventIdArray: PointerLike, eventValueArraySizeBytes: bigint | number, eventValueArray: PointerLike, timeDuration: bigint | number, metricValue?: CUpti_MetricValue): CUpti_MetricValue {
     if (arguments.length < 7 || arguments.length > 8) rt.arity(F$, "device,metric,eventIdArraySizeBytes,eventIdArray,eventValueArraySizeBytes,eventValueArray,timeDuration,metricValue", 7, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
-    if (!isU32(metric)) rt.bad(F$, "metric", "u32", metric);
-    if (!isU64(eventIdArraySizeBytes)) rt.bad(F$, "eventIdArraySizeBytes", "u64", eventIdArraySizeBytes);
-    if (!isU64(eventValueArraySizeBytes)) rt.bad(F$, "eventValueArraySizeBytes", "u64", eventValueArraySizeBytes);
-    if (!isU64(timeDuration)) rt.bad(F$, "timeDuration", "u64", timeDuration);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
+    if (!((typeof metric === "number" && (metric >>> 0) === metric && (+metric !== 0 || 1 / metric > 0)))) rt.bad(F$, "metric", "u32", metric);
+    if (!((typeof eventIdArraySizeBytes === "bigint" ? eventIdArraySizeBytes >= 0n && eventIdArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(eventIdArraySizeBytes) && eventIdArraySizeBytes >= 0))) rt.bad(F$, "eventIdArraySizeBytes", "u64", eventIdArraySizeBytes);
+    if (!((typeof eventValueArraySizeBytes === "bigint" ? eventValueArraySizeBytes >= 0n && eventValueArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(eventValueArraySizeBytes) && eventValueArraySizeBytes >= 0))) rt.bad(F$, "eventValueArraySizeBytes", "u64", eventValueArraySizeBytes);
+    if (!((typeof timeDuration === "bigint" ? timeDuration >= 0n && timeDuration <= 18446744073709551615n : Number.isSafeInteger(timeDuration) && timeDuration >= 0))) rt.bad(F$, "timeDuration", "u64", timeDuration);
     const $metricValue = metricValue === undefined ? rt.record(CUpti_MetricValue) : rt.recordArg(metricValue, CUpti_MetricValue, F$, "metricValue");
     const r = raw.cuptiMetricGetValue(device, metric, eventIdArraySizeBytes, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, F$, "eventIdArray"), eventValueArraySizeBytes, rt.sized(eventValueArray, eventValueArraySizeBytes, 1, F$, "eventValueArray"), timeDuration, $metricValue.$pointer());
     if (rt.guards) rt.check(F$);
@@ -793,11 +792,11 @@ function cuptiMetricGetValue2$(raw: Raw, rt: CheckedRuntime): Checked["cuptiMetr
   const F$ = "cuptiMetricGetValue2";
   return function cuptiMetricGetValue2(metric: CUpti_MetricID, eventIdArraySizeBytes: bigint | number, eventIdArray: PointerLike, eventValueArraySizeBytes: bigint | number, eventValueArray: PointerLike, propIdArraySizeBytes: bigint | number, propIdArray: PointerLike, propValueArraySizeBytes: bigint | number, propValueArray: PointerLike, metricValue?: CUpti_MetricValue): CUpti_MetricValue {
     if (arguments.length < 9 || arguments.length > 10) rt.arity(F$, "metric,eventIdArraySizeBytes,eventIdArray,eventValueArraySizeBytes,eventValueArray,propIdArraySizeBytes,propIdArray,propValueArraySizeBytes,propValueArray,metricValue", 9, arguments.length);
-    if (!isU32(metric)) rt.bad(F$, "metric", "u32", metric);
-    if (!isU64(eventIdArraySizeBytes)) rt.bad(F$, "eventIdArraySizeBytes", "u64", eventIdArraySizeBytes);
-    if (!isU64(eventValueArraySizeBytes)) rt.bad(F$, "eventValueArraySizeBytes", "u64", eventValueArraySizeBytes);
-    if (!isU64(propIdArraySizeBytes)) rt.bad(F$, "propIdArraySizeBytes", "u64", propIdArraySizeBytes);
-    if (!isU64(propValueArraySizeBytes)) rt.bad(F$, "propValueArraySizeBytes", "u64", propValueArraySizeBytes);
+    if (!((typeof metric === "number" && (metric >>> 0) === metric && (+metric !== 0 || 1 / metric > 0)))) rt.bad(F$, "metric", "u32", metric);
+    if (!((typeof eventIdArraySizeBytes === "bigint" ? eventIdArraySizeBytes >= 0n && eventIdArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(eventIdArraySizeBytes) && eventIdArraySizeBytes >= 0))) rt.bad(F$, "eventIdArraySizeBytes", "u64", eventIdArraySizeBytes);
+    if (!((typeof eventValueArraySizeBytes === "bigint" ? eventValueArraySizeBytes >= 0n && eventValueArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(eventValueArraySizeBytes) && eventValueArraySizeBytes >= 0))) rt.bad(F$, "eventValueArraySizeBytes", "u64", eventValueArraySizeBytes);
+    if (!((typeof propIdArraySizeBytes === "bigint" ? propIdArraySizeBytes >= 0n && propIdArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(propIdArraySizeBytes) && propIdArraySizeBytes >= 0))) rt.bad(F$, "propIdArraySizeBytes", "u64", propIdArraySizeBytes);
+    if (!((typeof propValueArraySizeBytes === "bigint" ? propValueArraySizeBytes >= 0n && propValueArraySizeBytes <= 18446744073709551615n : Number.isSafeInteger(propValueArraySizeBytes) && propValueArraySizeBytes >= 0))) rt.bad(F$, "propValueArraySizeBytes", "u64", propValueArraySizeBytes);
     const $metricValue = metricValue === undefined ? rt.record(CUpti_MetricValue) : rt.recordArg(metricValue, CUpti_MetricValue, F$, "metricValue");
     const r = raw.cuptiMetricGetValue2(metric, eventIdArraySizeBytes, rt.sized(eventIdArray, eventIdArraySizeBytes, 1, F$, "eventIdArray"), eventValueArraySizeBytes, rt.sized(eventValueArray, eventValueArraySizeBytes, 1, F$, "eventValueArray"), propIdArraySizeBytes, rt.sized(propIdArray, propIdArraySizeBytes, 1, F$, "propIdArray"), propValueArraySizeBytes, rt.sized(propValueArray, propValueArraySizeBytes, 1, F$, "propValueArray"), $metricValue.$pointer());
     if (rt.guards) rt.check(F$);
@@ -826,7 +825,7 @@ function cuptiGetContextId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetCont
   const F$ = "cuptiGetContextId";
   return function cuptiGetContextId(context: CUcontext): number {
     if (arguments.length !== 1) rt.arity(F$, "context", 1, arguments.length);
-    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
+    if (!(isPtr(context))) rt.bad(F$, "context", "pointer", context);
     const r = raw.cuptiGetContextId(context, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, context);
@@ -841,8 +840,8 @@ function cuptiGetStreamId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetStrea
   const F$ = "cuptiGetStreamId";
   return function cuptiGetStreamId(context: CUcontext, stream: CUstream): number {
     if (arguments.length !== 2) rt.arity(F$, "context,stream", 2, arguments.length);
-    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!(isPtr(context))) rt.bad(F$, "context", "pointer", context);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cuptiGetStreamId(context, stream, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, context);
@@ -857,9 +856,9 @@ function cuptiGetStreamIdEx$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetStr
   const F$ = "cuptiGetStreamIdEx";
   return function cuptiGetStreamIdEx(context: CUcontext, stream: CUstream, perThreadStream: number): number {
     if (arguments.length !== 3) rt.arity(F$, "context,stream,perThreadStream", 3, arguments.length);
-    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
-    if (!isU8(perThreadStream)) rt.bad(F$, "perThreadStream", "u8", perThreadStream);
+    if (!(isPtr(context))) rt.bad(F$, "context", "pointer", context);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof perThreadStream === "number" && (perThreadStream & 255) === perThreadStream && (+perThreadStream !== 0 || 1 / perThreadStream > 0)))) rt.bad(F$, "perThreadStream", "u8", perThreadStream);
     const r = raw.cuptiGetStreamIdEx(context, stream, perThreadStream, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, context);
@@ -874,7 +873,7 @@ function cuptiGetDeviceId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetDevic
   const F$ = "cuptiGetDeviceId";
   return function cuptiGetDeviceId(context: CUcontext): number {
     if (arguments.length !== 1) rt.arity(F$, "context", 1, arguments.length);
-    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
+    if (!(isPtr(context))) rt.bad(F$, "context", "pointer", context);
     const r = raw.cuptiGetDeviceId(context, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, context);
@@ -889,7 +888,7 @@ function cuptiGetGraphNodeId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetGr
   const F$ = "cuptiGetGraphNodeId";
   return function cuptiGetGraphNodeId(node: CUgraphNode): bigint {
     if (arguments.length !== 1) rt.arity(F$, "node", 1, arguments.length);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
     const r = raw.cuptiGetGraphNodeId(node, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, node);
@@ -904,7 +903,7 @@ function cuptiGetGraphId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetGraphI
   const F$ = "cuptiGetGraphId";
   return function cuptiGetGraphId(graph: CUgraph): number {
     if (arguments.length !== 1) rt.arity(F$, "graph", 1, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
     const r = raw.cuptiGetGraphId(graph, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, graph);
@@ -919,7 +918,7 @@ function cuptiGetGraphExecId$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGetGr
   const F$ = "cuptiGetGraphExecId";
   return function cuptiGetGraphExecId(graphExec: CUgraphExec): number {
     if (arguments.length !== 1) rt.arity(F$, "graphExec", 1, arguments.length);
-    if (!isPtr(graphExec)) rt.bad(F$, "graphExec", "pointer", graphExec);
+    if (!(isPtr(graphExec))) rt.bad(F$, "graphExec", "pointer", graphExec);
     const r = raw.cuptiGetGraphExecId(graphExec, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, graphExec);
@@ -931,7 +930,7 @@ function cuptiActivityEnable$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActiv
   const F$ = "cuptiActivityEnable";
   return function cuptiActivityEnable(kind: CUpti_ActivityKind): void {
     if (arguments.length !== 1) rt.arity(F$, "kind", 1, arguments.length);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cuptiActivityEnable(kind);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -942,7 +941,7 @@ function cuptiActivityEnableAndDump$(raw: Raw, rt: CheckedRuntime): Checked["cup
   const F$ = "cuptiActivityEnableAndDump";
   return function cuptiActivityEnableAndDump(kind: CUpti_ActivityKind): void {
     if (arguments.length !== 1) rt.arity(F$, "kind", 1, arguments.length);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cuptiActivityEnableAndDump(kind);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -953,7 +952,7 @@ function cuptiActivityDisable$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActi
   const F$ = "cuptiActivityDisable";
   return function cuptiActivityDisable(kind: CUpti_ActivityKind): void {
     if (arguments.length !== 1) rt.arity(F$, "kind", 1, arguments.length);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cuptiActivityDisable(kind);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -965,8 +964,8 @@ function cuptiActivityEnableContext$(raw: Raw, rt: CheckedRuntime): Checked["cup
   const F$ = "cuptiActivityEnableContext";
   return function cuptiActivityEnableContext(context: CUcontext, kind: CUpti_ActivityKind): void {
     if (arguments.length !== 2) rt.arity(F$, "context,kind", 2, arguments.length);
-    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!(isPtr(context))) rt.bad(F$, "context", "pointer", context);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cuptiActivityEnableContext(context, kind);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, context);
@@ -978,8 +977,8 @@ function cuptiActivityDisableContext$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cuptiActivityDisableContext";
   return function cuptiActivityDisableContext(context: CUcontext, kind: CUpti_ActivityKind): void {
     if (arguments.length !== 2) rt.arity(F$, "context,kind", 2, arguments.length);
-    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!(isPtr(context))) rt.bad(F$, "context", "pointer", context);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cuptiActivityDisableContext(context, kind);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, context);
@@ -993,8 +992,8 @@ function cuptiActivityGetNumDroppedRecords$(raw: Raw, rt: CheckedRuntime): Check
   const F$ = "cuptiActivityGetNumDroppedRecords";
   return function cuptiActivityGetNumDroppedRecords(context: CUcontext, streamId: number): bigint {
     if (arguments.length !== 2) rt.arity(F$, "context,streamId", 2, arguments.length);
-    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
-    if (!isU32(streamId)) rt.bad(F$, "streamId", "u32", streamId);
+    if (!(isPtr(context))) rt.bad(F$, "context", "pointer", context);
+    if (!((typeof streamId === "number" && (streamId >>> 0) === streamId && (+streamId !== 0 || 1 / streamId > 0)))) rt.bad(F$, "streamId", "u32", streamId);
     const r = raw.cuptiActivityGetNumDroppedRecords(context, streamId, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, context);
@@ -1006,7 +1005,7 @@ function cuptiActivityGetNextRecord$(raw: Raw, rt: CheckedRuntime): Checked["cup
   const F$ = "cuptiActivityGetNextRecord";
   return function cuptiActivityGetNextRecord(buffer: PointerLike, validBufferSizeBytes: bigint | number, record: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "buffer,validBufferSizeBytes,record", 3, arguments.length);
-    if (!isU64(validBufferSizeBytes)) rt.bad(F$, "validBufferSizeBytes", "u64", validBufferSizeBytes);
+    if (!((typeof validBufferSizeBytes === "bigint" ? validBufferSizeBytes >= 0n && validBufferSizeBytes <= 18446744073709551615n : Number.isSafeInteger(validBufferSizeBytes) && validBufferSizeBytes >= 0))) rt.bad(F$, "validBufferSizeBytes", "u64", validBufferSizeBytes);
     const r = raw.cuptiActivityGetNextRecord(rt.sized(buffer, validBufferSizeBytes, 1, F$, "buffer"), validBufferSizeBytes, rt.ptr(record, F$, "record"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1018,8 +1017,8 @@ function cuptiActivityRegisterCallbacks$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cuptiActivityRegisterCallbacks";
   return function cuptiActivityRegisterCallbacks(funcBufferRequested: CUpti_BuffersCallbackRequestFunc, funcBufferCompleted: CUpti_BuffersCallbackCompleteFunc): void {
     if (arguments.length !== 2) rt.arity(F$, "funcBufferRequested,funcBufferCompleted", 2, arguments.length);
-    if (!isPtr(funcBufferRequested)) rt.bad(F$, "funcBufferRequested", "function", funcBufferRequested);
-    if (!isPtr(funcBufferCompleted)) rt.bad(F$, "funcBufferCompleted", "function", funcBufferCompleted);
+    if (!(isPtr(funcBufferRequested))) rt.bad(F$, "funcBufferRequested", "function", funcBufferRequested);
+    if (!(isPtr(funcBufferCompleted))) rt.bad(F$, "funcBufferCompleted", "function", funcBufferCompleted);
     const r = raw.cuptiActivityRegisterCallbacks(funcBufferRequested, funcBufferCompleted);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1031,9 +1030,9 @@ function cuptiActivityFlush$(raw: Raw, rt: CheckedRuntime): Checked["cuptiActivi
   const F$ = "cuptiActivityFlush";
   return function cuptiActivityFlush(context: CUcontext, streamId: number, flag: number): void {
     if (arguments.length !== 3) rt.arity(F$, "context,streamId,flag", 3, arguments.length);
-    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
-    if (!isU32(streamId)) rt.bad(F$, "streamId", "u32", streamId);
-    if (!isU32(flag)) rt.bad(F$, "flag", "u32", flag);
+    if (!(isPtr(context))) rt.bad(F$, "context", "pointer", context);
+    if (!((typeof streamId === "number" && (streamId >>> 0) === streamId && (+streamId !== 0 || 1 / streamId > 0)))) rt.bad(F$, "streamId", "u32", streamId);
+    if (!((typeof flag === "number" && (flag >>> 0) === flag && (+flag !== 0 || 1 / flag > 0)))) rt.bad(F$, "flag", "u32", flag);
     const r = raw.cuptiActivityFlush(context, streamId, flag);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, context);
@@ -1044,7 +1043,7 @@ function cuptiActivityFlushAll$(raw: Raw, rt: CheckedRuntime): Checked["cuptiAct
   const F$ = "cuptiActivityFlushAll";
   return function cuptiActivityFlushAll(flag: number): void {
     if (arguments.length !== 1) rt.arity(F$, "flag", 1, arguments.length);
-    if (!isU32(flag)) rt.bad(F$, "flag", "u32", flag);
+    if (!((typeof flag === "number" && (flag >>> 0) === flag && (+flag !== 0 || 1 / flag > 0)))) rt.bad(F$, "flag", "u32", flag);
     const r = raw.cuptiActivityFlushAll(flag);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1057,7 +1056,7 @@ function cuptiActivityGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cupt
   const F$ = "cuptiActivityGetAttribute";
   return function cuptiActivityGetAttribute(attr: CUpti_ActivityAttribute, valueSize: number | bigint, value: PointerLike): bigint {
     if (arguments.length !== 3) rt.arity(F$, "attr,valueSize,value", 3, arguments.length);
-    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
     rt.writeCount(0, 8, valueSize, F$, "valueSize");
     const r = raw.cuptiActivityGetAttribute(attr, o0, rt.sized(value, valueSize, 1, F$, "value"));
     if (rt.guards) rt.check(F$);
@@ -1072,7 +1071,7 @@ function cuptiActivitySetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cupt
   const F$ = "cuptiActivitySetAttribute";
   return function cuptiActivitySetAttribute(attr: CUpti_ActivityAttribute, valueSize: number | bigint, value: PointerLike): bigint {
     if (arguments.length !== 3) rt.arity(F$, "attr,valueSize,value", 3, arguments.length);
-    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
     rt.writeCount(0, 8, valueSize, F$, "valueSize");
     const r = raw.cuptiActivitySetAttribute(attr, o0, rt.sized(value, valueSize, 1, F$, "value"));
     if (rt.guards) rt.check(F$);
@@ -1085,7 +1084,7 @@ function cuptiActivityConfigureUnifiedMemoryCounter$(raw: Raw, rt: CheckedRuntim
   const F$ = "cuptiActivityConfigureUnifiedMemoryCounter";
   return function cuptiActivityConfigureUnifiedMemoryCounter(config: PointerLike, count: number): void {
     if (arguments.length !== 2) rt.arity(F$, "config,count", 2, arguments.length);
-    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
+    if (!((typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0)))) rt.bad(F$, "count", "u32", count);
     const r = raw.cuptiActivityConfigureUnifiedMemoryCounter(rt.ptr(rt.expect(config, CUpti_ActivityUnifiedMemoryCounterConfig, F$, "config"), F$, "config"), count);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1097,7 +1096,7 @@ function cuptiGetAutoBoostState$(raw: Raw, rt: CheckedRuntime): Checked["cuptiGe
   const F$ = "cuptiGetAutoBoostState";
   return function cuptiGetAutoBoostState(context: CUcontext, state?: CUpti_ActivityAutoBoostState): CUpti_ActivityAutoBoostState {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "context,state", 1, arguments.length);
-    if (!isPtr(context)) rt.bad(F$, "context", "pointer", context);
+    if (!(isPtr(context))) rt.bad(F$, "context", "pointer", context);
     const $state = state === undefined ? rt.record(CUpti_ActivityAutoBoostState) : rt.recordArg(state, CUpti_ActivityAutoBoostState, F$, "state");
     const r = raw.cuptiGetAutoBoostState(context, $state.$pointer());
     if (rt.guards) rt.check(F$);
@@ -1111,7 +1110,7 @@ function cuptiActivityConfigurePCSampling$(raw: Raw, rt: CheckedRuntime): Checke
   const F$ = "cuptiActivityConfigurePCSampling";
   return function cuptiActivityConfigurePCSampling(ctx: CUcontext, config: PointerLike): void {
     if (arguments.length !== 2) rt.arity(F$, "ctx,config", 2, arguments.length);
-    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
+    if (!(isPtr(ctx))) rt.bad(F$, "ctx", "pointer", ctx);
     const r = raw.cuptiActivityConfigurePCSampling(ctx, rt.ptr(rt.expect(config, CUpti_ActivityPCSamplingConfig, F$, "config"), F$, "config"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, ctx);
@@ -1132,7 +1131,7 @@ function cuptiSetThreadIdType$(raw: Raw, rt: CheckedRuntime): Checked["cuptiSetT
   const F$ = "cuptiSetThreadIdType";
   return function cuptiSetThreadIdType(type: CUpti_ActivityThreadIdType): void {
     if (arguments.length !== 1) rt.arity(F$, "type", 1, arguments.length);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     const r = raw.cuptiSetThreadIdType(type);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1158,8 +1157,8 @@ function cuptiComputeCapabilitySupported$(raw: Raw, rt: CheckedRuntime): Checked
   const F$ = "cuptiComputeCapabilitySupported";
   return function cuptiComputeCapabilitySupported(major: number, minor: number): number {
     if (arguments.length !== 2) rt.arity(F$, "major,minor", 2, arguments.length);
-    if (!isI32(major)) rt.bad(F$, "major", "i32", major);
-    if (!isI32(minor)) rt.bad(F$, "minor", "i32", minor);
+    if (!((typeof major === "number" && (major | 0) === major && (+major !== 0 || 1 / major > 0)))) rt.bad(F$, "major", "i32", major);
+    if (!((typeof minor === "number" && (minor | 0) === minor && (+minor !== 0 || 1 / minor > 0)))) rt.bad(F$, "minor", "i32", minor);
     const r = raw.cuptiComputeCapabilitySupported(major, minor, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1173,7 +1172,7 @@ function cuptiDeviceSupported$(raw: Raw, rt: CheckedRuntime): Checked["cuptiDevi
   const F$ = "cuptiDeviceSupported";
   return function cuptiDeviceSupported(dev: CUdevice): number {
     if (arguments.length !== 1) rt.arity(F$, "dev", 1, arguments.length);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuptiDeviceSupported(dev, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1187,7 +1186,7 @@ function cuptiDeviceVirtualizationMode$(raw: Raw, rt: CheckedRuntime): Checked["
   const F$ = "cuptiDeviceVirtualizationMode";
   return function cuptiDeviceVirtualizationMode(dev: CUdevice): CUpti_DeviceVirtualizationMode {
     if (arguments.length !== 1) rt.arity(F$, "dev", 1, arguments.length);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuptiDeviceVirtualizationMode(dev, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1209,8 +1208,8 @@ function cuptiActivityPushExternalCorrelationId$(raw: Raw, rt: CheckedRuntime): 
   const F$ = "cuptiActivityPushExternalCorrelationId";
   return function cuptiActivityPushExternalCorrelationId(kind: CUpti_ExternalCorrelationKind, id: bigint | number): void {
     if (arguments.length !== 2) rt.arity(F$, "kind,id", 2, arguments.length);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
-    if (!isU64(id)) rt.bad(F$, "id", "u64", id);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
+    if (!((typeof id === "bigint" ? id >= 0n && id <= 18446744073709551615n : Number.isSafeInteger(id) && id >= 0))) rt.bad(F$, "id", "u64", id);
     const r = raw.cuptiActivityPushExternalCorrelationId(kind, id);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1223,7 +1222,7 @@ function cuptiActivityPopExternalCorrelationId$(raw: Raw, rt: CheckedRuntime): C
   const F$ = "cuptiActivityPopExternalCorrelationId";
   return function cuptiActivityPopExternalCorrelationId(kind: CUpti_ExternalCorrelationKind): bigint {
     if (arguments.length !== 1) rt.arity(F$, "kind", 1, arguments.length);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cuptiActivityPopExternalCorrelationId(kind, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1235,7 +1234,7 @@ function cuptiActivityEnableLatencyTimestamps$(raw: Raw, rt: CheckedRuntime): Ch
   const F$ = "cuptiActivityEnableLatencyTimestamps";
   return function cuptiActivityEnableLatencyTimestamps(enable: number): void {
     if (arguments.length !== 1) rt.arity(F$, "enable", 1, arguments.length);
-    if (!isU8(enable)) rt.bad(F$, "enable", "u8", enable);
+    if (!((typeof enable === "number" && (enable & 255) === enable && (+enable !== 0 || 1 / enable > 0)))) rt.bad(F$, "enable", "u8", enable);
     const r = raw.cuptiActivityEnableLatencyTimestamps(enable);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1246,7 +1245,7 @@ function cuptiActivityFlushPeriod$(raw: Raw, rt: CheckedRuntime): Checked["cupti
   const F$ = "cuptiActivityFlushPeriod";
   return function cuptiActivityFlushPeriod(time: number): void {
     if (arguments.length !== 1) rt.arity(F$, "time", 1, arguments.length);
-    if (!isU32(time)) rt.bad(F$, "time", "u32", time);
+    if (!((typeof time === "number" && (time >>> 0) === time && (+time !== 0 || 1 / time > 0)))) rt.bad(F$, "time", "u32", time);
     const r = raw.cuptiActivityFlushPeriod(time);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1257,7 +1256,7 @@ function cuptiActivityEnableLaunchAttributes$(raw: Raw, rt: CheckedRuntime): Che
   const F$ = "cuptiActivityEnableLaunchAttributes";
   return function cuptiActivityEnableLaunchAttributes(enable: number): void {
     if (arguments.length !== 1) rt.arity(F$, "enable", 1, arguments.length);
-    if (!isU8(enable)) rt.bad(F$, "enable", "u8", enable);
+    if (!((typeof enable === "number" && (enable & 255) === enable && (+enable !== 0 || 1 / enable > 0)))) rt.bad(F$, "enable", "u8", enable);
     const r = raw.cuptiActivityEnableLaunchAttributes(enable);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1269,7 +1268,7 @@ function cuptiActivityRegisterTimestampCallback$(raw: Raw, rt: CheckedRuntime): 
   const F$ = "cuptiActivityRegisterTimestampCallback";
   return function cuptiActivityRegisterTimestampCallback(funcTimestamp: CUpti_TimestampCallbackFunc): void {
     if (arguments.length !== 1) rt.arity(F$, "funcTimestamp", 1, arguments.length);
-    if (!isPtr(funcTimestamp)) rt.bad(F$, "funcTimestamp", "function", funcTimestamp);
+    if (!(isPtr(funcTimestamp))) rt.bad(F$, "funcTimestamp", "function", funcTimestamp);
     const r = raw.cuptiActivityRegisterTimestampCallback(funcTimestamp);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1280,7 +1279,7 @@ function cuptiActivityEnableDeviceGraph$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cuptiActivityEnableDeviceGraph";
   return function cuptiActivityEnableDeviceGraph(enable: number): void {
     if (arguments.length !== 1) rt.arity(F$, "enable", 1, arguments.length);
-    if (!isU8(enable)) rt.bad(F$, "enable", "u8", enable);
+    if (!((typeof enable === "number" && (enable & 255) === enable && (+enable !== 0 || 1 / enable > 0)))) rt.bad(F$, "enable", "u8", enable);
     const r = raw.cuptiActivityEnableDeviceGraph(enable);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1291,8 +1290,8 @@ function cuptiActivityEnableDriverApi$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cuptiActivityEnableDriverApi";
   return function cuptiActivityEnableDriverApi(cbid: CUpti_CallbackId, enable: number): void {
     if (arguments.length !== 2) rt.arity(F$, "cbid,enable", 2, arguments.length);
-    if (!isU32(cbid)) rt.bad(F$, "cbid", "u32", cbid);
-    if (!isU8(enable)) rt.bad(F$, "enable", "u8", enable);
+    if (!((typeof cbid === "number" && (cbid >>> 0) === cbid && (+cbid !== 0 || 1 / cbid > 0)))) rt.bad(F$, "cbid", "u32", cbid);
+    if (!((typeof enable === "number" && (enable & 255) === enable && (+enable !== 0 || 1 / enable > 0)))) rt.bad(F$, "enable", "u8", enable);
     const r = raw.cuptiActivityEnableDriverApi(cbid, enable);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1303,8 +1302,8 @@ function cuptiActivityEnableRuntimeApi$(raw: Raw, rt: CheckedRuntime): Checked["
   const F$ = "cuptiActivityEnableRuntimeApi";
   return function cuptiActivityEnableRuntimeApi(cbid: CUpti_CallbackId, enable: number): void {
     if (arguments.length !== 2) rt.arity(F$, "cbid,enable", 2, arguments.length);
-    if (!isU32(cbid)) rt.bad(F$, "cbid", "u32", cbid);
-    if (!isU8(enable)) rt.bad(F$, "enable", "u8", enable);
+    if (!((typeof cbid === "number" && (cbid >>> 0) === cbid && (+cbid !== 0 || 1 / cbid > 0)))) rt.bad(F$, "cbid", "u32", cbid);
+    if (!((typeof enable === "number" && (enable & 255) === enable && (+enable !== 0 || 1 / enable > 0)))) rt.bad(F$, "enable", "u8", enable);
     const r = raw.cuptiActivityEnableRuntimeApi(cbid, enable);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1315,7 +1314,7 @@ function cuptiActivityEnableHWTrace$(raw: Raw, rt: CheckedRuntime): Checked["cup
   const F$ = "cuptiActivityEnableHWTrace";
   return function cuptiActivityEnableHWTrace(enable: number): void {
     if (arguments.length !== 1) rt.arity(F$, "enable", 1, arguments.length);
-    if (!isU8(enable)) rt.bad(F$, "enable", "u8", enable);
+    if (!((typeof enable === "number" && (enable & 255) === enable && (+enable !== 0 || 1 / enable > 0)))) rt.bad(F$, "enable", "u8", enable);
     const r = raw.cuptiActivityEnableHWTrace(enable);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1326,7 +1325,7 @@ function cuptiActivityEnableAllocationSource$(raw: Raw, rt: CheckedRuntime): Che
   const F$ = "cuptiActivityEnableAllocationSource";
   return function cuptiActivityEnableAllocationSource(enable: number): void {
     if (arguments.length !== 1) rt.arity(F$, "enable", 1, arguments.length);
-    if (!isU8(enable)) rt.bad(F$, "enable", "u8", enable);
+    if (!((typeof enable === "number" && (enable & 255) === enable && (+enable !== 0 || 1 / enable > 0)))) rt.bad(F$, "enable", "u8", enable);
     const r = raw.cuptiActivityEnableAllocationSource(enable);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1337,7 +1336,7 @@ function cuptiActivityEnableAllSyncRecords$(raw: Raw, rt: CheckedRuntime): Check
   const F$ = "cuptiActivityEnableAllSyncRecords";
   return function cuptiActivityEnableAllSyncRecords(enable: number): void {
     if (arguments.length !== 1) rt.arity(F$, "enable", 1, arguments.length);
-    if (!isU8(enable)) rt.bad(F$, "enable", "u8", enable);
+    if (!((typeof enable === "number" && (enable & 255) === enable && (+enable !== 0 || 1 / enable > 0)))) rt.bad(F$, "enable", "u8", enable);
     const r = raw.cuptiActivityEnableAllSyncRecords(enable);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1348,7 +1347,7 @@ function cuptiActivityEnableCudaEventDeviceTimestamps$(raw: Raw, rt: CheckedRunt
   const F$ = "cuptiActivityEnableCudaEventDeviceTimestamps";
   return function cuptiActivityEnableCudaEventDeviceTimestamps(enable: number): void {
     if (arguments.length !== 1) rt.arity(F$, "enable", 1, arguments.length);
-    if (!isU8(enable)) rt.bad(F$, "enable", "u8", enable);
+    if (!((typeof enable === "number" && (enable & 255) === enable && (+enable !== 0 || 1 / enable > 0)))) rt.bad(F$, "enable", "u8", enable);
     const r = raw.cuptiActivityEnableCudaEventDeviceTimestamps(enable);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);

@@ -2,10 +2,9 @@
 // DO NOT EDIT: regenerate with `npm run generate` (see README.md).
 // Header cusolverDn.h sha256 d2218a53beeaef8d5f7c1a2724b7da3813dc26462f90d473a304d8e86360b158
 // Header cusolver_common.h sha256 cc62d7777848a5f5dfa9a3b9f139b689670983a8b7375ef43e7705a92e9c787a
-// Seal: sha256 4d39432793e85e55dea590942e591b7306c4cc3869db180855aba69ed057b71b
+// Seal: sha256 f32bbaab5e0a31fb4e043a54cc14df082dd266a7d48b7c48b8df6ffbf70e3fd7
 
 import { type CheckedRuntime, type PointerLike, lazyTable } from "../../../src/tables-runtime/checked.ts";
-import { isF64, isI32, isI64, isI8, isU32, isU64 } from "../../../src/tables-runtime/argument-checks.ts";
 import type { Checked } from "./checked.ts";
 import type { Raw } from "./functions.ts";
 import type { cusolverAlgMode_t, cusolverDeterministicMode_t, cusolverDirectMode_t, cusolverDnFunction_t, cusolverEigMode_t, cusolverEigRange_t, cusolverEigType_t, cusolverIRSRefinement_t, cusolverMathMode_t, cusolverPrecType_t, cusolverStatus_t, cusolverStorevMode_t } from "./enums.ts";
@@ -21,7 +20,7 @@ function cusolverGetProperty$(raw: Raw, rt: CheckedRuntime): Checked["cusolverGe
   const F$ = "cusolverGetProperty";
   return function cusolverGetProperty(type: libraryPropertyType): number {
     if (arguments.length !== 1) rt.arity(F$, "type", 1, arguments.length);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     const r = raw.cusolverGetProperty(type, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -59,7 +58,7 @@ function cusolverDnDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDe
   const F$ = "cusolverDnDestroy";
   return function cusolverDnDestroy(handle: cusolverDnHandle_t): void {
     if (arguments.length !== 1) rt.arity(F$, "handle", 1, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     const r = raw.cusolverDnDestroy(handle);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -71,8 +70,8 @@ function cusolverDnSetStream$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDn
   const F$ = "cusolverDnSetStream";
   return function cusolverDnSetStream(handle: cusolverDnHandle_t, streamId: cudaStream_t): void {
     if (arguments.length !== 2) rt.arity(F$, "handle,streamId", 2, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(streamId)) rt.bad(F$, "streamId", "pointer", streamId);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(streamId))) rt.bad(F$, "streamId", "pointer", streamId);
     const r = raw.cusolverDnSetStream(handle, streamId);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -85,7 +84,7 @@ function cusolverDnGetStream$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDn
   const F$ = "cusolverDnGetStream";
   return function cusolverDnGetStream(handle: cusolverDnHandle_t): cudaStream_t {
     if (arguments.length !== 1) rt.arity(F$, "handle", 1, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     const r = raw.cusolverDnGetStream(handle, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -98,8 +97,8 @@ function cusolverDnSetDeterministicMode$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cusolverDnSetDeterministicMode";
   return function cusolverDnSetDeterministicMode(handle: cusolverDnHandle_t, mode: cusolverDeterministicMode_t): void {
     if (arguments.length !== 2) rt.arity(F$, "handle,mode", 2, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(mode)) rt.bad(F$, "mode", "u32", mode);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof mode === "number" && (mode >>> 0) === mode && (+mode !== 0 || 1 / mode > 0)))) rt.bad(F$, "mode", "u32", mode);
     const r = raw.cusolverDnSetDeterministicMode(handle, mode);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -113,7 +112,7 @@ function cusolverDnGetDeterministicMode$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cusolverDnGetDeterministicMode";
   return function cusolverDnGetDeterministicMode(handle: cusolverDnHandle_t): cusolverDeterministicMode_t {
     if (arguments.length !== 1) rt.arity(F$, "handle", 1, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     const r = raw.cusolverDnGetDeterministicMode(handle, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -126,8 +125,8 @@ function cusolverDnSetMathMode$(raw: Raw, rt: CheckedRuntime): Checked["cusolver
   const F$ = "cusolverDnSetMathMode";
   return function cusolverDnSetMathMode(handle: cusolverDnHandle_t, mode: cusolverMathMode_t): void {
     if (arguments.length !== 2) rt.arity(F$, "handle,mode", 2, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(mode)) rt.bad(F$, "mode", "u32", mode);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof mode === "number" && (mode >>> 0) === mode && (+mode !== 0 || 1 / mode > 0)))) rt.bad(F$, "mode", "u32", mode);
     const r = raw.cusolverDnSetMathMode(handle, mode);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -141,7 +140,7 @@ function cusolverDnGetMathMode$(raw: Raw, rt: CheckedRuntime): Checked["cusolver
   const F$ = "cusolverDnGetMathMode";
   return function cusolverDnGetMathMode(handle: cusolverDnHandle_t): cusolverMathMode_t {
     if (arguments.length !== 1) rt.arity(F$, "handle", 1, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     const r = raw.cusolverDnGetMathMode(handle, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -154,8 +153,8 @@ function cusolverDnSetEmulationStrategy$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cusolverDnSetEmulationStrategy";
   return function cusolverDnSetEmulationStrategy(handle: cusolverDnHandle_t, strategy: cudaEmulationStrategy_t): void {
     if (arguments.length !== 2) rt.arity(F$, "handle,strategy", 2, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(strategy)) rt.bad(F$, "strategy", "u32", strategy);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof strategy === "number" && (strategy >>> 0) === strategy && (+strategy !== 0 || 1 / strategy > 0)))) rt.bad(F$, "strategy", "u32", strategy);
     const r = raw.cusolverDnSetEmulationStrategy(handle, strategy);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -169,7 +168,7 @@ function cusolverDnGetEmulationStrategy$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cusolverDnGetEmulationStrategy";
   return function cusolverDnGetEmulationStrategy(handle: cusolverDnHandle_t): cudaEmulationStrategy_t {
     if (arguments.length !== 1) rt.arity(F$, "handle", 1, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     const r = raw.cusolverDnGetEmulationStrategy(handle, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -194,7 +193,7 @@ function cusolverDnIRSParamsDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cus
   const F$ = "cusolverDnIRSParamsDestroy";
   return function cusolverDnIRSParamsDestroy(params: cusolverDnIRSParams_t): void {
     if (arguments.length !== 1) rt.arity(F$, "params", 1, arguments.length);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnIRSParamsDestroy(params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, params);
@@ -206,8 +205,8 @@ function cusolverDnIRSParamsSetRefinementSolver$(raw: Raw, rt: CheckedRuntime): 
   const F$ = "cusolverDnIRSParamsSetRefinementSolver";
   return function cusolverDnIRSParamsSetRefinementSolver(params: cusolverDnIRSParams_t, refinement_solver: cusolverIRSRefinement_t): void {
     if (arguments.length !== 2) rt.arity(F$, "params,refinement_solver", 2, arguments.length);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isU32(refinement_solver)) rt.bad(F$, "refinement_solver", "u32", refinement_solver);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof refinement_solver === "number" && (refinement_solver >>> 0) === refinement_solver && (+refinement_solver !== 0 || 1 / refinement_solver > 0)))) rt.bad(F$, "refinement_solver", "u32", refinement_solver);
     const r = raw.cusolverDnIRSParamsSetRefinementSolver(params, refinement_solver);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, params);
@@ -219,8 +218,8 @@ function cusolverDnIRSParamsSetSolverMainPrecision$(raw: Raw, rt: CheckedRuntime
   const F$ = "cusolverDnIRSParamsSetSolverMainPrecision";
   return function cusolverDnIRSParamsSetSolverMainPrecision(params: cusolverDnIRSParams_t, solver_main_precision: cusolverPrecType_t): void {
     if (arguments.length !== 2) rt.arity(F$, "params,solver_main_precision", 2, arguments.length);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isU32(solver_main_precision)) rt.bad(F$, "solver_main_precision", "u32", solver_main_precision);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof solver_main_precision === "number" && (solver_main_precision >>> 0) === solver_main_precision && (+solver_main_precision !== 0 || 1 / solver_main_precision > 0)))) rt.bad(F$, "solver_main_precision", "u32", solver_main_precision);
     const r = raw.cusolverDnIRSParamsSetSolverMainPrecision(params, solver_main_precision);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, params);
@@ -232,8 +231,8 @@ function cusolverDnIRSParamsSetSolverLowestPrecision$(raw: Raw, rt: CheckedRunti
   const F$ = "cusolverDnIRSParamsSetSolverLowestPrecision";
   return function cusolverDnIRSParamsSetSolverLowestPrecision(params: cusolverDnIRSParams_t, solver_lowest_precision: cusolverPrecType_t): void {
     if (arguments.length !== 2) rt.arity(F$, "params,solver_lowest_precision", 2, arguments.length);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isU32(solver_lowest_precision)) rt.bad(F$, "solver_lowest_precision", "u32", solver_lowest_precision);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof solver_lowest_precision === "number" && (solver_lowest_precision >>> 0) === solver_lowest_precision && (+solver_lowest_precision !== 0 || 1 / solver_lowest_precision > 0)))) rt.bad(F$, "solver_lowest_precision", "u32", solver_lowest_precision);
     const r = raw.cusolverDnIRSParamsSetSolverLowestPrecision(params, solver_lowest_precision);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, params);
@@ -245,9 +244,9 @@ function cusolverDnIRSParamsSetSolverPrecisions$(raw: Raw, rt: CheckedRuntime): 
   const F$ = "cusolverDnIRSParamsSetSolverPrecisions";
   return function cusolverDnIRSParamsSetSolverPrecisions(params: cusolverDnIRSParams_t, solver_main_precision: cusolverPrecType_t, solver_lowest_precision: cusolverPrecType_t): void {
     if (arguments.length !== 3) rt.arity(F$, "params,solver_main_precision,solver_lowest_precision", 3, arguments.length);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isU32(solver_main_precision)) rt.bad(F$, "solver_main_precision", "u32", solver_main_precision);
-    if (!isU32(solver_lowest_precision)) rt.bad(F$, "solver_lowest_precision", "u32", solver_lowest_precision);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof solver_main_precision === "number" && (solver_main_precision >>> 0) === solver_main_precision && (+solver_main_precision !== 0 || 1 / solver_main_precision > 0)))) rt.bad(F$, "solver_main_precision", "u32", solver_main_precision);
+    if (!((typeof solver_lowest_precision === "number" && (solver_lowest_precision >>> 0) === solver_lowest_precision && (+solver_lowest_precision !== 0 || 1 / solver_lowest_precision > 0)))) rt.bad(F$, "solver_lowest_precision", "u32", solver_lowest_precision);
     const r = raw.cusolverDnIRSParamsSetSolverPrecisions(params, solver_main_precision, solver_lowest_precision);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, params);
@@ -259,8 +258,8 @@ function cusolverDnIRSParamsSetTol$(raw: Raw, rt: CheckedRuntime): Checked["cuso
   const F$ = "cusolverDnIRSParamsSetTol";
   return function cusolverDnIRSParamsSetTol(params: cusolverDnIRSParams_t, val: number): void {
     if (arguments.length !== 2) rt.arity(F$, "params,val", 2, arguments.length);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isF64(val)) rt.bad(F$, "val", "f64", val);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!(typeof val === "number")) rt.bad(F$, "val", "f64", val);
     const r = raw.cusolverDnIRSParamsSetTol(params, val);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, params);
@@ -272,8 +271,8 @@ function cusolverDnIRSParamsSetTolInner$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cusolverDnIRSParamsSetTolInner";
   return function cusolverDnIRSParamsSetTolInner(params: cusolverDnIRSParams_t, val: number): void {
     if (arguments.length !== 2) rt.arity(F$, "params,val", 2, arguments.length);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isF64(val)) rt.bad(F$, "val", "f64", val);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!(typeof val === "number")) rt.bad(F$, "val", "f64", val);
     const r = raw.cusolverDnIRSParamsSetTolInner(params, val);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, params);
@@ -285,8 +284,8 @@ function cusolverDnIRSParamsSetMaxIters$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cusolverDnIRSParamsSetMaxIters";
   return function cusolverDnIRSParamsSetMaxIters(params: cusolverDnIRSParams_t, maxiters: cusolver_int_t): void {
     if (arguments.length !== 2) rt.arity(F$, "params,maxiters", 2, arguments.length);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI32(maxiters)) rt.bad(F$, "maxiters", "i32", maxiters);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof maxiters === "number" && (maxiters | 0) === maxiters && (+maxiters !== 0 || 1 / maxiters > 0)))) rt.bad(F$, "maxiters", "i32", maxiters);
     const r = raw.cusolverDnIRSParamsSetMaxIters(params, maxiters);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, params);
@@ -298,8 +297,8 @@ function cusolverDnIRSParamsSetMaxItersInner$(raw: Raw, rt: CheckedRuntime): Che
   const F$ = "cusolverDnIRSParamsSetMaxItersInner";
   return function cusolverDnIRSParamsSetMaxItersInner(params: cusolverDnIRSParams_t, maxiters_inner: cusolver_int_t): void {
     if (arguments.length !== 2) rt.arity(F$, "params,maxiters_inner", 2, arguments.length);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI32(maxiters_inner)) rt.bad(F$, "maxiters_inner", "i32", maxiters_inner);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof maxiters_inner === "number" && (maxiters_inner | 0) === maxiters_inner && (+maxiters_inner !== 0 || 1 / maxiters_inner > 0)))) rt.bad(F$, "maxiters_inner", "i32", maxiters_inner);
     const r = raw.cusolverDnIRSParamsSetMaxItersInner(params, maxiters_inner);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, params);
@@ -313,7 +312,7 @@ function cusolverDnIRSParamsGetMaxIters$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cusolverDnIRSParamsGetMaxIters";
   return function cusolverDnIRSParamsGetMaxIters(params: cusolverDnIRSParams_t): cusolver_int_t {
     if (arguments.length !== 1) rt.arity(F$, "params", 1, arguments.length);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnIRSParamsGetMaxIters(params, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, params);
@@ -326,7 +325,7 @@ function cusolverDnIRSParamsEnableFallback$(raw: Raw, rt: CheckedRuntime): Check
   const F$ = "cusolverDnIRSParamsEnableFallback";
   return function cusolverDnIRSParamsEnableFallback(params: cusolverDnIRSParams_t): void {
     if (arguments.length !== 1) rt.arity(F$, "params", 1, arguments.length);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnIRSParamsEnableFallback(params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, params);
@@ -338,7 +337,7 @@ function cusolverDnIRSParamsDisableFallback$(raw: Raw, rt: CheckedRuntime): Chec
   const F$ = "cusolverDnIRSParamsDisableFallback";
   return function cusolverDnIRSParamsDisableFallback(params: cusolverDnIRSParams_t): void {
     if (arguments.length !== 1) rt.arity(F$, "params", 1, arguments.length);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnIRSParamsDisableFallback(params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, params);
@@ -350,7 +349,7 @@ function cusolverDnIRSInfosDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuso
   const F$ = "cusolverDnIRSInfosDestroy";
   return function cusolverDnIRSInfosDestroy(infos: cusolverDnIRSInfos_t): void {
     if (arguments.length !== 1) rt.arity(F$, "infos", 1, arguments.length);
-    if (!isPtr(infos)) rt.bad(F$, "infos", "pointer", infos);
+    if (!(isPtr(infos))) rt.bad(F$, "infos", "pointer", infos);
     const r = raw.cusolverDnIRSInfosDestroy(infos);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, infos);
@@ -376,7 +375,7 @@ function cusolverDnIRSInfosGetNiters$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnIRSInfosGetNiters";
   return function cusolverDnIRSInfosGetNiters(infos: cusolverDnIRSInfos_t): cusolver_int_t {
     if (arguments.length !== 1) rt.arity(F$, "infos", 1, arguments.length);
-    if (!isPtr(infos)) rt.bad(F$, "infos", "pointer", infos);
+    if (!(isPtr(infos))) rt.bad(F$, "infos", "pointer", infos);
     const r = raw.cusolverDnIRSInfosGetNiters(infos, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, infos);
@@ -391,7 +390,7 @@ function cusolverDnIRSInfosGetOuterNiters$(raw: Raw, rt: CheckedRuntime): Checke
   const F$ = "cusolverDnIRSInfosGetOuterNiters";
   return function cusolverDnIRSInfosGetOuterNiters(infos: cusolverDnIRSInfos_t): cusolver_int_t {
     if (arguments.length !== 1) rt.arity(F$, "infos", 1, arguments.length);
-    if (!isPtr(infos)) rt.bad(F$, "infos", "pointer", infos);
+    if (!(isPtr(infos))) rt.bad(F$, "infos", "pointer", infos);
     const r = raw.cusolverDnIRSInfosGetOuterNiters(infos, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, infos);
@@ -404,7 +403,7 @@ function cusolverDnIRSInfosRequestResidual$(raw: Raw, rt: CheckedRuntime): Check
   const F$ = "cusolverDnIRSInfosRequestResidual";
   return function cusolverDnIRSInfosRequestResidual(infos: cusolverDnIRSInfos_t): void {
     if (arguments.length !== 1) rt.arity(F$, "infos", 1, arguments.length);
-    if (!isPtr(infos)) rt.bad(F$, "infos", "pointer", infos);
+    if (!(isPtr(infos))) rt.bad(F$, "infos", "pointer", infos);
     const r = raw.cusolverDnIRSInfosRequestResidual(infos);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, infos);
@@ -416,7 +415,7 @@ function cusolverDnIRSInfosGetResidualHistory$(raw: Raw, rt: CheckedRuntime): Ch
   const F$ = "cusolverDnIRSInfosGetResidualHistory";
   return function cusolverDnIRSInfosGetResidualHistory(infos: cusolverDnIRSInfos_t, residual_history: PointerLike): void {
     if (arguments.length !== 2) rt.arity(F$, "infos,residual_history", 2, arguments.length);
-    if (!isPtr(infos)) rt.bad(F$, "infos", "pointer", infos);
+    if (!(isPtr(infos))) rt.bad(F$, "infos", "pointer", infos);
     const r = raw.cusolverDnIRSInfosGetResidualHistory(infos, rt.ptr(residual_history, F$, "residual_history"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, infos);
@@ -430,7 +429,7 @@ function cusolverDnIRSInfosGetMaxIters$(raw: Raw, rt: CheckedRuntime): Checked["
   const F$ = "cusolverDnIRSInfosGetMaxIters";
   return function cusolverDnIRSInfosGetMaxIters(infos: cusolverDnIRSInfos_t): cusolver_int_t {
     if (arguments.length !== 1) rt.arity(F$, "infos", 1, arguments.length);
-    if (!isPtr(infos)) rt.bad(F$, "infos", "pointer", infos);
+    if (!(isPtr(infos))) rt.bad(F$, "infos", "pointer", infos);
     const r = raw.cusolverDnIRSInfosGetMaxIters(infos, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, infos);
@@ -443,13 +442,13 @@ function cusolverDnZZgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZZg
   const F$ = "cusolverDnZZgesv";
   return function cusolverDnZZgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnZZgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -461,13 +460,13 @@ function cusolverDnZCgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZCg
   const F$ = "cusolverDnZCgesv";
   return function cusolverDnZCgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnZCgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -479,13 +478,13 @@ function cusolverDnZKgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZKg
   const F$ = "cusolverDnZKgesv";
   return function cusolverDnZKgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnZKgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -497,13 +496,13 @@ function cusolverDnZEgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZEg
   const F$ = "cusolverDnZEgesv";
   return function cusolverDnZEgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnZEgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -515,13 +514,13 @@ function cusolverDnZYgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZYg
   const F$ = "cusolverDnZYgesv";
   return function cusolverDnZYgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnZYgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -533,13 +532,13 @@ function cusolverDnCCgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCCg
   const F$ = "cusolverDnCCgesv";
   return function cusolverDnCCgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnCCgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -551,13 +550,13 @@ function cusolverDnCEgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCEg
   const F$ = "cusolverDnCEgesv";
   return function cusolverDnCEgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnCEgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -569,13 +568,13 @@ function cusolverDnCKgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCKg
   const F$ = "cusolverDnCKgesv";
   return function cusolverDnCKgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnCKgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -587,13 +586,13 @@ function cusolverDnCYgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCYg
   const F$ = "cusolverDnCYgesv";
   return function cusolverDnCYgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnCYgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -605,13 +604,13 @@ function cusolverDnDDgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDDg
   const F$ = "cusolverDnDDgesv";
   return function cusolverDnDDgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnDDgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -623,13 +622,13 @@ function cusolverDnDSgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDSg
   const F$ = "cusolverDnDSgesv";
   return function cusolverDnDSgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnDSgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -641,13 +640,13 @@ function cusolverDnDHgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDHg
   const F$ = "cusolverDnDHgesv";
   return function cusolverDnDHgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnDHgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -659,13 +658,13 @@ function cusolverDnDBgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDBg
   const F$ = "cusolverDnDBgesv";
   return function cusolverDnDBgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnDBgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -677,13 +676,13 @@ function cusolverDnDXgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDXg
   const F$ = "cusolverDnDXgesv";
   return function cusolverDnDXgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnDXgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -695,13 +694,13 @@ function cusolverDnSSgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSSg
   const F$ = "cusolverDnSSgesv";
   return function cusolverDnSSgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnSSgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -713,13 +712,13 @@ function cusolverDnSHgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSHg
   const F$ = "cusolverDnSHgesv";
   return function cusolverDnSHgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnSHgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -731,13 +730,13 @@ function cusolverDnSBgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSBg
   const F$ = "cusolverDnSBgesv";
   return function cusolverDnSBgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnSBgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -749,13 +748,13 @@ function cusolverDnSXgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSXg
   const F$ = "cusolverDnSXgesv";
   return function cusolverDnSXgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnSXgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -767,12 +766,12 @@ function cusolverDnZZgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZZgesv_bufferSize";
   return function cusolverDnZZgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnZZgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -784,12 +783,12 @@ function cusolverDnZCgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZCgesv_bufferSize";
   return function cusolverDnZCgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnZCgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -801,12 +800,12 @@ function cusolverDnZKgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZKgesv_bufferSize";
   return function cusolverDnZKgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnZKgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -818,12 +817,12 @@ function cusolverDnZEgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZEgesv_bufferSize";
   return function cusolverDnZEgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnZEgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -835,12 +834,12 @@ function cusolverDnZYgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZYgesv_bufferSize";
   return function cusolverDnZYgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnZYgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -852,12 +851,12 @@ function cusolverDnCCgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnCCgesv_bufferSize";
   return function cusolverDnCCgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnCCgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -869,12 +868,12 @@ function cusolverDnCKgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnCKgesv_bufferSize";
   return function cusolverDnCKgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnCKgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -886,12 +885,12 @@ function cusolverDnCEgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnCEgesv_bufferSize";
   return function cusolverDnCEgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnCEgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -903,12 +902,12 @@ function cusolverDnCYgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnCYgesv_bufferSize";
   return function cusolverDnCYgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnCYgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -920,12 +919,12 @@ function cusolverDnDDgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDDgesv_bufferSize";
   return function cusolverDnDDgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnDDgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -937,12 +936,12 @@ function cusolverDnDSgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDSgesv_bufferSize";
   return function cusolverDnDSgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnDSgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -954,12 +953,12 @@ function cusolverDnDHgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDHgesv_bufferSize";
   return function cusolverDnDHgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnDHgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -971,12 +970,12 @@ function cusolverDnDBgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDBgesv_bufferSize";
   return function cusolverDnDBgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnDBgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -988,12 +987,12 @@ function cusolverDnDXgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDXgesv_bufferSize";
   return function cusolverDnDXgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnDXgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1005,12 +1004,12 @@ function cusolverDnSSgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSSgesv_bufferSize";
   return function cusolverDnSSgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnSSgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1022,12 +1021,12 @@ function cusolverDnSHgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSHgesv_bufferSize";
   return function cusolverDnSHgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnSHgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1039,12 +1038,12 @@ function cusolverDnSBgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSBgesv_bufferSize";
   return function cusolverDnSBgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnSBgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1056,12 +1055,12 @@ function cusolverDnSXgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSXgesv_bufferSize";
   return function cusolverDnSXgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnSXgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1073,14 +1072,14 @@ function cusolverDnZZgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZZg
   const F$ = "cusolverDnZZgels";
   return function cusolverDnZZgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnZZgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1092,14 +1091,14 @@ function cusolverDnZCgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZCg
   const F$ = "cusolverDnZCgels";
   return function cusolverDnZCgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnZCgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1111,14 +1110,14 @@ function cusolverDnZKgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZKg
   const F$ = "cusolverDnZKgels";
   return function cusolverDnZKgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnZKgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1130,14 +1129,14 @@ function cusolverDnZEgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZEg
   const F$ = "cusolverDnZEgels";
   return function cusolverDnZEgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnZEgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1149,14 +1148,14 @@ function cusolverDnZYgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZYg
   const F$ = "cusolverDnZYgels";
   return function cusolverDnZYgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnZYgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1168,14 +1167,14 @@ function cusolverDnCCgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCCg
   const F$ = "cusolverDnCCgels";
   return function cusolverDnCCgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnCCgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1187,14 +1186,14 @@ function cusolverDnCKgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCKg
   const F$ = "cusolverDnCKgels";
   return function cusolverDnCKgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnCKgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1206,14 +1205,14 @@ function cusolverDnCEgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCEg
   const F$ = "cusolverDnCEgels";
   return function cusolverDnCEgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnCEgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1225,14 +1224,14 @@ function cusolverDnCYgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCYg
   const F$ = "cusolverDnCYgels";
   return function cusolverDnCYgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnCYgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1244,14 +1243,14 @@ function cusolverDnDDgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDDg
   const F$ = "cusolverDnDDgels";
   return function cusolverDnDDgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnDDgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1263,14 +1262,14 @@ function cusolverDnDSgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDSg
   const F$ = "cusolverDnDSgels";
   return function cusolverDnDSgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnDSgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1282,14 +1281,14 @@ function cusolverDnDHgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDHg
   const F$ = "cusolverDnDHgels";
   return function cusolverDnDHgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnDHgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1301,14 +1300,14 @@ function cusolverDnDBgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDBg
   const F$ = "cusolverDnDBgels";
   return function cusolverDnDBgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnDBgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1320,14 +1319,14 @@ function cusolverDnDXgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDXg
   const F$ = "cusolverDnDXgels";
   return function cusolverDnDXgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnDXgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1339,14 +1338,14 @@ function cusolverDnSSgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSSg
   const F$ = "cusolverDnSSgels";
   return function cusolverDnSSgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnSSgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1358,14 +1357,14 @@ function cusolverDnSHgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSHg
   const F$ = "cusolverDnSHgels";
   return function cusolverDnSHgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnSHgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1377,14 +1376,14 @@ function cusolverDnSBgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSBg
   const F$ = "cusolverDnSBgels";
   return function cusolverDnSBgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnSBgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1396,14 +1395,14 @@ function cusolverDnSXgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSXg
   const F$ = "cusolverDnSXgels";
   return function cusolverDnSXgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnSXgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1415,13 +1414,13 @@ function cusolverDnZZgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZZgels_bufferSize";
   return function cusolverDnZZgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnZZgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1433,13 +1432,13 @@ function cusolverDnZCgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZCgels_bufferSize";
   return function cusolverDnZCgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnZCgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1451,13 +1450,13 @@ function cusolverDnZKgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZKgels_bufferSize";
   return function cusolverDnZKgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnZKgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1469,13 +1468,13 @@ function cusolverDnZEgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZEgels_bufferSize";
   return function cusolverDnZEgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnZEgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1487,13 +1486,13 @@ function cusolverDnZYgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZYgels_bufferSize";
   return function cusolverDnZYgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnZYgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1505,13 +1504,13 @@ function cusolverDnCCgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnCCgels_bufferSize";
   return function cusolverDnCCgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnCCgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1523,13 +1522,13 @@ function cusolverDnCKgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnCKgels_bufferSize";
   return function cusolverDnCKgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnCKgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1541,13 +1540,13 @@ function cusolverDnCEgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnCEgels_bufferSize";
   return function cusolverDnCEgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnCEgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1559,13 +1558,13 @@ function cusolverDnCYgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnCYgels_bufferSize";
   return function cusolverDnCYgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnCYgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1577,13 +1576,13 @@ function cusolverDnDDgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDDgels_bufferSize";
   return function cusolverDnDDgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnDDgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1595,13 +1594,13 @@ function cusolverDnDSgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDSgels_bufferSize";
   return function cusolverDnDSgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnDSgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1613,13 +1612,13 @@ function cusolverDnDHgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDHgels_bufferSize";
   return function cusolverDnDHgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnDHgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1631,13 +1630,13 @@ function cusolverDnDBgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDBgels_bufferSize";
   return function cusolverDnDBgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnDBgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1649,13 +1648,13 @@ function cusolverDnDXgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDXgels_bufferSize";
   return function cusolverDnDXgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnDXgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1667,13 +1666,13 @@ function cusolverDnSSgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSSgels_bufferSize";
   return function cusolverDnSSgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnSSgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1685,13 +1684,13 @@ function cusolverDnSHgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSHgels_bufferSize";
   return function cusolverDnSHgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnSHgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1703,13 +1702,13 @@ function cusolverDnSBgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSBgels_bufferSize";
   return function cusolverDnSBgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnSBgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1721,13 +1720,13 @@ function cusolverDnSXgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSXgels_bufferSize";
   return function cusolverDnSXgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     const r = raw.cusolverDnSXgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1739,15 +1738,15 @@ function cusolverDnIRSXgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnI
   const F$ = "cusolverDnIRSXgesv";
   return function cusolverDnIRSXgesv(handle: cusolverDnHandle_t, gesv_irs_params: cusolverDnIRSParams_t, gesv_irs_infos: cusolverDnIRSInfos_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, niters: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 15) rt.arity(F$, "handle,gesv_irs_params,gesv_irs_infos,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,niters,d_info", 15, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(gesv_irs_params)) rt.bad(F$, "gesv_irs_params", "pointer", gesv_irs_params);
-    if (!isPtr(gesv_irs_infos)) rt.bad(F$, "gesv_irs_infos", "pointer", gesv_irs_infos);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(gesv_irs_params))) rt.bad(F$, "gesv_irs_params", "pointer", gesv_irs_params);
+    if (!(isPtr(gesv_irs_infos))) rt.bad(F$, "gesv_irs_infos", "pointer", gesv_irs_infos);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnIRSXgesv(handle, gesv_irs_params, gesv_irs_infos, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(niters, F$, "niters"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1759,10 +1758,10 @@ function cusolverDnIRSXgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["
   const F$ = "cusolverDnIRSXgesv_bufferSize";
   return function cusolverDnIRSXgesv_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnIRSParams_t, n: cusolver_int_t, nrhs: cusolver_int_t, lwork_bytes: PointerLike): void {
     if (arguments.length !== 5) rt.arity(F$, "handle,params,n,nrhs,lwork_bytes", 5, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
     const r = raw.cusolverDnIRSXgesv_bufferSize(handle, params, n, nrhs, rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1774,16 +1773,16 @@ function cusolverDnIRSXgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnI
   const F$ = "cusolverDnIRSXgels";
   return function cusolverDnIRSXgels(handle: cusolverDnHandle_t, gels_irs_params: cusolverDnIRSParams_t, gels_irs_infos: cusolverDnIRSInfos_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, niters: PointerLike, d_info: PointerLike): void {
     if (arguments.length !== 16) rt.arity(F$, "handle,gels_irs_params,gels_irs_infos,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,niters,d_info", 16, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(gels_irs_params)) rt.bad(F$, "gels_irs_params", "pointer", gels_irs_params);
-    if (!isPtr(gels_irs_infos)) rt.bad(F$, "gels_irs_infos", "pointer", gels_irs_infos);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(ldda)) rt.bad(F$, "ldda", "i32", ldda);
-    if (!isI32(lddb)) rt.bad(F$, "lddb", "i32", lddb);
-    if (!isI32(lddx)) rt.bad(F$, "lddx", "i32", lddx);
-    if (!isU64(lwork_bytes)) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(gels_irs_params))) rt.bad(F$, "gels_irs_params", "pointer", gels_irs_params);
+    if (!(isPtr(gels_irs_infos))) rt.bad(F$, "gels_irs_infos", "pointer", gels_irs_infos);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
+    if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
+    if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
+    if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
     const r = raw.cusolverDnIRSXgels(handle, gels_irs_params, gels_irs_infos, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(niters, F$, "niters"), rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1795,11 +1794,11 @@ function cusolverDnIRSXgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["
   const F$ = "cusolverDnIRSXgels_bufferSize";
   return function cusolverDnIRSXgels_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnIRSParams_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, lwork_bytes: PointerLike): void {
     if (arguments.length !== 6) rt.arity(F$, "handle,params,m,n,nrhs,lwork_bytes", 6, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
     const r = raw.cusolverDnIRSXgels_bufferSize(handle, params, m, n, nrhs, rt.ptr(lwork_bytes, F$, "lwork_bytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1811,10 +1810,10 @@ function cusolverDnSpotrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSpotrf_bufferSize";
   return function cusolverDnSpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,Lwork", 6, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnSpotrf_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(Lwork, F$, "Lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1826,10 +1825,10 @@ function cusolverDnDpotrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDpotrf_bufferSize";
   return function cusolverDnDpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,Lwork", 6, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnDpotrf_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(Lwork, F$, "Lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1841,10 +1840,10 @@ function cusolverDnCpotrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnCpotrf_bufferSize";
   return function cusolverDnCpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,Lwork", 6, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnCpotrf_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(Lwork, F$, "Lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1856,10 +1855,10 @@ function cusolverDnZpotrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZpotrf_bufferSize";
   return function cusolverDnZpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,Lwork", 6, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnZpotrf_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(Lwork, F$, "Lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1871,11 +1870,11 @@ function cusolverDnSpotrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSpo
   const F$ = "cusolverDnSpotrf";
   return function cusolverDnSpotrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Workspace: PointerLike, Lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,uplo,n,A,lda,Workspace,Lwork,devInfo", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(Lwork)) rt.bad(F$, "Lwork", "i32", Lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof Lwork === "number" && (Lwork | 0) === Lwork && (+Lwork !== 0 || 1 / Lwork > 0)))) rt.bad(F$, "Lwork", "i32", Lwork);
     const r = raw.cusolverDnSpotrf(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(Workspace, F$, "Workspace"), Lwork, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1887,11 +1886,11 @@ function cusolverDnDpotrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDpo
   const F$ = "cusolverDnDpotrf";
   return function cusolverDnDpotrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Workspace: PointerLike, Lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,uplo,n,A,lda,Workspace,Lwork,devInfo", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(Lwork)) rt.bad(F$, "Lwork", "i32", Lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof Lwork === "number" && (Lwork | 0) === Lwork && (+Lwork !== 0 || 1 / Lwork > 0)))) rt.bad(F$, "Lwork", "i32", Lwork);
     const r = raw.cusolverDnDpotrf(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(Workspace, F$, "Workspace"), Lwork, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1903,11 +1902,11 @@ function cusolverDnCpotrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCpo
   const F$ = "cusolverDnCpotrf";
   return function cusolverDnCpotrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Workspace: PointerLike, Lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,uplo,n,A,lda,Workspace,Lwork,devInfo", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(Lwork)) rt.bad(F$, "Lwork", "i32", Lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof Lwork === "number" && (Lwork | 0) === Lwork && (+Lwork !== 0 || 1 / Lwork > 0)))) rt.bad(F$, "Lwork", "i32", Lwork);
     const r = raw.cusolverDnCpotrf(handle, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(Workspace, float2, F$, "Workspace"), F$, "Workspace"), Lwork, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1919,11 +1918,11 @@ function cusolverDnZpotrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZpo
   const F$ = "cusolverDnZpotrf";
   return function cusolverDnZpotrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Workspace: PointerLike, Lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,uplo,n,A,lda,Workspace,Lwork,devInfo", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(Lwork)) rt.bad(F$, "Lwork", "i32", Lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof Lwork === "number" && (Lwork | 0) === Lwork && (+Lwork !== 0 || 1 / Lwork > 0)))) rt.bad(F$, "Lwork", "i32", Lwork);
     const r = raw.cusolverDnZpotrf(handle, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(Workspace, double2, F$, "Workspace"), F$, "Workspace"), Lwork, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1935,12 +1934,12 @@ function cusolverDnSpotrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSpo
   const F$ = "cusolverDnSpotrs";
   return function cusolverDnSpotrs(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, nrhs: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, devInfo: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,uplo,n,nrhs,A,lda,B,ldb,devInfo", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
     const r = raw.cusolverDnSpotrs(handle, uplo, n, nrhs, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1952,12 +1951,12 @@ function cusolverDnDpotrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDpo
   const F$ = "cusolverDnDpotrs";
   return function cusolverDnDpotrs(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, nrhs: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, devInfo: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,uplo,n,nrhs,A,lda,B,ldb,devInfo", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
     const r = raw.cusolverDnDpotrs(handle, uplo, n, nrhs, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1969,12 +1968,12 @@ function cusolverDnCpotrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCpo
   const F$ = "cusolverDnCpotrs";
   return function cusolverDnCpotrs(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, nrhs: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, devInfo: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,uplo,n,nrhs,A,lda,B,ldb,devInfo", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
     const r = raw.cusolverDnCpotrs(handle, uplo, n, nrhs, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, float2, F$, "B"), F$, "B"), ldb, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -1986,12 +1985,12 @@ function cusolverDnZpotrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZpo
   const F$ = "cusolverDnZpotrs";
   return function cusolverDnZpotrs(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, nrhs: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, devInfo: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,uplo,n,nrhs,A,lda,B,ldb,devInfo", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
     const r = raw.cusolverDnZpotrs(handle, uplo, n, nrhs, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, double2, F$, "B"), F$, "B"), ldb, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2003,11 +2002,11 @@ function cusolverDnSpotrfBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   const F$ = "cusolverDnSpotrfBatched";
   return function cusolverDnSpotrfBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, Aarray: PointerLike, lda: number, infoArray: PointerLike, batchSize: number): void {
     if (arguments.length !== 7) rt.arity(F$, "handle,uplo,n,Aarray,lda,infoArray,batchSize", 7, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnSpotrfBatched(handle, uplo, n, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(infoArray, F$, "infoArray"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2019,11 +2018,11 @@ function cusolverDnDpotrfBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   const F$ = "cusolverDnDpotrfBatched";
   return function cusolverDnDpotrfBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, Aarray: PointerLike, lda: number, infoArray: PointerLike, batchSize: number): void {
     if (arguments.length !== 7) rt.arity(F$, "handle,uplo,n,Aarray,lda,infoArray,batchSize", 7, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnDpotrfBatched(handle, uplo, n, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(infoArray, F$, "infoArray"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2035,11 +2034,11 @@ function cusolverDnCpotrfBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   const F$ = "cusolverDnCpotrfBatched";
   return function cusolverDnCpotrfBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, Aarray: PointerLike, lda: number, infoArray: PointerLike, batchSize: number): void {
     if (arguments.length !== 7) rt.arity(F$, "handle,uplo,n,Aarray,lda,infoArray,batchSize", 7, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnCpotrfBatched(handle, uplo, n, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(infoArray, F$, "infoArray"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2051,11 +2050,11 @@ function cusolverDnZpotrfBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   const F$ = "cusolverDnZpotrfBatched";
   return function cusolverDnZpotrfBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, Aarray: PointerLike, lda: number, infoArray: PointerLike, batchSize: number): void {
     if (arguments.length !== 7) rt.arity(F$, "handle,uplo,n,Aarray,lda,infoArray,batchSize", 7, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnZpotrfBatched(handle, uplo, n, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(infoArray, F$, "infoArray"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2067,13 +2066,13 @@ function cusolverDnSpotrsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   const F$ = "cusolverDnSpotrsBatched";
   return function cusolverDnSpotrsBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, nrhs: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, d_info: PointerLike, batchSize: number): void {
     if (arguments.length !== 10) rt.arity(F$, "handle,uplo,n,nrhs,A,lda,B,ldb,d_info,batchSize", 10, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnSpotrsBatched(handle, uplo, n, nrhs, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, rt.ptr(d_info, F$, "d_info"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2085,13 +2084,13 @@ function cusolverDnDpotrsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   const F$ = "cusolverDnDpotrsBatched";
   return function cusolverDnDpotrsBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, nrhs: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, d_info: PointerLike, batchSize: number): void {
     if (arguments.length !== 10) rt.arity(F$, "handle,uplo,n,nrhs,A,lda,B,ldb,d_info,batchSize", 10, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnDpotrsBatched(handle, uplo, n, nrhs, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, rt.ptr(d_info, F$, "d_info"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2103,13 +2102,13 @@ function cusolverDnCpotrsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   const F$ = "cusolverDnCpotrsBatched";
   return function cusolverDnCpotrsBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, nrhs: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, d_info: PointerLike, batchSize: number): void {
     if (arguments.length !== 10) rt.arity(F$, "handle,uplo,n,nrhs,A,lda,B,ldb,d_info,batchSize", 10, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnCpotrsBatched(handle, uplo, n, nrhs, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, rt.ptr(d_info, F$, "d_info"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2121,13 +2120,13 @@ function cusolverDnZpotrsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   const F$ = "cusolverDnZpotrsBatched";
   return function cusolverDnZpotrsBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, nrhs: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, d_info: PointerLike, batchSize: number): void {
     if (arguments.length !== 10) rt.arity(F$, "handle,uplo,n,nrhs,A,lda,B,ldb,d_info,batchSize", 10, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnZpotrsBatched(handle, uplo, n, nrhs, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, rt.ptr(d_info, F$, "d_info"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2139,10 +2138,10 @@ function cusolverDnSpotri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSpotri_bufferSize";
   return function cusolverDnSpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,lwork", 6, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnSpotri_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2154,10 +2153,10 @@ function cusolverDnDpotri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDpotri_bufferSize";
   return function cusolverDnDpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,lwork", 6, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnDpotri_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2169,10 +2168,10 @@ function cusolverDnCpotri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnCpotri_bufferSize";
   return function cusolverDnCpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,lwork", 6, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnCpotri_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2184,10 +2183,10 @@ function cusolverDnZpotri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZpotri_bufferSize";
   return function cusolverDnZpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,lwork", 6, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnZpotri_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2199,11 +2198,11 @@ function cusolverDnSpotri$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSpo
   const F$ = "cusolverDnSpotri";
   return function cusolverDnSpotri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, work: PointerLike, lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,uplo,n,A,lda,work,lwork,devInfo", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnSpotri(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(work, F$, "work"), lwork, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2215,11 +2214,11 @@ function cusolverDnDpotri$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDpo
   const F$ = "cusolverDnDpotri";
   return function cusolverDnDpotri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, work: PointerLike, lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,uplo,n,A,lda,work,lwork,devInfo", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnDpotri(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(work, F$, "work"), lwork, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2231,11 +2230,11 @@ function cusolverDnCpotri$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCpo
   const F$ = "cusolverDnCpotri";
   return function cusolverDnCpotri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, work: PointerLike, lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,uplo,n,A,lda,work,lwork,devInfo", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnCpotri(handle, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(work, float2, F$, "work"), F$, "work"), lwork, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2247,11 +2246,11 @@ function cusolverDnZpotri$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZpo
   const F$ = "cusolverDnZpotri";
   return function cusolverDnZpotri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, work: PointerLike, lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,uplo,n,A,lda,work,lwork,devInfo", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnZpotri(handle, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(work, double2, F$, "work"), F$, "work"), lwork, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2263,12 +2262,12 @@ function cusolverDnXtrtri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnXtrtri_bufferSize";
   return function cusolverDnXtrtri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, diag: cublasDiagType_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,uplo,diag,n,dataTypeA,A,lda,workspaceInBytesOnDevice,workspaceInBytesOnHost", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isU32(diag)) rt.bad(F$, "diag", "u32", diag);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof diag === "number" && (diag >>> 0) === diag && (+diag !== 0 || 1 / diag > 0)))) rt.bad(F$, "diag", "u32", diag);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
     const r = raw.cusolverDnXtrtri_bufferSize(handle, uplo, diag, n, dataTypeA, rt.ptr(A, F$, "A"), lda, rt.ptr(workspaceInBytesOnDevice, F$, "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, F$, "workspaceInBytesOnHost"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2280,14 +2279,14 @@ function cusolverDnXtrtri$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXtr
   const F$ = "cusolverDnXtrtri";
   return function cusolverDnXtrtri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, diag: cublasDiagType_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, devInfo: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,uplo,diag,n,dataTypeA,A,lda,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,devInfo", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isU32(diag)) rt.bad(F$, "diag", "u32", diag);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
-    if (!isU64(workspaceInBytesOnDevice)) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
-    if (!isU64(workspaceInBytesOnHost)) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof diag === "number" && (diag >>> 0) === diag && (+diag !== 0 || 1 / diag > 0)))) rt.bad(F$, "diag", "u32", diag);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
+    if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
+    if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
     const r = raw.cusolverDnXtrtri(handle, uplo, diag, n, dataTypeA, rt.ptr(A, F$, "A"), lda, rt.ptr(bufferOnDevice, F$, "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, F$, "bufferOnHost"), workspaceInBytesOnHost, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2299,10 +2298,10 @@ function cusolverDnSlauum_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSlauum_bufferSize";
   return function cusolverDnSlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,lwork", 6, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnSlauum_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2314,10 +2313,10 @@ function cusolverDnDlauum_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDlauum_bufferSize";
   return function cusolverDnDlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,lwork", 6, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnDlauum_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2329,10 +2328,10 @@ function cusolverDnClauum_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnClauum_bufferSize";
   return function cusolverDnClauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,lwork", 6, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnClauum_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2344,10 +2343,10 @@ function cusolverDnZlauum_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZlauum_bufferSize";
   return function cusolverDnZlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,lwork", 6, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnZlauum_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2359,11 +2358,11 @@ function cusolverDnSlauum$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSla
   const F$ = "cusolverDnSlauum";
   return function cusolverDnSlauum(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, work: PointerLike, lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,uplo,n,A,lda,work,lwork,devInfo", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnSlauum(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(work, F$, "work"), lwork, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2375,11 +2374,11 @@ function cusolverDnDlauum$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDla
   const F$ = "cusolverDnDlauum";
   return function cusolverDnDlauum(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, work: PointerLike, lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,uplo,n,A,lda,work,lwork,devInfo", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnDlauum(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(work, F$, "work"), lwork, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2391,11 +2390,11 @@ function cusolverDnClauum$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCla
   const F$ = "cusolverDnClauum";
   return function cusolverDnClauum(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, work: PointerLike, lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,uplo,n,A,lda,work,lwork,devInfo", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnClauum(handle, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(work, float2, F$, "work"), F$, "work"), lwork, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2407,11 +2406,11 @@ function cusolverDnZlauum$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZla
   const F$ = "cusolverDnZlauum";
   return function cusolverDnZlauum(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, work: PointerLike, lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,uplo,n,A,lda,work,lwork,devInfo", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnZlauum(handle, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(work, double2, F$, "work"), F$, "work"), lwork, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2423,10 +2422,10 @@ function cusolverDnSgetrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSgetrf_bufferSize";
   return function cusolverDnSgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity(F$, "handle,m,n,A,lda,Lwork", 6, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnSgetrf_bufferSize(handle, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(Lwork, F$, "Lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2438,10 +2437,10 @@ function cusolverDnDgetrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDgetrf_bufferSize";
   return function cusolverDnDgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity(F$, "handle,m,n,A,lda,Lwork", 6, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnDgetrf_bufferSize(handle, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(Lwork, F$, "Lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2453,10 +2452,10 @@ function cusolverDnCgetrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnCgetrf_bufferSize";
   return function cusolverDnCgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity(F$, "handle,m,n,A,lda,Lwork", 6, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnCgetrf_bufferSize(handle, m, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(Lwork, F$, "Lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2468,10 +2467,10 @@ function cusolverDnZgetrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZgetrf_bufferSize";
   return function cusolverDnZgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity(F$, "handle,m,n,A,lda,Lwork", 6, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnZgetrf_bufferSize(handle, m, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(Lwork, F$, "Lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2483,10 +2482,10 @@ function cusolverDnSgetrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSge
   const F$ = "cusolverDnSgetrf";
   return function cusolverDnSgetrf(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Workspace: PointerLike, devIpiv: PointerLike, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,m,n,A,lda,Workspace,devIpiv,devInfo", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnSgetrf(handle, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(Workspace, F$, "Workspace"), rt.ptr(devIpiv, F$, "devIpiv"), rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2498,10 +2497,10 @@ function cusolverDnDgetrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDge
   const F$ = "cusolverDnDgetrf";
   return function cusolverDnDgetrf(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Workspace: PointerLike, devIpiv: PointerLike, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,m,n,A,lda,Workspace,devIpiv,devInfo", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnDgetrf(handle, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(Workspace, F$, "Workspace"), rt.ptr(devIpiv, F$, "devIpiv"), rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2513,10 +2512,10 @@ function cusolverDnCgetrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCge
   const F$ = "cusolverDnCgetrf";
   return function cusolverDnCgetrf(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Workspace: PointerLike, devIpiv: PointerLike, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,m,n,A,lda,Workspace,devIpiv,devInfo", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnCgetrf(handle, m, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(Workspace, float2, F$, "Workspace"), F$, "Workspace"), rt.ptr(devIpiv, F$, "devIpiv"), rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2528,10 +2527,10 @@ function cusolverDnZgetrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZge
   const F$ = "cusolverDnZgetrf";
   return function cusolverDnZgetrf(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Workspace: PointerLike, devIpiv: PointerLike, devInfo: PointerLike): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,m,n,A,lda,Workspace,devIpiv,devInfo", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnZgetrf(handle, m, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(Workspace, double2, F$, "Workspace"), F$, "Workspace"), rt.ptr(devIpiv, F$, "devIpiv"), rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2543,12 +2542,12 @@ function cusolverDnSlaswp$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSla
   const F$ = "cusolverDnSlaswp";
   return function cusolverDnSlaswp(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, k1: number, k2: number, devIpiv: PointerLike, incx: number): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,n,A,lda,k1,k2,devIpiv,incx", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(k1)) rt.bad(F$, "k1", "i32", k1);
-    if (!isI32(k2)) rt.bad(F$, "k2", "i32", k2);
-    if (!isI32(incx)) rt.bad(F$, "incx", "i32", incx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof k1 === "number" && (k1 | 0) === k1 && (+k1 !== 0 || 1 / k1 > 0)))) rt.bad(F$, "k1", "i32", k1);
+    if (!((typeof k2 === "number" && (k2 | 0) === k2 && (+k2 !== 0 || 1 / k2 > 0)))) rt.bad(F$, "k2", "i32", k2);
+    if (!((typeof incx === "number" && (incx | 0) === incx && (+incx !== 0 || 1 / incx > 0)))) rt.bad(F$, "incx", "i32", incx);
     const r = raw.cusolverDnSlaswp(handle, n, rt.ptr(A, F$, "A"), lda, k1, k2, rt.ptr(devIpiv, F$, "devIpiv"), incx);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2560,12 +2559,12 @@ function cusolverDnDlaswp$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDla
   const F$ = "cusolverDnDlaswp";
   return function cusolverDnDlaswp(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, k1: number, k2: number, devIpiv: PointerLike, incx: number): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,n,A,lda,k1,k2,devIpiv,incx", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(k1)) rt.bad(F$, "k1", "i32", k1);
-    if (!isI32(k2)) rt.bad(F$, "k2", "i32", k2);
-    if (!isI32(incx)) rt.bad(F$, "incx", "i32", incx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof k1 === "number" && (k1 | 0) === k1 && (+k1 !== 0 || 1 / k1 > 0)))) rt.bad(F$, "k1", "i32", k1);
+    if (!((typeof k2 === "number" && (k2 | 0) === k2 && (+k2 !== 0 || 1 / k2 > 0)))) rt.bad(F$, "k2", "i32", k2);
+    if (!((typeof incx === "number" && (incx | 0) === incx && (+incx !== 0 || 1 / incx > 0)))) rt.bad(F$, "incx", "i32", incx);
     const r = raw.cusolverDnDlaswp(handle, n, rt.ptr(A, F$, "A"), lda, k1, k2, rt.ptr(devIpiv, F$, "devIpiv"), incx);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2577,12 +2576,12 @@ function cusolverDnClaswp$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCla
   const F$ = "cusolverDnClaswp";
   return function cusolverDnClaswp(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, k1: number, k2: number, devIpiv: PointerLike, incx: number): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,n,A,lda,k1,k2,devIpiv,incx", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(k1)) rt.bad(F$, "k1", "i32", k1);
-    if (!isI32(k2)) rt.bad(F$, "k2", "i32", k2);
-    if (!isI32(incx)) rt.bad(F$, "incx", "i32", incx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof k1 === "number" && (k1 | 0) === k1 && (+k1 !== 0 || 1 / k1 > 0)))) rt.bad(F$, "k1", "i32", k1);
+    if (!((typeof k2 === "number" && (k2 | 0) === k2 && (+k2 !== 0 || 1 / k2 > 0)))) rt.bad(F$, "k2", "i32", k2);
+    if (!((typeof incx === "number" && (incx | 0) === incx && (+incx !== 0 || 1 / incx > 0)))) rt.bad(F$, "incx", "i32", incx);
     const r = raw.cusolverDnClaswp(handle, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, k1, k2, rt.ptr(devIpiv, F$, "devIpiv"), incx);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2594,12 +2593,12 @@ function cusolverDnZlaswp$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZla
   const F$ = "cusolverDnZlaswp";
   return function cusolverDnZlaswp(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, k1: number, k2: number, devIpiv: PointerLike, incx: number): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,n,A,lda,k1,k2,devIpiv,incx", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(k1)) rt.bad(F$, "k1", "i32", k1);
-    if (!isI32(k2)) rt.bad(F$, "k2", "i32", k2);
-    if (!isI32(incx)) rt.bad(F$, "incx", "i32", incx);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof k1 === "number" && (k1 | 0) === k1 && (+k1 !== 0 || 1 / k1 > 0)))) rt.bad(F$, "k1", "i32", k1);
+    if (!((typeof k2 === "number" && (k2 | 0) === k2 && (+k2 !== 0 || 1 / k2 > 0)))) rt.bad(F$, "k2", "i32", k2);
+    if (!((typeof incx === "number" && (incx | 0) === incx && (+incx !== 0 || 1 / incx > 0)))) rt.bad(F$, "incx", "i32", incx);
     const r = raw.cusolverDnZlaswp(handle, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, k1, k2, rt.ptr(devIpiv, F$, "devIpiv"), incx);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2611,12 +2610,12 @@ function cusolverDnSgetrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSge
   const F$ = "cusolverDnSgetrs";
   return function cusolverDnSgetrs(handle: cusolverDnHandle_t, trans: cublasOperation_t, n: number, nrhs: number, A: PointerLike, lda: number, devIpiv: PointerLike, B: PointerLike, ldb: number, devInfo: PointerLike): void {
     if (arguments.length !== 10) rt.arity(F$, "handle,trans,n,nrhs,A,lda,devIpiv,B,ldb,devInfo", 10, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(trans)) rt.bad(F$, "trans", "u32", trans);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
     const r = raw.cusolverDnSgetrs(handle, trans, n, nrhs, rt.ptr(A, F$, "A"), lda, rt.ptr(devIpiv, F$, "devIpiv"), rt.ptr(B, F$, "B"), ldb, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2628,12 +2627,12 @@ function cusolverDnDgetrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDge
   const F$ = "cusolverDnDgetrs";
   return function cusolverDnDgetrs(handle: cusolverDnHandle_t, trans: cublasOperation_t, n: number, nrhs: number, A: PointerLike, lda: number, devIpiv: PointerLike, B: PointerLike, ldb: number, devInfo: PointerLike): void {
     if (arguments.length !== 10) rt.arity(F$, "handle,trans,n,nrhs,A,lda,devIpiv,B,ldb,devInfo", 10, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(trans)) rt.bad(F$, "trans", "u32", trans);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
     const r = raw.cusolverDnDgetrs(handle, trans, n, nrhs, rt.ptr(A, F$, "A"), lda, rt.ptr(devIpiv, F$, "devIpiv"), rt.ptr(B, F$, "B"), ldb, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2645,12 +2644,12 @@ function cusolverDnCgetrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCge
   const F$ = "cusolverDnCgetrs";
   return function cusolverDnCgetrs(handle: cusolverDnHandle_t, trans: cublasOperation_t, n: number, nrhs: number, A: PointerLike, lda: number, devIpiv: PointerLike, B: PointerLike, ldb: number, devInfo: PointerLike): void {
     if (arguments.length !== 10) rt.arity(F$, "handle,trans,n,nrhs,A,lda,devIpiv,B,ldb,devInfo", 10, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(trans)) rt.bad(F$, "trans", "u32", trans);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
     const r = raw.cusolverDnCgetrs(handle, trans, n, nrhs, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(devIpiv, F$, "devIpiv"), rt.ptr(rt.expect(B, float2, F$, "B"), F$, "B"), ldb, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2662,12 +2661,12 @@ function cusolverDnZgetrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZge
   const F$ = "cusolverDnZgetrs";
   return function cusolverDnZgetrs(handle: cusolverDnHandle_t, trans: cublasOperation_t, n: number, nrhs: number, A: PointerLike, lda: number, devIpiv: PointerLike, B: PointerLike, ldb: number, devInfo: PointerLike): void {
     if (arguments.length !== 10) rt.arity(F$, "handle,trans,n,nrhs,A,lda,devIpiv,B,ldb,devInfo", 10, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(trans)) rt.bad(F$, "trans", "u32", trans);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(nrhs)) rt.bad(F$, "nrhs", "i32", nrhs);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
     const r = raw.cusolverDnZgetrs(handle, trans, n, nrhs, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(devIpiv, F$, "devIpiv"), rt.ptr(rt.expect(B, double2, F$, "B"), F$, "B"), ldb, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2679,10 +2678,10 @@ function cusolverDnSgeqrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSgeqrf_bufferSize";
   return function cusolverDnSgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity(F$, "handle,m,n,A,lda,lwork", 6, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnSgeqrf_bufferSize(handle, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2694,10 +2693,10 @@ function cusolverDnDgeqrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDgeqrf_bufferSize";
   return function cusolverDnDgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity(F$, "handle,m,n,A,lda,lwork", 6, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnDgeqrf_bufferSize(handle, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2709,10 +2708,10 @@ function cusolverDnCgeqrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnCgeqrf_bufferSize";
   return function cusolverDnCgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity(F$, "handle,m,n,A,lda,lwork", 6, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnCgeqrf_bufferSize(handle, m, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2724,10 +2723,10 @@ function cusolverDnZgeqrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZgeqrf_bufferSize";
   return function cusolverDnZgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 6) rt.arity(F$, "handle,m,n,A,lda,lwork", 6, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnZgeqrf_bufferSize(handle, m, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2739,11 +2738,11 @@ function cusolverDnSgeqrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSge
   const F$ = "cusolverDnSgeqrf";
   return function cusolverDnSgeqrf(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, TAU: PointerLike, Workspace: PointerLike, Lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,m,n,A,lda,TAU,Workspace,Lwork,devInfo", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(Lwork)) rt.bad(F$, "Lwork", "i32", Lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof Lwork === "number" && (Lwork | 0) === Lwork && (+Lwork !== 0 || 1 / Lwork > 0)))) rt.bad(F$, "Lwork", "i32", Lwork);
     const r = raw.cusolverDnSgeqrf(handle, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(TAU, F$, "TAU"), rt.ptr(Workspace, F$, "Workspace"), Lwork, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2755,11 +2754,11 @@ function cusolverDnDgeqrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDge
   const F$ = "cusolverDnDgeqrf";
   return function cusolverDnDgeqrf(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, TAU: PointerLike, Workspace: PointerLike, Lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,m,n,A,lda,TAU,Workspace,Lwork,devInfo", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(Lwork)) rt.bad(F$, "Lwork", "i32", Lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof Lwork === "number" && (Lwork | 0) === Lwork && (+Lwork !== 0 || 1 / Lwork > 0)))) rt.bad(F$, "Lwork", "i32", Lwork);
     const r = raw.cusolverDnDgeqrf(handle, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(TAU, F$, "TAU"), rt.ptr(Workspace, F$, "Workspace"), Lwork, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2771,11 +2770,11 @@ function cusolverDnCgeqrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCge
   const F$ = "cusolverDnCgeqrf";
   return function cusolverDnCgeqrf(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, TAU: PointerLike, Workspace: PointerLike, Lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,m,n,A,lda,TAU,Workspace,Lwork,devInfo", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(Lwork)) rt.bad(F$, "Lwork", "i32", Lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof Lwork === "number" && (Lwork | 0) === Lwork && (+Lwork !== 0 || 1 / Lwork > 0)))) rt.bad(F$, "Lwork", "i32", Lwork);
     const r = raw.cusolverDnCgeqrf(handle, m, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(TAU, float2, F$, "TAU"), F$, "TAU"), rt.ptr(rt.expect(Workspace, float2, F$, "Workspace"), F$, "Workspace"), Lwork, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2787,11 +2786,11 @@ function cusolverDnZgeqrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZge
   const F$ = "cusolverDnZgeqrf";
   return function cusolverDnZgeqrf(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, TAU: PointerLike, Workspace: PointerLike, Lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,m,n,A,lda,TAU,Workspace,Lwork,devInfo", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(Lwork)) rt.bad(F$, "Lwork", "i32", Lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof Lwork === "number" && (Lwork | 0) === Lwork && (+Lwork !== 0 || 1 / Lwork > 0)))) rt.bad(F$, "Lwork", "i32", Lwork);
     const r = raw.cusolverDnZgeqrf(handle, m, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(TAU, double2, F$, "TAU"), F$, "TAU"), rt.ptr(rt.expect(Workspace, double2, F$, "Workspace"), F$, "Workspace"), Lwork, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2803,11 +2802,11 @@ function cusolverDnSorgqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSorgqr_bufferSize";
   return function cusolverDnSorgqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,m,n,k,A,lda,tau,lwork", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(k)) rt.bad(F$, "k", "i32", k);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnSorgqr_bufferSize(handle, m, n, k, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2819,11 +2818,11 @@ function cusolverDnDorgqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDorgqr_bufferSize";
   return function cusolverDnDorgqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,m,n,k,A,lda,tau,lwork", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(k)) rt.bad(F$, "k", "i32", k);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnDorgqr_bufferSize(handle, m, n, k, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2835,11 +2834,11 @@ function cusolverDnCungqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnCungqr_bufferSize";
   return function cusolverDnCungqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,m,n,k,A,lda,tau,lwork", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(k)) rt.bad(F$, "k", "i32", k);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnCungqr_bufferSize(handle, m, n, k, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, float2, F$, "tau"), F$, "tau"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2851,11 +2850,11 @@ function cusolverDnZungqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZungqr_bufferSize";
   return function cusolverDnZungqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,m,n,k,A,lda,tau,lwork", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(k)) rt.bad(F$, "k", "i32", k);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnZungqr_bufferSize(handle, m, n, k, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, double2, F$, "tau"), F$, "tau"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2867,12 +2866,12 @@ function cusolverDnSorgqr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSor
   const F$ = "cusolverDnSorgqr";
   return function cusolverDnSorgqr(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 10) rt.arity(F$, "handle,m,n,k,A,lda,tau,work,lwork,info", 10, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(k)) rt.bad(F$, "k", "i32", k);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnSorgqr(handle, m, n, k, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2884,12 +2883,12 @@ function cusolverDnDorgqr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDor
   const F$ = "cusolverDnDorgqr";
   return function cusolverDnDorgqr(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 10) rt.arity(F$, "handle,m,n,k,A,lda,tau,work,lwork,info", 10, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(k)) rt.bad(F$, "k", "i32", k);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnDorgqr(handle, m, n, k, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2901,12 +2900,12 @@ function cusolverDnCungqr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCun
   const F$ = "cusolverDnCungqr";
   return function cusolverDnCungqr(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 10) rt.arity(F$, "handle,m,n,k,A,lda,tau,work,lwork,info", 10, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(k)) rt.bad(F$, "k", "i32", k);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnCungqr(handle, m, n, k, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, float2, F$, "tau"), F$, "tau"), rt.ptr(rt.expect(work, float2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2918,12 +2917,12 @@ function cusolverDnZungqr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZun
   const F$ = "cusolverDnZungqr";
   return function cusolverDnZungqr(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 10) rt.arity(F$, "handle,m,n,k,A,lda,tau,work,lwork,info", 10, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(k)) rt.bad(F$, "k", "i32", k);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnZungqr(handle, m, n, k, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, double2, F$, "tau"), F$, "tau"), rt.ptr(rt.expect(work, double2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2935,14 +2934,14 @@ function cusolverDnSormqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSormqr_bufferSize";
   return function cusolverDnSormqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,side,trans,m,n,k,A,lda,tau,C,ldc,lwork", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(side)) rt.bad(F$, "side", "u32", side);
-    if (!isU32(trans)) rt.bad(F$, "trans", "u32", trans);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(k)) rt.bad(F$, "k", "i32", k);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldc)) rt.bad(F$, "ldc", "i32", ldc);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
+    if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
     const r = raw.cusolverDnSormqr_bufferSize(handle, side, trans, m, n, k, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(C, F$, "C"), ldc, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2954,14 +2953,14 @@ function cusolverDnDormqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDormqr_bufferSize";
   return function cusolverDnDormqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,side,trans,m,n,k,A,lda,tau,C,ldc,lwork", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(side)) rt.bad(F$, "side", "u32", side);
-    if (!isU32(trans)) rt.bad(F$, "trans", "u32", trans);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(k)) rt.bad(F$, "k", "i32", k);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldc)) rt.bad(F$, "ldc", "i32", ldc);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
+    if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
     const r = raw.cusolverDnDormqr_bufferSize(handle, side, trans, m, n, k, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(C, F$, "C"), ldc, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2973,14 +2972,14 @@ function cusolverDnCunmqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnCunmqr_bufferSize";
   return function cusolverDnCunmqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,side,trans,m,n,k,A,lda,tau,C,ldc,lwork", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(side)) rt.bad(F$, "side", "u32", side);
-    if (!isU32(trans)) rt.bad(F$, "trans", "u32", trans);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(k)) rt.bad(F$, "k", "i32", k);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldc)) rt.bad(F$, "ldc", "i32", ldc);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
+    if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
     const r = raw.cusolverDnCunmqr_bufferSize(handle, side, trans, m, n, k, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, float2, F$, "tau"), F$, "tau"), rt.ptr(rt.expect(C, float2, F$, "C"), F$, "C"), ldc, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -2992,14 +2991,14 @@ function cusolverDnZunmqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZunmqr_bufferSize";
   return function cusolverDnZunmqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,side,trans,m,n,k,A,lda,tau,C,ldc,lwork", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(side)) rt.bad(F$, "side", "u32", side);
-    if (!isU32(trans)) rt.bad(F$, "trans", "u32", trans);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(k)) rt.bad(F$, "k", "i32", k);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldc)) rt.bad(F$, "ldc", "i32", ldc);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
+    if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
     const r = raw.cusolverDnZunmqr_bufferSize(handle, side, trans, m, n, k, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, double2, F$, "tau"), F$, "tau"), rt.ptr(rt.expect(C, double2, F$, "C"), F$, "C"), ldc, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3011,15 +3010,15 @@ function cusolverDnSormqr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSor
   const F$ = "cusolverDnSormqr";
   return function cusolverDnSormqr(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, work: PointerLike, lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,side,trans,m,n,k,A,lda,tau,C,ldc,work,lwork,devInfo", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(side)) rt.bad(F$, "side", "u32", side);
-    if (!isU32(trans)) rt.bad(F$, "trans", "u32", trans);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(k)) rt.bad(F$, "k", "i32", k);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldc)) rt.bad(F$, "ldc", "i32", ldc);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
+    if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnSormqr(handle, side, trans, m, n, k, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(C, F$, "C"), ldc, rt.ptr(work, F$, "work"), lwork, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3031,15 +3030,15 @@ function cusolverDnDormqr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDor
   const F$ = "cusolverDnDormqr";
   return function cusolverDnDormqr(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, work: PointerLike, lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,side,trans,m,n,k,A,lda,tau,C,ldc,work,lwork,devInfo", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(side)) rt.bad(F$, "side", "u32", side);
-    if (!isU32(trans)) rt.bad(F$, "trans", "u32", trans);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(k)) rt.bad(F$, "k", "i32", k);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldc)) rt.bad(F$, "ldc", "i32", ldc);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
+    if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnDormqr(handle, side, trans, m, n, k, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(C, F$, "C"), ldc, rt.ptr(work, F$, "work"), lwork, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3051,15 +3050,15 @@ function cusolverDnCunmqr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCun
   const F$ = "cusolverDnCunmqr";
   return function cusolverDnCunmqr(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, work: PointerLike, lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,side,trans,m,n,k,A,lda,tau,C,ldc,work,lwork,devInfo", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(side)) rt.bad(F$, "side", "u32", side);
-    if (!isU32(trans)) rt.bad(F$, "trans", "u32", trans);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(k)) rt.bad(F$, "k", "i32", k);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldc)) rt.bad(F$, "ldc", "i32", ldc);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
+    if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnCunmqr(handle, side, trans, m, n, k, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, float2, F$, "tau"), F$, "tau"), rt.ptr(rt.expect(C, float2, F$, "C"), F$, "C"), ldc, rt.ptr(rt.expect(work, float2, F$, "work"), F$, "work"), lwork, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3071,15 +3070,15 @@ function cusolverDnZunmqr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZun
   const F$ = "cusolverDnZunmqr";
   return function cusolverDnZunmqr(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, work: PointerLike, lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,side,trans,m,n,k,A,lda,tau,C,ldc,work,lwork,devInfo", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(side)) rt.bad(F$, "side", "u32", side);
-    if (!isU32(trans)) rt.bad(F$, "trans", "u32", trans);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(k)) rt.bad(F$, "k", "i32", k);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldc)) rt.bad(F$, "ldc", "i32", ldc);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
+    if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnZunmqr(handle, side, trans, m, n, k, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, double2, F$, "tau"), F$, "tau"), rt.ptr(rt.expect(C, double2, F$, "C"), F$, "C"), ldc, rt.ptr(rt.expect(work, double2, F$, "work"), F$, "work"), lwork, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3091,9 +3090,9 @@ function cusolverDnSsytrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSsytrf_bufferSize";
   return function cusolverDnSsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 5) rt.arity(F$, "handle,n,A,lda,lwork", 5, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnSsytrf_bufferSize(handle, n, rt.ptr(A, F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3105,9 +3104,9 @@ function cusolverDnDsytrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDsytrf_bufferSize";
   return function cusolverDnDsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 5) rt.arity(F$, "handle,n,A,lda,lwork", 5, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnDsytrf_bufferSize(handle, n, rt.ptr(A, F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3119,9 +3118,9 @@ function cusolverDnCsytrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnCsytrf_bufferSize";
   return function cusolverDnCsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 5) rt.arity(F$, "handle,n,A,lda,lwork", 5, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnCsytrf_bufferSize(handle, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3133,9 +3132,9 @@ function cusolverDnZsytrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZsytrf_bufferSize";
   return function cusolverDnZsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
     if (arguments.length !== 5) rt.arity(F$, "handle,n,A,lda,lwork", 5, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnZsytrf_bufferSize(handle, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3147,11 +3146,11 @@ function cusolverDnSsytrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsy
   const F$ = "cusolverDnSsytrf";
   return function cusolverDnSsytrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,uplo,n,A,lda,ipiv,work,lwork,info", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnSsytrf(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3163,11 +3162,11 @@ function cusolverDnDsytrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsy
   const F$ = "cusolverDnDsytrf";
   return function cusolverDnDsytrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,uplo,n,A,lda,ipiv,work,lwork,info", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnDsytrf(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3179,11 +3178,11 @@ function cusolverDnCsytrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCsy
   const F$ = "cusolverDnCsytrf";
   return function cusolverDnCsytrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,uplo,n,A,lda,ipiv,work,lwork,info", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnCsytrf(handle, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), rt.ptr(rt.expect(work, float2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3195,11 +3194,11 @@ function cusolverDnZsytrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZsy
   const F$ = "cusolverDnZsytrf";
   return function cusolverDnZsytrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,uplo,n,A,lda,ipiv,work,lwork,info", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnZsytrf(handle, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), rt.ptr(rt.expect(work, double2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3211,14 +3210,14 @@ function cusolverDnXsytrs_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnXsytrs_bufferSize";
   return function cusolverDnXsytrs_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: bigint | number, nrhs: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, ipiv: PointerLike, dataTypeB: cudaDataType, B: PointerLike, ldb: bigint | number, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void {
     if (arguments.length !== 13) rt.arity(F$, "handle,uplo,n,nrhs,dataTypeA,A,lda,ipiv,dataTypeB,B,ldb,workspaceInBytesOnDevice,workspaceInBytesOnHost", 13, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isI64(nrhs)) rt.bad(F$, "nrhs", "i64", nrhs);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
-    if (!isU32(dataTypeB)) rt.bad(F$, "dataTypeB", "u32", dataTypeB);
-    if (!isI64(ldb)) rt.bad(F$, "ldb", "i64", ldb);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof nrhs === "bigint" ? nrhs >= -9223372036854775808n && nrhs <= 9223372036854775807n : Number.isSafeInteger(nrhs)))) rt.bad(F$, "nrhs", "i64", nrhs);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
+    if (!((typeof dataTypeB === "number" && (dataTypeB >>> 0) === dataTypeB && (+dataTypeB !== 0 || 1 / dataTypeB > 0)))) rt.bad(F$, "dataTypeB", "u32", dataTypeB);
+    if (!((typeof ldb === "bigint" ? ldb >= -9223372036854775808n && ldb <= 9223372036854775807n : Number.isSafeInteger(ldb)))) rt.bad(F$, "ldb", "i64", ldb);
     const r = raw.cusolverDnXsytrs_bufferSize(handle, uplo, n, nrhs, dataTypeA, rt.ptr(A, F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), dataTypeB, rt.ptr(B, F$, "B"), ldb, rt.ptr(workspaceInBytesOnDevice, F$, "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, F$, "workspaceInBytesOnHost"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3230,16 +3229,16 @@ function cusolverDnXsytrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXsy
   const F$ = "cusolverDnXsytrs";
   return function cusolverDnXsytrs(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: bigint | number, nrhs: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, ipiv: PointerLike, dataTypeB: cudaDataType, B: PointerLike, ldb: bigint | number, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, info: PointerLike): void {
     if (arguments.length !== 16) rt.arity(F$, "handle,uplo,n,nrhs,dataTypeA,A,lda,ipiv,dataTypeB,B,ldb,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,info", 16, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isI64(nrhs)) rt.bad(F$, "nrhs", "i64", nrhs);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
-    if (!isU32(dataTypeB)) rt.bad(F$, "dataTypeB", "u32", dataTypeB);
-    if (!isI64(ldb)) rt.bad(F$, "ldb", "i64", ldb);
-    if (!isU64(workspaceInBytesOnDevice)) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
-    if (!isU64(workspaceInBytesOnHost)) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof nrhs === "bigint" ? nrhs >= -9223372036854775808n && nrhs <= 9223372036854775807n : Number.isSafeInteger(nrhs)))) rt.bad(F$, "nrhs", "i64", nrhs);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
+    if (!((typeof dataTypeB === "number" && (dataTypeB >>> 0) === dataTypeB && (+dataTypeB !== 0 || 1 / dataTypeB > 0)))) rt.bad(F$, "dataTypeB", "u32", dataTypeB);
+    if (!((typeof ldb === "bigint" ? ldb >= -9223372036854775808n && ldb <= 9223372036854775807n : Number.isSafeInteger(ldb)))) rt.bad(F$, "ldb", "i64", ldb);
+    if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
+    if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
     const r = raw.cusolverDnXsytrs(handle, uplo, n, nrhs, dataTypeA, rt.ptr(A, F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), dataTypeB, rt.ptr(B, F$, "B"), ldb, rt.ptr(bufferOnDevice, F$, "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, F$, "bufferOnHost"), workspaceInBytesOnHost, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3251,10 +3250,10 @@ function cusolverDnSsytri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSsytri_bufferSize";
   return function cusolverDnSsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 7) rt.arity(F$, "handle,uplo,n,A,lda,ipiv,lwork", 7, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnSsytri_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3266,10 +3265,10 @@ function cusolverDnDsytri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDsytri_bufferSize";
   return function cusolverDnDsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 7) rt.arity(F$, "handle,uplo,n,A,lda,ipiv,lwork", 7, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnDsytri_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3281,10 +3280,10 @@ function cusolverDnCsytri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnCsytri_bufferSize";
   return function cusolverDnCsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 7) rt.arity(F$, "handle,uplo,n,A,lda,ipiv,lwork", 7, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnCsytri_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3296,10 +3295,10 @@ function cusolverDnZsytri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZsytri_bufferSize";
   return function cusolverDnZsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 7) rt.arity(F$, "handle,uplo,n,A,lda,ipiv,lwork", 7, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnZsytri_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3311,11 +3310,11 @@ function cusolverDnSsytri$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsy
   const F$ = "cusolverDnSsytri";
   return function cusolverDnSsytri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,uplo,n,A,lda,ipiv,work,lwork,info", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnSsytri(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3327,11 +3326,11 @@ function cusolverDnDsytri$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsy
   const F$ = "cusolverDnDsytri";
   return function cusolverDnDsytri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,uplo,n,A,lda,ipiv,work,lwork,info", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnDsytri(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3343,11 +3342,11 @@ function cusolverDnCsytri$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCsy
   const F$ = "cusolverDnCsytri";
   return function cusolverDnCsytri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,uplo,n,A,lda,ipiv,work,lwork,info", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnCsytri(handle, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), rt.ptr(rt.expect(work, float2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3359,11 +3358,11 @@ function cusolverDnZsytri$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZsy
   const F$ = "cusolverDnZsytri";
   return function cusolverDnZsytri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,uplo,n,A,lda,ipiv,work,lwork,info", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnZsytri(handle, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), rt.ptr(rt.expect(work, double2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3375,9 +3374,9 @@ function cusolverDnSgebrd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSgebrd_bufferSize";
   return function cusolverDnSgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, Lwork: PointerLike): void {
     if (arguments.length !== 4) rt.arity(F$, "handle,m,n,Lwork", 4, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     const r = raw.cusolverDnSgebrd_bufferSize(handle, m, n, rt.ptr(Lwork, F$, "Lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3389,9 +3388,9 @@ function cusolverDnDgebrd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDgebrd_bufferSize";
   return function cusolverDnDgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, Lwork: PointerLike): void {
     if (arguments.length !== 4) rt.arity(F$, "handle,m,n,Lwork", 4, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     const r = raw.cusolverDnDgebrd_bufferSize(handle, m, n, rt.ptr(Lwork, F$, "Lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3403,9 +3402,9 @@ function cusolverDnCgebrd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnCgebrd_bufferSize";
   return function cusolverDnCgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, Lwork: PointerLike): void {
     if (arguments.length !== 4) rt.arity(F$, "handle,m,n,Lwork", 4, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     const r = raw.cusolverDnCgebrd_bufferSize(handle, m, n, rt.ptr(Lwork, F$, "Lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3417,9 +3416,9 @@ function cusolverDnZgebrd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZgebrd_bufferSize";
   return function cusolverDnZgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, Lwork: PointerLike): void {
     if (arguments.length !== 4) rt.arity(F$, "handle,m,n,Lwork", 4, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     const r = raw.cusolverDnZgebrd_bufferSize(handle, m, n, rt.ptr(Lwork, F$, "Lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3431,11 +3430,11 @@ function cusolverDnSgebrd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSge
   const F$ = "cusolverDnSgebrd";
   return function cusolverDnSgebrd(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, D: PointerLike, E: PointerLike, TAUQ: PointerLike, TAUP: PointerLike, Work: PointerLike, Lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,m,n,A,lda,D,E,TAUQ,TAUP,Work,Lwork,devInfo", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(Lwork)) rt.bad(F$, "Lwork", "i32", Lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof Lwork === "number" && (Lwork | 0) === Lwork && (+Lwork !== 0 || 1 / Lwork > 0)))) rt.bad(F$, "Lwork", "i32", Lwork);
     const r = raw.cusolverDnSgebrd(handle, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(D, F$, "D"), rt.ptr(E, F$, "E"), rt.ptr(TAUQ, F$, "TAUQ"), rt.ptr(TAUP, F$, "TAUP"), rt.ptr(Work, F$, "Work"), Lwork, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3447,11 +3446,11 @@ function cusolverDnDgebrd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDge
   const F$ = "cusolverDnDgebrd";
   return function cusolverDnDgebrd(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, D: PointerLike, E: PointerLike, TAUQ: PointerLike, TAUP: PointerLike, Work: PointerLike, Lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,m,n,A,lda,D,E,TAUQ,TAUP,Work,Lwork,devInfo", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(Lwork)) rt.bad(F$, "Lwork", "i32", Lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof Lwork === "number" && (Lwork | 0) === Lwork && (+Lwork !== 0 || 1 / Lwork > 0)))) rt.bad(F$, "Lwork", "i32", Lwork);
     const r = raw.cusolverDnDgebrd(handle, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(D, F$, "D"), rt.ptr(E, F$, "E"), rt.ptr(TAUQ, F$, "TAUQ"), rt.ptr(TAUP, F$, "TAUP"), rt.ptr(Work, F$, "Work"), Lwork, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3463,11 +3462,11 @@ function cusolverDnCgebrd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCge
   const F$ = "cusolverDnCgebrd";
   return function cusolverDnCgebrd(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, D: PointerLike, E: PointerLike, TAUQ: PointerLike, TAUP: PointerLike, Work: PointerLike, Lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,m,n,A,lda,D,E,TAUQ,TAUP,Work,Lwork,devInfo", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(Lwork)) rt.bad(F$, "Lwork", "i32", Lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof Lwork === "number" && (Lwork | 0) === Lwork && (+Lwork !== 0 || 1 / Lwork > 0)))) rt.bad(F$, "Lwork", "i32", Lwork);
     const r = raw.cusolverDnCgebrd(handle, m, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(D, F$, "D"), rt.ptr(E, F$, "E"), rt.ptr(rt.expect(TAUQ, float2, F$, "TAUQ"), F$, "TAUQ"), rt.ptr(rt.expect(TAUP, float2, F$, "TAUP"), F$, "TAUP"), rt.ptr(rt.expect(Work, float2, F$, "Work"), F$, "Work"), Lwork, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3479,11 +3478,11 @@ function cusolverDnZgebrd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZge
   const F$ = "cusolverDnZgebrd";
   return function cusolverDnZgebrd(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, D: PointerLike, E: PointerLike, TAUQ: PointerLike, TAUP: PointerLike, Work: PointerLike, Lwork: number, devInfo: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,m,n,A,lda,D,E,TAUQ,TAUP,Work,Lwork,devInfo", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(Lwork)) rt.bad(F$, "Lwork", "i32", Lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof Lwork === "number" && (Lwork | 0) === Lwork && (+Lwork !== 0 || 1 / Lwork > 0)))) rt.bad(F$, "Lwork", "i32", Lwork);
     const r = raw.cusolverDnZgebrd(handle, m, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(D, F$, "D"), rt.ptr(E, F$, "E"), rt.ptr(rt.expect(TAUQ, double2, F$, "TAUQ"), F$, "TAUQ"), rt.ptr(rt.expect(TAUP, double2, F$, "TAUP"), F$, "TAUP"), rt.ptr(rt.expect(Work, double2, F$, "Work"), F$, "Work"), Lwork, rt.ptr(devInfo, F$, "devInfo"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3495,12 +3494,12 @@ function cusolverDnSorgbr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSorgbr_bufferSize";
   return function cusolverDnSorgbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,side,m,n,k,A,lda,tau,lwork", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(side)) rt.bad(F$, "side", "u32", side);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(k)) rt.bad(F$, "k", "i32", k);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnSorgbr_bufferSize(handle, side, m, n, k, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3512,12 +3511,12 @@ function cusolverDnDorgbr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDorgbr_bufferSize";
   return function cusolverDnDorgbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,side,m,n,k,A,lda,tau,lwork", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(side)) rt.bad(F$, "side", "u32", side);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(k)) rt.bad(F$, "k", "i32", k);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnDorgbr_bufferSize(handle, side, m, n, k, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3529,12 +3528,12 @@ function cusolverDnCungbr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnCungbr_bufferSize";
   return function cusolverDnCungbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,side,m,n,k,A,lda,tau,lwork", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(side)) rt.bad(F$, "side", "u32", side);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(k)) rt.bad(F$, "k", "i32", k);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnCungbr_bufferSize(handle, side, m, n, k, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, float2, F$, "tau"), F$, "tau"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3546,12 +3545,12 @@ function cusolverDnZungbr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZungbr_bufferSize";
   return function cusolverDnZungbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,side,m,n,k,A,lda,tau,lwork", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(side)) rt.bad(F$, "side", "u32", side);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(k)) rt.bad(F$, "k", "i32", k);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnZungbr_bufferSize(handle, side, m, n, k, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, double2, F$, "tau"), F$, "tau"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3563,13 +3562,13 @@ function cusolverDnSorgbr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSor
   const F$ = "cusolverDnSorgbr";
   return function cusolverDnSorgbr(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 11) rt.arity(F$, "handle,side,m,n,k,A,lda,tau,work,lwork,info", 11, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(side)) rt.bad(F$, "side", "u32", side);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(k)) rt.bad(F$, "k", "i32", k);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnSorgbr(handle, side, m, n, k, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3581,13 +3580,13 @@ function cusolverDnDorgbr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDor
   const F$ = "cusolverDnDorgbr";
   return function cusolverDnDorgbr(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 11) rt.arity(F$, "handle,side,m,n,k,A,lda,tau,work,lwork,info", 11, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(side)) rt.bad(F$, "side", "u32", side);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(k)) rt.bad(F$, "k", "i32", k);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnDorgbr(handle, side, m, n, k, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3599,13 +3598,13 @@ function cusolverDnCungbr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCun
   const F$ = "cusolverDnCungbr";
   return function cusolverDnCungbr(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 11) rt.arity(F$, "handle,side,m,n,k,A,lda,tau,work,lwork,info", 11, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(side)) rt.bad(F$, "side", "u32", side);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(k)) rt.bad(F$, "k", "i32", k);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnCungbr(handle, side, m, n, k, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, float2, F$, "tau"), F$, "tau"), rt.ptr(rt.expect(work, float2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3617,13 +3616,13 @@ function cusolverDnZungbr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZun
   const F$ = "cusolverDnZungbr";
   return function cusolverDnZungbr(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 11) rt.arity(F$, "handle,side,m,n,k,A,lda,tau,work,lwork,info", 11, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(side)) rt.bad(F$, "side", "u32", side);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(k)) rt.bad(F$, "k", "i32", k);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnZungbr(handle, side, m, n, k, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, double2, F$, "tau"), F$, "tau"), rt.ptr(rt.expect(work, double2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3635,10 +3634,10 @@ function cusolverDnSsytrd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSsytrd_bufferSize";
   return function cusolverDnSsytrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,uplo,n,A,lda,d,e,tau,lwork", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnSsytrd_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(d, F$, "d"), rt.ptr(e, F$, "e"), rt.ptr(tau, F$, "tau"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3650,10 +3649,10 @@ function cusolverDnDsytrd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDsytrd_bufferSize";
   return function cusolverDnDsytrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,uplo,n,A,lda,d,e,tau,lwork", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnDsytrd_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(d, F$, "d"), rt.ptr(e, F$, "e"), rt.ptr(tau, F$, "tau"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3665,10 +3664,10 @@ function cusolverDnChetrd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnChetrd_bufferSize";
   return function cusolverDnChetrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,uplo,n,A,lda,d,e,tau,lwork", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnChetrd_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(d, F$, "d"), rt.ptr(e, F$, "e"), rt.ptr(rt.expect(tau, float2, F$, "tau"), F$, "tau"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3680,10 +3679,10 @@ function cusolverDnZhetrd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZhetrd_bufferSize";
   return function cusolverDnZhetrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,uplo,n,A,lda,d,e,tau,lwork", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnZhetrd_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(d, F$, "d"), rt.ptr(e, F$, "e"), rt.ptr(rt.expect(tau, double2, F$, "tau"), F$, "tau"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3695,11 +3694,11 @@ function cusolverDnSsytrd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsy
   const F$ = "cusolverDnSsytrd";
   return function cusolverDnSsytrd(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 11) rt.arity(F$, "handle,uplo,n,A,lda,d,e,tau,work,lwork,info", 11, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnSsytrd(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(d, F$, "d"), rt.ptr(e, F$, "e"), rt.ptr(tau, F$, "tau"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3711,11 +3710,11 @@ function cusolverDnDsytrd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsy
   const F$ = "cusolverDnDsytrd";
   return function cusolverDnDsytrd(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 11) rt.arity(F$, "handle,uplo,n,A,lda,d,e,tau,work,lwork,info", 11, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnDsytrd(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(d, F$, "d"), rt.ptr(e, F$, "e"), rt.ptr(tau, F$, "tau"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3727,11 +3726,11 @@ function cusolverDnChetrd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnChe
   const F$ = "cusolverDnChetrd";
   return function cusolverDnChetrd(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 11) rt.arity(F$, "handle,uplo,n,A,lda,d,e,tau,work,lwork,info", 11, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnChetrd(handle, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(d, F$, "d"), rt.ptr(e, F$, "e"), rt.ptr(rt.expect(tau, float2, F$, "tau"), F$, "tau"), rt.ptr(rt.expect(work, float2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3743,11 +3742,11 @@ function cusolverDnZhetrd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZhe
   const F$ = "cusolverDnZhetrd";
   return function cusolverDnZhetrd(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 11) rt.arity(F$, "handle,uplo,n,A,lda,d,e,tau,work,lwork,info", 11, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnZhetrd(handle, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(d, F$, "d"), rt.ptr(e, F$, "e"), rt.ptr(rt.expect(tau, double2, F$, "tau"), F$, "tau"), rt.ptr(rt.expect(work, double2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3759,10 +3758,10 @@ function cusolverDnSorgtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSorgtr_bufferSize";
   return function cusolverDnSorgtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 7) rt.arity(F$, "handle,uplo,n,A,lda,tau,lwork", 7, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnSorgtr_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3774,10 +3773,10 @@ function cusolverDnDorgtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDorgtr_bufferSize";
   return function cusolverDnDorgtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 7) rt.arity(F$, "handle,uplo,n,A,lda,tau,lwork", 7, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnDorgtr_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3789,10 +3788,10 @@ function cusolverDnCungtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnCungtr_bufferSize";
   return function cusolverDnCungtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 7) rt.arity(F$, "handle,uplo,n,A,lda,tau,lwork", 7, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnCungtr_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, float2, F$, "tau"), F$, "tau"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3804,10 +3803,10 @@ function cusolverDnZungtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZungtr_bufferSize";
   return function cusolverDnZungtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 7) rt.arity(F$, "handle,uplo,n,A,lda,tau,lwork", 7, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnZungtr_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, double2, F$, "tau"), F$, "tau"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3819,11 +3818,11 @@ function cusolverDnSorgtr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSor
   const F$ = "cusolverDnSorgtr";
   return function cusolverDnSorgtr(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,uplo,n,A,lda,tau,work,lwork,info", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnSorgtr(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3835,11 +3834,11 @@ function cusolverDnDorgtr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDor
   const F$ = "cusolverDnDorgtr";
   return function cusolverDnDorgtr(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,uplo,n,A,lda,tau,work,lwork,info", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnDorgtr(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3851,11 +3850,11 @@ function cusolverDnCungtr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCun
   const F$ = "cusolverDnCungtr";
   return function cusolverDnCungtr(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,uplo,n,A,lda,tau,work,lwork,info", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnCungtr(handle, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, float2, F$, "tau"), F$, "tau"), rt.ptr(rt.expect(work, float2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3867,11 +3866,11 @@ function cusolverDnZungtr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZun
   const F$ = "cusolverDnZungtr";
   return function cusolverDnZungtr(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,uplo,n,A,lda,tau,work,lwork,info", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnZungtr(handle, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, double2, F$, "tau"), F$, "tau"), rt.ptr(rt.expect(work, double2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3883,14 +3882,14 @@ function cusolverDnSormtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSormtr_bufferSize";
   return function cusolverDnSormtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,side,uplo,trans,m,n,A,lda,tau,C,ldc,lwork", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(side)) rt.bad(F$, "side", "u32", side);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isU32(trans)) rt.bad(F$, "trans", "u32", trans);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldc)) rt.bad(F$, "ldc", "i32", ldc);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
     const r = raw.cusolverDnSormtr_bufferSize(handle, side, uplo, trans, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(C, F$, "C"), ldc, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3902,14 +3901,14 @@ function cusolverDnDormtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDormtr_bufferSize";
   return function cusolverDnDormtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,side,uplo,trans,m,n,A,lda,tau,C,ldc,lwork", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(side)) rt.bad(F$, "side", "u32", side);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isU32(trans)) rt.bad(F$, "trans", "u32", trans);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldc)) rt.bad(F$, "ldc", "i32", ldc);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
     const r = raw.cusolverDnDormtr_bufferSize(handle, side, uplo, trans, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(C, F$, "C"), ldc, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3921,14 +3920,14 @@ function cusolverDnCunmtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnCunmtr_bufferSize";
   return function cusolverDnCunmtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,side,uplo,trans,m,n,A,lda,tau,C,ldc,lwork", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(side)) rt.bad(F$, "side", "u32", side);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isU32(trans)) rt.bad(F$, "trans", "u32", trans);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldc)) rt.bad(F$, "ldc", "i32", ldc);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
     const r = raw.cusolverDnCunmtr_bufferSize(handle, side, uplo, trans, m, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, float2, F$, "tau"), F$, "tau"), rt.ptr(rt.expect(C, float2, F$, "C"), F$, "C"), ldc, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3940,14 +3939,14 @@ function cusolverDnZunmtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZunmtr_bufferSize";
   return function cusolverDnZunmtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,side,uplo,trans,m,n,A,lda,tau,C,ldc,lwork", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(side)) rt.bad(F$, "side", "u32", side);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isU32(trans)) rt.bad(F$, "trans", "u32", trans);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldc)) rt.bad(F$, "ldc", "i32", ldc);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
     const r = raw.cusolverDnZunmtr_bufferSize(handle, side, uplo, trans, m, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, double2, F$, "tau"), F$, "tau"), rt.ptr(rt.expect(C, double2, F$, "C"), F$, "C"), ldc, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3959,15 +3958,15 @@ function cusolverDnSormtr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSor
   const F$ = "cusolverDnSormtr";
   return function cusolverDnSormtr(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,side,uplo,trans,m,n,A,lda,tau,C,ldc,work,lwork,info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(side)) rt.bad(F$, "side", "u32", side);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isU32(trans)) rt.bad(F$, "trans", "u32", trans);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldc)) rt.bad(F$, "ldc", "i32", ldc);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnSormtr(handle, side, uplo, trans, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(C, F$, "C"), ldc, rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3979,15 +3978,15 @@ function cusolverDnDormtr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDor
   const F$ = "cusolverDnDormtr";
   return function cusolverDnDormtr(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,side,uplo,trans,m,n,A,lda,tau,C,ldc,work,lwork,info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(side)) rt.bad(F$, "side", "u32", side);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isU32(trans)) rt.bad(F$, "trans", "u32", trans);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldc)) rt.bad(F$, "ldc", "i32", ldc);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnDormtr(handle, side, uplo, trans, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(C, F$, "C"), ldc, rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -3999,15 +3998,15 @@ function cusolverDnCunmtr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCun
   const F$ = "cusolverDnCunmtr";
   return function cusolverDnCunmtr(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,side,uplo,trans,m,n,A,lda,tau,C,ldc,work,lwork,info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(side)) rt.bad(F$, "side", "u32", side);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isU32(trans)) rt.bad(F$, "trans", "u32", trans);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldc)) rt.bad(F$, "ldc", "i32", ldc);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnCunmtr(handle, side, uplo, trans, m, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, float2, F$, "tau"), F$, "tau"), rt.ptr(rt.expect(C, float2, F$, "C"), F$, "C"), ldc, rt.ptr(rt.expect(work, float2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4019,15 +4018,15 @@ function cusolverDnZunmtr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZun
   const F$ = "cusolverDnZunmtr";
   return function cusolverDnZunmtr(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,side,uplo,trans,m,n,A,lda,tau,C,ldc,work,lwork,info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(side)) rt.bad(F$, "side", "u32", side);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isU32(trans)) rt.bad(F$, "trans", "u32", trans);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldc)) rt.bad(F$, "ldc", "i32", ldc);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnZunmtr(handle, side, uplo, trans, m, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, double2, F$, "tau"), F$, "tau"), rt.ptr(rt.expect(C, double2, F$, "C"), F$, "C"), ldc, rt.ptr(rt.expect(work, double2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4039,9 +4038,9 @@ function cusolverDnSgesvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSgesvd_bufferSize";
   return function cusolverDnSgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, lwork: PointerLike): void {
     if (arguments.length !== 4) rt.arity(F$, "handle,m,n,lwork", 4, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     const r = raw.cusolverDnSgesvd_bufferSize(handle, m, n, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4053,9 +4052,9 @@ function cusolverDnDgesvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDgesvd_bufferSize";
   return function cusolverDnDgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, lwork: PointerLike): void {
     if (arguments.length !== 4) rt.arity(F$, "handle,m,n,lwork", 4, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     const r = raw.cusolverDnDgesvd_bufferSize(handle, m, n, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4067,9 +4066,9 @@ function cusolverDnCgesvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnCgesvd_bufferSize";
   return function cusolverDnCgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, lwork: PointerLike): void {
     if (arguments.length !== 4) rt.arity(F$, "handle,m,n,lwork", 4, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     const r = raw.cusolverDnCgesvd_bufferSize(handle, m, n, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4081,9 +4080,9 @@ function cusolverDnZgesvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZgesvd_bufferSize";
   return function cusolverDnZgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, lwork: PointerLike): void {
     if (arguments.length !== 4) rt.arity(F$, "handle,m,n,lwork", 4, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     const r = raw.cusolverDnZgesvd_bufferSize(handle, m, n, rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4095,15 +4094,15 @@ function cusolverDnSgesvd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSge
   const F$ = "cusolverDnSgesvd";
   return function cusolverDnSgesvd(handle: cusolverDnHandle_t, jobu: number, jobvt: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, VT: PointerLike, ldvt: number, work: PointerLike, lwork: number, rwork: PointerLike, info: PointerLike): void {
     if (arguments.length !== 16) rt.arity(F$, "handle,jobu,jobvt,m,n,A,lda,S,U,ldu,VT,ldvt,work,lwork,rwork,info", 16, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI8(jobu)) rt.bad(F$, "jobu", "i8", jobu);
-    if (!isI8(jobvt)) rt.bad(F$, "jobvt", "i8", jobvt);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI32(ldvt)) rt.bad(F$, "ldvt", "i32", ldvt);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (+jobu !== 0 || 1 / jobu > 0)))) rt.bad(F$, "jobu", "i8", jobu);
+    if (!((typeof jobvt === "number" && (jobvt << 24 >> 24) === jobvt && (+jobvt !== 0 || 1 / jobvt > 0)))) rt.bad(F$, "jobvt", "i8", jobvt);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof ldvt === "number" && (ldvt | 0) === ldvt && (+ldvt !== 0 || 1 / ldvt > 0)))) rt.bad(F$, "ldvt", "i32", ldvt);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnSgesvd(handle, jobu, jobvt, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(U, F$, "U"), ldu, rt.ptr(VT, F$, "VT"), ldvt, rt.ptr(work, F$, "work"), lwork, rt.ptr(rwork, F$, "rwork"), rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4115,15 +4114,15 @@ function cusolverDnDgesvd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDge
   const F$ = "cusolverDnDgesvd";
   return function cusolverDnDgesvd(handle: cusolverDnHandle_t, jobu: number, jobvt: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, VT: PointerLike, ldvt: number, work: PointerLike, lwork: number, rwork: PointerLike, info: PointerLike): void {
     if (arguments.length !== 16) rt.arity(F$, "handle,jobu,jobvt,m,n,A,lda,S,U,ldu,VT,ldvt,work,lwork,rwork,info", 16, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI8(jobu)) rt.bad(F$, "jobu", "i8", jobu);
-    if (!isI8(jobvt)) rt.bad(F$, "jobvt", "i8", jobvt);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI32(ldvt)) rt.bad(F$, "ldvt", "i32", ldvt);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (+jobu !== 0 || 1 / jobu > 0)))) rt.bad(F$, "jobu", "i8", jobu);
+    if (!((typeof jobvt === "number" && (jobvt << 24 >> 24) === jobvt && (+jobvt !== 0 || 1 / jobvt > 0)))) rt.bad(F$, "jobvt", "i8", jobvt);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof ldvt === "number" && (ldvt | 0) === ldvt && (+ldvt !== 0 || 1 / ldvt > 0)))) rt.bad(F$, "ldvt", "i32", ldvt);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnDgesvd(handle, jobu, jobvt, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(U, F$, "U"), ldu, rt.ptr(VT, F$, "VT"), ldvt, rt.ptr(work, F$, "work"), lwork, rt.ptr(rwork, F$, "rwork"), rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4135,15 +4134,15 @@ function cusolverDnCgesvd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCge
   const F$ = "cusolverDnCgesvd";
   return function cusolverDnCgesvd(handle: cusolverDnHandle_t, jobu: number, jobvt: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, VT: PointerLike, ldvt: number, work: PointerLike, lwork: number, rwork: PointerLike, info: PointerLike): void {
     if (arguments.length !== 16) rt.arity(F$, "handle,jobu,jobvt,m,n,A,lda,S,U,ldu,VT,ldvt,work,lwork,rwork,info", 16, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI8(jobu)) rt.bad(F$, "jobu", "i8", jobu);
-    if (!isI8(jobvt)) rt.bad(F$, "jobvt", "i8", jobvt);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI32(ldvt)) rt.bad(F$, "ldvt", "i32", ldvt);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (+jobu !== 0 || 1 / jobu > 0)))) rt.bad(F$, "jobu", "i8", jobu);
+    if (!((typeof jobvt === "number" && (jobvt << 24 >> 24) === jobvt && (+jobvt !== 0 || 1 / jobvt > 0)))) rt.bad(F$, "jobvt", "i8", jobvt);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof ldvt === "number" && (ldvt | 0) === ldvt && (+ldvt !== 0 || 1 / ldvt > 0)))) rt.bad(F$, "ldvt", "i32", ldvt);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnCgesvd(handle, jobu, jobvt, m, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(rt.expect(U, float2, F$, "U"), F$, "U"), ldu, rt.ptr(rt.expect(VT, float2, F$, "VT"), F$, "VT"), ldvt, rt.ptr(rt.expect(work, float2, F$, "work"), F$, "work"), lwork, rt.ptr(rwork, F$, "rwork"), rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4155,15 +4154,15 @@ function cusolverDnZgesvd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZge
   const F$ = "cusolverDnZgesvd";
   return function cusolverDnZgesvd(handle: cusolverDnHandle_t, jobu: number, jobvt: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, VT: PointerLike, ldvt: number, work: PointerLike, lwork: number, rwork: PointerLike, info: PointerLike): void {
     if (arguments.length !== 16) rt.arity(F$, "handle,jobu,jobvt,m,n,A,lda,S,U,ldu,VT,ldvt,work,lwork,rwork,info", 16, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isI8(jobu)) rt.bad(F$, "jobu", "i8", jobu);
-    if (!isI8(jobvt)) rt.bad(F$, "jobvt", "i8", jobvt);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI32(ldvt)) rt.bad(F$, "ldvt", "i32", ldvt);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (+jobu !== 0 || 1 / jobu > 0)))) rt.bad(F$, "jobu", "i8", jobu);
+    if (!((typeof jobvt === "number" && (jobvt << 24 >> 24) === jobvt && (+jobvt !== 0 || 1 / jobvt > 0)))) rt.bad(F$, "jobvt", "i8", jobvt);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof ldvt === "number" && (ldvt | 0) === ldvt && (+ldvt !== 0 || 1 / ldvt > 0)))) rt.bad(F$, "ldvt", "i32", ldvt);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnZgesvd(handle, jobu, jobvt, m, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(rt.expect(U, double2, F$, "U"), F$, "U"), ldu, rt.ptr(rt.expect(VT, double2, F$, "VT"), F$, "VT"), ldvt, rt.ptr(rt.expect(work, double2, F$, "work"), F$, "work"), lwork, rt.ptr(rwork, F$, "rwork"), rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4175,11 +4174,11 @@ function cusolverDnSsyevd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSsyevd_bufferSize";
   return function cusolverDnSsyevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,lwork", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnSsyevd_bufferSize(handle, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4191,11 +4190,11 @@ function cusolverDnDsyevd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDsyevd_bufferSize";
   return function cusolverDnDsyevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,lwork", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnDsyevd_bufferSize(handle, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4207,11 +4206,11 @@ function cusolverDnCheevd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnCheevd_bufferSize";
   return function cusolverDnCheevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,lwork", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnCheevd_bufferSize(handle, jobz, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4223,11 +4222,11 @@ function cusolverDnZheevd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZheevd_bufferSize";
   return function cusolverDnZheevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 8) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,lwork", 8, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     const r = raw.cusolverDnZheevd_bufferSize(handle, jobz, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4239,12 +4238,12 @@ function cusolverDnSsyevd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsy
   const F$ = "cusolverDnSsyevd";
   return function cusolverDnSsyevd(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 10) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,work,lwork,info", 10, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnSsyevd(handle, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4256,12 +4255,12 @@ function cusolverDnDsyevd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsy
   const F$ = "cusolverDnDsyevd";
   return function cusolverDnDsyevd(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 10) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,work,lwork,info", 10, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnDsyevd(handle, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4273,12 +4272,12 @@ function cusolverDnCheevd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnChe
   const F$ = "cusolverDnCheevd";
   return function cusolverDnCheevd(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 10) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,work,lwork,info", 10, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnCheevd(handle, jobz, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(rt.expect(work, float2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4290,12 +4289,12 @@ function cusolverDnZheevd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZhe
   const F$ = "cusolverDnZheevd";
   return function cusolverDnZheevd(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 10) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,work,lwork,info", 10, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnZheevd(handle, jobz, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(rt.expect(work, double2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4307,16 +4306,16 @@ function cusolverDnSsyevdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cusolverDnSsyevdx_bufferSize";
   return function cusolverDnSsyevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,meig,W,lwork", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(range)) rt.bad(F$, "range", "u32", range);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isF64(vl)) rt.bad(F$, "vl", "f32", vl);
-    if (!isF64(vu)) rt.bad(F$, "vu", "f32", vu);
-    if (!isI32(il)) rt.bad(F$, "il", "i32", il);
-    if (!isI32(iu)) rt.bad(F$, "iu", "i32", iu);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!(typeof vl === "number")) rt.bad(F$, "vl", "f32", vl);
+    if (!(typeof vu === "number")) rt.bad(F$, "vu", "f32", vu);
+    if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
+    if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
     const r = raw.cusolverDnSsyevdx_bufferSize(handle, jobz, range, uplo, n, rt.ptr(A, F$, "A"), lda, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4328,16 +4327,16 @@ function cusolverDnDsyevdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cusolverDnDsyevdx_bufferSize";
   return function cusolverDnDsyevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,meig,W,lwork", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(range)) rt.bad(F$, "range", "u32", range);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isF64(vl)) rt.bad(F$, "vl", "f64", vl);
-    if (!isF64(vu)) rt.bad(F$, "vu", "f64", vu);
-    if (!isI32(il)) rt.bad(F$, "il", "i32", il);
-    if (!isI32(iu)) rt.bad(F$, "iu", "i32", iu);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!(typeof vl === "number")) rt.bad(F$, "vl", "f64", vl);
+    if (!(typeof vu === "number")) rt.bad(F$, "vu", "f64", vu);
+    if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
+    if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
     const r = raw.cusolverDnDsyevdx_bufferSize(handle, jobz, range, uplo, n, rt.ptr(A, F$, "A"), lda, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4349,16 +4348,16 @@ function cusolverDnCheevdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cusolverDnCheevdx_bufferSize";
   return function cusolverDnCheevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,meig,W,lwork", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(range)) rt.bad(F$, "range", "u32", range);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isF64(vl)) rt.bad(F$, "vl", "f32", vl);
-    if (!isF64(vu)) rt.bad(F$, "vu", "f32", vu);
-    if (!isI32(il)) rt.bad(F$, "il", "i32", il);
-    if (!isI32(iu)) rt.bad(F$, "iu", "i32", iu);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!(typeof vl === "number")) rt.bad(F$, "vl", "f32", vl);
+    if (!(typeof vu === "number")) rt.bad(F$, "vu", "f32", vu);
+    if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
+    if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
     const r = raw.cusolverDnCheevdx_bufferSize(handle, jobz, range, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4370,16 +4369,16 @@ function cusolverDnZheevdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cusolverDnZheevdx_bufferSize";
   return function cusolverDnZheevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,meig,W,lwork", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(range)) rt.bad(F$, "range", "u32", range);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isF64(vl)) rt.bad(F$, "vl", "f64", vl);
-    if (!isF64(vu)) rt.bad(F$, "vu", "f64", vu);
-    if (!isI32(il)) rt.bad(F$, "il", "i32", il);
-    if (!isI32(iu)) rt.bad(F$, "iu", "i32", iu);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!(typeof vl === "number")) rt.bad(F$, "vl", "f64", vl);
+    if (!(typeof vu === "number")) rt.bad(F$, "vu", "f64", vu);
+    if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
+    if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
     const r = raw.cusolverDnZheevdx_bufferSize(handle, jobz, range, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4391,17 +4390,17 @@ function cusolverDnSsyevdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSs
   const F$ = "cusolverDnSsyevdx";
   return function cusolverDnSsyevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 16) rt.arity(F$, "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,meig,W,work,lwork,info", 16, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(range)) rt.bad(F$, "range", "u32", range);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isF64(vl)) rt.bad(F$, "vl", "f32", vl);
-    if (!isF64(vu)) rt.bad(F$, "vu", "f32", vu);
-    if (!isI32(il)) rt.bad(F$, "il", "i32", il);
-    if (!isI32(iu)) rt.bad(F$, "iu", "i32", iu);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!(typeof vl === "number")) rt.bad(F$, "vl", "f32", vl);
+    if (!(typeof vu === "number")) rt.bad(F$, "vu", "f32", vu);
+    if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
+    if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnSsyevdx(handle, jobz, range, uplo, n, rt.ptr(A, F$, "A"), lda, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4413,17 +4412,17 @@ function cusolverDnDsyevdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDs
   const F$ = "cusolverDnDsyevdx";
   return function cusolverDnDsyevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 16) rt.arity(F$, "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,meig,W,work,lwork,info", 16, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(range)) rt.bad(F$, "range", "u32", range);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isF64(vl)) rt.bad(F$, "vl", "f64", vl);
-    if (!isF64(vu)) rt.bad(F$, "vu", "f64", vu);
-    if (!isI32(il)) rt.bad(F$, "il", "i32", il);
-    if (!isI32(iu)) rt.bad(F$, "iu", "i32", iu);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!(typeof vl === "number")) rt.bad(F$, "vl", "f64", vl);
+    if (!(typeof vu === "number")) rt.bad(F$, "vu", "f64", vu);
+    if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
+    if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnDsyevdx(handle, jobz, range, uplo, n, rt.ptr(A, F$, "A"), lda, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4435,17 +4434,17 @@ function cusolverDnCheevdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCh
   const F$ = "cusolverDnCheevdx";
   return function cusolverDnCheevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 16) rt.arity(F$, "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,meig,W,work,lwork,info", 16, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(range)) rt.bad(F$, "range", "u32", range);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isF64(vl)) rt.bad(F$, "vl", "f32", vl);
-    if (!isF64(vu)) rt.bad(F$, "vu", "f32", vu);
-    if (!isI32(il)) rt.bad(F$, "il", "i32", il);
-    if (!isI32(iu)) rt.bad(F$, "iu", "i32", iu);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!(typeof vl === "number")) rt.bad(F$, "vl", "f32", vl);
+    if (!(typeof vu === "number")) rt.bad(F$, "vu", "f32", vu);
+    if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
+    if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnCheevdx(handle, jobz, range, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(rt.expect(work, float2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4457,17 +4456,17 @@ function cusolverDnZheevdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZh
   const F$ = "cusolverDnZheevdx";
   return function cusolverDnZheevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 16) rt.arity(F$, "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,meig,W,work,lwork,info", 16, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(range)) rt.bad(F$, "range", "u32", range);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isF64(vl)) rt.bad(F$, "vl", "f64", vl);
-    if (!isF64(vu)) rt.bad(F$, "vu", "f64", vu);
-    if (!isI32(il)) rt.bad(F$, "il", "i32", il);
-    if (!isI32(iu)) rt.bad(F$, "iu", "i32", iu);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!(typeof vl === "number")) rt.bad(F$, "vl", "f64", vl);
+    if (!(typeof vu === "number")) rt.bad(F$, "vu", "f64", vu);
+    if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
+    if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnZheevdx(handle, jobz, range, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(rt.expect(work, double2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4479,18 +4478,18 @@ function cusolverDnSsygvdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cusolverDnSsygvdx_bufferSize";
   return function cusolverDnSsygvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 17) rt.arity(F$, "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,meig,W,lwork", 17, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(itype)) rt.bad(F$, "itype", "u32", itype);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(range)) rt.bad(F$, "range", "u32", range);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
-    if (!isF64(vl)) rt.bad(F$, "vl", "f32", vl);
-    if (!isF64(vu)) rt.bad(F$, "vu", "f32", vu);
-    if (!isI32(il)) rt.bad(F$, "il", "i32", il);
-    if (!isI32(iu)) rt.bad(F$, "iu", "i32", iu);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
+    if (!(typeof vl === "number")) rt.bad(F$, "vl", "f32", vl);
+    if (!(typeof vu === "number")) rt.bad(F$, "vu", "f32", vu);
+    if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
+    if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
     const r = raw.cusolverDnSsygvdx_bufferSize(handle, itype, jobz, range, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4502,18 +4501,18 @@ function cusolverDnDsygvdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cusolverDnDsygvdx_bufferSize";
   return function cusolverDnDsygvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 17) rt.arity(F$, "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,meig,W,lwork", 17, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(itype)) rt.bad(F$, "itype", "u32", itype);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(range)) rt.bad(F$, "range", "u32", range);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
-    if (!isF64(vl)) rt.bad(F$, "vl", "f64", vl);
-    if (!isF64(vu)) rt.bad(F$, "vu", "f64", vu);
-    if (!isI32(il)) rt.bad(F$, "il", "i32", il);
-    if (!isI32(iu)) rt.bad(F$, "iu", "i32", iu);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
+    if (!(typeof vl === "number")) rt.bad(F$, "vl", "f64", vl);
+    if (!(typeof vu === "number")) rt.bad(F$, "vu", "f64", vu);
+    if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
+    if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
     const r = raw.cusolverDnDsygvdx_bufferSize(handle, itype, jobz, range, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4525,18 +4524,18 @@ function cusolverDnChegvdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cusolverDnChegvdx_bufferSize";
   return function cusolverDnChegvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 17) rt.arity(F$, "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,meig,W,lwork", 17, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(itype)) rt.bad(F$, "itype", "u32", itype);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(range)) rt.bad(F$, "range", "u32", range);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
-    if (!isF64(vl)) rt.bad(F$, "vl", "f32", vl);
-    if (!isF64(vu)) rt.bad(F$, "vu", "f32", vu);
-    if (!isI32(il)) rt.bad(F$, "il", "i32", il);
-    if (!isI32(iu)) rt.bad(F$, "iu", "i32", iu);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
+    if (!(typeof vl === "number")) rt.bad(F$, "vl", "f32", vl);
+    if (!(typeof vu === "number")) rt.bad(F$, "vu", "f32", vu);
+    if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
+    if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
     const r = raw.cusolverDnChegvdx_bufferSize(handle, itype, jobz, range, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, float2, F$, "B"), F$, "B"), ldb, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4548,18 +4547,18 @@ function cusolverDnZhegvdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cusolverDnZhegvdx_bufferSize";
   return function cusolverDnZhegvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 17) rt.arity(F$, "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,meig,W,lwork", 17, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(itype)) rt.bad(F$, "itype", "u32", itype);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(range)) rt.bad(F$, "range", "u32", range);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
-    if (!isF64(vl)) rt.bad(F$, "vl", "f64", vl);
-    if (!isF64(vu)) rt.bad(F$, "vu", "f64", vu);
-    if (!isI32(il)) rt.bad(F$, "il", "i32", il);
-    if (!isI32(iu)) rt.bad(F$, "iu", "i32", iu);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
+    if (!(typeof vl === "number")) rt.bad(F$, "vl", "f64", vl);
+    if (!(typeof vu === "number")) rt.bad(F$, "vu", "f64", vu);
+    if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
+    if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
     const r = raw.cusolverDnZhegvdx_bufferSize(handle, itype, jobz, range, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, double2, F$, "B"), F$, "B"), ldb, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4571,19 +4570,19 @@ function cusolverDnSsygvdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSs
   const F$ = "cusolverDnSsygvdx";
   return function cusolverDnSsygvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 19) rt.arity(F$, "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,meig,W,work,lwork,info", 19, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(itype)) rt.bad(F$, "itype", "u32", itype);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(range)) rt.bad(F$, "range", "u32", range);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
-    if (!isF64(vl)) rt.bad(F$, "vl", "f32", vl);
-    if (!isF64(vu)) rt.bad(F$, "vu", "f32", vu);
-    if (!isI32(il)) rt.bad(F$, "il", "i32", il);
-    if (!isI32(iu)) rt.bad(F$, "iu", "i32", iu);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
+    if (!(typeof vl === "number")) rt.bad(F$, "vl", "f32", vl);
+    if (!(typeof vu === "number")) rt.bad(F$, "vu", "f32", vu);
+    if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
+    if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnSsygvdx(handle, itype, jobz, range, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4595,19 +4594,19 @@ function cusolverDnDsygvdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDs
   const F$ = "cusolverDnDsygvdx";
   return function cusolverDnDsygvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 19) rt.arity(F$, "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,meig,W,work,lwork,info", 19, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(itype)) rt.bad(F$, "itype", "u32", itype);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(range)) rt.bad(F$, "range", "u32", range);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
-    if (!isF64(vl)) rt.bad(F$, "vl", "f64", vl);
-    if (!isF64(vu)) rt.bad(F$, "vu", "f64", vu);
-    if (!isI32(il)) rt.bad(F$, "il", "i32", il);
-    if (!isI32(iu)) rt.bad(F$, "iu", "i32", iu);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
+    if (!(typeof vl === "number")) rt.bad(F$, "vl", "f64", vl);
+    if (!(typeof vu === "number")) rt.bad(F$, "vu", "f64", vu);
+    if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
+    if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnDsygvdx(handle, itype, jobz, range, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4619,19 +4618,19 @@ function cusolverDnChegvdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCh
   const F$ = "cusolverDnChegvdx";
   return function cusolverDnChegvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 19) rt.arity(F$, "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,meig,W,work,lwork,info", 19, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(itype)) rt.bad(F$, "itype", "u32", itype);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(range)) rt.bad(F$, "range", "u32", range);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
-    if (!isF64(vl)) rt.bad(F$, "vl", "f32", vl);
-    if (!isF64(vu)) rt.bad(F$, "vu", "f32", vu);
-    if (!isI32(il)) rt.bad(F$, "il", "i32", il);
-    if (!isI32(iu)) rt.bad(F$, "iu", "i32", iu);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
+    if (!(typeof vl === "number")) rt.bad(F$, "vl", "f32", vl);
+    if (!(typeof vu === "number")) rt.bad(F$, "vu", "f32", vu);
+    if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
+    if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnChegvdx(handle, itype, jobz, range, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, float2, F$, "B"), F$, "B"), ldb, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(rt.expect(work, float2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4643,19 +4642,19 @@ function cusolverDnZhegvdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZh
   const F$ = "cusolverDnZhegvdx";
   return function cusolverDnZhegvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 19) rt.arity(F$, "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,meig,W,work,lwork,info", 19, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(itype)) rt.bad(F$, "itype", "u32", itype);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(range)) rt.bad(F$, "range", "u32", range);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
-    if (!isF64(vl)) rt.bad(F$, "vl", "f64", vl);
-    if (!isF64(vu)) rt.bad(F$, "vu", "f64", vu);
-    if (!isI32(il)) rt.bad(F$, "il", "i32", il);
-    if (!isI32(iu)) rt.bad(F$, "iu", "i32", iu);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
+    if (!(typeof vl === "number")) rt.bad(F$, "vl", "f64", vl);
+    if (!(typeof vu === "number")) rt.bad(F$, "vu", "f64", vu);
+    if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
+    if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnZhegvdx(handle, itype, jobz, range, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, double2, F$, "B"), F$, "B"), ldb, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(rt.expect(work, double2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4667,13 +4666,13 @@ function cusolverDnSsygvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSsygvd_bufferSize";
   return function cusolverDnSsygvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 11) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,lwork", 11, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(itype)) rt.bad(F$, "itype", "u32", itype);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
     const r = raw.cusolverDnSsygvd_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4685,13 +4684,13 @@ function cusolverDnDsygvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDsygvd_bufferSize";
   return function cusolverDnDsygvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 11) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,lwork", 11, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(itype)) rt.bad(F$, "itype", "u32", itype);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
     const r = raw.cusolverDnDsygvd_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4703,13 +4702,13 @@ function cusolverDnChegvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnChegvd_bufferSize";
   return function cusolverDnChegvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 11) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,lwork", 11, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(itype)) rt.bad(F$, "itype", "u32", itype);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
     const r = raw.cusolverDnChegvd_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, float2, F$, "B"), F$, "B"), ldb, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4721,13 +4720,13 @@ function cusolverDnZhegvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZhegvd_bufferSize";
   return function cusolverDnZhegvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike): void {
     if (arguments.length !== 11) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,lwork", 11, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(itype)) rt.bad(F$, "itype", "u32", itype);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
     const r = raw.cusolverDnZhegvd_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, double2, F$, "B"), F$, "B"), ldb, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4739,14 +4738,14 @@ function cusolverDnSsygvd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsy
   const F$ = "cusolverDnSsygvd";
   return function cusolverDnSsygvd(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 13) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,work,lwork,info", 13, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(itype)) rt.bad(F$, "itype", "u32", itype);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnSsygvd(handle, itype, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, rt.ptr(W, F$, "W"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4758,14 +4757,14 @@ function cusolverDnDsygvd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsy
   const F$ = "cusolverDnDsygvd";
   return function cusolverDnDsygvd(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 13) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,work,lwork,info", 13, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(itype)) rt.bad(F$, "itype", "u32", itype);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnDsygvd(handle, itype, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, rt.ptr(W, F$, "W"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4777,14 +4776,14 @@ function cusolverDnChegvd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnChe
   const F$ = "cusolverDnChegvd";
   return function cusolverDnChegvd(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 13) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,work,lwork,info", 13, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(itype)) rt.bad(F$, "itype", "u32", itype);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnChegvd(handle, itype, jobz, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, float2, F$, "B"), F$, "B"), ldb, rt.ptr(W, F$, "W"), rt.ptr(rt.expect(work, float2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4796,14 +4795,14 @@ function cusolverDnZhegvd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZhe
   const F$ = "cusolverDnZhegvd";
   return function cusolverDnZhegvd(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
     if (arguments.length !== 13) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,work,lwork,info", 13, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(itype)) rt.bad(F$, "itype", "u32", itype);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
     const r = raw.cusolverDnZhegvd(handle, itype, jobz, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, double2, F$, "B"), F$, "B"), ldb, rt.ptr(W, F$, "W"), rt.ptr(rt.expect(work, double2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4827,7 +4826,7 @@ function cusolverDnDestroySyevjInfo$(raw: Raw, rt: CheckedRuntime): Checked["cus
   const F$ = "cusolverDnDestroySyevjInfo";
   return function cusolverDnDestroySyevjInfo(info: syevjInfo_t): void {
     if (arguments.length !== 1) rt.arity(F$, "info", 1, arguments.length);
-    if (!isPtr(info)) rt.bad(F$, "info", "pointer", info);
+    if (!(isPtr(info))) rt.bad(F$, "info", "pointer", info);
     const r = raw.cusolverDnDestroySyevjInfo(info);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, info);
@@ -4839,8 +4838,8 @@ function cusolverDnXsyevjSetTolerance$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cusolverDnXsyevjSetTolerance";
   return function cusolverDnXsyevjSetTolerance(info: syevjInfo_t, tolerance: number): void {
     if (arguments.length !== 2) rt.arity(F$, "info,tolerance", 2, arguments.length);
-    if (!isPtr(info)) rt.bad(F$, "info", "pointer", info);
-    if (!isF64(tolerance)) rt.bad(F$, "tolerance", "f64", tolerance);
+    if (!(isPtr(info))) rt.bad(F$, "info", "pointer", info);
+    if (!(typeof tolerance === "number")) rt.bad(F$, "tolerance", "f64", tolerance);
     const r = raw.cusolverDnXsyevjSetTolerance(info, tolerance);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, info);
@@ -4852,8 +4851,8 @@ function cusolverDnXsyevjSetMaxSweeps$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cusolverDnXsyevjSetMaxSweeps";
   return function cusolverDnXsyevjSetMaxSweeps(info: syevjInfo_t, max_sweeps: number): void {
     if (arguments.length !== 2) rt.arity(F$, "info,max_sweeps", 2, arguments.length);
-    if (!isPtr(info)) rt.bad(F$, "info", "pointer", info);
-    if (!isI32(max_sweeps)) rt.bad(F$, "max_sweeps", "i32", max_sweeps);
+    if (!(isPtr(info))) rt.bad(F$, "info", "pointer", info);
+    if (!((typeof max_sweeps === "number" && (max_sweeps | 0) === max_sweeps && (+max_sweeps !== 0 || 1 / max_sweeps > 0)))) rt.bad(F$, "max_sweeps", "i32", max_sweeps);
     const r = raw.cusolverDnXsyevjSetMaxSweeps(info, max_sweeps);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, info);
@@ -4865,8 +4864,8 @@ function cusolverDnXsyevjSetSortEig$(raw: Raw, rt: CheckedRuntime): Checked["cus
   const F$ = "cusolverDnXsyevjSetSortEig";
   return function cusolverDnXsyevjSetSortEig(info: syevjInfo_t, sort_eig: number): void {
     if (arguments.length !== 2) rt.arity(F$, "info,sort_eig", 2, arguments.length);
-    if (!isPtr(info)) rt.bad(F$, "info", "pointer", info);
-    if (!isI32(sort_eig)) rt.bad(F$, "sort_eig", "i32", sort_eig);
+    if (!(isPtr(info))) rt.bad(F$, "info", "pointer", info);
+    if (!((typeof sort_eig === "number" && (sort_eig | 0) === sort_eig && (+sort_eig !== 0 || 1 / sort_eig > 0)))) rt.bad(F$, "sort_eig", "i32", sort_eig);
     const r = raw.cusolverDnXsyevjSetSortEig(info, sort_eig);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, info);
@@ -4880,8 +4879,8 @@ function cusolverDnXsyevjGetResidual$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnXsyevjGetResidual";
   return function cusolverDnXsyevjGetResidual(handle: cusolverDnHandle_t, info: syevjInfo_t): number {
     if (arguments.length !== 2) rt.arity(F$, "handle,info", 2, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(info)) rt.bad(F$, "info", "pointer", info);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(info))) rt.bad(F$, "info", "pointer", info);
     const r = raw.cusolverDnXsyevjGetResidual(handle, info, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4896,8 +4895,8 @@ function cusolverDnXsyevjGetSweeps$(raw: Raw, rt: CheckedRuntime): Checked["cuso
   const F$ = "cusolverDnXsyevjGetSweeps";
   return function cusolverDnXsyevjGetSweeps(handle: cusolverDnHandle_t, info: syevjInfo_t): number {
     if (arguments.length !== 2) rt.arity(F$, "handle,info", 2, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(info)) rt.bad(F$, "info", "pointer", info);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(info))) rt.bad(F$, "info", "pointer", info);
     const r = raw.cusolverDnXsyevjGetSweeps(handle, info, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4910,13 +4909,13 @@ function cusolverDnSsyevjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Chec
   const F$ = "cusolverDnSsyevjBatched_bufferSize";
   return function cusolverDnSsyevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t, batchSize: number): void {
     if (arguments.length !== 10) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,lwork,params,batchSize", 10, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnSsyevjBatched_bufferSize(handle, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"), params, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4928,13 +4927,13 @@ function cusolverDnDsyevjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Chec
   const F$ = "cusolverDnDsyevjBatched_bufferSize";
   return function cusolverDnDsyevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t, batchSize: number): void {
     if (arguments.length !== 10) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,lwork,params,batchSize", 10, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnDsyevjBatched_bufferSize(handle, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"), params, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4946,13 +4945,13 @@ function cusolverDnCheevjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Chec
   const F$ = "cusolverDnCheevjBatched_bufferSize";
   return function cusolverDnCheevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t, batchSize: number): void {
     if (arguments.length !== 10) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,lwork,params,batchSize", 10, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnCheevjBatched_bufferSize(handle, jobz, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"), params, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4964,13 +4963,13 @@ function cusolverDnZheevjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Chec
   const F$ = "cusolverDnZheevjBatched_bufferSize";
   return function cusolverDnZheevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t, batchSize: number): void {
     if (arguments.length !== 10) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,lwork,params,batchSize", 10, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnZheevjBatched_bufferSize(handle, jobz, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"), params, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -4982,14 +4981,14 @@ function cusolverDnSsyevjBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   const F$ = "cusolverDnSsyevjBatched";
   return function cusolverDnSsyevjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike, params: syevjInfo_t, batchSize: number): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,work,lwork,info,params,batchSize", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnSsyevjBatched(handle, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"), params, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5001,14 +5000,14 @@ function cusolverDnDsyevjBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   const F$ = "cusolverDnDsyevjBatched";
   return function cusolverDnDsyevjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike, params: syevjInfo_t, batchSize: number): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,work,lwork,info,params,batchSize", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnDsyevjBatched(handle, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"), params, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5020,14 +5019,14 @@ function cusolverDnCheevjBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   const F$ = "cusolverDnCheevjBatched";
   return function cusolverDnCheevjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike, params: syevjInfo_t, batchSize: number): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,work,lwork,info,params,batchSize", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnCheevjBatched(handle, jobz, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(rt.expect(work, float2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"), params, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5039,14 +5038,14 @@ function cusolverDnZheevjBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   const F$ = "cusolverDnZheevjBatched";
   return function cusolverDnZheevjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike, params: syevjInfo_t, batchSize: number): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,work,lwork,info,params,batchSize", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnZheevjBatched(handle, jobz, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(rt.expect(work, double2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"), params, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5058,12 +5057,12 @@ function cusolverDnSsyevj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSsyevj_bufferSize";
   return function cusolverDnSsyevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,lwork,params", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnSsyevj_bufferSize(handle, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"), params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5075,12 +5074,12 @@ function cusolverDnDsyevj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDsyevj_bufferSize";
   return function cusolverDnDsyevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,lwork,params", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnDsyevj_bufferSize(handle, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"), params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5092,12 +5091,12 @@ function cusolverDnCheevj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnCheevj_bufferSize";
   return function cusolverDnCheevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,lwork,params", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnCheevj_bufferSize(handle, jobz, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"), params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5109,12 +5108,12 @@ function cusolverDnZheevj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZheevj_bufferSize";
   return function cusolverDnZheevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 9) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,lwork,params", 9, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnZheevj_bufferSize(handle, jobz, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"), params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5126,13 +5125,13 @@ function cusolverDnSsyevj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsy
   const F$ = "cusolverDnSsyevj";
   return function cusolverDnSsyevj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 11) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,work,lwork,info,params", 11, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnSsyevj(handle, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"), params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5144,13 +5143,13 @@ function cusolverDnDsyevj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsy
   const F$ = "cusolverDnDsyevj";
   return function cusolverDnDsyevj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 11) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,work,lwork,info,params", 11, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnDsyevj(handle, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"), params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5162,13 +5161,13 @@ function cusolverDnCheevj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnChe
   const F$ = "cusolverDnCheevj";
   return function cusolverDnCheevj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 11) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,work,lwork,info,params", 11, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnCheevj(handle, jobz, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(rt.expect(work, float2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"), params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5180,13 +5179,13 @@ function cusolverDnZheevj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZhe
   const F$ = "cusolverDnZheevj";
   return function cusolverDnZheevj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 11) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,work,lwork,info,params", 11, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnZheevj(handle, jobz, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(rt.expect(work, double2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"), params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5198,14 +5197,14 @@ function cusolverDnSsygvj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnSsygvj_bufferSize";
   return function cusolverDnSsygvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,lwork,params", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(itype)) rt.bad(F$, "itype", "u32", itype);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnSsygvj_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"), params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5217,14 +5216,14 @@ function cusolverDnDsygvj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDsygvj_bufferSize";
   return function cusolverDnDsygvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,lwork,params", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(itype)) rt.bad(F$, "itype", "u32", itype);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnDsygvj_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"), params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5236,14 +5235,14 @@ function cusolverDnChegvj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnChegvj_bufferSize";
   return function cusolverDnChegvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,lwork,params", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(itype)) rt.bad(F$, "itype", "u32", itype);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnChegvj_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, float2, F$, "B"), F$, "B"), ldb, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"), params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5255,14 +5254,14 @@ function cusolverDnZhegvj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnZhegvj_bufferSize";
   return function cusolverDnZhegvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,lwork,params", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(itype)) rt.bad(F$, "itype", "u32", itype);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnZhegvj_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, double2, F$, "B"), F$, "B"), ldb, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"), params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5274,15 +5273,15 @@ function cusolverDnSsygvj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsy
   const F$ = "cusolverDnSsygvj";
   return function cusolverDnSsygvj(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,work,lwork,info,params", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(itype)) rt.bad(F$, "itype", "u32", itype);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnSsygvj(handle, itype, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, rt.ptr(W, F$, "W"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"), params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5294,15 +5293,15 @@ function cusolverDnDsygvj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsy
   const F$ = "cusolverDnDsygvj";
   return function cusolverDnDsygvj(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,work,lwork,info,params", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(itype)) rt.bad(F$, "itype", "u32", itype);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnDsygvj(handle, itype, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, rt.ptr(W, F$, "W"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"), params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5314,15 +5313,15 @@ function cusolverDnChegvj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnChe
   const F$ = "cusolverDnChegvj";
   return function cusolverDnChegvj(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,work,lwork,info,params", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(itype)) rt.bad(F$, "itype", "u32", itype);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnChegvj(handle, itype, jobz, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, float2, F$, "B"), F$, "B"), ldb, rt.ptr(W, F$, "W"), rt.ptr(rt.expect(work, float2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"), params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5334,15 +5333,15 @@ function cusolverDnZhegvj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZhe
   const F$ = "cusolverDnZhegvj";
   return function cusolverDnZhegvj(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike, params: syevjInfo_t): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,work,lwork,info,params", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(itype)) rt.bad(F$, "itype", "u32", itype);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldb)) rt.bad(F$, "ldb", "i32", ldb);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnZhegvj(handle, itype, jobz, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, double2, F$, "B"), F$, "B"), ldb, rt.ptr(W, F$, "W"), rt.ptr(rt.expect(work, double2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"), params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5366,7 +5365,7 @@ function cusolverDnDestroyGesvdjInfo$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnDestroyGesvdjInfo";
   return function cusolverDnDestroyGesvdjInfo(info: gesvdjInfo_t): void {
     if (arguments.length !== 1) rt.arity(F$, "info", 1, arguments.length);
-    if (!isPtr(info)) rt.bad(F$, "info", "pointer", info);
+    if (!(isPtr(info))) rt.bad(F$, "info", "pointer", info);
     const r = raw.cusolverDnDestroyGesvdjInfo(info);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, info);
@@ -5378,8 +5377,8 @@ function cusolverDnXgesvdjSetTolerance$(raw: Raw, rt: CheckedRuntime): Checked["
   const F$ = "cusolverDnXgesvdjSetTolerance";
   return function cusolverDnXgesvdjSetTolerance(info: gesvdjInfo_t, tolerance: number): void {
     if (arguments.length !== 2) rt.arity(F$, "info,tolerance", 2, arguments.length);
-    if (!isPtr(info)) rt.bad(F$, "info", "pointer", info);
-    if (!isF64(tolerance)) rt.bad(F$, "tolerance", "f64", tolerance);
+    if (!(isPtr(info))) rt.bad(F$, "info", "pointer", info);
+    if (!(typeof tolerance === "number")) rt.bad(F$, "tolerance", "f64", tolerance);
     const r = raw.cusolverDnXgesvdjSetTolerance(info, tolerance);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, info);
@@ -5391,8 +5390,8 @@ function cusolverDnXgesvdjSetMaxSweeps$(raw: Raw, rt: CheckedRuntime): Checked["
   const F$ = "cusolverDnXgesvdjSetMaxSweeps";
   return function cusolverDnXgesvdjSetMaxSweeps(info: gesvdjInfo_t, max_sweeps: number): void {
     if (arguments.length !== 2) rt.arity(F$, "info,max_sweeps", 2, arguments.length);
-    if (!isPtr(info)) rt.bad(F$, "info", "pointer", info);
-    if (!isI32(max_sweeps)) rt.bad(F$, "max_sweeps", "i32", max_sweeps);
+    if (!(isPtr(info))) rt.bad(F$, "info", "pointer", info);
+    if (!((typeof max_sweeps === "number" && (max_sweeps | 0) === max_sweeps && (+max_sweeps !== 0 || 1 / max_sweeps > 0)))) rt.bad(F$, "max_sweeps", "i32", max_sweeps);
     const r = raw.cusolverDnXgesvdjSetMaxSweeps(info, max_sweeps);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, info);
@@ -5404,8 +5403,8 @@ function cusolverDnXgesvdjSetSortEig$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnXgesvdjSetSortEig";
   return function cusolverDnXgesvdjSetSortEig(info: gesvdjInfo_t, sort_svd: number): void {
     if (arguments.length !== 2) rt.arity(F$, "info,sort_svd", 2, arguments.length);
-    if (!isPtr(info)) rt.bad(F$, "info", "pointer", info);
-    if (!isI32(sort_svd)) rt.bad(F$, "sort_svd", "i32", sort_svd);
+    if (!(isPtr(info))) rt.bad(F$, "info", "pointer", info);
+    if (!((typeof sort_svd === "number" && (sort_svd | 0) === sort_svd && (+sort_svd !== 0 || 1 / sort_svd > 0)))) rt.bad(F$, "sort_svd", "i32", sort_svd);
     const r = raw.cusolverDnXgesvdjSetSortEig(info, sort_svd);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, info);
@@ -5419,8 +5418,8 @@ function cusolverDnXgesvdjGetResidual$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cusolverDnXgesvdjGetResidual";
   return function cusolverDnXgesvdjGetResidual(handle: cusolverDnHandle_t, info: gesvdjInfo_t): number {
     if (arguments.length !== 2) rt.arity(F$, "handle,info", 2, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(info)) rt.bad(F$, "info", "pointer", info);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(info))) rt.bad(F$, "info", "pointer", info);
     const r = raw.cusolverDnXgesvdjGetResidual(handle, info, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5435,8 +5434,8 @@ function cusolverDnXgesvdjGetSweeps$(raw: Raw, rt: CheckedRuntime): Checked["cus
   const F$ = "cusolverDnXgesvdjGetSweeps";
   return function cusolverDnXgesvdjGetSweeps(handle: cusolverDnHandle_t, info: gesvdjInfo_t): number {
     if (arguments.length !== 2) rt.arity(F$, "handle,info", 2, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(info)) rt.bad(F$, "info", "pointer", info);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(info))) rt.bad(F$, "info", "pointer", info);
     const r = raw.cusolverDnXgesvdjGetSweeps(handle, info, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5449,15 +5448,15 @@ function cusolverDnSgesvdjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Che
   const F$ = "cusolverDnSgesvdjBatched_bufferSize";
   return function cusolverDnSgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t, batchSize: number): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,jobz,m,n,A,lda,S,U,ldu,V,ldv,lwork,params,batchSize", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI32(ldv)) rt.bad(F$, "ldv", "i32", ldv);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnSgesvdjBatched_bufferSize(handle, jobz, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(U, F$, "U"), ldu, rt.ptr(V, F$, "V"), ldv, rt.ptr(lwork, F$, "lwork"), params, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5469,15 +5468,15 @@ function cusolverDnDgesvdjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Che
   const F$ = "cusolverDnDgesvdjBatched_bufferSize";
   return function cusolverDnDgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t, batchSize: number): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,jobz,m,n,A,lda,S,U,ldu,V,ldv,lwork,params,batchSize", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI32(ldv)) rt.bad(F$, "ldv", "i32", ldv);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnDgesvdjBatched_bufferSize(handle, jobz, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(U, F$, "U"), ldu, rt.ptr(V, F$, "V"), ldv, rt.ptr(lwork, F$, "lwork"), params, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5489,15 +5488,15 @@ function cusolverDnCgesvdjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Che
   const F$ = "cusolverDnCgesvdjBatched_bufferSize";
   return function cusolverDnCgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t, batchSize: number): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,jobz,m,n,A,lda,S,U,ldu,V,ldv,lwork,params,batchSize", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI32(ldv)) rt.bad(F$, "ldv", "i32", ldv);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnCgesvdjBatched_bufferSize(handle, jobz, m, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(rt.expect(U, float2, F$, "U"), F$, "U"), ldu, rt.ptr(rt.expect(V, float2, F$, "V"), F$, "V"), ldv, rt.ptr(lwork, F$, "lwork"), params, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5509,15 +5508,15 @@ function cusolverDnZgesvdjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Che
   const F$ = "cusolverDnZgesvdjBatched_bufferSize";
   return function cusolverDnZgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t, batchSize: number): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,jobz,m,n,A,lda,S,U,ldu,V,ldv,lwork,params,batchSize", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI32(ldv)) rt.bad(F$, "ldv", "i32", ldv);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnZgesvdjBatched_bufferSize(handle, jobz, m, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(rt.expect(U, double2, F$, "U"), F$, "U"), ldu, rt.ptr(rt.expect(V, double2, F$, "V"), F$, "V"), ldv, rt.ptr(lwork, F$, "lwork"), params, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5529,16 +5528,16 @@ function cusolverDnSgesvdjBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusol
   const F$ = "cusolverDnSgesvdjBatched";
   return function cusolverDnSgesvdjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, work: PointerLike, lwork: number, info: PointerLike, params: gesvdjInfo_t, batchSize: number): void {
     if (arguments.length !== 16) rt.arity(F$, "handle,jobz,m,n,A,lda,S,U,ldu,V,ldv,work,lwork,info,params,batchSize", 16, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI32(ldv)) rt.bad(F$, "ldv", "i32", ldv);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnSgesvdjBatched(handle, jobz, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(U, F$, "U"), ldu, rt.ptr(V, F$, "V"), ldv, rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"), params, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5550,16 +5549,16 @@ function cusolverDnDgesvdjBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusol
   const F$ = "cusolverDnDgesvdjBatched";
   return function cusolverDnDgesvdjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, work: PointerLike, lwork: number, info: PointerLike, params: gesvdjInfo_t, batchSize: number): void {
     if (arguments.length !== 16) rt.arity(F$, "handle,jobz,m,n,A,lda,S,U,ldu,V,ldv,work,lwork,info,params,batchSize", 16, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI32(ldv)) rt.bad(F$, "ldv", "i32", ldv);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnDgesvdjBatched(handle, jobz, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(U, F$, "U"), ldu, rt.ptr(V, F$, "V"), ldv, rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"), params, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5571,16 +5570,16 @@ function cusolverDnCgesvdjBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusol
   const F$ = "cusolverDnCgesvdjBatched";
   return function cusolverDnCgesvdjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, work: PointerLike, lwork: number, info: PointerLike, params: gesvdjInfo_t, batchSize: number): void {
     if (arguments.length !== 16) rt.arity(F$, "handle,jobz,m,n,A,lda,S,U,ldu,V,ldv,work,lwork,info,params,batchSize", 16, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI32(ldv)) rt.bad(F$, "ldv", "i32", ldv);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnCgesvdjBatched(handle, jobz, m, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(rt.expect(U, float2, F$, "U"), F$, "U"), ldu, rt.ptr(rt.expect(V, float2, F$, "V"), F$, "V"), ldv, rt.ptr(rt.expect(work, float2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"), params, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5592,16 +5591,16 @@ function cusolverDnZgesvdjBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusol
   const F$ = "cusolverDnZgesvdjBatched";
   return function cusolverDnZgesvdjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, work: PointerLike, lwork: number, info: PointerLike, params: gesvdjInfo_t, batchSize: number): void {
     if (arguments.length !== 16) rt.arity(F$, "handle,jobz,m,n,A,lda,S,U,ldu,V,ldv,work,lwork,info,params,batchSize", 16, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI32(ldv)) rt.bad(F$, "ldv", "i32", ldv);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnZgesvdjBatched(handle, jobz, m, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(rt.expect(U, double2, F$, "U"), F$, "U"), ldu, rt.ptr(rt.expect(V, double2, F$, "V"), F$, "V"), ldv, rt.ptr(rt.expect(work, double2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"), params, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5613,15 +5612,15 @@ function cusolverDnSgesvdj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cusolverDnSgesvdj_bufferSize";
   return function cusolverDnSgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,jobz,econ,m,n,A,lda,S,U,ldu,V,ldv,lwork,params", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(econ)) rt.bad(F$, "econ", "i32", econ);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI32(ldv)) rt.bad(F$, "ldv", "i32", ldv);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof econ === "number" && (econ | 0) === econ && (+econ !== 0 || 1 / econ > 0)))) rt.bad(F$, "econ", "i32", econ);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnSgesvdj_bufferSize(handle, jobz, econ, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(U, F$, "U"), ldu, rt.ptr(V, F$, "V"), ldv, rt.ptr(lwork, F$, "lwork"), params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5633,15 +5632,15 @@ function cusolverDnDgesvdj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cusolverDnDgesvdj_bufferSize";
   return function cusolverDnDgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,jobz,econ,m,n,A,lda,S,U,ldu,V,ldv,lwork,params", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(econ)) rt.bad(F$, "econ", "i32", econ);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI32(ldv)) rt.bad(F$, "ldv", "i32", ldv);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof econ === "number" && (econ | 0) === econ && (+econ !== 0 || 1 / econ > 0)))) rt.bad(F$, "econ", "i32", econ);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnDgesvdj_bufferSize(handle, jobz, econ, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(U, F$, "U"), ldu, rt.ptr(V, F$, "V"), ldv, rt.ptr(lwork, F$, "lwork"), params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5653,15 +5652,15 @@ function cusolverDnCgesvdj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cusolverDnCgesvdj_bufferSize";
   return function cusolverDnCgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,jobz,econ,m,n,A,lda,S,U,ldu,V,ldv,lwork,params", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(econ)) rt.bad(F$, "econ", "i32", econ);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI32(ldv)) rt.bad(F$, "ldv", "i32", ldv);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof econ === "number" && (econ | 0) === econ && (+econ !== 0 || 1 / econ > 0)))) rt.bad(F$, "econ", "i32", econ);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnCgesvdj_bufferSize(handle, jobz, econ, m, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(rt.expect(U, float2, F$, "U"), F$, "U"), ldu, rt.ptr(rt.expect(V, float2, F$, "V"), F$, "V"), ldv, rt.ptr(lwork, F$, "lwork"), params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5673,15 +5672,15 @@ function cusolverDnZgesvdj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cusolverDnZgesvdj_bufferSize";
   return function cusolverDnZgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,jobz,econ,m,n,A,lda,S,U,ldu,V,ldv,lwork,params", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(econ)) rt.bad(F$, "econ", "i32", econ);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI32(ldv)) rt.bad(F$, "ldv", "i32", ldv);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof econ === "number" && (econ | 0) === econ && (+econ !== 0 || 1 / econ > 0)))) rt.bad(F$, "econ", "i32", econ);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnZgesvdj_bufferSize(handle, jobz, econ, m, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(rt.expect(U, double2, F$, "U"), F$, "U"), ldu, rt.ptr(rt.expect(V, double2, F$, "V"), F$, "V"), ldv, rt.ptr(lwork, F$, "lwork"), params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5693,16 +5692,16 @@ function cusolverDnSgesvdj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSg
   const F$ = "cusolverDnSgesvdj";
   return function cusolverDnSgesvdj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, work: PointerLike, lwork: number, info: PointerLike, params: gesvdjInfo_t): void {
     if (arguments.length !== 16) rt.arity(F$, "handle,jobz,econ,m,n,A,lda,S,U,ldu,V,ldv,work,lwork,info,params", 16, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(econ)) rt.bad(F$, "econ", "i32", econ);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI32(ldv)) rt.bad(F$, "ldv", "i32", ldv);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof econ === "number" && (econ | 0) === econ && (+econ !== 0 || 1 / econ > 0)))) rt.bad(F$, "econ", "i32", econ);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnSgesvdj(handle, jobz, econ, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(U, F$, "U"), ldu, rt.ptr(V, F$, "V"), ldv, rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"), params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5714,16 +5713,16 @@ function cusolverDnDgesvdj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDg
   const F$ = "cusolverDnDgesvdj";
   return function cusolverDnDgesvdj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, work: PointerLike, lwork: number, info: PointerLike, params: gesvdjInfo_t): void {
     if (arguments.length !== 16) rt.arity(F$, "handle,jobz,econ,m,n,A,lda,S,U,ldu,V,ldv,work,lwork,info,params", 16, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(econ)) rt.bad(F$, "econ", "i32", econ);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI32(ldv)) rt.bad(F$, "ldv", "i32", ldv);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof econ === "number" && (econ | 0) === econ && (+econ !== 0 || 1 / econ > 0)))) rt.bad(F$, "econ", "i32", econ);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnDgesvdj(handle, jobz, econ, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(U, F$, "U"), ldu, rt.ptr(V, F$, "V"), ldv, rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"), params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5735,16 +5734,16 @@ function cusolverDnCgesvdj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCg
   const F$ = "cusolverDnCgesvdj";
   return function cusolverDnCgesvdj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, work: PointerLike, lwork: number, info: PointerLike, params: gesvdjInfo_t): void {
     if (arguments.length !== 16) rt.arity(F$, "handle,jobz,econ,m,n,A,lda,S,U,ldu,V,ldv,work,lwork,info,params", 16, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(econ)) rt.bad(F$, "econ", "i32", econ);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI32(ldv)) rt.bad(F$, "ldv", "i32", ldv);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof econ === "number" && (econ | 0) === econ && (+econ !== 0 || 1 / econ > 0)))) rt.bad(F$, "econ", "i32", econ);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnCgesvdj(handle, jobz, econ, m, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(rt.expect(U, float2, F$, "U"), F$, "U"), ldu, rt.ptr(rt.expect(V, float2, F$, "V"), F$, "V"), ldv, rt.ptr(rt.expect(work, float2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"), params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5756,16 +5755,16 @@ function cusolverDnZgesvdj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZg
   const F$ = "cusolverDnZgesvdj";
   return function cusolverDnZgesvdj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, work: PointerLike, lwork: number, info: PointerLike, params: gesvdjInfo_t): void {
     if (arguments.length !== 16) rt.arity(F$, "handle,jobz,econ,m,n,A,lda,S,U,ldu,V,ldv,work,lwork,info,params", 16, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(econ)) rt.bad(F$, "econ", "i32", econ);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI32(ldv)) rt.bad(F$, "ldv", "i32", ldv);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof econ === "number" && (econ | 0) === econ && (+econ !== 0 || 1 / econ > 0)))) rt.bad(F$, "econ", "i32", econ);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnZgesvdj(handle, jobz, econ, m, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(rt.expect(U, double2, F$, "U"), F$, "U"), ldu, rt.ptr(rt.expect(V, double2, F$, "V"), F$, "V"), ldv, rt.ptr(rt.expect(work, double2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"), params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5777,19 +5776,19 @@ function cusolverDnSgesvdaStridedBatched_bufferSize$(raw: Raw, rt: CheckedRuntim
   const F$ = "cusolverDnSgesvdaStridedBatched_bufferSize";
   return function cusolverDnSgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, lwork: PointerLike, batchSize: number): void {
     if (arguments.length !== 18) rt.arity(F$, "handle,jobz,rank,m,n,d_A,lda,strideA,d_S,strideS,d_U,ldu,strideU,d_V,ldv,strideV,lwork,batchSize", 18, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(rank)) rt.bad(F$, "rank", "i32", rank);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI64(strideA)) rt.bad(F$, "strideA", "i64", strideA);
-    if (!isI64(strideS)) rt.bad(F$, "strideS", "i64", strideS);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI64(strideU)) rt.bad(F$, "strideU", "i64", strideU);
-    if (!isI32(ldv)) rt.bad(F$, "ldv", "i32", ldv);
-    if (!isI64(strideV)) rt.bad(F$, "strideV", "i64", strideV);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0)))) rt.bad(F$, "rank", "i32", rank);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof strideA === "bigint" ? strideA >= -9223372036854775808n && strideA <= 9223372036854775807n : Number.isSafeInteger(strideA)))) rt.bad(F$, "strideA", "i64", strideA);
+    if (!((typeof strideS === "bigint" ? strideS >= -9223372036854775808n && strideS <= 9223372036854775807n : Number.isSafeInteger(strideS)))) rt.bad(F$, "strideS", "i64", strideS);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof strideU === "bigint" ? strideU >= -9223372036854775808n && strideU <= 9223372036854775807n : Number.isSafeInteger(strideU)))) rt.bad(F$, "strideU", "i64", strideU);
+    if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
+    if (!((typeof strideV === "bigint" ? strideV >= -9223372036854775808n && strideV <= 9223372036854775807n : Number.isSafeInteger(strideV)))) rt.bad(F$, "strideV", "i64", strideV);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnSgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, rt.ptr(d_A, F$, "d_A"), lda, strideA, rt.ptr(d_S, F$, "d_S"), strideS, rt.ptr(d_U, F$, "d_U"), ldu, strideU, rt.ptr(d_V, F$, "d_V"), ldv, strideV, rt.ptr(lwork, F$, "lwork"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5801,19 +5800,19 @@ function cusolverDnDgesvdaStridedBatched_bufferSize$(raw: Raw, rt: CheckedRuntim
   const F$ = "cusolverDnDgesvdaStridedBatched_bufferSize";
   return function cusolverDnDgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, lwork: PointerLike, batchSize: number): void {
     if (arguments.length !== 18) rt.arity(F$, "handle,jobz,rank,m,n,d_A,lda,strideA,d_S,strideS,d_U,ldu,strideU,d_V,ldv,strideV,lwork,batchSize", 18, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(rank)) rt.bad(F$, "rank", "i32", rank);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI64(strideA)) rt.bad(F$, "strideA", "i64", strideA);
-    if (!isI64(strideS)) rt.bad(F$, "strideS", "i64", strideS);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI64(strideU)) rt.bad(F$, "strideU", "i64", strideU);
-    if (!isI32(ldv)) rt.bad(F$, "ldv", "i32", ldv);
-    if (!isI64(strideV)) rt.bad(F$, "strideV", "i64", strideV);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0)))) rt.bad(F$, "rank", "i32", rank);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof strideA === "bigint" ? strideA >= -9223372036854775808n && strideA <= 9223372036854775807n : Number.isSafeInteger(strideA)))) rt.bad(F$, "strideA", "i64", strideA);
+    if (!((typeof strideS === "bigint" ? strideS >= -9223372036854775808n && strideS <= 9223372036854775807n : Number.isSafeInteger(strideS)))) rt.bad(F$, "strideS", "i64", strideS);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof strideU === "bigint" ? strideU >= -9223372036854775808n && strideU <= 9223372036854775807n : Number.isSafeInteger(strideU)))) rt.bad(F$, "strideU", "i64", strideU);
+    if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
+    if (!((typeof strideV === "bigint" ? strideV >= -9223372036854775808n && strideV <= 9223372036854775807n : Number.isSafeInteger(strideV)))) rt.bad(F$, "strideV", "i64", strideV);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnDgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, rt.ptr(d_A, F$, "d_A"), lda, strideA, rt.ptr(d_S, F$, "d_S"), strideS, rt.ptr(d_U, F$, "d_U"), ldu, strideU, rt.ptr(d_V, F$, "d_V"), ldv, strideV, rt.ptr(lwork, F$, "lwork"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5825,19 +5824,19 @@ function cusolverDnCgesvdaStridedBatched_bufferSize$(raw: Raw, rt: CheckedRuntim
   const F$ = "cusolverDnCgesvdaStridedBatched_bufferSize";
   return function cusolverDnCgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, lwork: PointerLike, batchSize: number): void {
     if (arguments.length !== 18) rt.arity(F$, "handle,jobz,rank,m,n,d_A,lda,strideA,d_S,strideS,d_U,ldu,strideU,d_V,ldv,strideV,lwork,batchSize", 18, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(rank)) rt.bad(F$, "rank", "i32", rank);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI64(strideA)) rt.bad(F$, "strideA", "i64", strideA);
-    if (!isI64(strideS)) rt.bad(F$, "strideS", "i64", strideS);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI64(strideU)) rt.bad(F$, "strideU", "i64", strideU);
-    if (!isI32(ldv)) rt.bad(F$, "ldv", "i32", ldv);
-    if (!isI64(strideV)) rt.bad(F$, "strideV", "i64", strideV);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0)))) rt.bad(F$, "rank", "i32", rank);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof strideA === "bigint" ? strideA >= -9223372036854775808n && strideA <= 9223372036854775807n : Number.isSafeInteger(strideA)))) rt.bad(F$, "strideA", "i64", strideA);
+    if (!((typeof strideS === "bigint" ? strideS >= -9223372036854775808n && strideS <= 9223372036854775807n : Number.isSafeInteger(strideS)))) rt.bad(F$, "strideS", "i64", strideS);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof strideU === "bigint" ? strideU >= -9223372036854775808n && strideU <= 9223372036854775807n : Number.isSafeInteger(strideU)))) rt.bad(F$, "strideU", "i64", strideU);
+    if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
+    if (!((typeof strideV === "bigint" ? strideV >= -9223372036854775808n && strideV <= 9223372036854775807n : Number.isSafeInteger(strideV)))) rt.bad(F$, "strideV", "i64", strideV);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnCgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, rt.ptr(rt.expect(d_A, float2, F$, "d_A"), F$, "d_A"), lda, strideA, rt.ptr(d_S, F$, "d_S"), strideS, rt.ptr(rt.expect(d_U, float2, F$, "d_U"), F$, "d_U"), ldu, strideU, rt.ptr(rt.expect(d_V, float2, F$, "d_V"), F$, "d_V"), ldv, strideV, rt.ptr(lwork, F$, "lwork"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5849,19 +5848,19 @@ function cusolverDnZgesvdaStridedBatched_bufferSize$(raw: Raw, rt: CheckedRuntim
   const F$ = "cusolverDnZgesvdaStridedBatched_bufferSize";
   return function cusolverDnZgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, lwork: PointerLike, batchSize: number): void {
     if (arguments.length !== 18) rt.arity(F$, "handle,jobz,rank,m,n,d_A,lda,strideA,d_S,strideS,d_U,ldu,strideU,d_V,ldv,strideV,lwork,batchSize", 18, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(rank)) rt.bad(F$, "rank", "i32", rank);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI64(strideA)) rt.bad(F$, "strideA", "i64", strideA);
-    if (!isI64(strideS)) rt.bad(F$, "strideS", "i64", strideS);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI64(strideU)) rt.bad(F$, "strideU", "i64", strideU);
-    if (!isI32(ldv)) rt.bad(F$, "ldv", "i32", ldv);
-    if (!isI64(strideV)) rt.bad(F$, "strideV", "i64", strideV);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0)))) rt.bad(F$, "rank", "i32", rank);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof strideA === "bigint" ? strideA >= -9223372036854775808n && strideA <= 9223372036854775807n : Number.isSafeInteger(strideA)))) rt.bad(F$, "strideA", "i64", strideA);
+    if (!((typeof strideS === "bigint" ? strideS >= -9223372036854775808n && strideS <= 9223372036854775807n : Number.isSafeInteger(strideS)))) rt.bad(F$, "strideS", "i64", strideS);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof strideU === "bigint" ? strideU >= -9223372036854775808n && strideU <= 9223372036854775807n : Number.isSafeInteger(strideU)))) rt.bad(F$, "strideU", "i64", strideU);
+    if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
+    if (!((typeof strideV === "bigint" ? strideV >= -9223372036854775808n && strideV <= 9223372036854775807n : Number.isSafeInteger(strideV)))) rt.bad(F$, "strideV", "i64", strideV);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnZgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, rt.ptr(rt.expect(d_A, double2, F$, "d_A"), F$, "d_A"), lda, strideA, rt.ptr(d_S, F$, "d_S"), strideS, rt.ptr(rt.expect(d_U, double2, F$, "d_U"), F$, "d_U"), ldu, strideU, rt.ptr(rt.expect(d_V, double2, F$, "d_V"), F$, "d_V"), ldv, strideV, rt.ptr(lwork, F$, "lwork"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5873,20 +5872,20 @@ function cusolverDnSgesvdaStridedBatched$(raw: Raw, rt: CheckedRuntime): Checked
   const F$ = "cusolverDnSgesvdaStridedBatched";
   return function cusolverDnSgesvdaStridedBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, d_work: PointerLike, lwork: number, d_info: PointerLike, h_R_nrmF: PointerLike, batchSize: number): void {
     if (arguments.length !== 21) rt.arity(F$, "handle,jobz,rank,m,n,d_A,lda,strideA,d_S,strideS,d_U,ldu,strideU,d_V,ldv,strideV,d_work,lwork,d_info,h_R_nrmF,batchSize", 21, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(rank)) rt.bad(F$, "rank", "i32", rank);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI64(strideA)) rt.bad(F$, "strideA", "i64", strideA);
-    if (!isI64(strideS)) rt.bad(F$, "strideS", "i64", strideS);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI64(strideU)) rt.bad(F$, "strideU", "i64", strideU);
-    if (!isI32(ldv)) rt.bad(F$, "ldv", "i32", ldv);
-    if (!isI64(strideV)) rt.bad(F$, "strideV", "i64", strideV);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0)))) rt.bad(F$, "rank", "i32", rank);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof strideA === "bigint" ? strideA >= -9223372036854775808n && strideA <= 9223372036854775807n : Number.isSafeInteger(strideA)))) rt.bad(F$, "strideA", "i64", strideA);
+    if (!((typeof strideS === "bigint" ? strideS >= -9223372036854775808n && strideS <= 9223372036854775807n : Number.isSafeInteger(strideS)))) rt.bad(F$, "strideS", "i64", strideS);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof strideU === "bigint" ? strideU >= -9223372036854775808n && strideU <= 9223372036854775807n : Number.isSafeInteger(strideU)))) rt.bad(F$, "strideU", "i64", strideU);
+    if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
+    if (!((typeof strideV === "bigint" ? strideV >= -9223372036854775808n && strideV <= 9223372036854775807n : Number.isSafeInteger(strideV)))) rt.bad(F$, "strideV", "i64", strideV);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnSgesvdaStridedBatched(handle, jobz, rank, m, n, rt.ptr(d_A, F$, "d_A"), lda, strideA, rt.ptr(d_S, F$, "d_S"), strideS, rt.ptr(d_U, F$, "d_U"), ldu, strideU, rt.ptr(d_V, F$, "d_V"), ldv, strideV, rt.ptr(d_work, F$, "d_work"), lwork, rt.ptr(d_info, F$, "d_info"), rt.ptr(h_R_nrmF, F$, "h_R_nrmF"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5898,20 +5897,20 @@ function cusolverDnDgesvdaStridedBatched$(raw: Raw, rt: CheckedRuntime): Checked
   const F$ = "cusolverDnDgesvdaStridedBatched";
   return function cusolverDnDgesvdaStridedBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, d_work: PointerLike, lwork: number, d_info: PointerLike, h_R_nrmF: PointerLike, batchSize: number): void {
     if (arguments.length !== 21) rt.arity(F$, "handle,jobz,rank,m,n,d_A,lda,strideA,d_S,strideS,d_U,ldu,strideU,d_V,ldv,strideV,d_work,lwork,d_info,h_R_nrmF,batchSize", 21, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(rank)) rt.bad(F$, "rank", "i32", rank);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI64(strideA)) rt.bad(F$, "strideA", "i64", strideA);
-    if (!isI64(strideS)) rt.bad(F$, "strideS", "i64", strideS);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI64(strideU)) rt.bad(F$, "strideU", "i64", strideU);
-    if (!isI32(ldv)) rt.bad(F$, "ldv", "i32", ldv);
-    if (!isI64(strideV)) rt.bad(F$, "strideV", "i64", strideV);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0)))) rt.bad(F$, "rank", "i32", rank);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof strideA === "bigint" ? strideA >= -9223372036854775808n && strideA <= 9223372036854775807n : Number.isSafeInteger(strideA)))) rt.bad(F$, "strideA", "i64", strideA);
+    if (!((typeof strideS === "bigint" ? strideS >= -9223372036854775808n && strideS <= 9223372036854775807n : Number.isSafeInteger(strideS)))) rt.bad(F$, "strideS", "i64", strideS);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof strideU === "bigint" ? strideU >= -9223372036854775808n && strideU <= 9223372036854775807n : Number.isSafeInteger(strideU)))) rt.bad(F$, "strideU", "i64", strideU);
+    if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
+    if (!((typeof strideV === "bigint" ? strideV >= -9223372036854775808n && strideV <= 9223372036854775807n : Number.isSafeInteger(strideV)))) rt.bad(F$, "strideV", "i64", strideV);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnDgesvdaStridedBatched(handle, jobz, rank, m, n, rt.ptr(d_A, F$, "d_A"), lda, strideA, rt.ptr(d_S, F$, "d_S"), strideS, rt.ptr(d_U, F$, "d_U"), ldu, strideU, rt.ptr(d_V, F$, "d_V"), ldv, strideV, rt.ptr(d_work, F$, "d_work"), lwork, rt.ptr(d_info, F$, "d_info"), rt.ptr(h_R_nrmF, F$, "h_R_nrmF"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5923,20 +5922,20 @@ function cusolverDnCgesvdaStridedBatched$(raw: Raw, rt: CheckedRuntime): Checked
   const F$ = "cusolverDnCgesvdaStridedBatched";
   return function cusolverDnCgesvdaStridedBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, d_work: PointerLike, lwork: number, d_info: PointerLike, h_R_nrmF: PointerLike, batchSize: number): void {
     if (arguments.length !== 21) rt.arity(F$, "handle,jobz,rank,m,n,d_A,lda,strideA,d_S,strideS,d_U,ldu,strideU,d_V,ldv,strideV,d_work,lwork,d_info,h_R_nrmF,batchSize", 21, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(rank)) rt.bad(F$, "rank", "i32", rank);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI64(strideA)) rt.bad(F$, "strideA", "i64", strideA);
-    if (!isI64(strideS)) rt.bad(F$, "strideS", "i64", strideS);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI64(strideU)) rt.bad(F$, "strideU", "i64", strideU);
-    if (!isI32(ldv)) rt.bad(F$, "ldv", "i32", ldv);
-    if (!isI64(strideV)) rt.bad(F$, "strideV", "i64", strideV);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0)))) rt.bad(F$, "rank", "i32", rank);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof strideA === "bigint" ? strideA >= -9223372036854775808n && strideA <= 9223372036854775807n : Number.isSafeInteger(strideA)))) rt.bad(F$, "strideA", "i64", strideA);
+    if (!((typeof strideS === "bigint" ? strideS >= -9223372036854775808n && strideS <= 9223372036854775807n : Number.isSafeInteger(strideS)))) rt.bad(F$, "strideS", "i64", strideS);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof strideU === "bigint" ? strideU >= -9223372036854775808n && strideU <= 9223372036854775807n : Number.isSafeInteger(strideU)))) rt.bad(F$, "strideU", "i64", strideU);
+    if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
+    if (!((typeof strideV === "bigint" ? strideV >= -9223372036854775808n && strideV <= 9223372036854775807n : Number.isSafeInteger(strideV)))) rt.bad(F$, "strideV", "i64", strideV);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnCgesvdaStridedBatched(handle, jobz, rank, m, n, rt.ptr(rt.expect(d_A, float2, F$, "d_A"), F$, "d_A"), lda, strideA, rt.ptr(d_S, F$, "d_S"), strideS, rt.ptr(rt.expect(d_U, float2, F$, "d_U"), F$, "d_U"), ldu, strideU, rt.ptr(rt.expect(d_V, float2, F$, "d_V"), F$, "d_V"), ldv, strideV, rt.ptr(rt.expect(d_work, float2, F$, "d_work"), F$, "d_work"), lwork, rt.ptr(d_info, F$, "d_info"), rt.ptr(h_R_nrmF, F$, "h_R_nrmF"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5948,20 +5947,20 @@ function cusolverDnZgesvdaStridedBatched$(raw: Raw, rt: CheckedRuntime): Checked
   const F$ = "cusolverDnZgesvdaStridedBatched";
   return function cusolverDnZgesvdaStridedBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, d_work: PointerLike, lwork: number, d_info: PointerLike, h_R_nrmF: PointerLike, batchSize: number): void {
     if (arguments.length !== 21) rt.arity(F$, "handle,jobz,rank,m,n,d_A,lda,strideA,d_S,strideS,d_U,ldu,strideU,d_V,ldv,strideV,d_work,lwork,d_info,h_R_nrmF,batchSize", 21, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(rank)) rt.bad(F$, "rank", "i32", rank);
-    if (!isI32(m)) rt.bad(F$, "m", "i32", m);
-    if (!isI32(n)) rt.bad(F$, "n", "i32", n);
-    if (!isI32(lda)) rt.bad(F$, "lda", "i32", lda);
-    if (!isI64(strideA)) rt.bad(F$, "strideA", "i64", strideA);
-    if (!isI64(strideS)) rt.bad(F$, "strideS", "i64", strideS);
-    if (!isI32(ldu)) rt.bad(F$, "ldu", "i32", ldu);
-    if (!isI64(strideU)) rt.bad(F$, "strideU", "i64", strideU);
-    if (!isI32(ldv)) rt.bad(F$, "ldv", "i32", ldv);
-    if (!isI64(strideV)) rt.bad(F$, "strideV", "i64", strideV);
-    if (!isI32(lwork)) rt.bad(F$, "lwork", "i32", lwork);
-    if (!isI32(batchSize)) rt.bad(F$, "batchSize", "i32", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0)))) rt.bad(F$, "rank", "i32", rank);
+    if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
+    if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
+    if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
+    if (!((typeof strideA === "bigint" ? strideA >= -9223372036854775808n && strideA <= 9223372036854775807n : Number.isSafeInteger(strideA)))) rt.bad(F$, "strideA", "i64", strideA);
+    if (!((typeof strideS === "bigint" ? strideS >= -9223372036854775808n && strideS <= 9223372036854775807n : Number.isSafeInteger(strideS)))) rt.bad(F$, "strideS", "i64", strideS);
+    if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
+    if (!((typeof strideU === "bigint" ? strideU >= -9223372036854775808n && strideU <= 9223372036854775807n : Number.isSafeInteger(strideU)))) rt.bad(F$, "strideU", "i64", strideU);
+    if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
+    if (!((typeof strideV === "bigint" ? strideV >= -9223372036854775808n && strideV <= 9223372036854775807n : Number.isSafeInteger(strideV)))) rt.bad(F$, "strideV", "i64", strideV);
+    if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
+    if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
     const r = raw.cusolverDnZgesvdaStridedBatched(handle, jobz, rank, m, n, rt.ptr(rt.expect(d_A, double2, F$, "d_A"), F$, "d_A"), lda, strideA, rt.ptr(d_S, F$, "d_S"), strideS, rt.ptr(rt.expect(d_U, double2, F$, "d_U"), F$, "d_U"), ldu, strideU, rt.ptr(rt.expect(d_V, double2, F$, "d_V"), F$, "d_V"), ldv, strideV, rt.ptr(rt.expect(d_work, double2, F$, "d_work"), F$, "d_work"), lwork, rt.ptr(d_info, F$, "d_info"), rt.ptr(h_R_nrmF, F$, "h_R_nrmF"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -5985,7 +5984,7 @@ function cusolverDnDestroyParams$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   const F$ = "cusolverDnDestroyParams";
   return function cusolverDnDestroyParams(params: cusolverDnParams_t): void {
     if (arguments.length !== 1) rt.arity(F$, "params", 1, arguments.length);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     const r = raw.cusolverDnDestroyParams(params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, params);
@@ -5997,9 +5996,9 @@ function cusolverDnSetAdvOptions$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   const F$ = "cusolverDnSetAdvOptions";
   return function cusolverDnSetAdvOptions(params: cusolverDnParams_t, function_: cusolverDnFunction_t, algo: cusolverAlgMode_t): void {
     if (arguments.length !== 3) rt.arity(F$, "params,function_,algo", 3, arguments.length);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isU32(function_)) rt.bad(F$, "function", "u32", function_);
-    if (!isU32(algo)) rt.bad(F$, "algo", "u32", algo);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof function_ === "number" && (function_ >>> 0) === function_ && (+function_ !== 0 || 1 / function_ > 0)))) rt.bad(F$, "function", "u32", function_);
+    if (!((typeof algo === "number" && (algo >>> 0) === algo && (+algo !== 0 || 1 / algo > 0)))) rt.bad(F$, "algo", "u32", algo);
     const r = raw.cusolverDnSetAdvOptions(params, function_, algo);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, params);
@@ -6011,13 +6010,13 @@ function cusolverDnXpotrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnXpotrf_bufferSize";
   return function cusolverDnXpotrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void {
     if (arguments.length !== 10) rt.arity(F$, "handle,params,uplo,n,dataTypeA,A,lda,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 10, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
-    if (!isU32(computeType)) rt.bad(F$, "computeType", "u32", computeType);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
+    if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
     const r = raw.cusolverDnXpotrf_bufferSize(handle, params, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, computeType, rt.ptr(workspaceInBytesOnDevice, F$, "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, F$, "workspaceInBytesOnHost"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -6029,15 +6028,15 @@ function cusolverDnXpotrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXpo
   const F$ = "cusolverDnXpotrf";
   return function cusolverDnXpotrf(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, info: PointerLike): void {
     if (arguments.length !== 13) rt.arity(F$, "handle,params,uplo,n,dataTypeA,A,lda,computeType,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,info", 13, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
-    if (!isU32(computeType)) rt.bad(F$, "computeType", "u32", computeType);
-    if (!isU64(workspaceInBytesOnDevice)) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
-    if (!isU64(workspaceInBytesOnHost)) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
+    if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
+    if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
+    if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
     const r = raw.cusolverDnXpotrf(handle, params, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, computeType, rt.ptr(bufferOnDevice, F$, "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, F$, "bufferOnHost"), workspaceInBytesOnHost, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -6049,15 +6048,15 @@ function cusolverDnXpotrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXpo
   const F$ = "cusolverDnXpotrs";
   return function cusolverDnXpotrs(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: bigint | number, nrhs: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeB: cudaDataType, B: PointerLike, ldb: bigint | number, info: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,params,uplo,n,nrhs,dataTypeA,A,lda,dataTypeB,B,ldb,info", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isI64(nrhs)) rt.bad(F$, "nrhs", "i64", nrhs);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
-    if (!isU32(dataTypeB)) rt.bad(F$, "dataTypeB", "u32", dataTypeB);
-    if (!isI64(ldb)) rt.bad(F$, "ldb", "i64", ldb);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof nrhs === "bigint" ? nrhs >= -9223372036854775808n && nrhs <= 9223372036854775807n : Number.isSafeInteger(nrhs)))) rt.bad(F$, "nrhs", "i64", nrhs);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
+    if (!((typeof dataTypeB === "number" && (dataTypeB >>> 0) === dataTypeB && (+dataTypeB !== 0 || 1 / dataTypeB > 0)))) rt.bad(F$, "dataTypeB", "u32", dataTypeB);
+    if (!((typeof ldb === "bigint" ? ldb >= -9223372036854775808n && ldb <= 9223372036854775807n : Number.isSafeInteger(ldb)))) rt.bad(F$, "ldb", "i64", ldb);
     const r = raw.cusolverDnXpotrs(handle, params, uplo, n, nrhs, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeB, rt.ptr(B, F$, "B"), ldb, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -6069,14 +6068,14 @@ function cusolverDnXgeqrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnXgeqrf_bufferSize";
   return function cusolverDnXgeqrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeTau: cudaDataType, tau: PointerLike, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void {
     if (arguments.length !== 12) rt.arity(F$, "handle,params,m,n,dataTypeA,A,lda,dataTypeTau,tau,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 12, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI64(m)) rt.bad(F$, "m", "i64", m);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
-    if (!isU32(dataTypeTau)) rt.bad(F$, "dataTypeTau", "u32", dataTypeTau);
-    if (!isU32(computeType)) rt.bad(F$, "computeType", "u32", computeType);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad(F$, "m", "i64", m);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
+    if (!((typeof dataTypeTau === "number" && (dataTypeTau >>> 0) === dataTypeTau && (+dataTypeTau !== 0 || 1 / dataTypeTau > 0)))) rt.bad(F$, "dataTypeTau", "u32", dataTypeTau);
+    if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
     const r = raw.cusolverDnXgeqrf_bufferSize(handle, params, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeTau, rt.ptr(tau, F$, "tau"), computeType, rt.ptr(workspaceInBytesOnDevice, F$, "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, F$, "workspaceInBytesOnHost"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -6088,16 +6087,16 @@ function cusolverDnXgeqrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXge
   const F$ = "cusolverDnXgeqrf";
   return function cusolverDnXgeqrf(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeTau: cudaDataType, tau: PointerLike, computeType: cudaDataType, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, info: PointerLike): void {
     if (arguments.length !== 15) rt.arity(F$, "handle,params,m,n,dataTypeA,A,lda,dataTypeTau,tau,computeType,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,info", 15, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI64(m)) rt.bad(F$, "m", "i64", m);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
-    if (!isU32(dataTypeTau)) rt.bad(F$, "dataTypeTau", "u32", dataTypeTau);
-    if (!isU32(computeType)) rt.bad(F$, "computeType", "u32", computeType);
-    if (!isU64(workspaceInBytesOnDevice)) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
-    if (!isU64(workspaceInBytesOnHost)) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad(F$, "m", "i64", m);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
+    if (!((typeof dataTypeTau === "number" && (dataTypeTau >>> 0) === dataTypeTau && (+dataTypeTau !== 0 || 1 / dataTypeTau > 0)))) rt.bad(F$, "dataTypeTau", "u32", dataTypeTau);
+    if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
+    if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
+    if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
     const r = raw.cusolverDnXgeqrf(handle, params, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeTau, rt.ptr(tau, F$, "tau"), computeType, rt.ptr(bufferOnDevice, F$, "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, F$, "bufferOnHost"), workspaceInBytesOnHost, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -6109,13 +6108,13 @@ function cusolverDnXgetrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnXgetrf_bufferSize";
   return function cusolverDnXgetrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void {
     if (arguments.length !== 10) rt.arity(F$, "handle,params,m,n,dataTypeA,A,lda,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 10, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI64(m)) rt.bad(F$, "m", "i64", m);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
-    if (!isU32(computeType)) rt.bad(F$, "computeType", "u32", computeType);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad(F$, "m", "i64", m);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
+    if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
     const r = raw.cusolverDnXgetrf_bufferSize(handle, params, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, computeType, rt.ptr(workspaceInBytesOnDevice, F$, "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, F$, "workspaceInBytesOnHost"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -6127,15 +6126,15 @@ function cusolverDnXgetrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXge
   const F$ = "cusolverDnXgetrf";
   return function cusolverDnXgetrf(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, ipiv: PointerLike, computeType: cudaDataType, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, info: PointerLike): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,params,m,n,dataTypeA,A,lda,ipiv,computeType,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,info", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI64(m)) rt.bad(F$, "m", "i64", m);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
-    if (!isU32(computeType)) rt.bad(F$, "computeType", "u32", computeType);
-    if (!isU64(workspaceInBytesOnDevice)) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
-    if (!isU64(workspaceInBytesOnHost)) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad(F$, "m", "i64", m);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
+    if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
+    if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
+    if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
     const r = raw.cusolverDnXgetrf(handle, params, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), computeType, rt.ptr(bufferOnDevice, F$, "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, F$, "bufferOnHost"), workspaceInBytesOnHost, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -6147,15 +6146,15 @@ function cusolverDnXgetrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXge
   const F$ = "cusolverDnXgetrs";
   return function cusolverDnXgetrs(handle: cusolverDnHandle_t, params: cusolverDnParams_t, trans: cublasOperation_t, n: bigint | number, nrhs: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, ipiv: PointerLike, dataTypeB: cudaDataType, B: PointerLike, ldb: bigint | number, info: PointerLike): void {
     if (arguments.length !== 13) rt.arity(F$, "handle,params,trans,n,nrhs,dataTypeA,A,lda,ipiv,dataTypeB,B,ldb,info", 13, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isU32(trans)) rt.bad(F$, "trans", "u32", trans);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isI64(nrhs)) rt.bad(F$, "nrhs", "i64", nrhs);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
-    if (!isU32(dataTypeB)) rt.bad(F$, "dataTypeB", "u32", dataTypeB);
-    if (!isI64(ldb)) rt.bad(F$, "ldb", "i64", ldb);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof nrhs === "bigint" ? nrhs >= -9223372036854775808n && nrhs <= 9223372036854775807n : Number.isSafeInteger(nrhs)))) rt.bad(F$, "nrhs", "i64", nrhs);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
+    if (!((typeof dataTypeB === "number" && (dataTypeB >>> 0) === dataTypeB && (+dataTypeB !== 0 || 1 / dataTypeB > 0)))) rt.bad(F$, "dataTypeB", "u32", dataTypeB);
+    if (!((typeof ldb === "bigint" ? ldb >= -9223372036854775808n && ldb <= 9223372036854775807n : Number.isSafeInteger(ldb)))) rt.bad(F$, "ldb", "i64", ldb);
     const r = raw.cusolverDnXgetrs(handle, params, trans, n, nrhs, dataTypeA, rt.ptr(A, F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), dataTypeB, rt.ptr(B, F$, "B"), ldb, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -6167,15 +6166,15 @@ function cusolverDnXsyevd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnXsyevd_bufferSize";
   return function cusolverDnXsyevd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void {
     if (arguments.length !== 13) rt.arity(F$, "handle,params,jobz,uplo,n,dataTypeA,A,lda,dataTypeW,W,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 13, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
-    if (!isU32(dataTypeW)) rt.bad(F$, "dataTypeW", "u32", dataTypeW);
-    if (!isU32(computeType)) rt.bad(F$, "computeType", "u32", computeType);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
+    if (!((typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (+dataTypeW !== 0 || 1 / dataTypeW > 0)))) rt.bad(F$, "dataTypeW", "u32", dataTypeW);
+    if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
     const r = raw.cusolverDnXsyevd_bufferSize(handle, params, jobz, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeW, rt.ptr(W, F$, "W"), computeType, rt.ptr(workspaceInBytesOnDevice, F$, "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, F$, "workspaceInBytesOnHost"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -6187,17 +6186,17 @@ function cusolverDnXsyevd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXsy
   const F$ = "cusolverDnXsyevd";
   return function cusolverDnXsyevd(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, info: PointerLike): void {
     if (arguments.length !== 16) rt.arity(F$, "handle,params,jobz,uplo,n,dataTypeA,A,lda,dataTypeW,W,computeType,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,info", 16, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
-    if (!isU32(dataTypeW)) rt.bad(F$, "dataTypeW", "u32", dataTypeW);
-    if (!isU32(computeType)) rt.bad(F$, "computeType", "u32", computeType);
-    if (!isU64(workspaceInBytesOnDevice)) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
-    if (!isU64(workspaceInBytesOnHost)) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
+    if (!((typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (+dataTypeW !== 0 || 1 / dataTypeW > 0)))) rt.bad(F$, "dataTypeW", "u32", dataTypeW);
+    if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
+    if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
+    if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
     const r = raw.cusolverDnXsyevd(handle, params, jobz, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeW, rt.ptr(W, F$, "W"), computeType, rt.ptr(bufferOnDevice, F$, "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, F$, "bufferOnHost"), workspaceInBytesOnHost, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -6209,16 +6208,16 @@ function cusolverDnXsyevBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Check
   const F$ = "cusolverDnXsyevBatched_bufferSize";
   return function cusolverDnXsyevBatched_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike, batchSize: bigint | number): void {
     if (arguments.length !== 14) rt.arity(F$, "handle,params,jobz,uplo,n,dataTypeA,A,lda,dataTypeW,W,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost,batchSize", 14, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
-    if (!isU32(dataTypeW)) rt.bad(F$, "dataTypeW", "u32", dataTypeW);
-    if (!isU32(computeType)) rt.bad(F$, "computeType", "u32", computeType);
-    if (!isI64(batchSize)) rt.bad(F$, "batchSize", "i64", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
+    if (!((typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (+dataTypeW !== 0 || 1 / dataTypeW > 0)))) rt.bad(F$, "dataTypeW", "u32", dataTypeW);
+    if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
+    if (!((typeof batchSize === "bigint" ? batchSize >= -9223372036854775808n && batchSize <= 9223372036854775807n : Number.isSafeInteger(batchSize)))) rt.bad(F$, "batchSize", "i64", batchSize);
     const r = raw.cusolverDnXsyevBatched_bufferSize(handle, params, jobz, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeW, rt.ptr(W, F$, "W"), computeType, rt.ptr(workspaceInBytesOnDevice, F$, "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, F$, "workspaceInBytesOnHost"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -6230,18 +6229,18 @@ function cusolverDnXsyevBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolve
   const F$ = "cusolverDnXsyevBatched";
   return function cusolverDnXsyevBatched(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, info: PointerLike, batchSize: bigint | number): void {
     if (arguments.length !== 17) rt.arity(F$, "handle,params,jobz,uplo,n,dataTypeA,A,lda,dataTypeW,W,computeType,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,info,batchSize", 17, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
-    if (!isU32(dataTypeW)) rt.bad(F$, "dataTypeW", "u32", dataTypeW);
-    if (!isU32(computeType)) rt.bad(F$, "computeType", "u32", computeType);
-    if (!isU64(workspaceInBytesOnDevice)) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
-    if (!isU64(workspaceInBytesOnHost)) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
-    if (!isI64(batchSize)) rt.bad(F$, "batchSize", "i64", batchSize);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
+    if (!((typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (+dataTypeW !== 0 || 1 / dataTypeW > 0)))) rt.bad(F$, "dataTypeW", "u32", dataTypeW);
+    if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
+    if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
+    if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
+    if (!((typeof batchSize === "bigint" ? batchSize >= -9223372036854775808n && batchSize <= 9223372036854775807n : Number.isSafeInteger(batchSize)))) rt.bad(F$, "batchSize", "i64", batchSize);
     const r = raw.cusolverDnXsyevBatched(handle, params, jobz, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeW, rt.ptr(W, F$, "W"), computeType, rt.ptr(bufferOnDevice, F$, "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, F$, "bufferOnHost"), workspaceInBytesOnHost, rt.ptr(info, F$, "info"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -6253,18 +6252,18 @@ function cusolverDnXsyevdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cusolverDnXsyevdx_bufferSize";
   return function cusolverDnXsyevdx_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, h_meig: PointerLike, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void {
     if (arguments.length !== 19) rt.arity(F$, "handle,params,jobz,range,uplo,n,dataTypeA,A,lda,vl,vu,il,iu,h_meig,dataTypeW,W,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 19, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(range)) rt.bad(F$, "range", "u32", range);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
-    if (!isI64(il)) rt.bad(F$, "il", "i64", il);
-    if (!isI64(iu)) rt.bad(F$, "iu", "i64", iu);
-    if (!isU32(dataTypeW)) rt.bad(F$, "dataTypeW", "u32", dataTypeW);
-    if (!isU32(computeType)) rt.bad(F$, "computeType", "u32", computeType);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
+    if (!((typeof il === "bigint" ? il >= -9223372036854775808n && il <= 9223372036854775807n : Number.isSafeInteger(il)))) rt.bad(F$, "il", "i64", il);
+    if (!((typeof iu === "bigint" ? iu >= -9223372036854775808n && iu <= 9223372036854775807n : Number.isSafeInteger(iu)))) rt.bad(F$, "iu", "i64", iu);
+    if (!((typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (+dataTypeW !== 0 || 1 / dataTypeW > 0)))) rt.bad(F$, "dataTypeW", "u32", dataTypeW);
+    if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
     const r = raw.cusolverDnXsyevdx_bufferSize(handle, params, jobz, range, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, rt.ptr(vl, F$, "vl"), rt.ptr(vu, F$, "vu"), il, iu, rt.ptr(h_meig, F$, "h_meig"), dataTypeW, rt.ptr(W, F$, "W"), computeType, rt.ptr(workspaceInBytesOnDevice, F$, "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, F$, "workspaceInBytesOnHost"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -6276,20 +6275,20 @@ function cusolverDnXsyevdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXs
   const F$ = "cusolverDnXsyevdx";
   return function cusolverDnXsyevdx(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, meig64: PointerLike, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, info: PointerLike): void {
     if (arguments.length !== 22) rt.arity(F$, "handle,params,jobz,range,uplo,n,dataTypeA,A,lda,vl,vu,il,iu,meig64,dataTypeW,W,computeType,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,info", 22, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isU32(range)) rt.bad(F$, "range", "u32", range);
-    if (!isU32(uplo)) rt.bad(F$, "uplo", "u32", uplo);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
-    if (!isI64(il)) rt.bad(F$, "il", "i64", il);
-    if (!isI64(iu)) rt.bad(F$, "iu", "i64", iu);
-    if (!isU32(dataTypeW)) rt.bad(F$, "dataTypeW", "u32", dataTypeW);
-    if (!isU32(computeType)) rt.bad(F$, "computeType", "u32", computeType);
-    if (!isU64(workspaceInBytesOnDevice)) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
-    if (!isU64(workspaceInBytesOnHost)) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
+    if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
+    if (!((typeof il === "bigint" ? il >= -9223372036854775808n && il <= 9223372036854775807n : Number.isSafeInteger(il)))) rt.bad(F$, "il", "i64", il);
+    if (!((typeof iu === "bigint" ? iu >= -9223372036854775808n && iu <= 9223372036854775807n : Number.isSafeInteger(iu)))) rt.bad(F$, "iu", "i64", iu);
+    if (!((typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (+dataTypeW !== 0 || 1 / dataTypeW > 0)))) rt.bad(F$, "dataTypeW", "u32", dataTypeW);
+    if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
+    if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
+    if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
     const r = raw.cusolverDnXsyevdx(handle, params, jobz, range, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, rt.ptr(vl, F$, "vl"), rt.ptr(vu, F$, "vu"), il, iu, rt.ptr(meig64, F$, "meig64"), dataTypeW, rt.ptr(W, F$, "W"), computeType, rt.ptr(bufferOnDevice, F$, "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, F$, "bufferOnHost"), workspaceInBytesOnHost, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -6301,19 +6300,19 @@ function cusolverDnXgeev_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cus
   const F$ = "cusolverDnXgeev_bufferSize";
   return function cusolverDnXgeev_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobvl: cusolverEigMode_t, jobvr: cusolverEigMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeW: cudaDataType, W: PointerLike, dataTypeVL: cudaDataType, VL: PointerLike, ldvl: bigint | number, dataTypeVR: cudaDataType, VR: PointerLike, ldvr: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void {
     if (arguments.length !== 19) rt.arity(F$, "handle,params,jobvl,jobvr,n,dataTypeA,A,lda,dataTypeW,W,dataTypeVL,VL,ldvl,dataTypeVR,VR,ldvr,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 19, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isU32(jobvl)) rt.bad(F$, "jobvl", "u32", jobvl);
-    if (!isU32(jobvr)) rt.bad(F$, "jobvr", "u32", jobvr);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
-    if (!isU32(dataTypeW)) rt.bad(F$, "dataTypeW", "u32", dataTypeW);
-    if (!isU32(dataTypeVL)) rt.bad(F$, "dataTypeVL", "u32", dataTypeVL);
-    if (!isI64(ldvl)) rt.bad(F$, "ldvl", "i64", ldvl);
-    if (!isU32(dataTypeVR)) rt.bad(F$, "dataTypeVR", "u32", dataTypeVR);
-    if (!isI64(ldvr)) rt.bad(F$, "ldvr", "i64", ldvr);
-    if (!isU32(computeType)) rt.bad(F$, "computeType", "u32", computeType);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof jobvl === "number" && (jobvl >>> 0) === jobvl && (+jobvl !== 0 || 1 / jobvl > 0)))) rt.bad(F$, "jobvl", "u32", jobvl);
+    if (!((typeof jobvr === "number" && (jobvr >>> 0) === jobvr && (+jobvr !== 0 || 1 / jobvr > 0)))) rt.bad(F$, "jobvr", "u32", jobvr);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
+    if (!((typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (+dataTypeW !== 0 || 1 / dataTypeW > 0)))) rt.bad(F$, "dataTypeW", "u32", dataTypeW);
+    if (!((typeof dataTypeVL === "number" && (dataTypeVL >>> 0) === dataTypeVL && (+dataTypeVL !== 0 || 1 / dataTypeVL > 0)))) rt.bad(F$, "dataTypeVL", "u32", dataTypeVL);
+    if (!((typeof ldvl === "bigint" ? ldvl >= -9223372036854775808n && ldvl <= 9223372036854775807n : Number.isSafeInteger(ldvl)))) rt.bad(F$, "ldvl", "i64", ldvl);
+    if (!((typeof dataTypeVR === "number" && (dataTypeVR >>> 0) === dataTypeVR && (+dataTypeVR !== 0 || 1 / dataTypeVR > 0)))) rt.bad(F$, "dataTypeVR", "u32", dataTypeVR);
+    if (!((typeof ldvr === "bigint" ? ldvr >= -9223372036854775808n && ldvr <= 9223372036854775807n : Number.isSafeInteger(ldvr)))) rt.bad(F$, "ldvr", "i64", ldvr);
+    if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
     const r = raw.cusolverDnXgeev_bufferSize(handle, params, jobvl, jobvr, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeW, rt.ptr(W, F$, "W"), dataTypeVL, rt.ptr(VL, F$, "VL"), ldvl, dataTypeVR, rt.ptr(VR, F$, "VR"), ldvr, computeType, rt.ptr(workspaceInBytesOnDevice, F$, "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, F$, "workspaceInBytesOnHost"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -6325,21 +6324,21 @@ function cusolverDnXgeev$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXgee
   const F$ = "cusolverDnXgeev";
   return function cusolverDnXgeev(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobvl: cusolverEigMode_t, jobvr: cusolverEigMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeW: cudaDataType, W: PointerLike, dataTypeVL: cudaDataType, VL: PointerLike, ldvl: bigint | number, dataTypeVR: cudaDataType, VR: PointerLike, ldvr: bigint | number, computeType: cudaDataType, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, info: PointerLike): void {
     if (arguments.length !== 22) rt.arity(F$, "handle,params,jobvl,jobvr,n,dataTypeA,A,lda,dataTypeW,W,dataTypeVL,VL,ldvl,dataTypeVR,VR,ldvr,computeType,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,info", 22, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isU32(jobvl)) rt.bad(F$, "jobvl", "u32", jobvl);
-    if (!isU32(jobvr)) rt.bad(F$, "jobvr", "u32", jobvr);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
-    if (!isU32(dataTypeW)) rt.bad(F$, "dataTypeW", "u32", dataTypeW);
-    if (!isU32(dataTypeVL)) rt.bad(F$, "dataTypeVL", "u32", dataTypeVL);
-    if (!isI64(ldvl)) rt.bad(F$, "ldvl", "i64", ldvl);
-    if (!isU32(dataTypeVR)) rt.bad(F$, "dataTypeVR", "u32", dataTypeVR);
-    if (!isI64(ldvr)) rt.bad(F$, "ldvr", "i64", ldvr);
-    if (!isU32(computeType)) rt.bad(F$, "computeType", "u32", computeType);
-    if (!isU64(workspaceInBytesOnDevice)) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
-    if (!isU64(workspaceInBytesOnHost)) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof jobvl === "number" && (jobvl >>> 0) === jobvl && (+jobvl !== 0 || 1 / jobvl > 0)))) rt.bad(F$, "jobvl", "u32", jobvl);
+    if (!((typeof jobvr === "number" && (jobvr >>> 0) === jobvr && (+jobvr !== 0 || 1 / jobvr > 0)))) rt.bad(F$, "jobvr", "u32", jobvr);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
+    if (!((typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (+dataTypeW !== 0 || 1 / dataTypeW > 0)))) rt.bad(F$, "dataTypeW", "u32", dataTypeW);
+    if (!((typeof dataTypeVL === "number" && (dataTypeVL >>> 0) === dataTypeVL && (+dataTypeVL !== 0 || 1 / dataTypeVL > 0)))) rt.bad(F$, "dataTypeVL", "u32", dataTypeVL);
+    if (!((typeof ldvl === "bigint" ? ldvl >= -9223372036854775808n && ldvl <= 9223372036854775807n : Number.isSafeInteger(ldvl)))) rt.bad(F$, "ldvl", "i64", ldvl);
+    if (!((typeof dataTypeVR === "number" && (dataTypeVR >>> 0) === dataTypeVR && (+dataTypeVR !== 0 || 1 / dataTypeVR > 0)))) rt.bad(F$, "dataTypeVR", "u32", dataTypeVR);
+    if (!((typeof ldvr === "bigint" ? ldvr >= -9223372036854775808n && ldvr <= 9223372036854775807n : Number.isSafeInteger(ldvr)))) rt.bad(F$, "ldvr", "i64", ldvr);
+    if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
+    if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
+    if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
     const r = raw.cusolverDnXgeev(handle, params, jobvl, jobvr, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeW, rt.ptr(W, F$, "W"), dataTypeVL, rt.ptr(VL, F$, "VL"), ldvl, dataTypeVR, rt.ptr(VR, F$, "VR"), ldvr, computeType, rt.ptr(bufferOnDevice, F$, "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, F$, "bufferOnHost"), workspaceInBytesOnHost, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -6351,20 +6350,20 @@ function cusolverDnXgesvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnXgesvd_bufferSize";
   return function cusolverDnXgesvd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: number, jobvt: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeVT: cudaDataType, VT: PointerLike, ldvt: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void {
     if (arguments.length !== 20) rt.arity(F$, "handle,params,jobu,jobvt,m,n,dataTypeA,A,lda,dataTypeS,S,dataTypeU,U,ldu,dataTypeVT,VT,ldvt,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 20, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI8(jobu)) rt.bad(F$, "jobu", "i8", jobu);
-    if (!isI8(jobvt)) rt.bad(F$, "jobvt", "i8", jobvt);
-    if (!isI64(m)) rt.bad(F$, "m", "i64", m);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
-    if (!isU32(dataTypeS)) rt.bad(F$, "dataTypeS", "u32", dataTypeS);
-    if (!isU32(dataTypeU)) rt.bad(F$, "dataTypeU", "u32", dataTypeU);
-    if (!isI64(ldu)) rt.bad(F$, "ldu", "i64", ldu);
-    if (!isU32(dataTypeVT)) rt.bad(F$, "dataTypeVT", "u32", dataTypeVT);
-    if (!isI64(ldvt)) rt.bad(F$, "ldvt", "i64", ldvt);
-    if (!isU32(computeType)) rt.bad(F$, "computeType", "u32", computeType);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (+jobu !== 0 || 1 / jobu > 0)))) rt.bad(F$, "jobu", "i8", jobu);
+    if (!((typeof jobvt === "number" && (jobvt << 24 >> 24) === jobvt && (+jobvt !== 0 || 1 / jobvt > 0)))) rt.bad(F$, "jobvt", "i8", jobvt);
+    if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad(F$, "m", "i64", m);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
+    if (!((typeof dataTypeS === "number" && (dataTypeS >>> 0) === dataTypeS && (+dataTypeS !== 0 || 1 / dataTypeS > 0)))) rt.bad(F$, "dataTypeS", "u32", dataTypeS);
+    if (!((typeof dataTypeU === "number" && (dataTypeU >>> 0) === dataTypeU && (+dataTypeU !== 0 || 1 / dataTypeU > 0)))) rt.bad(F$, "dataTypeU", "u32", dataTypeU);
+    if (!((typeof ldu === "bigint" ? ldu >= -9223372036854775808n && ldu <= 9223372036854775807n : Number.isSafeInteger(ldu)))) rt.bad(F$, "ldu", "i64", ldu);
+    if (!((typeof dataTypeVT === "number" && (dataTypeVT >>> 0) === dataTypeVT && (+dataTypeVT !== 0 || 1 / dataTypeVT > 0)))) rt.bad(F$, "dataTypeVT", "u32", dataTypeVT);
+    if (!((typeof ldvt === "bigint" ? ldvt >= -9223372036854775808n && ldvt <= 9223372036854775807n : Number.isSafeInteger(ldvt)))) rt.bad(F$, "ldvt", "i64", ldvt);
+    if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
     const r = raw.cusolverDnXgesvd_bufferSize(handle, params, jobu, jobvt, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeS, rt.ptr(S, F$, "S"), dataTypeU, rt.ptr(U, F$, "U"), ldu, dataTypeVT, rt.ptr(VT, F$, "VT"), ldvt, computeType, rt.ptr(workspaceInBytesOnDevice, F$, "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, F$, "workspaceInBytesOnHost"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -6376,22 +6375,22 @@ function cusolverDnXgesvd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXge
   const F$ = "cusolverDnXgesvd";
   return function cusolverDnXgesvd(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: number, jobvt: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeVT: cudaDataType, VT: PointerLike, ldvt: bigint | number, computeType: cudaDataType, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, info: PointerLike): void {
     if (arguments.length !== 23) rt.arity(F$, "handle,params,jobu,jobvt,m,n,dataTypeA,A,lda,dataTypeS,S,dataTypeU,U,ldu,dataTypeVT,VT,ldvt,computeType,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,info", 23, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI8(jobu)) rt.bad(F$, "jobu", "i8", jobu);
-    if (!isI8(jobvt)) rt.bad(F$, "jobvt", "i8", jobvt);
-    if (!isI64(m)) rt.bad(F$, "m", "i64", m);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
-    if (!isU32(dataTypeS)) rt.bad(F$, "dataTypeS", "u32", dataTypeS);
-    if (!isU32(dataTypeU)) rt.bad(F$, "dataTypeU", "u32", dataTypeU);
-    if (!isI64(ldu)) rt.bad(F$, "ldu", "i64", ldu);
-    if (!isU32(dataTypeVT)) rt.bad(F$, "dataTypeVT", "u32", dataTypeVT);
-    if (!isI64(ldvt)) rt.bad(F$, "ldvt", "i64", ldvt);
-    if (!isU32(computeType)) rt.bad(F$, "computeType", "u32", computeType);
-    if (!isU64(workspaceInBytesOnDevice)) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
-    if (!isU64(workspaceInBytesOnHost)) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (+jobu !== 0 || 1 / jobu > 0)))) rt.bad(F$, "jobu", "i8", jobu);
+    if (!((typeof jobvt === "number" && (jobvt << 24 >> 24) === jobvt && (+jobvt !== 0 || 1 / jobvt > 0)))) rt.bad(F$, "jobvt", "i8", jobvt);
+    if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad(F$, "m", "i64", m);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
+    if (!((typeof dataTypeS === "number" && (dataTypeS >>> 0) === dataTypeS && (+dataTypeS !== 0 || 1 / dataTypeS > 0)))) rt.bad(F$, "dataTypeS", "u32", dataTypeS);
+    if (!((typeof dataTypeU === "number" && (dataTypeU >>> 0) === dataTypeU && (+dataTypeU !== 0 || 1 / dataTypeU > 0)))) rt.bad(F$, "dataTypeU", "u32", dataTypeU);
+    if (!((typeof ldu === "bigint" ? ldu >= -9223372036854775808n && ldu <= 9223372036854775807n : Number.isSafeInteger(ldu)))) rt.bad(F$, "ldu", "i64", ldu);
+    if (!((typeof dataTypeVT === "number" && (dataTypeVT >>> 0) === dataTypeVT && (+dataTypeVT !== 0 || 1 / dataTypeVT > 0)))) rt.bad(F$, "dataTypeVT", "u32", dataTypeVT);
+    if (!((typeof ldvt === "bigint" ? ldvt >= -9223372036854775808n && ldvt <= 9223372036854775807n : Number.isSafeInteger(ldvt)))) rt.bad(F$, "ldvt", "i64", ldvt);
+    if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
+    if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
+    if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
     const r = raw.cusolverDnXgesvd(handle, params, jobu, jobvt, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeS, rt.ptr(S, F$, "S"), dataTypeU, rt.ptr(U, F$, "U"), ldu, dataTypeVT, rt.ptr(VT, F$, "VT"), ldvt, computeType, rt.ptr(bufferOnDevice, F$, "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, F$, "bufferOnHost"), workspaceInBytesOnHost, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -6403,20 +6402,20 @@ function cusolverDnXgesvdp_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cusolverDnXgesvdp_bufferSize";
   return function cusolverDnXgesvdp_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, econ: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeV: cudaDataType, V: PointerLike, ldv: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void {
     if (arguments.length !== 20) rt.arity(F$, "handle,params,jobz,econ,m,n,dataTypeA,A,lda,dataTypeS,S,dataTypeU,U,ldu,dataTypeV,V,ldv,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 20, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(econ)) rt.bad(F$, "econ", "i32", econ);
-    if (!isI64(m)) rt.bad(F$, "m", "i64", m);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
-    if (!isU32(dataTypeS)) rt.bad(F$, "dataTypeS", "u32", dataTypeS);
-    if (!isU32(dataTypeU)) rt.bad(F$, "dataTypeU", "u32", dataTypeU);
-    if (!isI64(ldu)) rt.bad(F$, "ldu", "i64", ldu);
-    if (!isU32(dataTypeV)) rt.bad(F$, "dataTypeV", "u32", dataTypeV);
-    if (!isI64(ldv)) rt.bad(F$, "ldv", "i64", ldv);
-    if (!isU32(computeType)) rt.bad(F$, "computeType", "u32", computeType);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof econ === "number" && (econ | 0) === econ && (+econ !== 0 || 1 / econ > 0)))) rt.bad(F$, "econ", "i32", econ);
+    if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad(F$, "m", "i64", m);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
+    if (!((typeof dataTypeS === "number" && (dataTypeS >>> 0) === dataTypeS && (+dataTypeS !== 0 || 1 / dataTypeS > 0)))) rt.bad(F$, "dataTypeS", "u32", dataTypeS);
+    if (!((typeof dataTypeU === "number" && (dataTypeU >>> 0) === dataTypeU && (+dataTypeU !== 0 || 1 / dataTypeU > 0)))) rt.bad(F$, "dataTypeU", "u32", dataTypeU);
+    if (!((typeof ldu === "bigint" ? ldu >= -9223372036854775808n && ldu <= 9223372036854775807n : Number.isSafeInteger(ldu)))) rt.bad(F$, "ldu", "i64", ldu);
+    if (!((typeof dataTypeV === "number" && (dataTypeV >>> 0) === dataTypeV && (+dataTypeV !== 0 || 1 / dataTypeV > 0)))) rt.bad(F$, "dataTypeV", "u32", dataTypeV);
+    if (!((typeof ldv === "bigint" ? ldv >= -9223372036854775808n && ldv <= 9223372036854775807n : Number.isSafeInteger(ldv)))) rt.bad(F$, "ldv", "i64", ldv);
+    if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
     const r = raw.cusolverDnXgesvdp_bufferSize(handle, params, jobz, econ, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeS, rt.ptr(S, F$, "S"), dataTypeU, rt.ptr(U, F$, "U"), ldu, dataTypeV, rt.ptr(V, F$, "V"), ldv, computeType, rt.ptr(workspaceInBytesOnDevice, F$, "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, F$, "workspaceInBytesOnHost"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -6428,22 +6427,22 @@ function cusolverDnXgesvdp$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXg
   const F$ = "cusolverDnXgesvdp";
   return function cusolverDnXgesvdp(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, econ: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeV: cudaDataType, V: PointerLike, ldv: bigint | number, computeType: cudaDataType, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, d_info: PointerLike, h_err_sigma: PointerLike): void {
     if (arguments.length !== 24) rt.arity(F$, "handle,params,jobz,econ,m,n,dataTypeA,A,lda,dataTypeS,S,dataTypeU,U,ldu,dataTypeV,V,ldv,computeType,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,d_info,h_err_sigma", 24, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isU32(jobz)) rt.bad(F$, "jobz", "u32", jobz);
-    if (!isI32(econ)) rt.bad(F$, "econ", "i32", econ);
-    if (!isI64(m)) rt.bad(F$, "m", "i64", m);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
-    if (!isU32(dataTypeS)) rt.bad(F$, "dataTypeS", "u32", dataTypeS);
-    if (!isU32(dataTypeU)) rt.bad(F$, "dataTypeU", "u32", dataTypeU);
-    if (!isI64(ldu)) rt.bad(F$, "ldu", "i64", ldu);
-    if (!isU32(dataTypeV)) rt.bad(F$, "dataTypeV", "u32", dataTypeV);
-    if (!isI64(ldv)) rt.bad(F$, "ldv", "i64", ldv);
-    if (!isU32(computeType)) rt.bad(F$, "computeType", "u32", computeType);
-    if (!isU64(workspaceInBytesOnDevice)) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
-    if (!isU64(workspaceInBytesOnHost)) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
+    if (!((typeof econ === "number" && (econ | 0) === econ && (+econ !== 0 || 1 / econ > 0)))) rt.bad(F$, "econ", "i32", econ);
+    if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad(F$, "m", "i64", m);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
+    if (!((typeof dataTypeS === "number" && (dataTypeS >>> 0) === dataTypeS && (+dataTypeS !== 0 || 1 / dataTypeS > 0)))) rt.bad(F$, "dataTypeS", "u32", dataTypeS);
+    if (!((typeof dataTypeU === "number" && (dataTypeU >>> 0) === dataTypeU && (+dataTypeU !== 0 || 1 / dataTypeU > 0)))) rt.bad(F$, "dataTypeU", "u32", dataTypeU);
+    if (!((typeof ldu === "bigint" ? ldu >= -9223372036854775808n && ldu <= 9223372036854775807n : Number.isSafeInteger(ldu)))) rt.bad(F$, "ldu", "i64", ldu);
+    if (!((typeof dataTypeV === "number" && (dataTypeV >>> 0) === dataTypeV && (+dataTypeV !== 0 || 1 / dataTypeV > 0)))) rt.bad(F$, "dataTypeV", "u32", dataTypeV);
+    if (!((typeof ldv === "bigint" ? ldv >= -9223372036854775808n && ldv <= 9223372036854775807n : Number.isSafeInteger(ldv)))) rt.bad(F$, "ldv", "i64", ldv);
+    if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
+    if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
+    if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
     const r = raw.cusolverDnXgesvdp(handle, params, jobz, econ, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeS, rt.ptr(S, F$, "S"), dataTypeU, rt.ptr(U, F$, "U"), ldu, dataTypeV, rt.ptr(V, F$, "V"), ldv, computeType, rt.ptr(bufferOnDevice, F$, "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, F$, "bufferOnHost"), workspaceInBytesOnHost, rt.ptr(d_info, F$, "d_info"), rt.ptr(h_err_sigma, F$, "h_err_sigma"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -6455,23 +6454,23 @@ function cusolverDnXgesvdr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cusolverDnXgesvdr_bufferSize";
   return function cusolverDnXgesvdr_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: number, jobv: number, m: bigint | number, n: bigint | number, k: bigint | number, p: bigint | number, niters: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeSrand: cudaDataType, Srand: PointerLike, dataTypeUrand: cudaDataType, Urand: PointerLike, ldUrand: bigint | number, dataTypeVrand: cudaDataType, Vrand: PointerLike, ldVrand: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void {
     if (arguments.length !== 23) rt.arity(F$, "handle,params,jobu,jobv,m,n,k,p,niters,dataTypeA,A,lda,dataTypeSrand,Srand,dataTypeUrand,Urand,ldUrand,dataTypeVrand,Vrand,ldVrand,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 23, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI8(jobu)) rt.bad(F$, "jobu", "i8", jobu);
-    if (!isI8(jobv)) rt.bad(F$, "jobv", "i8", jobv);
-    if (!isI64(m)) rt.bad(F$, "m", "i64", m);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isI64(k)) rt.bad(F$, "k", "i64", k);
-    if (!isI64(p)) rt.bad(F$, "p", "i64", p);
-    if (!isI64(niters)) rt.bad(F$, "niters", "i64", niters);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
-    if (!isU32(dataTypeSrand)) rt.bad(F$, "dataTypeSrand", "u32", dataTypeSrand);
-    if (!isU32(dataTypeUrand)) rt.bad(F$, "dataTypeUrand", "u32", dataTypeUrand);
-    if (!isI64(ldUrand)) rt.bad(F$, "ldUrand", "i64", ldUrand);
-    if (!isU32(dataTypeVrand)) rt.bad(F$, "dataTypeVrand", "u32", dataTypeVrand);
-    if (!isI64(ldVrand)) rt.bad(F$, "ldVrand", "i64", ldVrand);
-    if (!isU32(computeType)) rt.bad(F$, "computeType", "u32", computeType);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (+jobu !== 0 || 1 / jobu > 0)))) rt.bad(F$, "jobu", "i8", jobu);
+    if (!((typeof jobv === "number" && (jobv << 24 >> 24) === jobv && (+jobv !== 0 || 1 / jobv > 0)))) rt.bad(F$, "jobv", "i8", jobv);
+    if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad(F$, "m", "i64", m);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof k === "bigint" ? k >= -9223372036854775808n && k <= 9223372036854775807n : Number.isSafeInteger(k)))) rt.bad(F$, "k", "i64", k);
+    if (!((typeof p === "bigint" ? p >= -9223372036854775808n && p <= 9223372036854775807n : Number.isSafeInteger(p)))) rt.bad(F$, "p", "i64", p);
+    if (!((typeof niters === "bigint" ? niters >= -9223372036854775808n && niters <= 9223372036854775807n : Number.isSafeInteger(niters)))) rt.bad(F$, "niters", "i64", niters);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
+    if (!((typeof dataTypeSrand === "number" && (dataTypeSrand >>> 0) === dataTypeSrand && (+dataTypeSrand !== 0 || 1 / dataTypeSrand > 0)))) rt.bad(F$, "dataTypeSrand", "u32", dataTypeSrand);
+    if (!((typeof dataTypeUrand === "number" && (dataTypeUrand >>> 0) === dataTypeUrand && (+dataTypeUrand !== 0 || 1 / dataTypeUrand > 0)))) rt.bad(F$, "dataTypeUrand", "u32", dataTypeUrand);
+    if (!((typeof ldUrand === "bigint" ? ldUrand >= -9223372036854775808n && ldUrand <= 9223372036854775807n : Number.isSafeInteger(ldUrand)))) rt.bad(F$, "ldUrand", "i64", ldUrand);
+    if (!((typeof dataTypeVrand === "number" && (dataTypeVrand >>> 0) === dataTypeVrand && (+dataTypeVrand !== 0 || 1 / dataTypeVrand > 0)))) rt.bad(F$, "dataTypeVrand", "u32", dataTypeVrand);
+    if (!((typeof ldVrand === "bigint" ? ldVrand >= -9223372036854775808n && ldVrand <= 9223372036854775807n : Number.isSafeInteger(ldVrand)))) rt.bad(F$, "ldVrand", "i64", ldVrand);
+    if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
     const r = raw.cusolverDnXgesvdr_bufferSize(handle, params, jobu, jobv, m, n, k, p, niters, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeSrand, rt.ptr(Srand, F$, "Srand"), dataTypeUrand, rt.ptr(Urand, F$, "Urand"), ldUrand, dataTypeVrand, rt.ptr(Vrand, F$, "Vrand"), ldVrand, computeType, rt.ptr(workspaceInBytesOnDevice, F$, "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, F$, "workspaceInBytesOnHost"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -6483,25 +6482,25 @@ function cusolverDnXgesvdr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXg
   const F$ = "cusolverDnXgesvdr";
   return function cusolverDnXgesvdr(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: number, jobv: number, m: bigint | number, n: bigint | number, k: bigint | number, p: bigint | number, niters: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeSrand: cudaDataType, Srand: PointerLike, dataTypeUrand: cudaDataType, Urand: PointerLike, ldUrand: bigint | number, dataTypeVrand: cudaDataType, Vrand: PointerLike, ldVrand: bigint | number, computeType: cudaDataType, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, d_info: PointerLike): void {
     if (arguments.length !== 26) rt.arity(F$, "handle,params,jobu,jobv,m,n,k,p,niters,dataTypeA,A,lda,dataTypeSrand,Srand,dataTypeUrand,Urand,ldUrand,dataTypeVrand,Vrand,ldVrand,computeType,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,d_info", 26, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isI8(jobu)) rt.bad(F$, "jobu", "i8", jobu);
-    if (!isI8(jobv)) rt.bad(F$, "jobv", "i8", jobv);
-    if (!isI64(m)) rt.bad(F$, "m", "i64", m);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isI64(k)) rt.bad(F$, "k", "i64", k);
-    if (!isI64(p)) rt.bad(F$, "p", "i64", p);
-    if (!isI64(niters)) rt.bad(F$, "niters", "i64", niters);
-    if (!isU32(dataTypeA)) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
-    if (!isI64(lda)) rt.bad(F$, "lda", "i64", lda);
-    if (!isU32(dataTypeSrand)) rt.bad(F$, "dataTypeSrand", "u32", dataTypeSrand);
-    if (!isU32(dataTypeUrand)) rt.bad(F$, "dataTypeUrand", "u32", dataTypeUrand);
-    if (!isI64(ldUrand)) rt.bad(F$, "ldUrand", "i64", ldUrand);
-    if (!isU32(dataTypeVrand)) rt.bad(F$, "dataTypeVrand", "u32", dataTypeVrand);
-    if (!isI64(ldVrand)) rt.bad(F$, "ldVrand", "i64", ldVrand);
-    if (!isU32(computeType)) rt.bad(F$, "computeType", "u32", computeType);
-    if (!isU64(workspaceInBytesOnDevice)) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
-    if (!isU64(workspaceInBytesOnHost)) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (+jobu !== 0 || 1 / jobu > 0)))) rt.bad(F$, "jobu", "i8", jobu);
+    if (!((typeof jobv === "number" && (jobv << 24 >> 24) === jobv && (+jobv !== 0 || 1 / jobv > 0)))) rt.bad(F$, "jobv", "i8", jobv);
+    if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad(F$, "m", "i64", m);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof k === "bigint" ? k >= -9223372036854775808n && k <= 9223372036854775807n : Number.isSafeInteger(k)))) rt.bad(F$, "k", "i64", k);
+    if (!((typeof p === "bigint" ? p >= -9223372036854775808n && p <= 9223372036854775807n : Number.isSafeInteger(p)))) rt.bad(F$, "p", "i64", p);
+    if (!((typeof niters === "bigint" ? niters >= -9223372036854775808n && niters <= 9223372036854775807n : Number.isSafeInteger(niters)))) rt.bad(F$, "niters", "i64", niters);
+    if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
+    if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
+    if (!((typeof dataTypeSrand === "number" && (dataTypeSrand >>> 0) === dataTypeSrand && (+dataTypeSrand !== 0 || 1 / dataTypeSrand > 0)))) rt.bad(F$, "dataTypeSrand", "u32", dataTypeSrand);
+    if (!((typeof dataTypeUrand === "number" && (dataTypeUrand >>> 0) === dataTypeUrand && (+dataTypeUrand !== 0 || 1 / dataTypeUrand > 0)))) rt.bad(F$, "dataTypeUrand", "u32", dataTypeUrand);
+    if (!((typeof ldUrand === "bigint" ? ldUrand >= -9223372036854775808n && ldUrand <= 9223372036854775807n : Number.isSafeInteger(ldUrand)))) rt.bad(F$, "ldUrand", "i64", ldUrand);
+    if (!((typeof dataTypeVrand === "number" && (dataTypeVrand >>> 0) === dataTypeVrand && (+dataTypeVrand !== 0 || 1 / dataTypeVrand > 0)))) rt.bad(F$, "dataTypeVrand", "u32", dataTypeVrand);
+    if (!((typeof ldVrand === "bigint" ? ldVrand >= -9223372036854775808n && ldVrand <= 9223372036854775807n : Number.isSafeInteger(ldVrand)))) rt.bad(F$, "ldVrand", "i64", ldVrand);
+    if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
+    if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
+    if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
     const r = raw.cusolverDnXgesvdr(handle, params, jobu, jobv, m, n, k, p, niters, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeSrand, rt.ptr(Srand, F$, "Srand"), dataTypeUrand, rt.ptr(Urand, F$, "Urand"), ldUrand, dataTypeVrand, rt.ptr(Vrand, F$, "Vrand"), ldVrand, computeType, rt.ptr(bufferOnDevice, F$, "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, F$, "bufferOnHost"), workspaceInBytesOnHost, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -6513,18 +6512,18 @@ function cusolverDnXlarft_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnXlarft_bufferSize";
   return function cusolverDnXlarft_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, direct: cusolverDirectMode_t, storev: cusolverStorevMode_t, n: bigint | number, k: bigint | number, dataTypeV: cudaDataType, V: PointerLike, ldv: bigint | number, dataTypeTau: cudaDataType, tau: PointerLike, dataTypeT: cudaDataType, T: PointerLike, ldt: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void {
     if (arguments.length !== 17) rt.arity(F$, "handle,params,direct,storev,n,k,dataTypeV,V,ldv,dataTypeTau,tau,dataTypeT,T,ldt,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 17, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isU32(direct)) rt.bad(F$, "direct", "u32", direct);
-    if (!isU32(storev)) rt.bad(F$, "storev", "u32", storev);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isI64(k)) rt.bad(F$, "k", "i64", k);
-    if (!isU32(dataTypeV)) rt.bad(F$, "dataTypeV", "u32", dataTypeV);
-    if (!isI64(ldv)) rt.bad(F$, "ldv", "i64", ldv);
-    if (!isU32(dataTypeTau)) rt.bad(F$, "dataTypeTau", "u32", dataTypeTau);
-    if (!isU32(dataTypeT)) rt.bad(F$, "dataTypeT", "u32", dataTypeT);
-    if (!isI64(ldt)) rt.bad(F$, "ldt", "i64", ldt);
-    if (!isU32(computeType)) rt.bad(F$, "computeType", "u32", computeType);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof direct === "number" && (direct >>> 0) === direct && (+direct !== 0 || 1 / direct > 0)))) rt.bad(F$, "direct", "u32", direct);
+    if (!((typeof storev === "number" && (storev >>> 0) === storev && (+storev !== 0 || 1 / storev > 0)))) rt.bad(F$, "storev", "u32", storev);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof k === "bigint" ? k >= -9223372036854775808n && k <= 9223372036854775807n : Number.isSafeInteger(k)))) rt.bad(F$, "k", "i64", k);
+    if (!((typeof dataTypeV === "number" && (dataTypeV >>> 0) === dataTypeV && (+dataTypeV !== 0 || 1 / dataTypeV > 0)))) rt.bad(F$, "dataTypeV", "u32", dataTypeV);
+    if (!((typeof ldv === "bigint" ? ldv >= -9223372036854775808n && ldv <= 9223372036854775807n : Number.isSafeInteger(ldv)))) rt.bad(F$, "ldv", "i64", ldv);
+    if (!((typeof dataTypeTau === "number" && (dataTypeTau >>> 0) === dataTypeTau && (+dataTypeTau !== 0 || 1 / dataTypeTau > 0)))) rt.bad(F$, "dataTypeTau", "u32", dataTypeTau);
+    if (!((typeof dataTypeT === "number" && (dataTypeT >>> 0) === dataTypeT && (+dataTypeT !== 0 || 1 / dataTypeT > 0)))) rt.bad(F$, "dataTypeT", "u32", dataTypeT);
+    if (!((typeof ldt === "bigint" ? ldt >= -9223372036854775808n && ldt <= 9223372036854775807n : Number.isSafeInteger(ldt)))) rt.bad(F$, "ldt", "i64", ldt);
+    if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
     const r = raw.cusolverDnXlarft_bufferSize(handle, params, direct, storev, n, k, dataTypeV, rt.ptr(V, F$, "V"), ldv, dataTypeTau, rt.ptr(tau, F$, "tau"), dataTypeT, rt.ptr(T, F$, "T"), ldt, computeType, rt.ptr(workspaceInBytesOnDevice, F$, "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, F$, "workspaceInBytesOnHost"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -6536,20 +6535,20 @@ function cusolverDnXlarft$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXla
   const F$ = "cusolverDnXlarft";
   return function cusolverDnXlarft(handle: cusolverDnHandle_t, params: cusolverDnParams_t, direct: cusolverDirectMode_t, storev: cusolverStorevMode_t, n: bigint | number, k: bigint | number, dataTypeV: cudaDataType, V: PointerLike, ldv: bigint | number, dataTypeTau: cudaDataType, tau: PointerLike, dataTypeT: cudaDataType, T: PointerLike, ldt: bigint | number, computeType: cudaDataType, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number): void {
     if (arguments.length !== 19) rt.arity(F$, "handle,params,direct,storev,n,k,dataTypeV,V,ldv,dataTypeTau,tau,dataTypeT,T,ldt,computeType,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost", 19, arguments.length);
-    if (!isPtr(handle)) rt.bad(F$, "handle", "pointer", handle);
-    if (!isPtr(params)) rt.bad(F$, "params", "pointer", params);
-    if (!isU32(direct)) rt.bad(F$, "direct", "u32", direct);
-    if (!isU32(storev)) rt.bad(F$, "storev", "u32", storev);
-    if (!isI64(n)) rt.bad(F$, "n", "i64", n);
-    if (!isI64(k)) rt.bad(F$, "k", "i64", k);
-    if (!isU32(dataTypeV)) rt.bad(F$, "dataTypeV", "u32", dataTypeV);
-    if (!isI64(ldv)) rt.bad(F$, "ldv", "i64", ldv);
-    if (!isU32(dataTypeTau)) rt.bad(F$, "dataTypeTau", "u32", dataTypeTau);
-    if (!isU32(dataTypeT)) rt.bad(F$, "dataTypeT", "u32", dataTypeT);
-    if (!isI64(ldt)) rt.bad(F$, "ldt", "i64", ldt);
-    if (!isU32(computeType)) rt.bad(F$, "computeType", "u32", computeType);
-    if (!isU64(workspaceInBytesOnDevice)) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
-    if (!isU64(workspaceInBytesOnHost)) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
+    if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
+    if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
+    if (!((typeof direct === "number" && (direct >>> 0) === direct && (+direct !== 0 || 1 / direct > 0)))) rt.bad(F$, "direct", "u32", direct);
+    if (!((typeof storev === "number" && (storev >>> 0) === storev && (+storev !== 0 || 1 / storev > 0)))) rt.bad(F$, "storev", "u32", storev);
+    if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
+    if (!((typeof k === "bigint" ? k >= -9223372036854775808n && k <= 9223372036854775807n : Number.isSafeInteger(k)))) rt.bad(F$, "k", "i64", k);
+    if (!((typeof dataTypeV === "number" && (dataTypeV >>> 0) === dataTypeV && (+dataTypeV !== 0 || 1 / dataTypeV > 0)))) rt.bad(F$, "dataTypeV", "u32", dataTypeV);
+    if (!((typeof ldv === "bigint" ? ldv >= -9223372036854775808n && ldv <= 9223372036854775807n : Number.isSafeInteger(ldv)))) rt.bad(F$, "ldv", "i64", ldv);
+    if (!((typeof dataTypeTau === "number" && (dataTypeTau >>> 0) === dataTypeTau && (+dataTypeTau !== 0 || 1 / dataTypeTau > 0)))) rt.bad(F$, "dataTypeTau", "u32", dataTypeTau);
+    if (!((typeof dataTypeT === "number" && (dataTypeT >>> 0) === dataTypeT && (+dataTypeT !== 0 || 1 / dataTypeT > 0)))) rt.bad(F$, "dataTypeT", "u32", dataTypeT);
+    if (!((typeof ldt === "bigint" ? ldt >= -9223372036854775808n && ldt <= 9223372036854775807n : Number.isSafeInteger(ldt)))) rt.bad(F$, "ldt", "i64", ldt);
+    if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
+    if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
+    if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
     const r = raw.cusolverDnXlarft(handle, params, direct, storev, n, k, dataTypeV, rt.ptr(V, F$, "V"), ldv, dataTypeTau, rt.ptr(tau, F$, "tau"), dataTypeT, rt.ptr(T, F$, "T"), ldt, computeType, rt.ptr(bufferOnDevice, F$, "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, F$, "bufferOnHost"), workspaceInBytesOnHost);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
@@ -6561,7 +6560,7 @@ function cusolverDnLoggerSetCallback$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cusolverDnLoggerSetCallback";
   return function cusolverDnLoggerSetCallback(callback: cusolverDnLoggerCallback_t): void {
     if (arguments.length !== 1) rt.arity(F$, "callback", 1, arguments.length);
-    if (!isPtr(callback)) rt.bad(F$, "callback", "function", callback);
+    if (!(isPtr(callback))) rt.bad(F$, "callback", "function", callback);
     const r = raw.cusolverDnLoggerSetCallback(callback);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -6592,7 +6591,7 @@ function cusolverDnLoggerSetLevel$(raw: Raw, rt: CheckedRuntime): Checked["cusol
   const F$ = "cusolverDnLoggerSetLevel";
   return function cusolverDnLoggerSetLevel(level: number): void {
     if (arguments.length !== 1) rt.arity(F$, "level", 1, arguments.length);
-    if (!isI32(level)) rt.bad(F$, "level", "i32", level);
+    if (!((typeof level === "number" && (level | 0) === level && (+level !== 0 || 1 / level > 0)))) rt.bad(F$, "level", "i32", level);
     const r = raw.cusolverDnLoggerSetLevel(level);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -6603,7 +6602,7 @@ function cusolverDnLoggerSetMask$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
   const F$ = "cusolverDnLoggerSetMask";
   return function cusolverDnLoggerSetMask(mask: number): void {
     if (arguments.length !== 1) rt.arity(F$, "mask", 1, arguments.length);
-    if (!isI32(mask)) rt.bad(F$, "mask", "i32", mask);
+    if (!((typeof mask === "number" && (mask | 0) === mask && (+mask !== 0 || 1 / mask > 0)))) rt.bad(F$, "mask", "i32", mask);
     const r = raw.cusolverDnLoggerSetMask(mask);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);

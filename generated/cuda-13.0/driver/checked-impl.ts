@@ -4,10 +4,9 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 da2352ecb06115c252394c9ba72472d1dc525569d30f9c83e2da300fce788f2f
 // Header cudaProfilerTypedefs.h sha256 c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba
-// Seal: sha256 dafffb139131610b7fdf8453b89553fbafb56e2bce16e2080481ddea34994c94
+// Seal: sha256 325693b570f0e83a76193f0bfa26e89154aed4f218a16998d8771b9f773fe5ac
 
 import { type CheckedRuntime, type PointerLike, type ArraySpec, lazyTable } from "../../../src/tables-runtime/checked.ts";
-import { isF64, isI32, isU16, isU32, isU64, isU8 } from "../../../src/tables-runtime/argument-checks.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
 import type { Checked } from "./checked.ts";
 import type { Raw } from "./functions.ts";
@@ -22,7 +21,7 @@ function cuGetErrorString$(raw: Raw, rt: CheckedRuntime): Checked["cuGetErrorStr
   const F$ = "cuGetErrorString";
   return function cuGetErrorString(error: CUresult): string | null {
     if (arguments.length !== 1) rt.arity(F$, "error", 1, arguments.length);
-    if (!isU32(error)) rt.bad(F$, "error", "u32", error);
+    if (!((typeof error === "number" && (error >>> 0) === error && (+error !== 0 || 1 / error > 0)))) rt.bad(F$, "error", "u32", error);
     const r = raw.cuGetErrorString(error, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -35,7 +34,7 @@ function cuGetErrorName$(raw: Raw, rt: CheckedRuntime): Checked["cuGetErrorName"
   const F$ = "cuGetErrorName";
   return function cuGetErrorName(error: CUresult): string | null {
     if (arguments.length !== 1) rt.arity(F$, "error", 1, arguments.length);
-    if (!isU32(error)) rt.bad(F$, "error", "u32", error);
+    if (!((typeof error === "number" && (error >>> 0) === error && (+error !== 0 || 1 / error > 0)))) rt.bad(F$, "error", "u32", error);
     const r = raw.cuGetErrorName(error, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -47,7 +46,7 @@ function cuInit$(raw: Raw, rt: CheckedRuntime): Checked["cuInit"] {
   const F$ = "cuInit";
   return function cuInit(Flags: number): void {
     if (arguments.length !== 1) rt.arity(F$, "Flags", 1, arguments.length);
-    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
+    if (!((typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0)))) rt.bad(F$, "Flags", "u32", Flags);
     const r = raw.cuInit(Flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -73,7 +72,7 @@ function cuDeviceGet$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGet"] {
   const F$ = "cuDeviceGet";
   return function cuDeviceGet(ordinal: number): CUdevice {
     if (arguments.length !== 1) rt.arity(F$, "ordinal", 1, arguments.length);
-    if (!isI32(ordinal)) rt.bad(F$, "ordinal", "i32", ordinal);
+    if (!((typeof ordinal === "number" && (ordinal | 0) === ordinal && (+ordinal !== 0 || 1 / ordinal > 0)))) rt.bad(F$, "ordinal", "i32", ordinal);
     const r = raw.cuDeviceGet(o0, ordinal);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -99,9 +98,9 @@ function cuDeviceGetName$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetNam
   const A_cuDeviceGetName: ArraySpec = { elements: [{ kind: "string", size: 1 }], count: null, query: false, retry: [] };
   return function cuDeviceGetName(len: number, dev: CUdevice): string {
     if (arguments.length !== 2) rt.arity(F$, "len,dev", 2, arguments.length);
-    if (!isI32(len)) rt.bad(F$, "len", "i32", len);
+    if (!((typeof len === "number" && (len | 0) === len && (+len !== 0 || 1 / len > 0)))) rt.bad(F$, "len", "i32", len);
     rt.count(len, F$, "len");
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
     const a = rt.arrays(F$, A_cuDeviceGetName, len, (p) => raw.cuDeviceGetName(p[0]!, len, dev));
     return a[0] as string;
   };
@@ -111,7 +110,7 @@ function cuDeviceGetUuid$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetUui
   const F$ = "cuDeviceGetUuid";
   return function cuDeviceGetUuid(dev: CUdevice, uuid?: CUuuid_st): CUuuid_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "dev,uuid", 1, arguments.length);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
     const $uuid = uuid === undefined ? rt.record(CUuuid_st) : rt.recordArg(uuid, CUuuid_st, F$, "uuid");
     const r = raw.cuDeviceGetUuid($uuid.$pointer(), dev);
     if (rt.guards) rt.check(F$);
@@ -126,7 +125,7 @@ function cuDeviceGetLuid$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetLui
   const F$ = "cuDeviceGetLuid";
   return function cuDeviceGetLuid(luid: PointerLike, dev: CUdevice): number {
     if (arguments.length !== 2) rt.arity(F$, "luid,dev", 2, arguments.length);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuDeviceGetLuid(rt.ptr(luid, F$, "luid"), o0, dev);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -140,7 +139,7 @@ function cuDeviceTotalMem$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceTotal
   const F$ = "cuDeviceTotalMem";
   return function cuDeviceTotalMem(dev: CUdevice): bigint {
     if (arguments.length !== 1) rt.arity(F$, "dev", 1, arguments.length);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuDeviceTotalMem(o0, dev);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -154,9 +153,9 @@ function cuDeviceGetTexture1DLinearMaxWidth$(raw: Raw, rt: CheckedRuntime): Chec
   const F$ = "cuDeviceGetTexture1DLinearMaxWidth";
   return function cuDeviceGetTexture1DLinearMaxWidth(format: CUarray_format, numChannels: number, dev: CUdevice): bigint {
     if (arguments.length !== 3) rt.arity(F$, "format,numChannels,dev", 3, arguments.length);
-    if (!isU32(format)) rt.bad(F$, "format", "u32", format);
-    if (!isU32(numChannels)) rt.bad(F$, "numChannels", "u32", numChannels);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof format === "number" && (format >>> 0) === format && (+format !== 0 || 1 / format > 0)))) rt.bad(F$, "format", "u32", format);
+    if (!((typeof numChannels === "number" && (numChannels >>> 0) === numChannels && (+numChannels !== 0 || 1 / numChannels > 0)))) rt.bad(F$, "numChannels", "u32", numChannels);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuDeviceGetTexture1DLinearMaxWidth(o0, format, numChannels, dev);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -170,8 +169,8 @@ function cuDeviceGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceG
   const F$ = "cuDeviceGetAttribute";
   return function cuDeviceGetAttribute(attrib: CUdevice_attribute, dev: CUdevice): number {
     if (arguments.length !== 2) rt.arity(F$, "attrib,dev", 2, arguments.length);
-    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0)))) rt.bad(F$, "attrib", "u32", attrib);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuDeviceGetAttribute(o0, attrib, dev);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -184,8 +183,8 @@ function cuDeviceGetHostAtomicCapabilities$(raw: Raw, rt: CheckedRuntime): Check
   const A_cuDeviceGetHostAtomicCapabilities: ArraySpec = { elements: [{ kind: "u32", size: 4 }], count: null, query: false, retry: [] };
   return function cuDeviceGetHostAtomicCapabilities(operations: PointerLike, count: number, dev: CUdevice): Uint32Array {
     if (arguments.length !== 3) rt.arity(F$, "operations,count,dev", 3, arguments.length);
-    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0)))) rt.bad(F$, "count", "u32", count);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
     const a = rt.arrays(F$, A_cuDeviceGetHostAtomicCapabilities, count, (p) => raw.cuDeviceGetHostAtomicCapabilities(p[0]!, rt.sized(operations, count, 4, F$, "operations"), count, dev));
     return a[0] as Uint32Array;
   };
@@ -195,8 +194,8 @@ function cuDeviceGetNvSciSyncAttributes$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cuDeviceGetNvSciSyncAttributes";
   return function cuDeviceGetNvSciSyncAttributes(nvSciSyncAttrList: PointerLike, dev: CUdevice, flags: number): void {
     if (arguments.length !== 3) rt.arity(F$, "nvSciSyncAttrList,dev,flags", 3, arguments.length);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
-    if (!isI32(flags)) rt.bad(F$, "flags", "i32", flags);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof flags === "number" && (flags | 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "i32", flags);
     const r = raw.cuDeviceGetNvSciSyncAttributes(rt.ptr(nvSciSyncAttrList, F$, "nvSciSyncAttrList"), dev, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -208,8 +207,8 @@ function cuDeviceSetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceSet
   const F$ = "cuDeviceSetMemPool";
   return function cuDeviceSetMemPool(dev: CUdevice, pool: CUmemoryPool): void {
     if (arguments.length !== 2) rt.arity(F$, "dev,pool", 2, arguments.length);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
-    if (!isPtr(pool)) rt.bad(F$, "pool", "pointer", pool);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
+    if (!(isPtr(pool))) rt.bad(F$, "pool", "pointer", pool);
     const r = raw.cuDeviceSetMemPool(dev, pool);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -221,7 +220,7 @@ function cuDeviceGetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGet
   const F$ = "cuDeviceGetMemPool";
   return function cuDeviceGetMemPool(dev: CUdevice): CUmemoryPool {
     if (arguments.length !== 1) rt.arity(F$, "dev", 1, arguments.length);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuDeviceGetMemPool(o0, dev);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -234,7 +233,7 @@ function cuDeviceGetDefaultMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuDe
   const F$ = "cuDeviceGetDefaultMemPool";
   return function cuDeviceGetDefaultMemPool(dev: CUdevice): CUmemoryPool {
     if (arguments.length !== 1) rt.arity(F$, "dev", 1, arguments.length);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuDeviceGetDefaultMemPool(o0, dev);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -248,8 +247,8 @@ function cuDeviceGetExecAffinitySupport$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cuDeviceGetExecAffinitySupport";
   return function cuDeviceGetExecAffinitySupport(type: CUexecAffinityType, dev: CUdevice): number {
     if (arguments.length !== 2) rt.arity(F$, "type,dev", 2, arguments.length);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuDeviceGetExecAffinitySupport(o0, type, dev);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -261,8 +260,8 @@ function cuFlushGPUDirectRDMAWrites$(raw: Raw, rt: CheckedRuntime): Checked["cuF
   const F$ = "cuFlushGPUDirectRDMAWrites";
   return function cuFlushGPUDirectRDMAWrites(target: CUflushGPUDirectRDMAWritesTarget, scope: CUflushGPUDirectRDMAWritesScope): void {
     if (arguments.length !== 2) rt.arity(F$, "target,scope", 2, arguments.length);
-    if (!isU32(target)) rt.bad(F$, "target", "u32", target);
-    if (!isU32(scope)) rt.bad(F$, "scope", "u32", scope);
+    if (!((typeof target === "number" && (target >>> 0) === target && (+target !== 0 || 1 / target > 0)))) rt.bad(F$, "target", "u32", target);
+    if (!((typeof scope === "number" && (scope >>> 0) === scope && (+scope !== 0 || 1 / scope > 0)))) rt.bad(F$, "scope", "u32", scope);
     const r = raw.cuFlushGPUDirectRDMAWrites(target, scope);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -273,7 +272,7 @@ function cuDeviceGetProperties$(raw: Raw, rt: CheckedRuntime): Checked["cuDevice
   const F$ = "cuDeviceGetProperties";
   return function cuDeviceGetProperties(dev: CUdevice, prop?: CUdevprop_st): CUdevprop_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "dev,prop", 1, arguments.length);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
     const $prop = prop === undefined ? rt.record(CUdevprop_st) : rt.recordArg(prop, CUdevprop_st, F$, "prop");
     const r = raw.cuDeviceGetProperties($prop.$pointer(), dev);
     if (rt.guards) rt.check(F$);
@@ -289,7 +288,7 @@ function cuDeviceComputeCapability$(raw: Raw, rt: CheckedRuntime): Checked["cuDe
   const F$ = "cuDeviceComputeCapability";
   return function cuDeviceComputeCapability(dev: CUdevice): [major: number, minor: number] {
     if (arguments.length !== 1) rt.arity(F$, "dev", 1, arguments.length);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuDeviceComputeCapability(o0, o1, dev);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -302,7 +301,7 @@ function cuDevicePrimaryCtxRetain$(raw: Raw, rt: CheckedRuntime): Checked["cuDev
   const F$ = "cuDevicePrimaryCtxRetain";
   return function cuDevicePrimaryCtxRetain(dev: CUdevice): CUcontext {
     if (arguments.length !== 1) rt.arity(F$, "dev", 1, arguments.length);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuDevicePrimaryCtxRetain(o0, dev);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -314,7 +313,7 @@ function cuDevicePrimaryCtxRelease$(raw: Raw, rt: CheckedRuntime): Checked["cuDe
   const F$ = "cuDevicePrimaryCtxRelease";
   return function cuDevicePrimaryCtxRelease(dev: CUdevice): void {
     if (arguments.length !== 1) rt.arity(F$, "dev", 1, arguments.length);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuDevicePrimaryCtxRelease(dev);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -325,8 +324,8 @@ function cuDevicePrimaryCtxSetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuD
   const F$ = "cuDevicePrimaryCtxSetFlags";
   return function cuDevicePrimaryCtxSetFlags(dev: CUdevice, flags: number): void {
     if (arguments.length !== 2) rt.arity(F$, "dev,flags", 2, arguments.length);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuDevicePrimaryCtxSetFlags(dev, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -341,7 +340,7 @@ function cuDevicePrimaryCtxGetState$(raw: Raw, rt: CheckedRuntime): Checked["cuD
   const F$ = "cuDevicePrimaryCtxGetState";
   return function cuDevicePrimaryCtxGetState(dev: CUdevice): [flags: number, active: number] {
     if (arguments.length !== 1) rt.arity(F$, "dev", 1, arguments.length);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuDevicePrimaryCtxGetState(dev, o0, o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -353,7 +352,7 @@ function cuDevicePrimaryCtxReset$(raw: Raw, rt: CheckedRuntime): Checked["cuDevi
   const F$ = "cuDevicePrimaryCtxReset";
   return function cuDevicePrimaryCtxReset(dev: CUdevice): void {
     if (arguments.length !== 1) rt.arity(F$, "dev", 1, arguments.length);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuDevicePrimaryCtxReset(dev);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -365,8 +364,8 @@ function cuCtxCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxCreate"] {
   const F$ = "cuCtxCreate";
   return function cuCtxCreate(ctxCreateParams: PointerLike, flags: number, dev: CUdevice): CUcontext {
     if (arguments.length !== 3) rt.arity(F$, "ctxCreateParams,flags,dev", 3, arguments.length);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuCtxCreate(o0, rt.ptr(rt.expect(ctxCreateParams, CUctxCreateParams_st, F$, "ctxCreateParams"), F$, "ctxCreateParams"), flags, dev);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -379,7 +378,7 @@ function cuCtxDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxDestroy"] {
   const F$ = "cuCtxDestroy";
   return function cuCtxDestroy(ctx: CUcontext): void {
     if (arguments.length !== 1) rt.arity(F$, "ctx", 1, arguments.length);
-    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
+    if (!(isPtr(ctx))) rt.bad(F$, "ctx", "pointer", ctx);
     const r = raw.cuCtxDestroy(ctx);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, ctx);
@@ -391,7 +390,7 @@ function cuCtxPushCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxPushCurr
   const F$ = "cuCtxPushCurrent";
   return function cuCtxPushCurrent(ctx: CUcontext): void {
     if (arguments.length !== 1) rt.arity(F$, "ctx", 1, arguments.length);
-    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
+    if (!(isPtr(ctx))) rt.bad(F$, "ctx", "pointer", ctx);
     const r = raw.cuCtxPushCurrent(ctx);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, ctx);
@@ -415,7 +414,7 @@ function cuCtxSetCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetCurren
   const F$ = "cuCtxSetCurrent";
   return function cuCtxSetCurrent(ctx: CUcontext): void {
     if (arguments.length !== 1) rt.arity(F$, "ctx", 1, arguments.length);
-    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
+    if (!(isPtr(ctx))) rt.bad(F$, "ctx", "pointer", ctx);
     const r = raw.cuCtxSetCurrent(ctx);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, ctx);
@@ -454,7 +453,7 @@ function cuCtxGetDevice_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetDevi
   const F$ = "cuCtxGetDevice_v2";
   return function cuCtxGetDevice_v2(ctx: CUcontext): CUdevice {
     if (arguments.length !== 1) rt.arity(F$, "ctx", 1, arguments.length);
-    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
+    if (!(isPtr(ctx))) rt.bad(F$, "ctx", "pointer", ctx);
     const r = raw.cuCtxGetDevice_v2(o0, ctx);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -479,7 +478,7 @@ function cuCtxSetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetFlags"] 
   const F$ = "cuCtxSetFlags";
   return function cuCtxSetFlags(flags: number): void {
     if (arguments.length !== 1) rt.arity(F$, "flags", 1, arguments.length);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuCtxSetFlags(flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -493,7 +492,7 @@ function cuCtxGetId$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetId"] {
   const F$ = "cuCtxGetId";
   return function cuCtxGetId(ctx: CUcontext): bigint {
     if (arguments.length !== 1) rt.arity(F$, "ctx", 1, arguments.length);
-    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
+    if (!(isPtr(ctx))) rt.bad(F$, "ctx", "pointer", ctx);
     const r = raw.cuCtxGetId(ctx, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, ctx);
@@ -516,7 +515,7 @@ function cuCtxSynchronize_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSynch
   const F$ = "cuCtxSynchronize_v2";
   return function cuCtxSynchronize_v2(ctx: CUcontext): void {
     if (arguments.length !== 1) rt.arity(F$, "ctx", 1, arguments.length);
-    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
+    if (!(isPtr(ctx))) rt.bad(F$, "ctx", "pointer", ctx);
     const r = raw.cuCtxSynchronize_v2(ctx);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, ctx);
@@ -527,8 +526,8 @@ function cuCtxSetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetLimit"] 
   const F$ = "cuCtxSetLimit";
   return function cuCtxSetLimit(limit: CUlimit, value: bigint | number): void {
     if (arguments.length !== 2) rt.arity(F$, "limit,value", 2, arguments.length);
-    if (!isU32(limit)) rt.bad(F$, "limit", "u32", limit);
-    if (!isU64(value)) rt.bad(F$, "value", "u64", value);
+    if (!((typeof limit === "number" && (limit >>> 0) === limit && (+limit !== 0 || 1 / limit > 0)))) rt.bad(F$, "limit", "u32", limit);
+    if (!((typeof value === "bigint" ? value >= 0n && value <= 18446744073709551615n : Number.isSafeInteger(value) && value >= 0))) rt.bad(F$, "value", "u64", value);
     const r = raw.cuCtxSetLimit(limit, value);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -541,7 +540,7 @@ function cuCtxGetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetLimit"] 
   const F$ = "cuCtxGetLimit";
   return function cuCtxGetLimit(limit: CUlimit): bigint {
     if (arguments.length !== 1) rt.arity(F$, "limit", 1, arguments.length);
-    if (!isU32(limit)) rt.bad(F$, "limit", "u32", limit);
+    if (!((typeof limit === "number" && (limit >>> 0) === limit && (+limit !== 0 || 1 / limit > 0)))) rt.bad(F$, "limit", "u32", limit);
     const r = raw.cuCtxGetLimit(o0, limit);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -566,7 +565,7 @@ function cuCtxSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetCa
   const F$ = "cuCtxSetCacheConfig";
   return function cuCtxSetCacheConfig(config: CUfunc_cache): void {
     if (arguments.length !== 1) rt.arity(F$, "config", 1, arguments.length);
-    if (!isU32(config)) rt.bad(F$, "config", "u32", config);
+    if (!((typeof config === "number" && (config >>> 0) === config && (+config !== 0 || 1 / config > 0)))) rt.bad(F$, "config", "u32", config);
     const r = raw.cuCtxSetCacheConfig(config);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -580,7 +579,7 @@ function cuCtxGetApiVersion$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetApi
   const F$ = "cuCtxGetApiVersion";
   return function cuCtxGetApiVersion(ctx: CUcontext): number {
     if (arguments.length !== 1) rt.arity(F$, "ctx", 1, arguments.length);
-    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
+    if (!(isPtr(ctx))) rt.bad(F$, "ctx", "pointer", ctx);
     const r = raw.cuCtxGetApiVersion(ctx, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, ctx);
@@ -616,7 +615,7 @@ function cuCtxGetExecAffinity$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetE
   const F$ = "cuCtxGetExecAffinity";
   return function cuCtxGetExecAffinity(type: CUexecAffinityType, pExecAffinity?: CUexecAffinityParam_st): CUexecAffinityParam_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "type,pExecAffinity", 1, arguments.length);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     const $pExecAffinity = pExecAffinity === undefined ? rt.record(CUexecAffinityParam_st) : rt.recordArg(pExecAffinity, CUexecAffinityParam_st, F$, "pExecAffinity");
     const r = raw.cuCtxGetExecAffinity($pExecAffinity.$pointer(), type);
     if (rt.guards) rt.check(F$);
@@ -630,8 +629,8 @@ function cuCtxRecordEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxRecordEv
   const F$ = "cuCtxRecordEvent";
   return function cuCtxRecordEvent(hCtx: CUcontext, hEvent: CUevent): void {
     if (arguments.length !== 2) rt.arity(F$, "hCtx,hEvent", 2, arguments.length);
-    if (!isPtr(hCtx)) rt.bad(F$, "hCtx", "pointer", hCtx);
-    if (!isPtr(hEvent)) rt.bad(F$, "hEvent", "pointer", hEvent);
+    if (!(isPtr(hCtx))) rt.bad(F$, "hCtx", "pointer", hCtx);
+    if (!(isPtr(hEvent))) rt.bad(F$, "hEvent", "pointer", hEvent);
     const r = raw.cuCtxRecordEvent(hCtx, hEvent);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hCtx);
@@ -643,8 +642,8 @@ function cuCtxWaitEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxWaitEvent"
   const F$ = "cuCtxWaitEvent";
   return function cuCtxWaitEvent(hCtx: CUcontext, hEvent: CUevent): void {
     if (arguments.length !== 2) rt.arity(F$, "hCtx,hEvent", 2, arguments.length);
-    if (!isPtr(hCtx)) rt.bad(F$, "hCtx", "pointer", hCtx);
-    if (!isPtr(hEvent)) rt.bad(F$, "hEvent", "pointer", hEvent);
+    if (!(isPtr(hCtx))) rt.bad(F$, "hCtx", "pointer", hCtx);
+    if (!(isPtr(hEvent))) rt.bad(F$, "hEvent", "pointer", hEvent);
     const r = raw.cuCtxWaitEvent(hCtx, hEvent);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hCtx);
@@ -656,7 +655,7 @@ function cuCtxAttach$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxAttach"] {
   const F$ = "cuCtxAttach";
   return function cuCtxAttach(flags: number): CUcontext {
     if (arguments.length !== 1) rt.arity(F$, "flags", 1, arguments.length);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuCtxAttach(o0, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -669,7 +668,7 @@ function cuCtxDetach$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxDetach"] {
   const F$ = "cuCtxDetach";
   return function cuCtxDetach(ctx: CUcontext): void {
     if (arguments.length !== 1) rt.arity(F$, "ctx", 1, arguments.length);
-    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
+    if (!(isPtr(ctx))) rt.bad(F$, "ctx", "pointer", ctx);
     const r = raw.cuCtxDetach(ctx);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, ctx);
@@ -693,7 +692,7 @@ function cuCtxSetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxS
   const F$ = "cuCtxSetSharedMemConfig";
   return function cuCtxSetSharedMemConfig(config: CUsharedconfig): void {
     if (arguments.length !== 1) rt.arity(F$, "config", 1, arguments.length);
-    if (!isU32(config)) rt.bad(F$, "config", "u32", config);
+    if (!((typeof config === "number" && (config >>> 0) === config && (+config !== 0 || 1 / config > 0)))) rt.bad(F$, "config", "u32", config);
     const r = raw.cuCtxSetSharedMemConfig(config);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -729,7 +728,7 @@ function cuModuleLoadDataEx$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleLoa
   const F$ = "cuModuleLoadDataEx";
   return function cuModuleLoadDataEx(image: PointerLike, numOptions: number, options: PointerLike, optionValues: PointerLike): CUmodule {
     if (arguments.length !== 4) rt.arity(F$, "image,numOptions,options,optionValues", 4, arguments.length);
-    if (!isU32(numOptions)) rt.bad(F$, "numOptions", "u32", numOptions);
+    if (!((typeof numOptions === "number" && (numOptions >>> 0) === numOptions && (+numOptions !== 0 || 1 / numOptions > 0)))) rt.bad(F$, "numOptions", "u32", numOptions);
     const r = raw.cuModuleLoadDataEx(o0, rt.ptr(image, F$, "image"), numOptions, rt.sized(options, numOptions, 4, F$, "options"), rt.ptr(optionValues, F$, "optionValues"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -754,7 +753,7 @@ function cuModuleUnload$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleUnload"
   const F$ = "cuModuleUnload";
   return function cuModuleUnload(hmod: CUmodule): void {
     if (arguments.length !== 1) rt.arity(F$, "hmod", 1, arguments.length);
-    if (!isPtr(hmod)) rt.bad(F$, "hmod", "pointer", hmod);
+    if (!(isPtr(hmod))) rt.bad(F$, "hmod", "pointer", hmod);
     const r = raw.cuModuleUnload(hmod);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hmod);
@@ -780,7 +779,7 @@ function cuModuleGetFunction$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGe
   const F$ = "cuModuleGetFunction";
   return function cuModuleGetFunction(hmod: CUmodule, name: string | PointerLike): CUfunction {
     if (arguments.length !== 2) rt.arity(F$, "hmod,name", 2, arguments.length);
-    if (!isPtr(hmod)) rt.bad(F$, "hmod", "pointer", hmod);
+    if (!(isPtr(hmod))) rt.bad(F$, "hmod", "pointer", hmod);
     const r = raw.cuModuleGetFunction(o0, hmod, rt.cstr(name, 0, F$, "name"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -795,7 +794,7 @@ function cuModuleGetFunctionCount$(raw: Raw, rt: CheckedRuntime): Checked["cuMod
   const F$ = "cuModuleGetFunctionCount";
   return function cuModuleGetFunctionCount(mod: CUmodule): number {
     if (arguments.length !== 1) rt.arity(F$, "mod", 1, arguments.length);
-    if (!isPtr(mod)) rt.bad(F$, "mod", "pointer", mod);
+    if (!(isPtr(mod))) rt.bad(F$, "mod", "pointer", mod);
     const r = raw.cuModuleGetFunctionCount(o0, mod);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -809,8 +808,8 @@ function cuModuleEnumerateFunctions$(raw: Raw, rt: CheckedRuntime): Checked["cuM
   const A_cuModuleEnumerateFunctions: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: null, query: false, retry: [] };
   return function cuModuleEnumerateFunctions(numFunctions: number, mod: CUmodule): CUfunction[] {
     if (arguments.length !== 2) rt.arity(F$, "numFunctions,mod", 2, arguments.length);
-    if (!isU32(numFunctions)) rt.bad(F$, "numFunctions", "u32", numFunctions);
-    if (!isPtr(mod)) rt.bad(F$, "mod", "pointer", mod);
+    if (!((typeof numFunctions === "number" && (numFunctions >>> 0) === numFunctions && (+numFunctions !== 0 || 1 / numFunctions > 0)))) rt.bad(F$, "numFunctions", "u32", numFunctions);
+    if (!(isPtr(mod))) rt.bad(F$, "mod", "pointer", mod);
     const a = rt.arrays(F$, A_cuModuleEnumerateFunctions, numFunctions, (p) => raw.cuModuleEnumerateFunctions(p[0]!, numFunctions, mod));
     return a[0] as CUfunction[];
   };
@@ -824,7 +823,7 @@ function cuModuleGetGlobal$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGetG
   const F$ = "cuModuleGetGlobal";
   return function cuModuleGetGlobal(hmod: CUmodule, name: string | PointerLike): [dptr: CUdeviceptr, bytes: bigint] {
     if (arguments.length !== 2) rt.arity(F$, "hmod,name", 2, arguments.length);
-    if (!isPtr(hmod)) rt.bad(F$, "hmod", "pointer", hmod);
+    if (!(isPtr(hmod))) rt.bad(F$, "hmod", "pointer", hmod);
     const r = raw.cuModuleGetGlobal(o0, o1, hmod, rt.cstr(name, 0, F$, "name"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -837,7 +836,7 @@ function cuLinkCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkCreate"] {
   const F$ = "cuLinkCreate";
   return function cuLinkCreate(numOptions: number, options: PointerLike, optionValues: PointerLike): CUlinkState {
     if (arguments.length !== 3) rt.arity(F$, "numOptions,options,optionValues", 3, arguments.length);
-    if (!isU32(numOptions)) rt.bad(F$, "numOptions", "u32", numOptions);
+    if (!((typeof numOptions === "number" && (numOptions >>> 0) === numOptions && (+numOptions !== 0 || 1 / numOptions > 0)))) rt.bad(F$, "numOptions", "u32", numOptions);
     const r = raw.cuLinkCreate(numOptions, rt.sized(options, numOptions, 4, F$, "options"), rt.ptr(optionValues, F$, "optionValues"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -850,10 +849,10 @@ function cuLinkAddData$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkAddData"] 
   const F$ = "cuLinkAddData";
   return function cuLinkAddData(state: CUlinkState, type: CUjitInputType, data: PointerLike, size: bigint | number, name: string | PointerLike, numOptions: number, options: PointerLike, optionValues: PointerLike): void {
     if (arguments.length !== 8) rt.arity(F$, "state,type,data,size,name,numOptions,options,optionValues", 8, arguments.length);
-    if (!isPtr(state)) rt.bad(F$, "state", "pointer", state);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
-    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
-    if (!isU32(numOptions)) rt.bad(F$, "numOptions", "u32", numOptions);
+    if (!(isPtr(state))) rt.bad(F$, "state", "pointer", state);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad(F$, "size", "u64", size);
+    if (!((typeof numOptions === "number" && (numOptions >>> 0) === numOptions && (+numOptions !== 0 || 1 / numOptions > 0)))) rt.bad(F$, "numOptions", "u32", numOptions);
     const r = raw.cuLinkAddData(state, type, rt.sized(data, size, 1, F$, "data"), size, rt.cstr(name, 0, F$, "name"), numOptions, rt.sized(options, numOptions, 4, F$, "options"), rt.ptr(optionValues, F$, "optionValues"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, state);
@@ -865,9 +864,9 @@ function cuLinkAddFile$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkAddFile"] 
   const F$ = "cuLinkAddFile";
   return function cuLinkAddFile(state: CUlinkState, type: CUjitInputType, path: string | PointerLike, numOptions: number, options: PointerLike, optionValues: PointerLike): void {
     if (arguments.length !== 6) rt.arity(F$, "state,type,path,numOptions,options,optionValues", 6, arguments.length);
-    if (!isPtr(state)) rt.bad(F$, "state", "pointer", state);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
-    if (!isU32(numOptions)) rt.bad(F$, "numOptions", "u32", numOptions);
+    if (!(isPtr(state))) rt.bad(F$, "state", "pointer", state);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
+    if (!((typeof numOptions === "number" && (numOptions >>> 0) === numOptions && (+numOptions !== 0 || 1 / numOptions > 0)))) rt.bad(F$, "numOptions", "u32", numOptions);
     const r = raw.cuLinkAddFile(state, type, rt.cstr(path, 0, F$, "path"), numOptions, rt.sized(options, numOptions, 4, F$, "options"), rt.ptr(optionValues, F$, "optionValues"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, state);
@@ -882,7 +881,7 @@ function cuLinkComplete$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkComplete"
   const F$ = "cuLinkComplete";
   return function cuLinkComplete(state: CUlinkState): [cubinOut: Pointer, sizeOut: bigint] {
     if (arguments.length !== 1) rt.arity(F$, "state", 1, arguments.length);
-    if (!isPtr(state)) rt.bad(F$, "state", "pointer", state);
+    if (!(isPtr(state))) rt.bad(F$, "state", "pointer", state);
     const r = raw.cuLinkComplete(state, o0, o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, state);
@@ -895,7 +894,7 @@ function cuLinkDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkDestroy"] 
   const F$ = "cuLinkDestroy";
   return function cuLinkDestroy(state: CUlinkState): void {
     if (arguments.length !== 1) rt.arity(F$, "state", 1, arguments.length);
-    if (!isPtr(state)) rt.bad(F$, "state", "pointer", state);
+    if (!(isPtr(state))) rt.bad(F$, "state", "pointer", state);
     const r = raw.cuLinkDestroy(state);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, state);
@@ -908,7 +907,7 @@ function cuModuleGetTexRef$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGetT
   const F$ = "cuModuleGetTexRef";
   return function cuModuleGetTexRef(hmod: CUmodule, name: string | PointerLike): CUtexref {
     if (arguments.length !== 2) rt.arity(F$, "hmod,name", 2, arguments.length);
-    if (!isPtr(hmod)) rt.bad(F$, "hmod", "pointer", hmod);
+    if (!(isPtr(hmod))) rt.bad(F$, "hmod", "pointer", hmod);
     const r = raw.cuModuleGetTexRef(o0, hmod, rt.cstr(name, 0, F$, "name"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -922,7 +921,7 @@ function cuModuleGetSurfRef$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGet
   const F$ = "cuModuleGetSurfRef";
   return function cuModuleGetSurfRef(hmod: CUmodule, name: string | PointerLike): CUsurfref {
     if (arguments.length !== 2) rt.arity(F$, "hmod,name", 2, arguments.length);
-    if (!isPtr(hmod)) rt.bad(F$, "hmod", "pointer", hmod);
+    if (!(isPtr(hmod))) rt.bad(F$, "hmod", "pointer", hmod);
     const r = raw.cuModuleGetSurfRef(o0, hmod, rt.cstr(name, 0, F$, "name"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -935,8 +934,8 @@ function cuLibraryLoadData$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryLoa
   const F$ = "cuLibraryLoadData";
   return function cuLibraryLoadData(code: PointerLike, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): CUlibrary {
     if (arguments.length !== 7) rt.arity(F$, "code,jitOptions,jitOptionsValues,numJitOptions,libraryOptions,libraryOptionValues,numLibraryOptions", 7, arguments.length);
-    if (!isU32(numJitOptions)) rt.bad(F$, "numJitOptions", "u32", numJitOptions);
-    if (!isU32(numLibraryOptions)) rt.bad(F$, "numLibraryOptions", "u32", numLibraryOptions);
+    if (!((typeof numJitOptions === "number" && (numJitOptions >>> 0) === numJitOptions && (+numJitOptions !== 0 || 1 / numJitOptions > 0)))) rt.bad(F$, "numJitOptions", "u32", numJitOptions);
+    if (!((typeof numLibraryOptions === "number" && (numLibraryOptions >>> 0) === numLibraryOptions && (+numLibraryOptions !== 0 || 1 / numLibraryOptions > 0)))) rt.bad(F$, "numLibraryOptions", "u32", numLibraryOptions);
     const r = raw.cuLibraryLoadData(o0, rt.ptr(code, F$, "code"), rt.sized(jitOptions, numJitOptions, 4, F$, "jitOptions"), rt.ptr(jitOptionsValues, F$, "jitOptionsValues"), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, F$, "libraryOptions"), rt.ptr(libraryOptionValues, F$, "libraryOptionValues"), numLibraryOptions);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -949,8 +948,8 @@ function cuLibraryLoadFromFile$(raw: Raw, rt: CheckedRuntime): Checked["cuLibrar
   const F$ = "cuLibraryLoadFromFile";
   return function cuLibraryLoadFromFile(fileName: string | PointerLike, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): CUlibrary {
     if (arguments.length !== 7) rt.arity(F$, "fileName,jitOptions,jitOptionsValues,numJitOptions,libraryOptions,libraryOptionValues,numLibraryOptions", 7, arguments.length);
-    if (!isU32(numJitOptions)) rt.bad(F$, "numJitOptions", "u32", numJitOptions);
-    if (!isU32(numLibraryOptions)) rt.bad(F$, "numLibraryOptions", "u32", numLibraryOptions);
+    if (!((typeof numJitOptions === "number" && (numJitOptions >>> 0) === numJitOptions && (+numJitOptions !== 0 || 1 / numJitOptions > 0)))) rt.bad(F$, "numJitOptions", "u32", numJitOptions);
+    if (!((typeof numLibraryOptions === "number" && (numLibraryOptions >>> 0) === numLibraryOptions && (+numLibraryOptions !== 0 || 1 / numLibraryOptions > 0)))) rt.bad(F$, "numLibraryOptions", "u32", numLibraryOptions);
     const r = raw.cuLibraryLoadFromFile(o0, rt.cstr(fileName, 0, F$, "fileName"), rt.sized(jitOptions, numJitOptions, 4, F$, "jitOptions"), rt.ptr(jitOptionsValues, F$, "jitOptionsValues"), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, F$, "libraryOptions"), rt.ptr(libraryOptionValues, F$, "libraryOptionValues"), numLibraryOptions);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -963,7 +962,7 @@ function cuLibraryUnload$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryUnloa
   const F$ = "cuLibraryUnload";
   return function cuLibraryUnload(library: CUlibrary): void {
     if (arguments.length !== 1) rt.arity(F$, "library", 1, arguments.length);
-    if (!isPtr(library)) rt.bad(F$, "library", "pointer", library);
+    if (!(isPtr(library))) rt.bad(F$, "library", "pointer", library);
     const r = raw.cuLibraryUnload(library);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, library);
@@ -976,7 +975,7 @@ function cuLibraryGetKernel$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGe
   const F$ = "cuLibraryGetKernel";
   return function cuLibraryGetKernel(library: CUlibrary, name: string | PointerLike): CUkernel {
     if (arguments.length !== 2) rt.arity(F$, "library,name", 2, arguments.length);
-    if (!isPtr(library)) rt.bad(F$, "library", "pointer", library);
+    if (!(isPtr(library))) rt.bad(F$, "library", "pointer", library);
     const r = raw.cuLibraryGetKernel(o0, library, rt.cstr(name, 0, F$, "name"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -991,7 +990,7 @@ function cuLibraryGetKernelCount$(raw: Raw, rt: CheckedRuntime): Checked["cuLibr
   const F$ = "cuLibraryGetKernelCount";
   return function cuLibraryGetKernelCount(lib: CUlibrary): number {
     if (arguments.length !== 1) rt.arity(F$, "lib", 1, arguments.length);
-    if (!isPtr(lib)) rt.bad(F$, "lib", "pointer", lib);
+    if (!(isPtr(lib))) rt.bad(F$, "lib", "pointer", lib);
     const r = raw.cuLibraryGetKernelCount(o0, lib);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1005,8 +1004,8 @@ function cuLibraryEnumerateKernels$(raw: Raw, rt: CheckedRuntime): Checked["cuLi
   const A_cuLibraryEnumerateKernels: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: null, query: false, retry: [] };
   return function cuLibraryEnumerateKernels(numKernels: number, lib: CUlibrary): CUkernel[] {
     if (arguments.length !== 2) rt.arity(F$, "numKernels,lib", 2, arguments.length);
-    if (!isU32(numKernels)) rt.bad(F$, "numKernels", "u32", numKernels);
-    if (!isPtr(lib)) rt.bad(F$, "lib", "pointer", lib);
+    if (!((typeof numKernels === "number" && (numKernels >>> 0) === numKernels && (+numKernels !== 0 || 1 / numKernels > 0)))) rt.bad(F$, "numKernels", "u32", numKernels);
+    if (!(isPtr(lib))) rt.bad(F$, "lib", "pointer", lib);
     const a = rt.arrays(F$, A_cuLibraryEnumerateKernels, numKernels, (p) => raw.cuLibraryEnumerateKernels(p[0]!, numKernels, lib));
     return a[0] as CUkernel[];
   };
@@ -1018,7 +1017,7 @@ function cuLibraryGetModule$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGe
   const F$ = "cuLibraryGetModule";
   return function cuLibraryGetModule(library: CUlibrary): CUmodule {
     if (arguments.length !== 1) rt.arity(F$, "library", 1, arguments.length);
-    if (!isPtr(library)) rt.bad(F$, "library", "pointer", library);
+    if (!(isPtr(library))) rt.bad(F$, "library", "pointer", library);
     const r = raw.cuLibraryGetModule(o0, library);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1032,7 +1031,7 @@ function cuKernelGetFunction$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelGe
   const F$ = "cuKernelGetFunction";
   return function cuKernelGetFunction(kernel: CUkernel): CUfunction {
     if (arguments.length !== 1) rt.arity(F$, "kernel", 1, arguments.length);
-    if (!isPtr(kernel)) rt.bad(F$, "kernel", "pointer", kernel);
+    if (!(isPtr(kernel))) rt.bad(F$, "kernel", "pointer", kernel);
     const r = raw.cuKernelGetFunction(o0, kernel);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1046,7 +1045,7 @@ function cuKernelGetLibrary$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelGet
   const F$ = "cuKernelGetLibrary";
   return function cuKernelGetLibrary(kernel: CUkernel): CUlibrary {
     if (arguments.length !== 1) rt.arity(F$, "kernel", 1, arguments.length);
-    if (!isPtr(kernel)) rt.bad(F$, "kernel", "pointer", kernel);
+    if (!(isPtr(kernel))) rt.bad(F$, "kernel", "pointer", kernel);
     const r = raw.cuKernelGetLibrary(o0, kernel);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1062,7 +1061,7 @@ function cuLibraryGetGlobal$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGe
   const F$ = "cuLibraryGetGlobal";
   return function cuLibraryGetGlobal(library: CUlibrary, name: string | PointerLike): [dptr: CUdeviceptr, bytes: bigint] {
     if (arguments.length !== 2) rt.arity(F$, "library,name", 2, arguments.length);
-    if (!isPtr(library)) rt.bad(F$, "library", "pointer", library);
+    if (!(isPtr(library))) rt.bad(F$, "library", "pointer", library);
     const r = raw.cuLibraryGetGlobal(o0, o1, library, rt.cstr(name, 0, F$, "name"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1078,7 +1077,7 @@ function cuLibraryGetManaged$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryG
   const F$ = "cuLibraryGetManaged";
   return function cuLibraryGetManaged(library: CUlibrary, name: string | PointerLike): [dptr: CUdeviceptr, bytes: bigint] {
     if (arguments.length !== 2) rt.arity(F$, "library,name", 2, arguments.length);
-    if (!isPtr(library)) rt.bad(F$, "library", "pointer", library);
+    if (!(isPtr(library))) rt.bad(F$, "library", "pointer", library);
     const r = raw.cuLibraryGetManaged(o0, o1, library, rt.cstr(name, 0, F$, "name"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1092,7 +1091,7 @@ function cuLibraryGetUnifiedFunction$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cuLibraryGetUnifiedFunction";
   return function cuLibraryGetUnifiedFunction(library: CUlibrary, symbol: string | PointerLike): Pointer {
     if (arguments.length !== 2) rt.arity(F$, "library,symbol", 2, arguments.length);
-    if (!isPtr(library)) rt.bad(F$, "library", "pointer", library);
+    if (!(isPtr(library))) rt.bad(F$, "library", "pointer", library);
     const r = raw.cuLibraryGetUnifiedFunction(o0, library, rt.cstr(symbol, 0, F$, "symbol"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1107,9 +1106,9 @@ function cuKernelGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelG
   const F$ = "cuKernelGetAttribute";
   return function cuKernelGetAttribute(attrib: CUfunction_attribute, kernel: CUkernel, dev: CUdevice): number {
     if (arguments.length !== 3) rt.arity(F$, "attrib,kernel,dev", 3, arguments.length);
-    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
-    if (!isPtr(kernel)) rt.bad(F$, "kernel", "pointer", kernel);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0)))) rt.bad(F$, "attrib", "u32", attrib);
+    if (!(isPtr(kernel))) rt.bad(F$, "kernel", "pointer", kernel);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuKernelGetAttribute(o0, attrib, kernel, dev);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1122,10 +1121,10 @@ function cuKernelSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelS
   const F$ = "cuKernelSetAttribute";
   return function cuKernelSetAttribute(attrib: CUfunction_attribute, val: number, kernel: CUkernel, dev: CUdevice): void {
     if (arguments.length !== 4) rt.arity(F$, "attrib,val,kernel,dev", 4, arguments.length);
-    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
-    if (!isI32(val)) rt.bad(F$, "val", "i32", val);
-    if (!isPtr(kernel)) rt.bad(F$, "kernel", "pointer", kernel);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0)))) rt.bad(F$, "attrib", "u32", attrib);
+    if (!((typeof val === "number" && (val | 0) === val && (+val !== 0 || 1 / val > 0)))) rt.bad(F$, "val", "i32", val);
+    if (!(isPtr(kernel))) rt.bad(F$, "kernel", "pointer", kernel);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuKernelSetAttribute(attrib, val, kernel, dev);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1137,9 +1136,9 @@ function cuKernelSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuKerne
   const F$ = "cuKernelSetCacheConfig";
   return function cuKernelSetCacheConfig(kernel: CUkernel, config: CUfunc_cache, dev: CUdevice): void {
     if (arguments.length !== 3) rt.arity(F$, "kernel,config,dev", 3, arguments.length);
-    if (!isPtr(kernel)) rt.bad(F$, "kernel", "pointer", kernel);
-    if (!isU32(config)) rt.bad(F$, "config", "u32", config);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!(isPtr(kernel))) rt.bad(F$, "kernel", "pointer", kernel);
+    if (!((typeof config === "number" && (config >>> 0) === config && (+config !== 0 || 1 / config > 0)))) rt.bad(F$, "config", "u32", config);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuKernelSetCacheConfig(kernel, config, dev);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, kernel);
@@ -1152,7 +1151,7 @@ function cuKernelGetName$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelGetNam
   const F$ = "cuKernelGetName";
   return function cuKernelGetName(hfunc: CUkernel): string | null {
     if (arguments.length !== 1) rt.arity(F$, "hfunc", 1, arguments.length);
-    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
+    if (!(isPtr(hfunc))) rt.bad(F$, "hfunc", "pointer", hfunc);
     const r = raw.cuKernelGetName(o0, hfunc);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1168,8 +1167,8 @@ function cuKernelGetParamInfo$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelG
   const F$ = "cuKernelGetParamInfo";
   return function cuKernelGetParamInfo(kernel: CUkernel, paramIndex: bigint | number): [paramOffset: bigint, paramSize: bigint] {
     if (arguments.length !== 2) rt.arity(F$, "kernel,paramIndex", 2, arguments.length);
-    if (!isPtr(kernel)) rt.bad(F$, "kernel", "pointer", kernel);
-    if (!isU64(paramIndex)) rt.bad(F$, "paramIndex", "u64", paramIndex);
+    if (!(isPtr(kernel))) rt.bad(F$, "kernel", "pointer", kernel);
+    if (!((typeof paramIndex === "bigint" ? paramIndex >= 0n && paramIndex <= 18446744073709551615n : Number.isSafeInteger(paramIndex) && paramIndex >= 0))) rt.bad(F$, "paramIndex", "u64", paramIndex);
     const r = raw.cuKernelGetParamInfo(kernel, paramIndex, o0, o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, kernel);
@@ -1197,7 +1196,7 @@ function cuMemAlloc$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAlloc"] {
   const F$ = "cuMemAlloc";
   return function cuMemAlloc(bytesize: bigint | number): CUdeviceptr {
     if (arguments.length !== 1) rt.arity(F$, "bytesize", 1, arguments.length);
-    if (!isU64(bytesize)) rt.bad(F$, "bytesize", "u64", bytesize);
+    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad(F$, "bytesize", "u64", bytesize);
     const r = raw.cuMemAlloc(o0, bytesize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1212,9 +1211,9 @@ function cuMemAllocPitch$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocPitc
   const F$ = "cuMemAllocPitch";
   return function cuMemAllocPitch(WidthInBytes: bigint | number, Height: bigint | number, ElementSizeBytes: number): [dptr: CUdeviceptr, pPitch: bigint] {
     if (arguments.length !== 3) rt.arity(F$, "WidthInBytes,Height,ElementSizeBytes", 3, arguments.length);
-    if (!isU64(WidthInBytes)) rt.bad(F$, "WidthInBytes", "u64", WidthInBytes);
-    if (!isU64(Height)) rt.bad(F$, "Height", "u64", Height);
-    if (!isU32(ElementSizeBytes)) rt.bad(F$, "ElementSizeBytes", "u32", ElementSizeBytes);
+    if (!((typeof WidthInBytes === "bigint" ? WidthInBytes >= 0n && WidthInBytes <= 18446744073709551615n : Number.isSafeInteger(WidthInBytes) && WidthInBytes >= 0))) rt.bad(F$, "WidthInBytes", "u64", WidthInBytes);
+    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad(F$, "Height", "u64", Height);
+    if (!((typeof ElementSizeBytes === "number" && (ElementSizeBytes >>> 0) === ElementSizeBytes && (+ElementSizeBytes !== 0 || 1 / ElementSizeBytes > 0)))) rt.bad(F$, "ElementSizeBytes", "u32", ElementSizeBytes);
     const r = raw.cuMemAllocPitch(o0, o1, WidthInBytes, Height, ElementSizeBytes);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1226,7 +1225,7 @@ function cuMemFree$(raw: Raw, rt: CheckedRuntime): Checked["cuMemFree"] {
   const F$ = "cuMemFree";
   return function cuMemFree(dptr: CUdeviceptr): void {
     if (arguments.length !== 1) rt.arity(F$, "dptr", 1, arguments.length);
-    if (!isU64(dptr)) rt.bad(F$, "dptr", "u64", dptr);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad(F$, "dptr", "u64", dptr);
     const r = raw.cuMemFree(dptr);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1240,7 +1239,7 @@ function cuMemGetAddressRange$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetA
   const F$ = "cuMemGetAddressRange";
   return function cuMemGetAddressRange(dptr: CUdeviceptr): [pbase: CUdeviceptr, psize: bigint] {
     if (arguments.length !== 1) rt.arity(F$, "dptr", 1, arguments.length);
-    if (!isU64(dptr)) rt.bad(F$, "dptr", "u64", dptr);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad(F$, "dptr", "u64", dptr);
     const r = raw.cuMemGetAddressRange(o0, o1, dptr);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1253,7 +1252,7 @@ function cuMemAllocHost$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocHost"
   const F$ = "cuMemAllocHost";
   return function cuMemAllocHost(bytesize: bigint | number): Pointer {
     if (arguments.length !== 1) rt.arity(F$, "bytesize", 1, arguments.length);
-    if (!isU64(bytesize)) rt.bad(F$, "bytesize", "u64", bytesize);
+    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad(F$, "bytesize", "u64", bytesize);
     const r = raw.cuMemAllocHost(o0, bytesize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1276,8 +1275,8 @@ function cuMemHostAlloc$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostAlloc"
   const F$ = "cuMemHostAlloc";
   return function cuMemHostAlloc(bytesize: bigint | number, Flags: number): Pointer {
     if (arguments.length !== 2) rt.arity(F$, "bytesize,Flags", 2, arguments.length);
-    if (!isU64(bytesize)) rt.bad(F$, "bytesize", "u64", bytesize);
-    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
+    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad(F$, "bytesize", "u64", bytesize);
+    if (!((typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0)))) rt.bad(F$, "Flags", "u32", Flags);
     const r = raw.cuMemHostAlloc(o0, bytesize, Flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1291,7 +1290,7 @@ function cuMemHostGetDevicePointer$(raw: Raw, rt: CheckedRuntime): Checked["cuMe
   const F$ = "cuMemHostGetDevicePointer";
   return function cuMemHostGetDevicePointer(p: PointerLike, Flags: number): CUdeviceptr {
     if (arguments.length !== 2) rt.arity(F$, "p,Flags", 2, arguments.length);
-    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
+    if (!((typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0)))) rt.bad(F$, "Flags", "u32", Flags);
     const r = raw.cuMemHostGetDevicePointer(o0, rt.ptr(p, F$, "p"), Flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1318,8 +1317,8 @@ function cuMemAllocManaged$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocMa
   const F$ = "cuMemAllocManaged";
   return function cuMemAllocManaged(bytesize: bigint | number, flags: number): CUdeviceptr {
     if (arguments.length !== 2) rt.arity(F$, "bytesize,flags", 2, arguments.length);
-    if (!isU64(bytesize)) rt.bad(F$, "bytesize", "u64", bytesize);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad(F$, "bytesize", "u64", bytesize);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuMemAllocManaged(o0, bytesize, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1333,8 +1332,8 @@ function cuDeviceRegisterAsyncNotification$(raw: Raw, rt: CheckedRuntime): Check
   const F$ = "cuDeviceRegisterAsyncNotification";
   return function cuDeviceRegisterAsyncNotification(device: CUdevice, callbackFunc: CUasyncCallback, userData: PointerLike): CUasyncCallbackHandle {
     if (arguments.length !== 3) rt.arity(F$, "device,callbackFunc,userData", 3, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
-    if (!isPtr(callbackFunc)) rt.bad(F$, "callbackFunc", "function", callbackFunc);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
+    if (!(isPtr(callbackFunc))) rt.bad(F$, "callbackFunc", "function", callbackFunc);
     const r = raw.cuDeviceRegisterAsyncNotification(device, callbackFunc, rt.ptr(userData, F$, "userData"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1347,8 +1346,8 @@ function cuDeviceUnregisterAsyncNotification$(raw: Raw, rt: CheckedRuntime): Che
   const F$ = "cuDeviceUnregisterAsyncNotification";
   return function cuDeviceUnregisterAsyncNotification(device: CUdevice, callback: CUasyncCallbackHandle): void {
     if (arguments.length !== 2) rt.arity(F$, "device,callback", 2, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
-    if (!isPtr(callback)) rt.bad(F$, "callback", "pointer", callback);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
+    if (!(isPtr(callback))) rt.bad(F$, "callback", "pointer", callback);
     const r = raw.cuDeviceUnregisterAsyncNotification(device, callback);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1373,9 +1372,9 @@ function cuDeviceGetPCIBusId$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGe
   const A_cuDeviceGetPCIBusId: ArraySpec = { elements: [{ kind: "string", size: 1 }], count: null, query: false, retry: [] };
   return function cuDeviceGetPCIBusId(len: number, dev: CUdevice): string {
     if (arguments.length !== 2) rt.arity(F$, "len,dev", 2, arguments.length);
-    if (!isI32(len)) rt.bad(F$, "len", "i32", len);
+    if (!((typeof len === "number" && (len | 0) === len && (+len !== 0 || 1 / len > 0)))) rt.bad(F$, "len", "i32", len);
     rt.count(len, F$, "len");
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
     const a = rt.arrays(F$, A_cuDeviceGetPCIBusId, len, (p) => raw.cuDeviceGetPCIBusId(p[0]!, len, dev));
     return a[0] as string;
   };
@@ -1386,7 +1385,7 @@ function cuIpcGetEventHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcGetEv
   const F$ = "cuIpcGetEventHandle";
   return function cuIpcGetEventHandle(event: CUevent, pHandle?: CUipcEventHandle_st): CUipcEventHandle_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "event,pHandle", 1, arguments.length);
-    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    if (!(isPtr(event))) rt.bad(F$, "event", "pointer", event);
     const $pHandle = pHandle === undefined ? rt.record(CUipcEventHandle_st) : rt.recordArg(pHandle, CUipcEventHandle_st, F$, "pHandle");
     const r = raw.cuIpcGetEventHandle($pHandle.$pointer(), event);
     if (rt.guards) rt.check(F$);
@@ -1411,7 +1410,7 @@ function cuIpcGetMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcGetMemH
   const F$ = "cuIpcGetMemHandle";
   return function cuIpcGetMemHandle(dptr: CUdeviceptr, pHandle?: CUipcMemHandle_st): CUipcMemHandle_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "dptr,pHandle", 1, arguments.length);
-    if (!isU64(dptr)) rt.bad(F$, "dptr", "u64", dptr);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad(F$, "dptr", "u64", dptr);
     const $pHandle = pHandle === undefined ? rt.record(CUipcMemHandle_st) : rt.recordArg(pHandle, CUipcMemHandle_st, F$, "pHandle");
     const r = raw.cuIpcGetMemHandle($pHandle.$pointer(), dptr);
     if (rt.guards) rt.check(F$);
@@ -1426,7 +1425,7 @@ function cuIpcOpenMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcOpenMe
   const F$ = "cuIpcOpenMemHandle";
   return function cuIpcOpenMemHandle(handle: Uint8Array | CUipcMemHandle_st, Flags: number): CUdeviceptr {
     if (arguments.length !== 2) rt.arity(F$, "handle,Flags", 2, arguments.length);
-    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
+    if (!((typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0)))) rt.bad(F$, "Flags", "u32", Flags);
     const r = raw.cuIpcOpenMemHandle(o0, rt.struct(handle, 64, F$, "handle", CUipcMemHandle_st), Flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1438,7 +1437,7 @@ function cuIpcCloseMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcClose
   const F$ = "cuIpcCloseMemHandle";
   return function cuIpcCloseMemHandle(dptr: CUdeviceptr): void {
     if (arguments.length !== 1) rt.arity(F$, "dptr", 1, arguments.length);
-    if (!isU64(dptr)) rt.bad(F$, "dptr", "u64", dptr);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad(F$, "dptr", "u64", dptr);
     const r = raw.cuIpcCloseMemHandle(dptr);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1449,8 +1448,8 @@ function cuMemHostRegister$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostReg
   const F$ = "cuMemHostRegister";
   return function cuMemHostRegister(p: PointerLike, bytesize: bigint | number, Flags: number): void {
     if (arguments.length !== 3) rt.arity(F$, "p,bytesize,Flags", 3, arguments.length);
-    if (!isU64(bytesize)) rt.bad(F$, "bytesize", "u64", bytesize);
-    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
+    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad(F$, "bytesize", "u64", bytesize);
+    if (!((typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0)))) rt.bad(F$, "Flags", "u32", Flags);
     const r = raw.cuMemHostRegister(rt.sized(p, bytesize, 1, F$, "p"), bytesize, Flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1471,9 +1470,9 @@ function cuMemcpy$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy"] {
   const F$ = "cuMemcpy";
   return function cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, ByteCount: bigint | number): void {
     if (arguments.length !== 3) rt.arity(F$, "dst,src,ByteCount", 3, arguments.length);
-    if (!isU64(dst)) rt.bad(F$, "dst", "u64", dst);
-    if (!isU64(src)) rt.bad(F$, "src", "u64", src);
-    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    if (!((typeof dst === "bigint" ? dst >= 0n && dst <= 18446744073709551615n : Number.isSafeInteger(dst) && dst >= 0))) rt.bad(F$, "dst", "u64", dst);
+    if (!((typeof src === "bigint" ? src >= 0n && src <= 18446744073709551615n : Number.isSafeInteger(src) && src >= 0))) rt.bad(F$, "src", "u64", src);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad(F$, "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpy(dst, src, ByteCount);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1485,11 +1484,11 @@ function cuMemcpyPeer$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyPeer"] {
   const F$ = "cuMemcpyPeer";
   return function cuMemcpyPeer(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, ByteCount: bigint | number): void {
     if (arguments.length !== 5) rt.arity(F$, "dstDevice,dstContext,srcDevice,srcContext,ByteCount", 5, arguments.length);
-    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
-    if (!isPtr(dstContext)) rt.bad(F$, "dstContext", "pointer", dstContext);
-    if (!isU64(srcDevice)) rt.bad(F$, "srcDevice", "u64", srcDevice);
-    if (!isPtr(srcContext)) rt.bad(F$, "srcContext", "pointer", srcContext);
-    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!(isPtr(dstContext))) rt.bad(F$, "dstContext", "pointer", dstContext);
+    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad(F$, "srcDevice", "u64", srcDevice);
+    if (!(isPtr(srcContext))) rt.bad(F$, "srcContext", "pointer", srcContext);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad(F$, "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpyPeer(dstDevice, dstContext, srcDevice, srcContext, ByteCount);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1500,8 +1499,8 @@ function cuMemcpyHtoD$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyHtoD"] {
   const F$ = "cuMemcpyHtoD";
   return function cuMemcpyHtoD(dstDevice: CUdeviceptr, srcHost: PointerLike, ByteCount: bigint | number): void {
     if (arguments.length !== 3) rt.arity(F$, "dstDevice,srcHost,ByteCount", 3, arguments.length);
-    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
-    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad(F$, "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpyHtoD(dstDevice, rt.sized(srcHost, ByteCount, 1, F$, "srcHost"), ByteCount);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1512,8 +1511,8 @@ function cuMemcpyDtoH$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoH"] {
   const F$ = "cuMemcpyDtoH";
   return function cuMemcpyDtoH(dstHost: PointerLike, srcDevice: CUdeviceptr, ByteCount: bigint | number): void {
     if (arguments.length !== 3) rt.arity(F$, "dstHost,srcDevice,ByteCount", 3, arguments.length);
-    if (!isU64(srcDevice)) rt.bad(F$, "srcDevice", "u64", srcDevice);
-    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad(F$, "srcDevice", "u64", srcDevice);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad(F$, "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpyDtoH(rt.ptr(dstHost, F$, "dstHost"), srcDevice, ByteCount);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1524,9 +1523,9 @@ function cuMemcpyDtoD$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoD"] {
   const F$ = "cuMemcpyDtoD";
   return function cuMemcpyDtoD(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, ByteCount: bigint | number): void {
     if (arguments.length !== 3) rt.arity(F$, "dstDevice,srcDevice,ByteCount", 3, arguments.length);
-    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
-    if (!isU64(srcDevice)) rt.bad(F$, "srcDevice", "u64", srcDevice);
-    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad(F$, "srcDevice", "u64", srcDevice);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad(F$, "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpyDtoD(dstDevice, srcDevice, ByteCount);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1538,10 +1537,10 @@ function cuMemcpyDtoA$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoA"] {
   const F$ = "cuMemcpyDtoA";
   return function cuMemcpyDtoA(dstArray: CUarray, dstOffset: bigint | number, srcDevice: CUdeviceptr, ByteCount: bigint | number): void {
     if (arguments.length !== 4) rt.arity(F$, "dstArray,dstOffset,srcDevice,ByteCount", 4, arguments.length);
-    if (!isPtr(dstArray)) rt.bad(F$, "dstArray", "pointer", dstArray);
-    if (!isU64(dstOffset)) rt.bad(F$, "dstOffset", "u64", dstOffset);
-    if (!isU64(srcDevice)) rt.bad(F$, "srcDevice", "u64", srcDevice);
-    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    if (!(isPtr(dstArray))) rt.bad(F$, "dstArray", "pointer", dstArray);
+    if (!((typeof dstOffset === "bigint" ? dstOffset >= 0n && dstOffset <= 18446744073709551615n : Number.isSafeInteger(dstOffset) && dstOffset >= 0))) rt.bad(F$, "dstOffset", "u64", dstOffset);
+    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad(F$, "srcDevice", "u64", srcDevice);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad(F$, "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpyDtoA(dstArray, dstOffset, srcDevice, ByteCount);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, dstArray);
@@ -1553,10 +1552,10 @@ function cuMemcpyAtoD$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAtoD"] {
   const F$ = "cuMemcpyAtoD";
   return function cuMemcpyAtoD(dstDevice: CUdeviceptr, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number): void {
     if (arguments.length !== 4) rt.arity(F$, "dstDevice,srcArray,srcOffset,ByteCount", 4, arguments.length);
-    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
-    if (!isPtr(srcArray)) rt.bad(F$, "srcArray", "pointer", srcArray);
-    if (!isU64(srcOffset)) rt.bad(F$, "srcOffset", "u64", srcOffset);
-    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!(isPtr(srcArray))) rt.bad(F$, "srcArray", "pointer", srcArray);
+    if (!((typeof srcOffset === "bigint" ? srcOffset >= 0n && srcOffset <= 18446744073709551615n : Number.isSafeInteger(srcOffset) && srcOffset >= 0))) rt.bad(F$, "srcOffset", "u64", srcOffset);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad(F$, "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpyAtoD(dstDevice, srcArray, srcOffset, ByteCount);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1568,9 +1567,9 @@ function cuMemcpyHtoA$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyHtoA"] {
   const F$ = "cuMemcpyHtoA";
   return function cuMemcpyHtoA(dstArray: CUarray, dstOffset: bigint | number, srcHost: PointerLike, ByteCount: bigint | number): void {
     if (arguments.length !== 4) rt.arity(F$, "dstArray,dstOffset,srcHost,ByteCount", 4, arguments.length);
-    if (!isPtr(dstArray)) rt.bad(F$, "dstArray", "pointer", dstArray);
-    if (!isU64(dstOffset)) rt.bad(F$, "dstOffset", "u64", dstOffset);
-    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    if (!(isPtr(dstArray))) rt.bad(F$, "dstArray", "pointer", dstArray);
+    if (!((typeof dstOffset === "bigint" ? dstOffset >= 0n && dstOffset <= 18446744073709551615n : Number.isSafeInteger(dstOffset) && dstOffset >= 0))) rt.bad(F$, "dstOffset", "u64", dstOffset);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad(F$, "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpyHtoA(dstArray, dstOffset, rt.sized(srcHost, ByteCount, 1, F$, "srcHost"), ByteCount);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, dstArray);
@@ -1582,9 +1581,9 @@ function cuMemcpyAtoH$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAtoH"] {
   const F$ = "cuMemcpyAtoH";
   return function cuMemcpyAtoH(dstHost: PointerLike, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number): void {
     if (arguments.length !== 4) rt.arity(F$, "dstHost,srcArray,srcOffset,ByteCount", 4, arguments.length);
-    if (!isPtr(srcArray)) rt.bad(F$, "srcArray", "pointer", srcArray);
-    if (!isU64(srcOffset)) rt.bad(F$, "srcOffset", "u64", srcOffset);
-    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    if (!(isPtr(srcArray))) rt.bad(F$, "srcArray", "pointer", srcArray);
+    if (!((typeof srcOffset === "bigint" ? srcOffset >= 0n && srcOffset <= 18446744073709551615n : Number.isSafeInteger(srcOffset) && srcOffset >= 0))) rt.bad(F$, "srcOffset", "u64", srcOffset);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad(F$, "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpyAtoH(rt.ptr(dstHost, F$, "dstHost"), srcArray, srcOffset, ByteCount);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1596,11 +1595,11 @@ function cuMemcpyAtoA$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAtoA"] {
   const F$ = "cuMemcpyAtoA";
   return function cuMemcpyAtoA(dstArray: CUarray, dstOffset: bigint | number, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number): void {
     if (arguments.length !== 5) rt.arity(F$, "dstArray,dstOffset,srcArray,srcOffset,ByteCount", 5, arguments.length);
-    if (!isPtr(dstArray)) rt.bad(F$, "dstArray", "pointer", dstArray);
-    if (!isU64(dstOffset)) rt.bad(F$, "dstOffset", "u64", dstOffset);
-    if (!isPtr(srcArray)) rt.bad(F$, "srcArray", "pointer", srcArray);
-    if (!isU64(srcOffset)) rt.bad(F$, "srcOffset", "u64", srcOffset);
-    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    if (!(isPtr(dstArray))) rt.bad(F$, "dstArray", "pointer", dstArray);
+    if (!((typeof dstOffset === "bigint" ? dstOffset >= 0n && dstOffset <= 18446744073709551615n : Number.isSafeInteger(dstOffset) && dstOffset >= 0))) rt.bad(F$, "dstOffset", "u64", dstOffset);
+    if (!(isPtr(srcArray))) rt.bad(F$, "srcArray", "pointer", srcArray);
+    if (!((typeof srcOffset === "bigint" ? srcOffset >= 0n && srcOffset <= 18446744073709551615n : Number.isSafeInteger(srcOffset) && srcOffset >= 0))) rt.bad(F$, "srcOffset", "u64", srcOffset);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad(F$, "ByteCount", "u64", ByteCount);
     const r = raw.cuMemcpyAtoA(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, dstArray);
@@ -1652,10 +1651,10 @@ function cuMemcpyAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAsync"] 
   const F$ = "cuMemcpyAsync";
   return function cuMemcpyAsync(dst: CUdeviceptr, src: CUdeviceptr, ByteCount: bigint | number, hStream: CUstream): void {
     if (arguments.length !== 4) rt.arity(F$, "dst,src,ByteCount,hStream", 4, arguments.length);
-    if (!isU64(dst)) rt.bad(F$, "dst", "u64", dst);
-    if (!isU64(src)) rt.bad(F$, "src", "u64", src);
-    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof dst === "bigint" ? dst >= 0n && dst <= 18446744073709551615n : Number.isSafeInteger(dst) && dst >= 0))) rt.bad(F$, "dst", "u64", dst);
+    if (!((typeof src === "bigint" ? src >= 0n && src <= 18446744073709551615n : Number.isSafeInteger(src) && src >= 0))) rt.bad(F$, "src", "u64", src);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemcpyAsync(dst, src, ByteCount, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1667,12 +1666,12 @@ function cuMemcpyPeerAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyPeer
   const F$ = "cuMemcpyPeerAsync";
   return function cuMemcpyPeerAsync(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, ByteCount: bigint | number, hStream: CUstream): void {
     if (arguments.length !== 6) rt.arity(F$, "dstDevice,dstContext,srcDevice,srcContext,ByteCount,hStream", 6, arguments.length);
-    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
-    if (!isPtr(dstContext)) rt.bad(F$, "dstContext", "pointer", dstContext);
-    if (!isU64(srcDevice)) rt.bad(F$, "srcDevice", "u64", srcDevice);
-    if (!isPtr(srcContext)) rt.bad(F$, "srcContext", "pointer", srcContext);
-    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!(isPtr(dstContext))) rt.bad(F$, "dstContext", "pointer", dstContext);
+    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad(F$, "srcDevice", "u64", srcDevice);
+    if (!(isPtr(srcContext))) rt.bad(F$, "srcContext", "pointer", srcContext);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemcpyPeerAsync(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1684,9 +1683,9 @@ function cuMemcpyHtoDAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyHtoD
   const F$ = "cuMemcpyHtoDAsync";
   return function cuMemcpyHtoDAsync(dstDevice: CUdeviceptr, srcHost: PointerLike, ByteCount: bigint | number, hStream: CUstream): void {
     if (arguments.length !== 4) rt.arity(F$, "dstDevice,srcHost,ByteCount,hStream", 4, arguments.length);
-    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
-    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemcpyHtoDAsync(dstDevice, rt.sized(srcHost, ByteCount, 1, F$, "srcHost"), ByteCount, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1698,9 +1697,9 @@ function cuMemcpyDtoHAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoH
   const F$ = "cuMemcpyDtoHAsync";
   return function cuMemcpyDtoHAsync(dstHost: PointerLike, srcDevice: CUdeviceptr, ByteCount: bigint | number, hStream: CUstream): void {
     if (arguments.length !== 4) rt.arity(F$, "dstHost,srcDevice,ByteCount,hStream", 4, arguments.length);
-    if (!isU64(srcDevice)) rt.bad(F$, "srcDevice", "u64", srcDevice);
-    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad(F$, "srcDevice", "u64", srcDevice);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemcpyDtoHAsync(rt.ptr(dstHost, F$, "dstHost"), srcDevice, ByteCount, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1712,10 +1711,10 @@ function cuMemcpyDtoDAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoD
   const F$ = "cuMemcpyDtoDAsync";
   return function cuMemcpyDtoDAsync(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, ByteCount: bigint | number, hStream: CUstream): void {
     if (arguments.length !== 4) rt.arity(F$, "dstDevice,srcDevice,ByteCount,hStream", 4, arguments.length);
-    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
-    if (!isU64(srcDevice)) rt.bad(F$, "srcDevice", "u64", srcDevice);
-    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad(F$, "srcDevice", "u64", srcDevice);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemcpyDtoDAsync(dstDevice, srcDevice, ByteCount, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1727,10 +1726,10 @@ function cuMemcpyHtoAAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyHtoA
   const F$ = "cuMemcpyHtoAAsync";
   return function cuMemcpyHtoAAsync(dstArray: CUarray, dstOffset: bigint | number, srcHost: PointerLike, ByteCount: bigint | number, hStream: CUstream): void {
     if (arguments.length !== 5) rt.arity(F$, "dstArray,dstOffset,srcHost,ByteCount,hStream", 5, arguments.length);
-    if (!isPtr(dstArray)) rt.bad(F$, "dstArray", "pointer", dstArray);
-    if (!isU64(dstOffset)) rt.bad(F$, "dstOffset", "u64", dstOffset);
-    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(dstArray))) rt.bad(F$, "dstArray", "pointer", dstArray);
+    if (!((typeof dstOffset === "bigint" ? dstOffset >= 0n && dstOffset <= 18446744073709551615n : Number.isSafeInteger(dstOffset) && dstOffset >= 0))) rt.bad(F$, "dstOffset", "u64", dstOffset);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemcpyHtoAAsync(dstArray, dstOffset, rt.sized(srcHost, ByteCount, 1, F$, "srcHost"), ByteCount, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, dstArray);
@@ -1742,10 +1741,10 @@ function cuMemcpyAtoHAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAtoH
   const F$ = "cuMemcpyAtoHAsync";
   return function cuMemcpyAtoHAsync(dstHost: PointerLike, srcArray: CUarray, srcOffset: bigint | number, ByteCount: bigint | number, hStream: CUstream): void {
     if (arguments.length !== 5) rt.arity(F$, "dstHost,srcArray,srcOffset,ByteCount,hStream", 5, arguments.length);
-    if (!isPtr(srcArray)) rt.bad(F$, "srcArray", "pointer", srcArray);
-    if (!isU64(srcOffset)) rt.bad(F$, "srcOffset", "u64", srcOffset);
-    if (!isU64(ByteCount)) rt.bad(F$, "ByteCount", "u64", ByteCount);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(srcArray))) rt.bad(F$, "srcArray", "pointer", srcArray);
+    if (!((typeof srcOffset === "bigint" ? srcOffset >= 0n && srcOffset <= 18446744073709551615n : Number.isSafeInteger(srcOffset) && srcOffset >= 0))) rt.bad(F$, "srcOffset", "u64", srcOffset);
+    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad(F$, "ByteCount", "u64", ByteCount);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemcpyAtoHAsync(rt.ptr(dstHost, F$, "dstHost"), srcArray, srcOffset, ByteCount, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1757,7 +1756,7 @@ function cuMemcpy2DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy2DAsyn
   const F$ = "cuMemcpy2DAsync";
   return function cuMemcpy2DAsync(pCopy: PointerLike, hStream: CUstream): void {
     if (arguments.length !== 2) rt.arity(F$, "pCopy,hStream", 2, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemcpy2DAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY2D_st, F$, "pCopy"), F$, "pCopy"), hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1769,7 +1768,7 @@ function cuMemcpy3DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy3DAsyn
   const F$ = "cuMemcpy3DAsync";
   return function cuMemcpy3DAsync(pCopy: PointerLike, hStream: CUstream): void {
     if (arguments.length !== 2) rt.arity(F$, "pCopy,hStream", 2, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemcpy3DAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_st, F$, "pCopy"), F$, "pCopy"), hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1781,7 +1780,7 @@ function cuMemcpy3DPeerAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy3D
   const F$ = "cuMemcpy3DPeerAsync";
   return function cuMemcpy3DPeerAsync(pCopy: PointerLike, hStream: CUstream): void {
     if (arguments.length !== 2) rt.arity(F$, "pCopy,hStream", 2, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemcpy3DPeerAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_PEER_st, F$, "pCopy"), F$, "pCopy"), hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1793,9 +1792,9 @@ function cuMemcpyBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyBat
   const F$ = "cuMemcpyBatchAsync";
   return function cuMemcpyBatchAsync(dsts: PointerLike, srcs: PointerLike, sizes: PointerLike, count: bigint | number, attrs: PointerLike, attrsIdxs: PointerLike, numAttrs: bigint | number, hStream: CUstream): void {
     if (arguments.length !== 8) rt.arity(F$, "dsts,srcs,sizes,count,attrs,attrsIdxs,numAttrs,hStream", 8, arguments.length);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU64(numAttrs)) rt.bad(F$, "numAttrs", "u64", numAttrs);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof numAttrs === "bigint" ? numAttrs >= 0n && numAttrs <= 18446744073709551615n : Number.isSafeInteger(numAttrs) && numAttrs >= 0))) rt.bad(F$, "numAttrs", "u64", numAttrs);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemcpyBatchAsync(rt.sized(dsts, count, 8, F$, "dsts"), rt.sized(srcs, count, 8, F$, "srcs"), rt.sized(sizes, count, 8, F$, "sizes"), count, rt.sized(attrs, numAttrs, 24, F$, "attrs", CUmemcpyAttributes_st), rt.sized(attrsIdxs, numAttrs, 8, F$, "attrsIdxs"), numAttrs, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1807,9 +1806,9 @@ function cuMemcpy3DBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy3
   const F$ = "cuMemcpy3DBatchAsync";
   return function cuMemcpy3DBatchAsync(numOps: bigint | number, opList: PointerLike, flags: bigint | number, hStream: CUstream): void {
     if (arguments.length !== 4) rt.arity(F$, "numOps,opList,flags,hStream", 4, arguments.length);
-    if (!isU64(numOps)) rt.bad(F$, "numOps", "u64", numOps);
-    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof numOps === "bigint" ? numOps >= 0n && numOps <= 18446744073709551615n : Number.isSafeInteger(numOps) && numOps >= 0))) rt.bad(F$, "numOps", "u64", numOps);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemcpy3DBatchAsync(numOps, rt.sized(opList, numOps, 112, F$, "opList", CUDA_MEMCPY3D_BATCH_OP_st), flags, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1820,9 +1819,9 @@ function cuMemsetD8$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD8"] {
   const F$ = "cuMemsetD8";
   return function cuMemsetD8(dstDevice: CUdeviceptr, uc: number, N: bigint | number): void {
     if (arguments.length !== 3) rt.arity(F$, "dstDevice,uc,N", 3, arguments.length);
-    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
-    if (!isU8(uc)) rt.bad(F$, "uc", "u8", uc);
-    if (!isU64(N)) rt.bad(F$, "N", "u64", N);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!((typeof uc === "number" && (uc & 255) === uc && (+uc !== 0 || 1 / uc > 0)))) rt.bad(F$, "uc", "u8", uc);
+    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad(F$, "N", "u64", N);
     const r = raw.cuMemsetD8(dstDevice, uc, N);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1833,9 +1832,9 @@ function cuMemsetD16$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD16"] {
   const F$ = "cuMemsetD16";
   return function cuMemsetD16(dstDevice: CUdeviceptr, us: number, N: bigint | number): void {
     if (arguments.length !== 3) rt.arity(F$, "dstDevice,us,N", 3, arguments.length);
-    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
-    if (!isU16(us)) rt.bad(F$, "us", "u16", us);
-    if (!isU64(N)) rt.bad(F$, "N", "u64", N);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!((typeof us === "number" && (us & 65535) === us && (+us !== 0 || 1 / us > 0)))) rt.bad(F$, "us", "u16", us);
+    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad(F$, "N", "u64", N);
     const r = raw.cuMemsetD16(dstDevice, us, N);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1846,9 +1845,9 @@ function cuMemsetD32$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD32"] {
   const F$ = "cuMemsetD32";
   return function cuMemsetD32(dstDevice: CUdeviceptr, ui: number, N: bigint | number): void {
     if (arguments.length !== 3) rt.arity(F$, "dstDevice,ui,N", 3, arguments.length);
-    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
-    if (!isU32(ui)) rt.bad(F$, "ui", "u32", ui);
-    if (!isU64(N)) rt.bad(F$, "N", "u64", N);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!((typeof ui === "number" && (ui >>> 0) === ui && (+ui !== 0 || 1 / ui > 0)))) rt.bad(F$, "ui", "u32", ui);
+    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad(F$, "N", "u64", N);
     const r = raw.cuMemsetD32(dstDevice, ui, N);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1859,11 +1858,11 @@ function cuMemsetD2D8$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D8"] {
   const F$ = "cuMemsetD2D8";
   return function cuMemsetD2D8(dstDevice: CUdeviceptr, dstPitch: bigint | number, uc: number, Width: bigint | number, Height: bigint | number): void {
     if (arguments.length !== 5) rt.arity(F$, "dstDevice,dstPitch,uc,Width,Height", 5, arguments.length);
-    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
-    if (!isU64(dstPitch)) rt.bad(F$, "dstPitch", "u64", dstPitch);
-    if (!isU8(uc)) rt.bad(F$, "uc", "u8", uc);
-    if (!isU64(Width)) rt.bad(F$, "Width", "u64", Width);
-    if (!isU64(Height)) rt.bad(F$, "Height", "u64", Height);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad(F$, "dstPitch", "u64", dstPitch);
+    if (!((typeof uc === "number" && (uc & 255) === uc && (+uc !== 0 || 1 / uc > 0)))) rt.bad(F$, "uc", "u8", uc);
+    if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad(F$, "Width", "u64", Width);
+    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad(F$, "Height", "u64", Height);
     const r = raw.cuMemsetD2D8(dstDevice, dstPitch, uc, Width, Height);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1874,11 +1873,11 @@ function cuMemsetD2D16$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D16"] 
   const F$ = "cuMemsetD2D16";
   return function cuMemsetD2D16(dstDevice: CUdeviceptr, dstPitch: bigint | number, us: number, Width: bigint | number, Height: bigint | number): void {
     if (arguments.length !== 5) rt.arity(F$, "dstDevice,dstPitch,us,Width,Height", 5, arguments.length);
-    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
-    if (!isU64(dstPitch)) rt.bad(F$, "dstPitch", "u64", dstPitch);
-    if (!isU16(us)) rt.bad(F$, "us", "u16", us);
-    if (!isU64(Width)) rt.bad(F$, "Width", "u64", Width);
-    if (!isU64(Height)) rt.bad(F$, "Height", "u64", Height);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad(F$, "dstPitch", "u64", dstPitch);
+    if (!((typeof us === "number" && (us & 65535) === us && (+us !== 0 || 1 / us > 0)))) rt.bad(F$, "us", "u16", us);
+    if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad(F$, "Width", "u64", Width);
+    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad(F$, "Height", "u64", Height);
     const r = raw.cuMemsetD2D16(dstDevice, dstPitch, us, Width, Height);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1889,11 +1888,11 @@ function cuMemsetD2D32$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D32"] 
   const F$ = "cuMemsetD2D32";
   return function cuMemsetD2D32(dstDevice: CUdeviceptr, dstPitch: bigint | number, ui: number, Width: bigint | number, Height: bigint | number): void {
     if (arguments.length !== 5) rt.arity(F$, "dstDevice,dstPitch,ui,Width,Height", 5, arguments.length);
-    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
-    if (!isU64(dstPitch)) rt.bad(F$, "dstPitch", "u64", dstPitch);
-    if (!isU32(ui)) rt.bad(F$, "ui", "u32", ui);
-    if (!isU64(Width)) rt.bad(F$, "Width", "u64", Width);
-    if (!isU64(Height)) rt.bad(F$, "Height", "u64", Height);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad(F$, "dstPitch", "u64", dstPitch);
+    if (!((typeof ui === "number" && (ui >>> 0) === ui && (+ui !== 0 || 1 / ui > 0)))) rt.bad(F$, "ui", "u32", ui);
+    if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad(F$, "Width", "u64", Width);
+    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad(F$, "Height", "u64", Height);
     const r = raw.cuMemsetD2D32(dstDevice, dstPitch, ui, Width, Height);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1905,10 +1904,10 @@ function cuMemsetD8Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD8Asyn
   const F$ = "cuMemsetD8Async";
   return function cuMemsetD8Async(dstDevice: CUdeviceptr, uc: number, N: bigint | number, hStream: CUstream): void {
     if (arguments.length !== 4) rt.arity(F$, "dstDevice,uc,N,hStream", 4, arguments.length);
-    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
-    if (!isU8(uc)) rt.bad(F$, "uc", "u8", uc);
-    if (!isU64(N)) rt.bad(F$, "N", "u64", N);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!((typeof uc === "number" && (uc & 255) === uc && (+uc !== 0 || 1 / uc > 0)))) rt.bad(F$, "uc", "u8", uc);
+    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad(F$, "N", "u64", N);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemsetD8Async(dstDevice, uc, N, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1920,10 +1919,10 @@ function cuMemsetD16Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD16As
   const F$ = "cuMemsetD16Async";
   return function cuMemsetD16Async(dstDevice: CUdeviceptr, us: number, N: bigint | number, hStream: CUstream): void {
     if (arguments.length !== 4) rt.arity(F$, "dstDevice,us,N,hStream", 4, arguments.length);
-    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
-    if (!isU16(us)) rt.bad(F$, "us", "u16", us);
-    if (!isU64(N)) rt.bad(F$, "N", "u64", N);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!((typeof us === "number" && (us & 65535) === us && (+us !== 0 || 1 / us > 0)))) rt.bad(F$, "us", "u16", us);
+    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad(F$, "N", "u64", N);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemsetD16Async(dstDevice, us, N, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1935,10 +1934,10 @@ function cuMemsetD32Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD32As
   const F$ = "cuMemsetD32Async";
   return function cuMemsetD32Async(dstDevice: CUdeviceptr, ui: number, N: bigint | number, hStream: CUstream): void {
     if (arguments.length !== 4) rt.arity(F$, "dstDevice,ui,N,hStream", 4, arguments.length);
-    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
-    if (!isU32(ui)) rt.bad(F$, "ui", "u32", ui);
-    if (!isU64(N)) rt.bad(F$, "N", "u64", N);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!((typeof ui === "number" && (ui >>> 0) === ui && (+ui !== 0 || 1 / ui > 0)))) rt.bad(F$, "ui", "u32", ui);
+    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad(F$, "N", "u64", N);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemsetD32Async(dstDevice, ui, N, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1950,12 +1949,12 @@ function cuMemsetD2D8Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D8
   const F$ = "cuMemsetD2D8Async";
   return function cuMemsetD2D8Async(dstDevice: CUdeviceptr, dstPitch: bigint | number, uc: number, Width: bigint | number, Height: bigint | number, hStream: CUstream): void {
     if (arguments.length !== 6) rt.arity(F$, "dstDevice,dstPitch,uc,Width,Height,hStream", 6, arguments.length);
-    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
-    if (!isU64(dstPitch)) rt.bad(F$, "dstPitch", "u64", dstPitch);
-    if (!isU8(uc)) rt.bad(F$, "uc", "u8", uc);
-    if (!isU64(Width)) rt.bad(F$, "Width", "u64", Width);
-    if (!isU64(Height)) rt.bad(F$, "Height", "u64", Height);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad(F$, "dstPitch", "u64", dstPitch);
+    if (!((typeof uc === "number" && (uc & 255) === uc && (+uc !== 0 || 1 / uc > 0)))) rt.bad(F$, "uc", "u8", uc);
+    if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad(F$, "Width", "u64", Width);
+    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad(F$, "Height", "u64", Height);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemsetD2D8Async(dstDevice, dstPitch, uc, Width, Height, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1967,12 +1966,12 @@ function cuMemsetD2D16Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D
   const F$ = "cuMemsetD2D16Async";
   return function cuMemsetD2D16Async(dstDevice: CUdeviceptr, dstPitch: bigint | number, us: number, Width: bigint | number, Height: bigint | number, hStream: CUstream): void {
     if (arguments.length !== 6) rt.arity(F$, "dstDevice,dstPitch,us,Width,Height,hStream", 6, arguments.length);
-    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
-    if (!isU64(dstPitch)) rt.bad(F$, "dstPitch", "u64", dstPitch);
-    if (!isU16(us)) rt.bad(F$, "us", "u16", us);
-    if (!isU64(Width)) rt.bad(F$, "Width", "u64", Width);
-    if (!isU64(Height)) rt.bad(F$, "Height", "u64", Height);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad(F$, "dstPitch", "u64", dstPitch);
+    if (!((typeof us === "number" && (us & 65535) === us && (+us !== 0 || 1 / us > 0)))) rt.bad(F$, "us", "u16", us);
+    if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad(F$, "Width", "u64", Width);
+    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad(F$, "Height", "u64", Height);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemsetD2D16Async(dstDevice, dstPitch, us, Width, Height, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1984,12 +1983,12 @@ function cuMemsetD2D32Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D
   const F$ = "cuMemsetD2D32Async";
   return function cuMemsetD2D32Async(dstDevice: CUdeviceptr, dstPitch: bigint | number, ui: number, Width: bigint | number, Height: bigint | number, hStream: CUstream): void {
     if (arguments.length !== 6) rt.arity(F$, "dstDevice,dstPitch,ui,Width,Height,hStream", 6, arguments.length);
-    if (!isU64(dstDevice)) rt.bad(F$, "dstDevice", "u64", dstDevice);
-    if (!isU64(dstPitch)) rt.bad(F$, "dstPitch", "u64", dstPitch);
-    if (!isU32(ui)) rt.bad(F$, "ui", "u32", ui);
-    if (!isU64(Width)) rt.bad(F$, "Width", "u64", Width);
-    if (!isU64(Height)) rt.bad(F$, "Height", "u64", Height);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad(F$, "dstDevice", "u64", dstDevice);
+    if (!((typeof dstPitch === "bigint" ? dstPitch >= 0n && dstPitch <= 18446744073709551615n : Number.isSafeInteger(dstPitch) && dstPitch >= 0))) rt.bad(F$, "dstPitch", "u64", dstPitch);
+    if (!((typeof ui === "number" && (ui >>> 0) === ui && (+ui !== 0 || 1 / ui > 0)))) rt.bad(F$, "ui", "u32", ui);
+    if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad(F$, "Width", "u64", Width);
+    if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad(F$, "Height", "u64", Height);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemsetD2D32Async(dstDevice, dstPitch, ui, Width, Height, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2013,7 +2012,7 @@ function cuArrayGetDescriptor$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayGe
   const F$ = "cuArrayGetDescriptor";
   return function cuArrayGetDescriptor(hArray: CUarray, pArrayDescriptor?: CUDA_ARRAY_DESCRIPTOR_st): CUDA_ARRAY_DESCRIPTOR_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hArray,pArrayDescriptor", 1, arguments.length);
-    if (!isPtr(hArray)) rt.bad(F$, "hArray", "pointer", hArray);
+    if (!(isPtr(hArray))) rt.bad(F$, "hArray", "pointer", hArray);
     const $pArrayDescriptor = pArrayDescriptor === undefined ? rt.record(CUDA_ARRAY_DESCRIPTOR_st) : rt.recordArg(pArrayDescriptor, CUDA_ARRAY_DESCRIPTOR_st, F$, "pArrayDescriptor");
     const r = raw.cuArrayGetDescriptor($pArrayDescriptor.$pointer(), hArray);
     if (rt.guards) rt.check(F$);
@@ -2027,7 +2026,7 @@ function cuArrayGetSparseProperties$(raw: Raw, rt: CheckedRuntime): Checked["cuA
   const F$ = "cuArrayGetSparseProperties";
   return function cuArrayGetSparseProperties(array: CUarray, sparseProperties?: CUDA_ARRAY_SPARSE_PROPERTIES_st): CUDA_ARRAY_SPARSE_PROPERTIES_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "array,sparseProperties", 1, arguments.length);
-    if (!isPtr(array)) rt.bad(F$, "array", "pointer", array);
+    if (!(isPtr(array))) rt.bad(F$, "array", "pointer", array);
     const $sparseProperties = sparseProperties === undefined ? rt.record(CUDA_ARRAY_SPARSE_PROPERTIES_st) : rt.recordArg(sparseProperties, CUDA_ARRAY_SPARSE_PROPERTIES_st, F$, "sparseProperties");
     const r = raw.cuArrayGetSparseProperties($sparseProperties.$pointer(), array);
     if (rt.guards) rt.check(F$);
@@ -2041,7 +2040,7 @@ function cuMipmappedArrayGetSparseProperties$(raw: Raw, rt: CheckedRuntime): Che
   const F$ = "cuMipmappedArrayGetSparseProperties";
   return function cuMipmappedArrayGetSparseProperties(mipmap: CUmipmappedArray, sparseProperties?: CUDA_ARRAY_SPARSE_PROPERTIES_st): CUDA_ARRAY_SPARSE_PROPERTIES_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "mipmap,sparseProperties", 1, arguments.length);
-    if (!isPtr(mipmap)) rt.bad(F$, "mipmap", "pointer", mipmap);
+    if (!(isPtr(mipmap))) rt.bad(F$, "mipmap", "pointer", mipmap);
     const $sparseProperties = sparseProperties === undefined ? rt.record(CUDA_ARRAY_SPARSE_PROPERTIES_st) : rt.recordArg(sparseProperties, CUDA_ARRAY_SPARSE_PROPERTIES_st, F$, "sparseProperties");
     const r = raw.cuMipmappedArrayGetSparseProperties($sparseProperties.$pointer(), mipmap);
     if (rt.guards) rt.check(F$);
@@ -2055,8 +2054,8 @@ function cuArrayGetMemoryRequirements$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cuArrayGetMemoryRequirements";
   return function cuArrayGetMemoryRequirements(array: CUarray, device: CUdevice, memoryRequirements?: CUDA_ARRAY_MEMORY_REQUIREMENTS_st): CUDA_ARRAY_MEMORY_REQUIREMENTS_st {
     if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "array,device,memoryRequirements", 2, arguments.length);
-    if (!isPtr(array)) rt.bad(F$, "array", "pointer", array);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!(isPtr(array))) rt.bad(F$, "array", "pointer", array);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
     const $memoryRequirements = memoryRequirements === undefined ? rt.record(CUDA_ARRAY_MEMORY_REQUIREMENTS_st) : rt.recordArg(memoryRequirements, CUDA_ARRAY_MEMORY_REQUIREMENTS_st, F$, "memoryRequirements");
     const r = raw.cuArrayGetMemoryRequirements($memoryRequirements.$pointer(), array, device);
     if (rt.guards) rt.check(F$);
@@ -2070,8 +2069,8 @@ function cuMipmappedArrayGetMemoryRequirements$(raw: Raw, rt: CheckedRuntime): C
   const F$ = "cuMipmappedArrayGetMemoryRequirements";
   return function cuMipmappedArrayGetMemoryRequirements(mipmap: CUmipmappedArray, device: CUdevice, memoryRequirements?: CUDA_ARRAY_MEMORY_REQUIREMENTS_st): CUDA_ARRAY_MEMORY_REQUIREMENTS_st {
     if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "mipmap,device,memoryRequirements", 2, arguments.length);
-    if (!isPtr(mipmap)) rt.bad(F$, "mipmap", "pointer", mipmap);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!(isPtr(mipmap))) rt.bad(F$, "mipmap", "pointer", mipmap);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
     const $memoryRequirements = memoryRequirements === undefined ? rt.record(CUDA_ARRAY_MEMORY_REQUIREMENTS_st) : rt.recordArg(memoryRequirements, CUDA_ARRAY_MEMORY_REQUIREMENTS_st, F$, "memoryRequirements");
     const r = raw.cuMipmappedArrayGetMemoryRequirements($memoryRequirements.$pointer(), mipmap, device);
     if (rt.guards) rt.check(F$);
@@ -2086,8 +2085,8 @@ function cuArrayGetPlane$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayGetPlan
   const F$ = "cuArrayGetPlane";
   return function cuArrayGetPlane(hArray: CUarray, planeIdx: number): CUarray {
     if (arguments.length !== 2) rt.arity(F$, "hArray,planeIdx", 2, arguments.length);
-    if (!isPtr(hArray)) rt.bad(F$, "hArray", "pointer", hArray);
-    if (!isU32(planeIdx)) rt.bad(F$, "planeIdx", "u32", planeIdx);
+    if (!(isPtr(hArray))) rt.bad(F$, "hArray", "pointer", hArray);
+    if (!((typeof planeIdx === "number" && (planeIdx >>> 0) === planeIdx && (+planeIdx !== 0 || 1 / planeIdx > 0)))) rt.bad(F$, "planeIdx", "u32", planeIdx);
     const r = raw.cuArrayGetPlane(o0, hArray, planeIdx);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2100,7 +2099,7 @@ function cuArrayDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayDestroy"
   const F$ = "cuArrayDestroy";
   return function cuArrayDestroy(hArray: CUarray): void {
     if (arguments.length !== 1) rt.arity(F$, "hArray", 1, arguments.length);
-    if (!isPtr(hArray)) rt.bad(F$, "hArray", "pointer", hArray);
+    if (!(isPtr(hArray))) rt.bad(F$, "hArray", "pointer", hArray);
     const r = raw.cuArrayDestroy(hArray);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hArray);
@@ -2124,7 +2123,7 @@ function cuArray3DGetDescriptor$(raw: Raw, rt: CheckedRuntime): Checked["cuArray
   const F$ = "cuArray3DGetDescriptor";
   return function cuArray3DGetDescriptor(hArray: CUarray, pArrayDescriptor?: CUDA_ARRAY3D_DESCRIPTOR_st): CUDA_ARRAY3D_DESCRIPTOR_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hArray,pArrayDescriptor", 1, arguments.length);
-    if (!isPtr(hArray)) rt.bad(F$, "hArray", "pointer", hArray);
+    if (!(isPtr(hArray))) rt.bad(F$, "hArray", "pointer", hArray);
     const $pArrayDescriptor = pArrayDescriptor === undefined ? rt.record(CUDA_ARRAY3D_DESCRIPTOR_st) : rt.recordArg(pArrayDescriptor, CUDA_ARRAY3D_DESCRIPTOR_st, F$, "pArrayDescriptor");
     const r = raw.cuArray3DGetDescriptor($pArrayDescriptor.$pointer(), hArray);
     if (rt.guards) rt.check(F$);
@@ -2138,7 +2137,7 @@ function cuMipmappedArrayCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMipma
   const F$ = "cuMipmappedArrayCreate";
   return function cuMipmappedArrayCreate(pMipmappedArrayDesc: PointerLike, numMipmapLevels: number): CUmipmappedArray {
     if (arguments.length !== 2) rt.arity(F$, "pMipmappedArrayDesc,numMipmapLevels", 2, arguments.length);
-    if (!isU32(numMipmapLevels)) rt.bad(F$, "numMipmapLevels", "u32", numMipmapLevels);
+    if (!((typeof numMipmapLevels === "number" && (numMipmapLevels >>> 0) === numMipmapLevels && (+numMipmapLevels !== 0 || 1 / numMipmapLevels > 0)))) rt.bad(F$, "numMipmapLevels", "u32", numMipmapLevels);
     const r = raw.cuMipmappedArrayCreate(o0, rt.ptr(rt.expect(pMipmappedArrayDesc, CUDA_ARRAY3D_DESCRIPTOR_st, F$, "pMipmappedArrayDesc"), F$, "pMipmappedArrayDesc"), numMipmapLevels);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2152,8 +2151,8 @@ function cuMipmappedArrayGetLevel$(raw: Raw, rt: CheckedRuntime): Checked["cuMip
   const F$ = "cuMipmappedArrayGetLevel";
   return function cuMipmappedArrayGetLevel(hMipmappedArray: CUmipmappedArray, level: number): CUarray {
     if (arguments.length !== 2) rt.arity(F$, "hMipmappedArray,level", 2, arguments.length);
-    if (!isPtr(hMipmappedArray)) rt.bad(F$, "hMipmappedArray", "pointer", hMipmappedArray);
-    if (!isU32(level)) rt.bad(F$, "level", "u32", level);
+    if (!(isPtr(hMipmappedArray))) rt.bad(F$, "hMipmappedArray", "pointer", hMipmappedArray);
+    if (!((typeof level === "number" && (level >>> 0) === level && (+level !== 0 || 1 / level > 0)))) rt.bad(F$, "level", "u32", level);
     const r = raw.cuMipmappedArrayGetLevel(o0, hMipmappedArray, level);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2166,7 +2165,7 @@ function cuMipmappedArrayDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuMipm
   const F$ = "cuMipmappedArrayDestroy";
   return function cuMipmappedArrayDestroy(hMipmappedArray: CUmipmappedArray): void {
     if (arguments.length !== 1) rt.arity(F$, "hMipmappedArray", 1, arguments.length);
-    if (!isPtr(hMipmappedArray)) rt.bad(F$, "hMipmappedArray", "pointer", hMipmappedArray);
+    if (!(isPtr(hMipmappedArray))) rt.bad(F$, "hMipmappedArray", "pointer", hMipmappedArray);
     const r = raw.cuMipmappedArrayDestroy(hMipmappedArray);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hMipmappedArray);
@@ -2177,10 +2176,10 @@ function cuMemGetHandleForAddressRange$(raw: Raw, rt: CheckedRuntime): Checked["
   const F$ = "cuMemGetHandleForAddressRange";
   return function cuMemGetHandleForAddressRange(handle: PointerLike, dptr: CUdeviceptr, size: bigint | number, handleType: CUmemRangeHandleType, flags: bigint | number): void {
     if (arguments.length !== 5) rt.arity(F$, "handle,dptr,size,handleType,flags", 5, arguments.length);
-    if (!isU64(dptr)) rt.bad(F$, "dptr", "u64", dptr);
-    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
-    if (!isU32(handleType)) rt.bad(F$, "handleType", "u32", handleType);
-    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad(F$, "dptr", "u64", dptr);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad(F$, "size", "u64", size);
+    if (!((typeof handleType === "number" && (handleType >>> 0) === handleType && (+handleType !== 0 || 1 / handleType > 0)))) rt.bad(F$, "handleType", "u32", handleType);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
     const r = raw.cuMemGetHandleForAddressRange(rt.ptr(handle, F$, "handle"), dptr, size, handleType, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2194,9 +2193,9 @@ function cuMemBatchDecompressAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMe
   const F$ = "cuMemBatchDecompressAsync";
   return function cuMemBatchDecompressAsync(paramsArray: PointerLike, count: bigint | number, flags: number, stream: CUstream): bigint {
     if (arguments.length !== 4) rt.arity(F$, "paramsArray,count,flags,stream", 4, arguments.length);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cuMemBatchDecompressAsync(rt.sized(paramsArray, count, 64, F$, "paramsArray", CUmemDecompressParams_st), count, flags, o0, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2210,10 +2209,10 @@ function cuMemAddressReserve$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAddre
   const F$ = "cuMemAddressReserve";
   return function cuMemAddressReserve(size: bigint | number, alignment: bigint | number, addr: CUdeviceptr, flags: bigint | number): CUdeviceptr {
     if (arguments.length !== 4) rt.arity(F$, "size,alignment,addr,flags", 4, arguments.length);
-    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
-    if (!isU64(alignment)) rt.bad(F$, "alignment", "u64", alignment);
-    if (!isU64(addr)) rt.bad(F$, "addr", "u64", addr);
-    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad(F$, "size", "u64", size);
+    if (!((typeof alignment === "bigint" ? alignment >= 0n && alignment <= 18446744073709551615n : Number.isSafeInteger(alignment) && alignment >= 0))) rt.bad(F$, "alignment", "u64", alignment);
+    if (!((typeof addr === "bigint" ? addr >= 0n && addr <= 18446744073709551615n : Number.isSafeInteger(addr) && addr >= 0))) rt.bad(F$, "addr", "u64", addr);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
     const r = raw.cuMemAddressReserve(o0, size, alignment, addr, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2225,8 +2224,8 @@ function cuMemAddressFree$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAddressF
   const F$ = "cuMemAddressFree";
   return function cuMemAddressFree(ptr: CUdeviceptr, size: bigint | number): void {
     if (arguments.length !== 2) rt.arity(F$, "ptr,size", 2, arguments.length);
-    if (!isU64(ptr)) rt.bad(F$, "ptr", "u64", ptr);
-    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad(F$, "ptr", "u64", ptr);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad(F$, "size", "u64", size);
     const r = raw.cuMemAddressFree(ptr, size);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2239,8 +2238,8 @@ function cuMemCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMemCreate"] {
   const F$ = "cuMemCreate";
   return function cuMemCreate(size: bigint | number, prop: PointerLike, flags: bigint | number): CUmemGenericAllocationHandle {
     if (arguments.length !== 3) rt.arity(F$, "size,prop,flags", 3, arguments.length);
-    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
-    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad(F$, "size", "u64", size);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
     const r = raw.cuMemCreate(o0, size, rt.ptr(rt.expect(prop, CUmemAllocationProp_st, F$, "prop"), F$, "prop"), flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2252,7 +2251,7 @@ function cuMemRelease$(raw: Raw, rt: CheckedRuntime): Checked["cuMemRelease"] {
   const F$ = "cuMemRelease";
   return function cuMemRelease(handle: CUmemGenericAllocationHandle): void {
     if (arguments.length !== 1) rt.arity(F$, "handle", 1, arguments.length);
-    if (!isU64(handle)) rt.bad(F$, "handle", "u64", handle);
+    if (!((typeof handle === "bigint" ? handle >= 0n && handle <= 18446744073709551615n : Number.isSafeInteger(handle) && handle >= 0))) rt.bad(F$, "handle", "u64", handle);
     const r = raw.cuMemRelease(handle);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2263,11 +2262,11 @@ function cuMemMap$(raw: Raw, rt: CheckedRuntime): Checked["cuMemMap"] {
   const F$ = "cuMemMap";
   return function cuMemMap(ptr: CUdeviceptr, size: bigint | number, offset: bigint | number, handle: CUmemGenericAllocationHandle, flags: bigint | number): void {
     if (arguments.length !== 5) rt.arity(F$, "ptr,size,offset,handle,flags", 5, arguments.length);
-    if (!isU64(ptr)) rt.bad(F$, "ptr", "u64", ptr);
-    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
-    if (!isU64(offset)) rt.bad(F$, "offset", "u64", offset);
-    if (!isU64(handle)) rt.bad(F$, "handle", "u64", handle);
-    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad(F$, "ptr", "u64", ptr);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad(F$, "size", "u64", size);
+    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad(F$, "offset", "u64", offset);
+    if (!((typeof handle === "bigint" ? handle >= 0n && handle <= 18446744073709551615n : Number.isSafeInteger(handle) && handle >= 0))) rt.bad(F$, "handle", "u64", handle);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
     const r = raw.cuMemMap(ptr, size, offset, handle, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2279,8 +2278,8 @@ function cuMemMapArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemMapArr
   const F$ = "cuMemMapArrayAsync";
   return function cuMemMapArrayAsync(mapInfoList: PointerLike, count: number, hStream: CUstream): void {
     if (arguments.length !== 3) rt.arity(F$, "mapInfoList,count,hStream", 3, arguments.length);
-    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0)))) rt.bad(F$, "count", "u32", count);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemMapArrayAsync(rt.ptr(rt.expect(mapInfoList, CUarrayMapInfo_st, F$, "mapInfoList"), F$, "mapInfoList"), count, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2291,8 +2290,8 @@ function cuMemUnmap$(raw: Raw, rt: CheckedRuntime): Checked["cuMemUnmap"] {
   const F$ = "cuMemUnmap";
   return function cuMemUnmap(ptr: CUdeviceptr, size: bigint | number): void {
     if (arguments.length !== 2) rt.arity(F$, "ptr,size", 2, arguments.length);
-    if (!isU64(ptr)) rt.bad(F$, "ptr", "u64", ptr);
-    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad(F$, "ptr", "u64", ptr);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad(F$, "size", "u64", size);
     const r = raw.cuMemUnmap(ptr, size);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2303,9 +2302,9 @@ function cuMemSetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemSetAccess"
   const F$ = "cuMemSetAccess";
   return function cuMemSetAccess(ptr: CUdeviceptr, size: bigint | number, desc: PointerLike, count: bigint | number): void {
     if (arguments.length !== 4) rt.arity(F$, "ptr,size,desc,count", 4, arguments.length);
-    if (!isU64(ptr)) rt.bad(F$, "ptr", "u64", ptr);
-    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad(F$, "ptr", "u64", ptr);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad(F$, "size", "u64", size);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
     const r = raw.cuMemSetAccess(ptr, size, rt.ptr(rt.expect(desc, CUmemAccessDesc_st, F$, "desc"), F$, "desc"), count);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2318,7 +2317,7 @@ function cuMemGetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetAccess"
   const F$ = "cuMemGetAccess";
   return function cuMemGetAccess(location: PointerLike, ptr: CUdeviceptr): bigint {
     if (arguments.length !== 2) rt.arity(F$, "location,ptr", 2, arguments.length);
-    if (!isU64(ptr)) rt.bad(F$, "ptr", "u64", ptr);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad(F$, "ptr", "u64", ptr);
     const r = raw.cuMemGetAccess(o0, rt.ptr(rt.expect(location, CUmemLocation_st, F$, "location"), F$, "location"), ptr);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2330,9 +2329,9 @@ function cuMemExportToShareableHandle$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cuMemExportToShareableHandle";
   return function cuMemExportToShareableHandle(shareableHandle: PointerLike, handle: CUmemGenericAllocationHandle, handleType: CUmemAllocationHandleType, flags: bigint | number): void {
     if (arguments.length !== 4) rt.arity(F$, "shareableHandle,handle,handleType,flags", 4, arguments.length);
-    if (!isU64(handle)) rt.bad(F$, "handle", "u64", handle);
-    if (!isU32(handleType)) rt.bad(F$, "handleType", "u32", handleType);
-    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    if (!((typeof handle === "bigint" ? handle >= 0n && handle <= 18446744073709551615n : Number.isSafeInteger(handle) && handle >= 0))) rt.bad(F$, "handle", "u64", handle);
+    if (!((typeof handleType === "number" && (handleType >>> 0) === handleType && (+handleType !== 0 || 1 / handleType > 0)))) rt.bad(F$, "handleType", "u32", handleType);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
     const r = raw.cuMemExportToShareableHandle(rt.ptr(shareableHandle, F$, "shareableHandle"), handle, handleType, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2345,7 +2344,7 @@ function cuMemImportFromShareableHandle$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cuMemImportFromShareableHandle";
   return function cuMemImportFromShareableHandle(osHandle: PointerLike, shHandleType: CUmemAllocationHandleType): CUmemGenericAllocationHandle {
     if (arguments.length !== 2) rt.arity(F$, "osHandle,shHandleType", 2, arguments.length);
-    if (!isU32(shHandleType)) rt.bad(F$, "shHandleType", "u32", shHandleType);
+    if (!((typeof shHandleType === "number" && (shHandleType >>> 0) === shHandleType && (+shHandleType !== 0 || 1 / shHandleType > 0)))) rt.bad(F$, "shHandleType", "u32", shHandleType);
     const r = raw.cuMemImportFromShareableHandle(o0, rt.ptr(osHandle, F$, "osHandle"), shHandleType);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2359,7 +2358,7 @@ function cuMemGetAllocationGranularity$(raw: Raw, rt: CheckedRuntime): Checked["
   const F$ = "cuMemGetAllocationGranularity";
   return function cuMemGetAllocationGranularity(prop: PointerLike, option: CUmemAllocationGranularity_flags): bigint {
     if (arguments.length !== 2) rt.arity(F$, "prop,option", 2, arguments.length);
-    if (!isU32(option)) rt.bad(F$, "option", "u32", option);
+    if (!((typeof option === "number" && (option >>> 0) === option && (+option !== 0 || 1 / option > 0)))) rt.bad(F$, "option", "u32", option);
     const r = raw.cuMemGetAllocationGranularity(o0, rt.ptr(rt.expect(prop, CUmemAllocationProp_st, F$, "prop"), F$, "prop"), option);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2371,7 +2370,7 @@ function cuMemGetAllocationPropertiesFromHandle$(raw: Raw, rt: CheckedRuntime): 
   const F$ = "cuMemGetAllocationPropertiesFromHandle";
   return function cuMemGetAllocationPropertiesFromHandle(handle: CUmemGenericAllocationHandle, prop?: CUmemAllocationProp_st): CUmemAllocationProp_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "handle,prop", 1, arguments.length);
-    if (!isU64(handle)) rt.bad(F$, "handle", "u64", handle);
+    if (!((typeof handle === "bigint" ? handle >= 0n && handle <= 18446744073709551615n : Number.isSafeInteger(handle) && handle >= 0))) rt.bad(F$, "handle", "u64", handle);
     const $prop = prop === undefined ? rt.record(CUmemAllocationProp_st) : rt.recordArg(prop, CUmemAllocationProp_st, F$, "prop");
     const r = raw.cuMemGetAllocationPropertiesFromHandle($prop.$pointer(), handle);
     if (rt.guards) rt.check(F$);
@@ -2398,8 +2397,8 @@ function cuMemFreeAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemFreeAsync"
   const F$ = "cuMemFreeAsync";
   return function cuMemFreeAsync(dptr: CUdeviceptr, hStream: CUstream): void {
     if (arguments.length !== 2) rt.arity(F$, "dptr,hStream", 2, arguments.length);
-    if (!isU64(dptr)) rt.bad(F$, "dptr", "u64", dptr);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad(F$, "dptr", "u64", dptr);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemFreeAsync(dptr, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2413,8 +2412,8 @@ function cuMemAllocAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocAsyn
   const F$ = "cuMemAllocAsync";
   return function cuMemAllocAsync(bytesize: bigint | number, hStream: CUstream): CUdeviceptr {
     if (arguments.length !== 2) rt.arity(F$, "bytesize,hStream", 2, arguments.length);
-    if (!isU64(bytesize)) rt.bad(F$, "bytesize", "u64", bytesize);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad(F$, "bytesize", "u64", bytesize);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemAllocAsync(o0, bytesize, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2427,8 +2426,8 @@ function cuMemPoolTrimTo$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolTrimT
   const F$ = "cuMemPoolTrimTo";
   return function cuMemPoolTrimTo(pool: CUmemoryPool, minBytesToKeep: bigint | number): void {
     if (arguments.length !== 2) rt.arity(F$, "pool,minBytesToKeep", 2, arguments.length);
-    if (!isPtr(pool)) rt.bad(F$, "pool", "pointer", pool);
-    if (!isU64(minBytesToKeep)) rt.bad(F$, "minBytesToKeep", "u64", minBytesToKeep);
+    if (!(isPtr(pool))) rt.bad(F$, "pool", "pointer", pool);
+    if (!((typeof minBytesToKeep === "bigint" ? minBytesToKeep >= 0n && minBytesToKeep <= 18446744073709551615n : Number.isSafeInteger(minBytesToKeep) && minBytesToKeep >= 0))) rt.bad(F$, "minBytesToKeep", "u64", minBytesToKeep);
     const r = raw.cuMemPoolTrimTo(pool, minBytesToKeep);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, pool);
@@ -2440,8 +2439,8 @@ function cuMemPoolSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoo
   const F$ = "cuMemPoolSetAttribute";
   return function cuMemPoolSetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "pool,attr,value", 3, arguments.length);
-    if (!isPtr(pool)) rt.bad(F$, "pool", "pointer", pool);
-    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    if (!(isPtr(pool))) rt.bad(F$, "pool", "pointer", pool);
+    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
     const r = raw.cuMemPoolSetAttribute(pool, attr, rt.ptr(value, F$, "value"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, pool);
@@ -2453,8 +2452,8 @@ function cuMemPoolGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoo
   const F$ = "cuMemPoolGetAttribute";
   return function cuMemPoolGetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "pool,attr,value", 3, arguments.length);
-    if (!isPtr(pool)) rt.bad(F$, "pool", "pointer", pool);
-    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    if (!(isPtr(pool))) rt.bad(F$, "pool", "pointer", pool);
+    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
     const r = raw.cuMemPoolGetAttribute(pool, attr, rt.ptr(value, F$, "value"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, pool);
@@ -2466,8 +2465,8 @@ function cuMemPoolSetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolSe
   const F$ = "cuMemPoolSetAccess";
   return function cuMemPoolSetAccess(pool: CUmemoryPool, map: PointerLike, count: bigint | number): void {
     if (arguments.length !== 3) rt.arity(F$, "pool,map,count", 3, arguments.length);
-    if (!isPtr(pool)) rt.bad(F$, "pool", "pointer", pool);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!(isPtr(pool))) rt.bad(F$, "pool", "pointer", pool);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
     const r = raw.cuMemPoolSetAccess(pool, rt.ptr(rt.expect(map, CUmemAccessDesc_st, F$, "map"), F$, "map"), count);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, pool);
@@ -2481,7 +2480,7 @@ function cuMemPoolGetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolGe
   const F$ = "cuMemPoolGetAccess";
   return function cuMemPoolGetAccess(memPool: CUmemoryPool, location: PointerLike): CUmemAccess_flags {
     if (arguments.length !== 2) rt.arity(F$, "memPool,location", 2, arguments.length);
-    if (!isPtr(memPool)) rt.bad(F$, "memPool", "pointer", memPool);
+    if (!(isPtr(memPool))) rt.bad(F$, "memPool", "pointer", memPool);
     const r = raw.cuMemPoolGetAccess(o0, memPool, rt.ptr(rt.expect(location, CUmemLocation_st, F$, "location"), F$, "location"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2506,7 +2505,7 @@ function cuMemPoolDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolDest
   const F$ = "cuMemPoolDestroy";
   return function cuMemPoolDestroy(pool: CUmemoryPool): void {
     if (arguments.length !== 1) rt.arity(F$, "pool", 1, arguments.length);
-    if (!isPtr(pool)) rt.bad(F$, "pool", "pointer", pool);
+    if (!(isPtr(pool))) rt.bad(F$, "pool", "pointer", pool);
     const r = raw.cuMemPoolDestroy(pool);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, pool);
@@ -2518,7 +2517,7 @@ function cuMemGetDefaultMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGe
   const F$ = "cuMemGetDefaultMemPool";
   return function cuMemGetDefaultMemPool(location: PointerLike, type: CUmemAllocationType): CUmemoryPool {
     if (arguments.length !== 2) rt.arity(F$, "location,type", 2, arguments.length);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     const r = raw.cuMemGetDefaultMemPool(o0, rt.ptr(rt.expect(location, CUmemLocation_st, F$, "location"), F$, "location"), type);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2531,7 +2530,7 @@ function cuMemGetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetMemPoo
   const F$ = "cuMemGetMemPool";
   return function cuMemGetMemPool(location: PointerLike, type: CUmemAllocationType): CUmemoryPool {
     if (arguments.length !== 2) rt.arity(F$, "location,type", 2, arguments.length);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     const r = raw.cuMemGetMemPool(o0, rt.ptr(rt.expect(location, CUmemLocation_st, F$, "location"), F$, "location"), type);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2544,8 +2543,8 @@ function cuMemSetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuMemSetMemPoo
   const F$ = "cuMemSetMemPool";
   return function cuMemSetMemPool(location: PointerLike, type: CUmemAllocationType, pool: CUmemoryPool): void {
     if (arguments.length !== 3) rt.arity(F$, "location,type,pool", 3, arguments.length);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
-    if (!isPtr(pool)) rt.bad(F$, "pool", "pointer", pool);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
+    if (!(isPtr(pool))) rt.bad(F$, "pool", "pointer", pool);
     const r = raw.cuMemSetMemPool(rt.ptr(rt.expect(location, CUmemLocation_st, F$, "location"), F$, "location"), type, pool);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2559,9 +2558,9 @@ function cuMemAllocFromPoolAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemA
   const F$ = "cuMemAllocFromPoolAsync";
   return function cuMemAllocFromPoolAsync(bytesize: bigint | number, pool: CUmemoryPool, hStream: CUstream): CUdeviceptr {
     if (arguments.length !== 3) rt.arity(F$, "bytesize,pool,hStream", 3, arguments.length);
-    if (!isU64(bytesize)) rt.bad(F$, "bytesize", "u64", bytesize);
-    if (!isPtr(pool)) rt.bad(F$, "pool", "pointer", pool);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad(F$, "bytesize", "u64", bytesize);
+    if (!(isPtr(pool))) rt.bad(F$, "pool", "pointer", pool);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemAllocFromPoolAsync(o0, bytesize, pool, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2574,9 +2573,9 @@ function cuMemPoolExportToShareableHandle$(raw: Raw, rt: CheckedRuntime): Checke
   const F$ = "cuMemPoolExportToShareableHandle";
   return function cuMemPoolExportToShareableHandle(handle_out: PointerLike, pool: CUmemoryPool, handleType: CUmemAllocationHandleType, flags: bigint | number): void {
     if (arguments.length !== 4) rt.arity(F$, "handle_out,pool,handleType,flags", 4, arguments.length);
-    if (!isPtr(pool)) rt.bad(F$, "pool", "pointer", pool);
-    if (!isU32(handleType)) rt.bad(F$, "handleType", "u32", handleType);
-    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    if (!(isPtr(pool))) rt.bad(F$, "pool", "pointer", pool);
+    if (!((typeof handleType === "number" && (handleType >>> 0) === handleType && (+handleType !== 0 || 1 / handleType > 0)))) rt.bad(F$, "handleType", "u32", handleType);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
     const r = raw.cuMemPoolExportToShareableHandle(rt.ptr(handle_out, F$, "handle_out"), pool, handleType, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2588,8 +2587,8 @@ function cuMemPoolImportFromShareableHandle$(raw: Raw, rt: CheckedRuntime): Chec
   const F$ = "cuMemPoolImportFromShareableHandle";
   return function cuMemPoolImportFromShareableHandle(handle: PointerLike, handleType: CUmemAllocationHandleType, flags: bigint | number): CUmemoryPool {
     if (arguments.length !== 3) rt.arity(F$, "handle,handleType,flags", 3, arguments.length);
-    if (!isU32(handleType)) rt.bad(F$, "handleType", "u32", handleType);
-    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    if (!((typeof handleType === "number" && (handleType >>> 0) === handleType && (+handleType !== 0 || 1 / handleType > 0)))) rt.bad(F$, "handleType", "u32", handleType);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
     const r = raw.cuMemPoolImportFromShareableHandle(o0, rt.ptr(handle, F$, "handle"), handleType, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2601,7 +2600,7 @@ function cuMemPoolExportPointer$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPo
   const F$ = "cuMemPoolExportPointer";
   return function cuMemPoolExportPointer(ptr: CUdeviceptr, shareData_out?: CUmemPoolPtrExportData_st): CUmemPoolPtrExportData_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "ptr,shareData_out", 1, arguments.length);
-    if (!isU64(ptr)) rt.bad(F$, "ptr", "u64", ptr);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad(F$, "ptr", "u64", ptr);
     const $shareData_out = shareData_out === undefined ? rt.record(CUmemPoolPtrExportData_st) : rt.recordArg(shareData_out, CUmemPoolPtrExportData_st, F$, "shareData_out");
     const r = raw.cuMemPoolExportPointer($shareData_out.$pointer(), ptr);
     if (rt.guards) rt.check(F$);
@@ -2617,7 +2616,7 @@ function cuMemPoolImportPointer$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPo
   const F$ = "cuMemPoolImportPointer";
   return function cuMemPoolImportPointer(pool: CUmemoryPool, shareData: PointerLike): CUdeviceptr {
     if (arguments.length !== 2) rt.arity(F$, "pool,shareData", 2, arguments.length);
-    if (!isPtr(pool)) rt.bad(F$, "pool", "pointer", pool);
+    if (!(isPtr(pool))) rt.bad(F$, "pool", "pointer", pool);
     const r = raw.cuMemPoolImportPointer(o0, pool, rt.ptr(rt.expect(shareData, CUmemPoolPtrExportData_st, F$, "shareData"), F$, "shareData"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2642,8 +2641,8 @@ function cuMulticastAddDevice$(raw: Raw, rt: CheckedRuntime): Checked["cuMultica
   const F$ = "cuMulticastAddDevice";
   return function cuMulticastAddDevice(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice): void {
     if (arguments.length !== 2) rt.arity(F$, "mcHandle,dev", 2, arguments.length);
-    if (!isU64(mcHandle)) rt.bad(F$, "mcHandle", "u64", mcHandle);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof mcHandle === "bigint" ? mcHandle >= 0n && mcHandle <= 18446744073709551615n : Number.isSafeInteger(mcHandle) && mcHandle >= 0))) rt.bad(F$, "mcHandle", "u64", mcHandle);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
     const r = raw.cuMulticastAddDevice(mcHandle, dev);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2654,12 +2653,12 @@ function cuMulticastBindMem$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticast
   const F$ = "cuMulticastBindMem";
   return function cuMulticastBindMem(mcHandle: CUmemGenericAllocationHandle, mcOffset: bigint | number, memHandle: CUmemGenericAllocationHandle, memOffset: bigint | number, size: bigint | number, flags: bigint | number): void {
     if (arguments.length !== 6) rt.arity(F$, "mcHandle,mcOffset,memHandle,memOffset,size,flags", 6, arguments.length);
-    if (!isU64(mcHandle)) rt.bad(F$, "mcHandle", "u64", mcHandle);
-    if (!isU64(mcOffset)) rt.bad(F$, "mcOffset", "u64", mcOffset);
-    if (!isU64(memHandle)) rt.bad(F$, "memHandle", "u64", memHandle);
-    if (!isU64(memOffset)) rt.bad(F$, "memOffset", "u64", memOffset);
-    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
-    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    if (!((typeof mcHandle === "bigint" ? mcHandle >= 0n && mcHandle <= 18446744073709551615n : Number.isSafeInteger(mcHandle) && mcHandle >= 0))) rt.bad(F$, "mcHandle", "u64", mcHandle);
+    if (!((typeof mcOffset === "bigint" ? mcOffset >= 0n && mcOffset <= 18446744073709551615n : Number.isSafeInteger(mcOffset) && mcOffset >= 0))) rt.bad(F$, "mcOffset", "u64", mcOffset);
+    if (!((typeof memHandle === "bigint" ? memHandle >= 0n && memHandle <= 18446744073709551615n : Number.isSafeInteger(memHandle) && memHandle >= 0))) rt.bad(F$, "memHandle", "u64", memHandle);
+    if (!((typeof memOffset === "bigint" ? memOffset >= 0n && memOffset <= 18446744073709551615n : Number.isSafeInteger(memOffset) && memOffset >= 0))) rt.bad(F$, "memOffset", "u64", memOffset);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad(F$, "size", "u64", size);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
     const r = raw.cuMulticastBindMem(mcHandle, mcOffset, memHandle, memOffset, size, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2670,11 +2669,11 @@ function cuMulticastBindAddr$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticas
   const F$ = "cuMulticastBindAddr";
   return function cuMulticastBindAddr(mcHandle: CUmemGenericAllocationHandle, mcOffset: bigint | number, memptr: CUdeviceptr, size: bigint | number, flags: bigint | number): void {
     if (arguments.length !== 5) rt.arity(F$, "mcHandle,mcOffset,memptr,size,flags", 5, arguments.length);
-    if (!isU64(mcHandle)) rt.bad(F$, "mcHandle", "u64", mcHandle);
-    if (!isU64(mcOffset)) rt.bad(F$, "mcOffset", "u64", mcOffset);
-    if (!isU64(memptr)) rt.bad(F$, "memptr", "u64", memptr);
-    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
-    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    if (!((typeof mcHandle === "bigint" ? mcHandle >= 0n && mcHandle <= 18446744073709551615n : Number.isSafeInteger(mcHandle) && mcHandle >= 0))) rt.bad(F$, "mcHandle", "u64", mcHandle);
+    if (!((typeof mcOffset === "bigint" ? mcOffset >= 0n && mcOffset <= 18446744073709551615n : Number.isSafeInteger(mcOffset) && mcOffset >= 0))) rt.bad(F$, "mcOffset", "u64", mcOffset);
+    if (!((typeof memptr === "bigint" ? memptr >= 0n && memptr <= 18446744073709551615n : Number.isSafeInteger(memptr) && memptr >= 0))) rt.bad(F$, "memptr", "u64", memptr);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad(F$, "size", "u64", size);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
     const r = raw.cuMulticastBindAddr(mcHandle, mcOffset, memptr, size, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2685,10 +2684,10 @@ function cuMulticastUnbind$(raw: Raw, rt: CheckedRuntime): Checked["cuMulticastU
   const F$ = "cuMulticastUnbind";
   return function cuMulticastUnbind(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice, mcOffset: bigint | number, size: bigint | number): void {
     if (arguments.length !== 4) rt.arity(F$, "mcHandle,dev,mcOffset,size", 4, arguments.length);
-    if (!isU64(mcHandle)) rt.bad(F$, "mcHandle", "u64", mcHandle);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
-    if (!isU64(mcOffset)) rt.bad(F$, "mcOffset", "u64", mcOffset);
-    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
+    if (!((typeof mcHandle === "bigint" ? mcHandle >= 0n && mcHandle <= 18446744073709551615n : Number.isSafeInteger(mcHandle) && mcHandle >= 0))) rt.bad(F$, "mcHandle", "u64", mcHandle);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof mcOffset === "bigint" ? mcOffset >= 0n && mcOffset <= 18446744073709551615n : Number.isSafeInteger(mcOffset) && mcOffset >= 0))) rt.bad(F$, "mcOffset", "u64", mcOffset);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad(F$, "size", "u64", size);
     const r = raw.cuMulticastUnbind(mcHandle, dev, mcOffset, size);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2701,7 +2700,7 @@ function cuMulticastGetGranularity$(raw: Raw, rt: CheckedRuntime): Checked["cuMu
   const F$ = "cuMulticastGetGranularity";
   return function cuMulticastGetGranularity(prop: PointerLike, option: CUmulticastGranularity_flags): bigint {
     if (arguments.length !== 2) rt.arity(F$, "prop,option", 2, arguments.length);
-    if (!isU32(option)) rt.bad(F$, "option", "u32", option);
+    if (!((typeof option === "number" && (option >>> 0) === option && (+option !== 0 || 1 / option > 0)))) rt.bad(F$, "option", "u32", option);
     const r = raw.cuMulticastGetGranularity(o0, rt.ptr(rt.expect(prop, CUmulticastObjectProp_st, F$, "prop"), F$, "prop"), option);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2713,8 +2712,8 @@ function cuPointerGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuPointe
   const F$ = "cuPointerGetAttribute";
   return function cuPointerGetAttribute(data: PointerLike, attribute: CUpointer_attribute, ptr: CUdeviceptr): void {
     if (arguments.length !== 3) rt.arity(F$, "data,attribute,ptr", 3, arguments.length);
-    if (!isU32(attribute)) rt.bad(F$, "attribute", "u32", attribute);
-    if (!isU64(ptr)) rt.bad(F$, "ptr", "u64", ptr);
+    if (!((typeof attribute === "number" && (attribute >>> 0) === attribute && (+attribute !== 0 || 1 / attribute > 0)))) rt.bad(F$, "attribute", "u32", attribute);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad(F$, "ptr", "u64", ptr);
     const r = raw.cuPointerGetAttribute(rt.ptr(data, F$, "data"), attribute, ptr);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2726,10 +2725,10 @@ function cuMemPrefetchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPrefet
   const F$ = "cuMemPrefetchAsync";
   return function cuMemPrefetchAsync(devPtr: CUdeviceptr, count: bigint | number, location: Uint8Array | CUmemLocation_st, flags: number, hStream: CUstream): void {
     if (arguments.length !== 5) rt.arity(F$, "devPtr,count,location,flags,hStream", 5, arguments.length);
-    if (!isU64(devPtr)) rt.bad(F$, "devPtr", "u64", devPtr);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad(F$, "devPtr", "u64", devPtr);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemPrefetchAsync(devPtr, count, rt.struct(location, 8, F$, "location", CUmemLocation_st), flags, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2740,9 +2739,9 @@ function cuMemAdvise$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAdvise"] {
   const F$ = "cuMemAdvise";
   return function cuMemAdvise(devPtr: CUdeviceptr, count: bigint | number, advice: CUmem_advise, location: Uint8Array | CUmemLocation_st): void {
     if (arguments.length !== 4) rt.arity(F$, "devPtr,count,advice,location", 4, arguments.length);
-    if (!isU64(devPtr)) rt.bad(F$, "devPtr", "u64", devPtr);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU32(advice)) rt.bad(F$, "advice", "u32", advice);
+    if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad(F$, "devPtr", "u64", devPtr);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof advice === "number" && (advice >>> 0) === advice && (+advice !== 0 || 1 / advice > 0)))) rt.bad(F$, "advice", "u32", advice);
     const r = raw.cuMemAdvise(devPtr, count, advice, rt.struct(location, 8, F$, "location", CUmemLocation_st));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2754,10 +2753,10 @@ function cuMemPrefetchBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemP
   const F$ = "cuMemPrefetchBatchAsync";
   return function cuMemPrefetchBatchAsync(dptrs: PointerLike, sizes: PointerLike, count: bigint | number, prefetchLocs: PointerLike, prefetchLocIdxs: PointerLike, numPrefetchLocs: bigint | number, flags: bigint | number, hStream: CUstream): void {
     if (arguments.length !== 8) rt.arity(F$, "dptrs,sizes,count,prefetchLocs,prefetchLocIdxs,numPrefetchLocs,flags,hStream", 8, arguments.length);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU64(numPrefetchLocs)) rt.bad(F$, "numPrefetchLocs", "u64", numPrefetchLocs);
-    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof numPrefetchLocs === "bigint" ? numPrefetchLocs >= 0n && numPrefetchLocs <= 18446744073709551615n : Number.isSafeInteger(numPrefetchLocs) && numPrefetchLocs >= 0))) rt.bad(F$, "numPrefetchLocs", "u64", numPrefetchLocs);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemPrefetchBatchAsync(rt.sized(dptrs, count, 8, F$, "dptrs"), rt.sized(sizes, count, 8, F$, "sizes"), count, rt.sized(prefetchLocs, numPrefetchLocs, 8, F$, "prefetchLocs", CUmemLocation_st), rt.sized(prefetchLocIdxs, numPrefetchLocs, 8, F$, "prefetchLocIdxs"), numPrefetchLocs, flags, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2769,9 +2768,9 @@ function cuMemDiscardBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemDi
   const F$ = "cuMemDiscardBatchAsync";
   return function cuMemDiscardBatchAsync(dptrs: PointerLike, sizes: PointerLike, count: bigint | number, flags: bigint | number, hStream: CUstream): void {
     if (arguments.length !== 5) rt.arity(F$, "dptrs,sizes,count,flags,hStream", 5, arguments.length);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemDiscardBatchAsync(rt.sized(dptrs, count, 8, F$, "dptrs"), rt.sized(sizes, count, 8, F$, "sizes"), count, flags, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2783,10 +2782,10 @@ function cuMemDiscardAndPrefetchBatchAsync$(raw: Raw, rt: CheckedRuntime): Check
   const F$ = "cuMemDiscardAndPrefetchBatchAsync";
   return function cuMemDiscardAndPrefetchBatchAsync(dptrs: PointerLike, sizes: PointerLike, count: bigint | number, prefetchLocs: PointerLike, prefetchLocIdxs: PointerLike, numPrefetchLocs: bigint | number, flags: bigint | number, hStream: CUstream): void {
     if (arguments.length !== 8) rt.arity(F$, "dptrs,sizes,count,prefetchLocs,prefetchLocIdxs,numPrefetchLocs,flags,hStream", 8, arguments.length);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU64(numPrefetchLocs)) rt.bad(F$, "numPrefetchLocs", "u64", numPrefetchLocs);
-    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof numPrefetchLocs === "bigint" ? numPrefetchLocs >= 0n && numPrefetchLocs <= 18446744073709551615n : Number.isSafeInteger(numPrefetchLocs) && numPrefetchLocs >= 0))) rt.bad(F$, "numPrefetchLocs", "u64", numPrefetchLocs);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemDiscardAndPrefetchBatchAsync(rt.sized(dptrs, count, 8, F$, "dptrs"), rt.sized(sizes, count, 8, F$, "sizes"), count, rt.sized(prefetchLocs, numPrefetchLocs, 8, F$, "prefetchLocs", CUmemLocation_st), rt.sized(prefetchLocIdxs, numPrefetchLocs, 8, F$, "prefetchLocIdxs"), numPrefetchLocs, flags, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2797,10 +2796,10 @@ function cuMemRangeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuMemRa
   const F$ = "cuMemRangeGetAttribute";
   return function cuMemRangeGetAttribute(data: PointerLike, dataSize: bigint | number, attribute: CUmem_range_attribute, devPtr: CUdeviceptr, count: bigint | number): void {
     if (arguments.length !== 5) rt.arity(F$, "data,dataSize,attribute,devPtr,count", 5, arguments.length);
-    if (!isU64(dataSize)) rt.bad(F$, "dataSize", "u64", dataSize);
-    if (!isU32(attribute)) rt.bad(F$, "attribute", "u32", attribute);
-    if (!isU64(devPtr)) rt.bad(F$, "devPtr", "u64", devPtr);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!((typeof dataSize === "bigint" ? dataSize >= 0n && dataSize <= 18446744073709551615n : Number.isSafeInteger(dataSize) && dataSize >= 0))) rt.bad(F$, "dataSize", "u64", dataSize);
+    if (!((typeof attribute === "number" && (attribute >>> 0) === attribute && (+attribute !== 0 || 1 / attribute > 0)))) rt.bad(F$, "attribute", "u32", attribute);
+    if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad(F$, "devPtr", "u64", devPtr);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
     const r = raw.cuMemRangeGetAttribute(rt.sized(data, dataSize, 1, F$, "data"), dataSize, attribute, devPtr, count);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2811,9 +2810,9 @@ function cuMemRangeGetAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuMemR
   const F$ = "cuMemRangeGetAttributes";
   return function cuMemRangeGetAttributes(data: PointerLike, dataSizes: PointerLike, attributes: PointerLike, numAttributes: bigint | number, devPtr: CUdeviceptr, count: bigint | number): void {
     if (arguments.length !== 6) rt.arity(F$, "data,dataSizes,attributes,numAttributes,devPtr,count", 6, arguments.length);
-    if (!isU64(numAttributes)) rt.bad(F$, "numAttributes", "u64", numAttributes);
-    if (!isU64(devPtr)) rt.bad(F$, "devPtr", "u64", devPtr);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!((typeof numAttributes === "bigint" ? numAttributes >= 0n && numAttributes <= 18446744073709551615n : Number.isSafeInteger(numAttributes) && numAttributes >= 0))) rt.bad(F$, "numAttributes", "u64", numAttributes);
+    if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad(F$, "devPtr", "u64", devPtr);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
     const r = raw.cuMemRangeGetAttributes(rt.ptr(data, F$, "data"), rt.ptr(dataSizes, F$, "dataSizes"), rt.sized(attributes, numAttributes, 4, F$, "attributes"), numAttributes, devPtr, count);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2824,8 +2823,8 @@ function cuPointerSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuPointe
   const F$ = "cuPointerSetAttribute";
   return function cuPointerSetAttribute(value: PointerLike, attribute: CUpointer_attribute, ptr: CUdeviceptr): void {
     if (arguments.length !== 3) rt.arity(F$, "value,attribute,ptr", 3, arguments.length);
-    if (!isU32(attribute)) rt.bad(F$, "attribute", "u32", attribute);
-    if (!isU64(ptr)) rt.bad(F$, "ptr", "u64", ptr);
+    if (!((typeof attribute === "number" && (attribute >>> 0) === attribute && (+attribute !== 0 || 1 / attribute > 0)))) rt.bad(F$, "attribute", "u32", attribute);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad(F$, "ptr", "u64", ptr);
     const r = raw.cuPointerSetAttribute(rt.ptr(value, F$, "value"), attribute, ptr);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2836,8 +2835,8 @@ function cuPointerGetAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuPoint
   const F$ = "cuPointerGetAttributes";
   return function cuPointerGetAttributes(numAttributes: number, attributes: PointerLike, data: PointerLike, ptr: CUdeviceptr): void {
     if (arguments.length !== 4) rt.arity(F$, "numAttributes,attributes,data,ptr", 4, arguments.length);
-    if (!isU32(numAttributes)) rt.bad(F$, "numAttributes", "u32", numAttributes);
-    if (!isU64(ptr)) rt.bad(F$, "ptr", "u64", ptr);
+    if (!((typeof numAttributes === "number" && (numAttributes >>> 0) === numAttributes && (+numAttributes !== 0 || 1 / numAttributes > 0)))) rt.bad(F$, "numAttributes", "u32", numAttributes);
+    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad(F$, "ptr", "u64", ptr);
     const r = raw.cuPointerGetAttributes(numAttributes, rt.sized(attributes, numAttributes, 4, F$, "attributes"), rt.ptr(data, F$, "data"), ptr);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2849,7 +2848,7 @@ function cuStreamCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamCreate"
   const F$ = "cuStreamCreate";
   return function cuStreamCreate(Flags: number): CUstream {
     if (arguments.length !== 1) rt.arity(F$, "Flags", 1, arguments.length);
-    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
+    if (!((typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0)))) rt.bad(F$, "Flags", "u32", Flags);
     const r = raw.cuStreamCreate(o0, Flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2862,8 +2861,8 @@ function cuStreamCreateWithPriority$(raw: Raw, rt: CheckedRuntime): Checked["cuS
   const F$ = "cuStreamCreateWithPriority";
   return function cuStreamCreateWithPriority(flags: number, priority: number): CUstream {
     if (arguments.length !== 2) rt.arity(F$, "flags,priority", 2, arguments.length);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
-    if (!isI32(priority)) rt.bad(F$, "priority", "i32", priority);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof priority === "number" && (priority | 0) === priority && (+priority !== 0 || 1 / priority > 0)))) rt.bad(F$, "priority", "i32", priority);
     const r = raw.cuStreamCreateWithPriority(o0, flags, priority);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2878,7 +2877,7 @@ function cuStreamGetPriority$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGe
   const F$ = "cuStreamGetPriority";
   return function cuStreamGetPriority(hStream: CUstream): number {
     if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamGetPriority(hStream, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
@@ -2893,7 +2892,7 @@ function cuStreamGetDevice$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetD
   const F$ = "cuStreamGetDevice";
   return function cuStreamGetDevice(hStream: CUstream): CUdevice {
     if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamGetDevice(hStream, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
@@ -2908,7 +2907,7 @@ function cuStreamGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetFl
   const F$ = "cuStreamGetFlags";
   return function cuStreamGetFlags(hStream: CUstream): number {
     if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamGetFlags(hStream, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
@@ -2923,7 +2922,7 @@ function cuStreamGetId$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetId"] 
   const F$ = "cuStreamGetId";
   return function cuStreamGetId(hStream: CUstream): bigint {
     if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamGetId(hStream, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
@@ -2937,7 +2936,7 @@ function cuStreamGetCtx$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetCtx"
   const F$ = "cuStreamGetCtx";
   return function cuStreamGetCtx(hStream: CUstream): CUcontext {
     if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamGetCtx(hStream, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
@@ -2952,7 +2951,7 @@ function cuStreamGetCtx_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetC
   const F$ = "cuStreamGetCtx_v2";
   return function cuStreamGetCtx_v2(hStream: CUstream): [pCtx: CUcontext, pGreenCtx: CUgreenCtx] {
     if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamGetCtx_v2(hStream, o0, o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
@@ -2965,9 +2964,9 @@ function cuStreamWaitEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWait
   const F$ = "cuStreamWaitEvent";
   return function cuStreamWaitEvent(hStream: CUstream, hEvent: CUevent, Flags: number): void {
     if (arguments.length !== 3) rt.arity(F$, "hStream,hEvent,Flags", 3, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
-    if (!isPtr(hEvent)) rt.bad(F$, "hEvent", "pointer", hEvent);
-    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hEvent))) rt.bad(F$, "hEvent", "pointer", hEvent);
+    if (!((typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0)))) rt.bad(F$, "Flags", "u32", Flags);
     const r = raw.cuStreamWaitEvent(hStream, hEvent, Flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
@@ -2979,9 +2978,9 @@ function cuStreamAddCallback$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamAd
   const F$ = "cuStreamAddCallback";
   return function cuStreamAddCallback(hStream: CUstream, callback: CUstreamCallback, userData: PointerLike, flags: number): void {
     if (arguments.length !== 4) rt.arity(F$, "hStream,callback,userData,flags", 4, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
-    if (!isPtr(callback)) rt.bad(F$, "callback", "function", callback);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(callback))) rt.bad(F$, "callback", "function", callback);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuStreamAddCallback(hStream, callback, rt.ptr(userData, F$, "userData"), flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
@@ -2993,8 +2992,8 @@ function cuStreamBeginCapture$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamB
   const F$ = "cuStreamBeginCapture";
   return function cuStreamBeginCapture(hStream: CUstream, mode: CUstreamCaptureMode): void {
     if (arguments.length !== 2) rt.arity(F$, "hStream,mode", 2, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
-    if (!isU32(mode)) rt.bad(F$, "mode", "u32", mode);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof mode === "number" && (mode >>> 0) === mode && (+mode !== 0 || 1 / mode > 0)))) rt.bad(F$, "mode", "u32", mode);
     const r = raw.cuStreamBeginCapture(hStream, mode);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
@@ -3006,10 +3005,10 @@ function cuStreamBeginCaptureToGraph$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cuStreamBeginCaptureToGraph";
   return function cuStreamBeginCaptureToGraph(hStream: CUstream, hGraph: CUgraph, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, mode: CUstreamCaptureMode): void {
     if (arguments.length !== 6) rt.arity(F$, "hStream,hGraph,dependencies,dependencyData,numDependencies,mode", 6, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    if (!isU32(mode)) rt.bad(F$, "mode", "u32", mode);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!((typeof mode === "number" && (mode >>> 0) === mode && (+mode !== 0 || 1 / mode > 0)))) rt.bad(F$, "mode", "u32", mode);
     const r = raw.cuStreamBeginCaptureToGraph(hStream, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, F$, "dependencyData"), F$, "dependencyData"), numDependencies, mode);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
@@ -3032,7 +3031,7 @@ function cuStreamEndCapture$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamEnd
   const F$ = "cuStreamEndCapture";
   return function cuStreamEndCapture(hStream: CUstream): CUgraph {
     if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamEndCapture(hStream, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
@@ -3047,7 +3046,7 @@ function cuStreamIsCapturing$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamIs
   const F$ = "cuStreamIsCapturing";
   return function cuStreamIsCapturing(hStream: CUstream): CUstreamCaptureStatus {
     if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamIsCapturing(hStream, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
@@ -3068,7 +3067,7 @@ function cuStreamGetCaptureInfo$(raw: Raw, rt: CheckedRuntime): Checked["cuStrea
   const F$ = "cuStreamGetCaptureInfo";
   return function cuStreamGetCaptureInfo(hStream: CUstream): [captureStatus_out: CUstreamCaptureStatus, id_out: cuuint64_t, graph_out: CUgraph, dependencies_out: Pointer, edgeData_out: Pointer, numDependencies_out: bigint] {
     if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamGetCaptureInfo(hStream, o0, o1, o2, o3, o4, o5);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
@@ -3081,9 +3080,9 @@ function cuStreamUpdateCaptureDependencies$(raw: Raw, rt: CheckedRuntime): Check
   const F$ = "cuStreamUpdateCaptureDependencies";
   return function cuStreamUpdateCaptureDependencies(hStream: CUstream, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, flags: number): void {
     if (arguments.length !== 5) rt.arity(F$, "hStream,dependencies,dependencyData,numDependencies,flags", 5, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuStreamUpdateCaptureDependencies(hStream, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, F$, "dependencyData"), F$, "dependencyData"), numDependencies, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
@@ -3095,10 +3094,10 @@ function cuStreamAttachMemAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuStrea
   const F$ = "cuStreamAttachMemAsync";
   return function cuStreamAttachMemAsync(hStream: CUstream, dptr: CUdeviceptr, length: bigint | number, flags: number): void {
     if (arguments.length !== 4) rt.arity(F$, "hStream,dptr,length,flags", 4, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
-    if (!isU64(dptr)) rt.bad(F$, "dptr", "u64", dptr);
-    if (!isU64(length)) rt.bad(F$, "length", "u64", length);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad(F$, "dptr", "u64", dptr);
+    if (!((typeof length === "bigint" ? length >= 0n && length <= 18446744073709551615n : Number.isSafeInteger(length) && length >= 0))) rt.bad(F$, "length", "u64", length);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuStreamAttachMemAsync(hStream, dptr, length, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
@@ -3110,7 +3109,7 @@ function cuStreamQuery$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamQuery"] 
   const F$ = "cuStreamQuery";
   return function cuStreamQuery(hStream: CUstream): CUresult {
     if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamQuery(hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0 && r !== 600) rt.fail(r, F$, hStream);
@@ -3123,7 +3122,7 @@ function cuStreamSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamSy
   const F$ = "cuStreamSynchronize";
   return function cuStreamSynchronize(hStream: CUstream): void {
     if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamSynchronize(hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
@@ -3135,7 +3134,7 @@ function cuStreamDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamDestro
   const F$ = "cuStreamDestroy";
   return function cuStreamDestroy(hStream: CUstream): void {
     if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamDestroy(hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
@@ -3147,8 +3146,8 @@ function cuStreamCopyAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuStrea
   const F$ = "cuStreamCopyAttributes";
   return function cuStreamCopyAttributes(dst: CUstream, src: CUstream): void {
     if (arguments.length !== 2) rt.arity(F$, "dst,src", 2, arguments.length);
-    if (!isPtr(dst)) rt.bad(F$, "dst", "pointer", dst);
-    if (!isPtr(src)) rt.bad(F$, "src", "pointer", src);
+    if (!(isPtr(dst))) rt.bad(F$, "dst", "pointer", dst);
+    if (!(isPtr(src))) rt.bad(F$, "src", "pointer", src);
     const r = raw.cuStreamCopyAttributes(dst, src);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, dst);
@@ -3160,8 +3159,8 @@ function cuStreamGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamG
   const F$ = "cuStreamGetAttribute";
   return function cuStreamGetAttribute(hStream: CUstream, attr: CUstreamAttrID, value_out?: CUlaunchAttributeValue_union): CUlaunchAttributeValue_union {
     if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "hStream,attr,value_out", 2, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
-    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
     const $value_out = value_out === undefined ? rt.record(CUlaunchAttributeValue_union) : rt.recordArg(value_out, CUlaunchAttributeValue_union, F$, "value_out");
     const r = raw.cuStreamGetAttribute(hStream, attr, $value_out.$pointer());
     if (rt.guards) rt.check(F$);
@@ -3175,8 +3174,8 @@ function cuStreamSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamS
   const F$ = "cuStreamSetAttribute";
   return function cuStreamSetAttribute(hStream: CUstream, attr: CUstreamAttrID, value: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "hStream,attr,value", 3, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
-    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
     const r = raw.cuStreamSetAttribute(hStream, attr, rt.ptr(rt.expect(value, CUlaunchAttributeValue_union, F$, "value"), F$, "value"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
@@ -3188,7 +3187,7 @@ function cuEventCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuEventCreate"] 
   const F$ = "cuEventCreate";
   return function cuEventCreate(Flags: number): CUevent {
     if (arguments.length !== 1) rt.arity(F$, "Flags", 1, arguments.length);
-    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
+    if (!((typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0)))) rt.bad(F$, "Flags", "u32", Flags);
     const r = raw.cuEventCreate(o0, Flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3201,8 +3200,8 @@ function cuEventRecord$(raw: Raw, rt: CheckedRuntime): Checked["cuEventRecord"] 
   const F$ = "cuEventRecord";
   return function cuEventRecord(hEvent: CUevent, hStream: CUstream): void {
     if (arguments.length !== 2) rt.arity(F$, "hEvent,hStream", 2, arguments.length);
-    if (!isPtr(hEvent)) rt.bad(F$, "hEvent", "pointer", hEvent);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hEvent))) rt.bad(F$, "hEvent", "pointer", hEvent);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuEventRecord(hEvent, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hEvent);
@@ -3214,9 +3213,9 @@ function cuEventRecordWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuEvent
   const F$ = "cuEventRecordWithFlags";
   return function cuEventRecordWithFlags(hEvent: CUevent, hStream: CUstream, flags: number): void {
     if (arguments.length !== 3) rt.arity(F$, "hEvent,hStream,flags", 3, arguments.length);
-    if (!isPtr(hEvent)) rt.bad(F$, "hEvent", "pointer", hEvent);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(hEvent))) rt.bad(F$, "hEvent", "pointer", hEvent);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuEventRecordWithFlags(hEvent, hStream, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hEvent);
@@ -3228,7 +3227,7 @@ function cuEventQuery$(raw: Raw, rt: CheckedRuntime): Checked["cuEventQuery"] {
   const F$ = "cuEventQuery";
   return function cuEventQuery(hEvent: CUevent): CUresult {
     if (arguments.length !== 1) rt.arity(F$, "hEvent", 1, arguments.length);
-    if (!isPtr(hEvent)) rt.bad(F$, "hEvent", "pointer", hEvent);
+    if (!(isPtr(hEvent))) rt.bad(F$, "hEvent", "pointer", hEvent);
     const r = raw.cuEventQuery(hEvent);
     if (rt.guards) rt.check(F$);
     if (r !== 0 && r !== 600) rt.fail(r, F$, hEvent);
@@ -3241,7 +3240,7 @@ function cuEventSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cuEventSync
   const F$ = "cuEventSynchronize";
   return function cuEventSynchronize(hEvent: CUevent): void {
     if (arguments.length !== 1) rt.arity(F$, "hEvent", 1, arguments.length);
-    if (!isPtr(hEvent)) rt.bad(F$, "hEvent", "pointer", hEvent);
+    if (!(isPtr(hEvent))) rt.bad(F$, "hEvent", "pointer", hEvent);
     const r = raw.cuEventSynchronize(hEvent);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hEvent);
@@ -3253,7 +3252,7 @@ function cuEventDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuEventDestroy"
   const F$ = "cuEventDestroy";
   return function cuEventDestroy(hEvent: CUevent): void {
     if (arguments.length !== 1) rt.arity(F$, "hEvent", 1, arguments.length);
-    if (!isPtr(hEvent)) rt.bad(F$, "hEvent", "pointer", hEvent);
+    if (!(isPtr(hEvent))) rt.bad(F$, "hEvent", "pointer", hEvent);
     const r = raw.cuEventDestroy(hEvent);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hEvent);
@@ -3267,8 +3266,8 @@ function cuEventElapsedTime$(raw: Raw, rt: CheckedRuntime): Checked["cuEventElap
   const F$ = "cuEventElapsedTime";
   return function cuEventElapsedTime(hStart: CUevent, hEnd: CUevent): number {
     if (arguments.length !== 2) rt.arity(F$, "hStart,hEnd", 2, arguments.length);
-    if (!isPtr(hStart)) rt.bad(F$, "hStart", "pointer", hStart);
-    if (!isPtr(hEnd)) rt.bad(F$, "hEnd", "pointer", hEnd);
+    if (!(isPtr(hStart))) rt.bad(F$, "hStart", "pointer", hStart);
+    if (!(isPtr(hEnd))) rt.bad(F$, "hEnd", "pointer", hEnd);
     const r = raw.cuEventElapsedTime(o0, hStart, hEnd);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3295,7 +3294,7 @@ function cuExternalMemoryGetMappedBuffer$(raw: Raw, rt: CheckedRuntime): Checked
   const F$ = "cuExternalMemoryGetMappedBuffer";
   return function cuExternalMemoryGetMappedBuffer(extMem: CUexternalMemory, bufferDesc: PointerLike): CUdeviceptr {
     if (arguments.length !== 2) rt.arity(F$, "extMem,bufferDesc", 2, arguments.length);
-    if (!isPtr(extMem)) rt.bad(F$, "extMem", "pointer", extMem);
+    if (!(isPtr(extMem))) rt.bad(F$, "extMem", "pointer", extMem);
     const r = raw.cuExternalMemoryGetMappedBuffer(o0, extMem, rt.ptr(rt.expect(bufferDesc, CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st, F$, "bufferDesc"), F$, "bufferDesc"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3309,7 +3308,7 @@ function cuExternalMemoryGetMappedMipmappedArray$(raw: Raw, rt: CheckedRuntime):
   const F$ = "cuExternalMemoryGetMappedMipmappedArray";
   return function cuExternalMemoryGetMappedMipmappedArray(extMem: CUexternalMemory, mipmapDesc: PointerLike): CUmipmappedArray {
     if (arguments.length !== 2) rt.arity(F$, "extMem,mipmapDesc", 2, arguments.length);
-    if (!isPtr(extMem)) rt.bad(F$, "extMem", "pointer", extMem);
+    if (!(isPtr(extMem))) rt.bad(F$, "extMem", "pointer", extMem);
     const r = raw.cuExternalMemoryGetMappedMipmappedArray(o0, extMem, rt.ptr(rt.expect(mipmapDesc, CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st, F$, "mipmapDesc"), F$, "mipmapDesc"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3322,7 +3321,7 @@ function cuDestroyExternalMemory$(raw: Raw, rt: CheckedRuntime): Checked["cuDest
   const F$ = "cuDestroyExternalMemory";
   return function cuDestroyExternalMemory(extMem: CUexternalMemory): void {
     if (arguments.length !== 1) rt.arity(F$, "extMem", 1, arguments.length);
-    if (!isPtr(extMem)) rt.bad(F$, "extMem", "pointer", extMem);
+    if (!(isPtr(extMem))) rt.bad(F$, "extMem", "pointer", extMem);
     const r = raw.cuDestroyExternalMemory(extMem);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, extMem);
@@ -3346,8 +3345,8 @@ function cuSignalExternalSemaphoresAsync$(raw: Raw, rt: CheckedRuntime): Checked
   const F$ = "cuSignalExternalSemaphoresAsync";
   return function cuSignalExternalSemaphoresAsync(extSemArray: PointerLike, paramsArray: PointerLike, numExtSems: number, stream: CUstream): void {
     if (arguments.length !== 4) rt.arity(F$, "extSemArray,paramsArray,numExtSems,stream", 4, arguments.length);
-    if (!isU32(numExtSems)) rt.bad(F$, "numExtSems", "u32", numExtSems);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof numExtSems === "number" && (numExtSems >>> 0) === numExtSems && (+numExtSems !== 0 || 1 / numExtSems > 0)))) rt.bad(F$, "numExtSems", "u32", numExtSems);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cuSignalExternalSemaphoresAsync(rt.ptr(extSemArray, F$, "extSemArray"), rt.ptr(rt.expect(paramsArray, CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st, F$, "paramsArray"), F$, "paramsArray"), numExtSems, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3359,8 +3358,8 @@ function cuWaitExternalSemaphoresAsync$(raw: Raw, rt: CheckedRuntime): Checked["
   const F$ = "cuWaitExternalSemaphoresAsync";
   return function cuWaitExternalSemaphoresAsync(extSemArray: PointerLike, paramsArray: PointerLike, numExtSems: number, stream: CUstream): void {
     if (arguments.length !== 4) rt.arity(F$, "extSemArray,paramsArray,numExtSems,stream", 4, arguments.length);
-    if (!isU32(numExtSems)) rt.bad(F$, "numExtSems", "u32", numExtSems);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof numExtSems === "number" && (numExtSems >>> 0) === numExtSems && (+numExtSems !== 0 || 1 / numExtSems > 0)))) rt.bad(F$, "numExtSems", "u32", numExtSems);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cuWaitExternalSemaphoresAsync(rt.ptr(extSemArray, F$, "extSemArray"), rt.ptr(rt.expect(paramsArray, CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st, F$, "paramsArray"), F$, "paramsArray"), numExtSems, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3372,7 +3371,7 @@ function cuDestroyExternalSemaphore$(raw: Raw, rt: CheckedRuntime): Checked["cuD
   const F$ = "cuDestroyExternalSemaphore";
   return function cuDestroyExternalSemaphore(extSem: CUexternalSemaphore): void {
     if (arguments.length !== 1) rt.arity(F$, "extSem", 1, arguments.length);
-    if (!isPtr(extSem)) rt.bad(F$, "extSem", "pointer", extSem);
+    if (!(isPtr(extSem))) rt.bad(F$, "extSem", "pointer", extSem);
     const r = raw.cuDestroyExternalSemaphore(extSem);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, extSem);
@@ -3384,10 +3383,10 @@ function cuStreamWaitValue32$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWa
   const F$ = "cuStreamWaitValue32";
   return function cuStreamWaitValue32(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: number): void {
     if (arguments.length !== 4) rt.arity(F$, "stream,addr,value,flags", 4, arguments.length);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
-    if (!isU64(addr)) rt.bad(F$, "addr", "u64", addr);
-    if (!isU32(value)) rt.bad(F$, "value", "u32", value);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof addr === "bigint" ? addr >= 0n && addr <= 18446744073709551615n : Number.isSafeInteger(addr) && addr >= 0))) rt.bad(F$, "addr", "u64", addr);
+    if (!((typeof value === "number" && (value >>> 0) === value && (+value !== 0 || 1 / value > 0)))) rt.bad(F$, "value", "u32", value);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuStreamWaitValue32(stream, addr, value, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, stream);
@@ -3399,10 +3398,10 @@ function cuStreamWaitValue64$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWa
   const F$ = "cuStreamWaitValue64";
   return function cuStreamWaitValue64(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: number): void {
     if (arguments.length !== 4) rt.arity(F$, "stream,addr,value,flags", 4, arguments.length);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
-    if (!isU64(addr)) rt.bad(F$, "addr", "u64", addr);
-    if (!isU64(value)) rt.bad(F$, "value", "u64", value);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof addr === "bigint" ? addr >= 0n && addr <= 18446744073709551615n : Number.isSafeInteger(addr) && addr >= 0))) rt.bad(F$, "addr", "u64", addr);
+    if (!((typeof value === "bigint" ? value >= 0n && value <= 18446744073709551615n : Number.isSafeInteger(value) && value >= 0))) rt.bad(F$, "value", "u64", value);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuStreamWaitValue64(stream, addr, value, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, stream);
@@ -3414,10 +3413,10 @@ function cuStreamWriteValue32$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamW
   const F$ = "cuStreamWriteValue32";
   return function cuStreamWriteValue32(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: number): void {
     if (arguments.length !== 4) rt.arity(F$, "stream,addr,value,flags", 4, arguments.length);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
-    if (!isU64(addr)) rt.bad(F$, "addr", "u64", addr);
-    if (!isU32(value)) rt.bad(F$, "value", "u32", value);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof addr === "bigint" ? addr >= 0n && addr <= 18446744073709551615n : Number.isSafeInteger(addr) && addr >= 0))) rt.bad(F$, "addr", "u64", addr);
+    if (!((typeof value === "number" && (value >>> 0) === value && (+value !== 0 || 1 / value > 0)))) rt.bad(F$, "value", "u32", value);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuStreamWriteValue32(stream, addr, value, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, stream);
@@ -3429,10 +3428,10 @@ function cuStreamWriteValue64$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamW
   const F$ = "cuStreamWriteValue64";
   return function cuStreamWriteValue64(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: number): void {
     if (arguments.length !== 4) rt.arity(F$, "stream,addr,value,flags", 4, arguments.length);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
-    if (!isU64(addr)) rt.bad(F$, "addr", "u64", addr);
-    if (!isU64(value)) rt.bad(F$, "value", "u64", value);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof addr === "bigint" ? addr >= 0n && addr <= 18446744073709551615n : Number.isSafeInteger(addr) && addr >= 0))) rt.bad(F$, "addr", "u64", addr);
+    if (!((typeof value === "bigint" ? value >= 0n && value <= 18446744073709551615n : Number.isSafeInteger(value) && value >= 0))) rt.bad(F$, "value", "u64", value);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuStreamWriteValue64(stream, addr, value, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, stream);
@@ -3444,9 +3443,9 @@ function cuStreamBatchMemOp$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamBat
   const F$ = "cuStreamBatchMemOp";
   return function cuStreamBatchMemOp(stream: CUstream, count: number, paramArray: PointerLike, flags: number): void {
     if (arguments.length !== 4) rt.arity(F$, "stream,count,paramArray,flags", 4, arguments.length);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
-    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0)))) rt.bad(F$, "count", "u32", count);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuStreamBatchMemOp(stream, count, rt.ptr(rt.expect(paramArray, CUstreamBatchMemOpParams_union, F$, "paramArray"), F$, "paramArray"), flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, stream);
@@ -3460,8 +3459,8 @@ function cuFuncGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncGetAt
   const F$ = "cuFuncGetAttribute";
   return function cuFuncGetAttribute(attrib: CUfunction_attribute, hfunc: CUfunction): number {
     if (arguments.length !== 2) rt.arity(F$, "attrib,hfunc", 2, arguments.length);
-    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
-    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
+    if (!((typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0)))) rt.bad(F$, "attrib", "u32", attrib);
+    if (!(isPtr(hfunc))) rt.bad(F$, "hfunc", "pointer", hfunc);
     const r = raw.cuFuncGetAttribute(o0, attrib, hfunc);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3474,9 +3473,9 @@ function cuFuncSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetAt
   const F$ = "cuFuncSetAttribute";
   return function cuFuncSetAttribute(hfunc: CUfunction, attrib: CUfunction_attribute, value: number): void {
     if (arguments.length !== 3) rt.arity(F$, "hfunc,attrib,value", 3, arguments.length);
-    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
-    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
-    if (!isI32(value)) rt.bad(F$, "value", "i32", value);
+    if (!(isPtr(hfunc))) rt.bad(F$, "hfunc", "pointer", hfunc);
+    if (!((typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0)))) rt.bad(F$, "attrib", "u32", attrib);
+    if (!((typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0)))) rt.bad(F$, "value", "i32", value);
     const r = raw.cuFuncSetAttribute(hfunc, attrib, value);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hfunc);
@@ -3488,8 +3487,8 @@ function cuFuncSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSet
   const F$ = "cuFuncSetCacheConfig";
   return function cuFuncSetCacheConfig(hfunc: CUfunction, config: CUfunc_cache): void {
     if (arguments.length !== 2) rt.arity(F$, "hfunc,config", 2, arguments.length);
-    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
-    if (!isU32(config)) rt.bad(F$, "config", "u32", config);
+    if (!(isPtr(hfunc))) rt.bad(F$, "hfunc", "pointer", hfunc);
+    if (!((typeof config === "number" && (config >>> 0) === config && (+config !== 0 || 1 / config > 0)))) rt.bad(F$, "config", "u32", config);
     const r = raw.cuFuncSetCacheConfig(hfunc, config);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hfunc);
@@ -3502,7 +3501,7 @@ function cuFuncGetModule$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncGetModul
   const F$ = "cuFuncGetModule";
   return function cuFuncGetModule(hfunc: CUfunction): CUmodule {
     if (arguments.length !== 1) rt.arity(F$, "hfunc", 1, arguments.length);
-    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
+    if (!(isPtr(hfunc))) rt.bad(F$, "hfunc", "pointer", hfunc);
     const r = raw.cuFuncGetModule(o0, hfunc);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3516,7 +3515,7 @@ function cuFuncGetName$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncGetName"] 
   const F$ = "cuFuncGetName";
   return function cuFuncGetName(hfunc: CUfunction): string | null {
     if (arguments.length !== 1) rt.arity(F$, "hfunc", 1, arguments.length);
-    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
+    if (!(isPtr(hfunc))) rt.bad(F$, "hfunc", "pointer", hfunc);
     const r = raw.cuFuncGetName(o0, hfunc);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3532,8 +3531,8 @@ function cuFuncGetParamInfo$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncGetPa
   const F$ = "cuFuncGetParamInfo";
   return function cuFuncGetParamInfo(func: CUfunction, paramIndex: bigint | number): [paramOffset: bigint, paramSize: bigint] {
     if (arguments.length !== 2) rt.arity(F$, "func,paramIndex", 2, arguments.length);
-    if (!isPtr(func)) rt.bad(F$, "func", "pointer", func);
-    if (!isU64(paramIndex)) rt.bad(F$, "paramIndex", "u64", paramIndex);
+    if (!(isPtr(func))) rt.bad(F$, "func", "pointer", func);
+    if (!((typeof paramIndex === "bigint" ? paramIndex >= 0n && paramIndex <= 18446744073709551615n : Number.isSafeInteger(paramIndex) && paramIndex >= 0))) rt.bad(F$, "paramIndex", "u64", paramIndex);
     const r = raw.cuFuncGetParamInfo(func, paramIndex, o0, o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, func);
@@ -3548,7 +3547,7 @@ function cuFuncIsLoaded$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncIsLoaded"
   const F$ = "cuFuncIsLoaded";
   return function cuFuncIsLoaded(function_: CUfunction): CUfunctionLoadingState {
     if (arguments.length !== 1) rt.arity(F$, "function_", 1, arguments.length);
-    if (!isPtr(function_)) rt.bad(F$, "function", "pointer", function_);
+    if (!(isPtr(function_))) rt.bad(F$, "function", "pointer", function_);
     const r = raw.cuFuncIsLoaded(o0, function_);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3561,7 +3560,7 @@ function cuFuncLoad$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncLoad"] {
   const F$ = "cuFuncLoad";
   return function cuFuncLoad(function_: CUfunction): void {
     if (arguments.length !== 1) rt.arity(F$, "function_", 1, arguments.length);
-    if (!isPtr(function_)) rt.bad(F$, "function", "pointer", function_);
+    if (!(isPtr(function_))) rt.bad(F$, "function", "pointer", function_);
     const r = raw.cuFuncLoad(function_);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, function_);
@@ -3573,15 +3572,15 @@ function cuLaunchKernel$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchKernel"
   const F$ = "cuLaunchKernel";
   return function cuLaunchKernel(f: CUfunction, gridDimX: number, gridDimY: number, gridDimZ: number, blockDimX: number, blockDimY: number, blockDimZ: number, sharedMemBytes: number, hStream: CUstream, kernelParams: PointerLike, extra: PointerLike): void {
     if (arguments.length !== 11) rt.arity(F$, "f,gridDimX,gridDimY,gridDimZ,blockDimX,blockDimY,blockDimZ,sharedMemBytes,hStream,kernelParams,extra", 11, arguments.length);
-    if (!isPtr(f)) rt.bad(F$, "f", "pointer", f);
-    if (!isU32(gridDimX)) rt.bad(F$, "gridDimX", "u32", gridDimX);
-    if (!isU32(gridDimY)) rt.bad(F$, "gridDimY", "u32", gridDimY);
-    if (!isU32(gridDimZ)) rt.bad(F$, "gridDimZ", "u32", gridDimZ);
-    if (!isU32(blockDimX)) rt.bad(F$, "blockDimX", "u32", blockDimX);
-    if (!isU32(blockDimY)) rt.bad(F$, "blockDimY", "u32", blockDimY);
-    if (!isU32(blockDimZ)) rt.bad(F$, "blockDimZ", "u32", blockDimZ);
-    if (!isU32(sharedMemBytes)) rt.bad(F$, "sharedMemBytes", "u32", sharedMemBytes);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(f))) rt.bad(F$, "f", "pointer", f);
+    if (!((typeof gridDimX === "number" && (gridDimX >>> 0) === gridDimX && (+gridDimX !== 0 || 1 / gridDimX > 0)))) rt.bad(F$, "gridDimX", "u32", gridDimX);
+    if (!((typeof gridDimY === "number" && (gridDimY >>> 0) === gridDimY && (+gridDimY !== 0 || 1 / gridDimY > 0)))) rt.bad(F$, "gridDimY", "u32", gridDimY);
+    if (!((typeof gridDimZ === "number" && (gridDimZ >>> 0) === gridDimZ && (+gridDimZ !== 0 || 1 / gridDimZ > 0)))) rt.bad(F$, "gridDimZ", "u32", gridDimZ);
+    if (!((typeof blockDimX === "number" && (blockDimX >>> 0) === blockDimX && (+blockDimX !== 0 || 1 / blockDimX > 0)))) rt.bad(F$, "blockDimX", "u32", blockDimX);
+    if (!((typeof blockDimY === "number" && (blockDimY >>> 0) === blockDimY && (+blockDimY !== 0 || 1 / blockDimY > 0)))) rt.bad(F$, "blockDimY", "u32", blockDimY);
+    if (!((typeof blockDimZ === "number" && (blockDimZ >>> 0) === blockDimZ && (+blockDimZ !== 0 || 1 / blockDimZ > 0)))) rt.bad(F$, "blockDimZ", "u32", blockDimZ);
+    if (!((typeof sharedMemBytes === "number" && (sharedMemBytes >>> 0) === sharedMemBytes && (+sharedMemBytes !== 0 || 1 / sharedMemBytes > 0)))) rt.bad(F$, "sharedMemBytes", "u32", sharedMemBytes);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuLaunchKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt.ptr(kernelParams, F$, "kernelParams"), rt.ptr(extra, F$, "extra"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, f);
@@ -3593,7 +3592,7 @@ function cuLaunchKernelEx$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchKerne
   const F$ = "cuLaunchKernelEx";
   return function cuLaunchKernelEx(config: PointerLike, f: CUfunction, kernelParams: PointerLike, extra: PointerLike): void {
     if (arguments.length !== 4) rt.arity(F$, "config,f,kernelParams,extra", 4, arguments.length);
-    if (!isPtr(f)) rt.bad(F$, "f", "pointer", f);
+    if (!(isPtr(f))) rt.bad(F$, "f", "pointer", f);
     const r = raw.cuLaunchKernelEx(rt.ptr(rt.expect(config, CUlaunchConfig_st, F$, "config"), F$, "config"), f, rt.ptr(kernelParams, F$, "kernelParams"), rt.ptr(extra, F$, "extra"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3605,15 +3604,15 @@ function cuLaunchCooperativeKernel$(raw: Raw, rt: CheckedRuntime): Checked["cuLa
   const F$ = "cuLaunchCooperativeKernel";
   return function cuLaunchCooperativeKernel(f: CUfunction, gridDimX: number, gridDimY: number, gridDimZ: number, blockDimX: number, blockDimY: number, blockDimZ: number, sharedMemBytes: number, hStream: CUstream, kernelParams: PointerLike): void {
     if (arguments.length !== 10) rt.arity(F$, "f,gridDimX,gridDimY,gridDimZ,blockDimX,blockDimY,blockDimZ,sharedMemBytes,hStream,kernelParams", 10, arguments.length);
-    if (!isPtr(f)) rt.bad(F$, "f", "pointer", f);
-    if (!isU32(gridDimX)) rt.bad(F$, "gridDimX", "u32", gridDimX);
-    if (!isU32(gridDimY)) rt.bad(F$, "gridDimY", "u32", gridDimY);
-    if (!isU32(gridDimZ)) rt.bad(F$, "gridDimZ", "u32", gridDimZ);
-    if (!isU32(blockDimX)) rt.bad(F$, "blockDimX", "u32", blockDimX);
-    if (!isU32(blockDimY)) rt.bad(F$, "blockDimY", "u32", blockDimY);
-    if (!isU32(blockDimZ)) rt.bad(F$, "blockDimZ", "u32", blockDimZ);
-    if (!isU32(sharedMemBytes)) rt.bad(F$, "sharedMemBytes", "u32", sharedMemBytes);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(f))) rt.bad(F$, "f", "pointer", f);
+    if (!((typeof gridDimX === "number" && (gridDimX >>> 0) === gridDimX && (+gridDimX !== 0 || 1 / gridDimX > 0)))) rt.bad(F$, "gridDimX", "u32", gridDimX);
+    if (!((typeof gridDimY === "number" && (gridDimY >>> 0) === gridDimY && (+gridDimY !== 0 || 1 / gridDimY > 0)))) rt.bad(F$, "gridDimY", "u32", gridDimY);
+    if (!((typeof gridDimZ === "number" && (gridDimZ >>> 0) === gridDimZ && (+gridDimZ !== 0 || 1 / gridDimZ > 0)))) rt.bad(F$, "gridDimZ", "u32", gridDimZ);
+    if (!((typeof blockDimX === "number" && (blockDimX >>> 0) === blockDimX && (+blockDimX !== 0 || 1 / blockDimX > 0)))) rt.bad(F$, "blockDimX", "u32", blockDimX);
+    if (!((typeof blockDimY === "number" && (blockDimY >>> 0) === blockDimY && (+blockDimY !== 0 || 1 / blockDimY > 0)))) rt.bad(F$, "blockDimY", "u32", blockDimY);
+    if (!((typeof blockDimZ === "number" && (blockDimZ >>> 0) === blockDimZ && (+blockDimZ !== 0 || 1 / blockDimZ > 0)))) rt.bad(F$, "blockDimZ", "u32", blockDimZ);
+    if (!((typeof sharedMemBytes === "number" && (sharedMemBytes >>> 0) === sharedMemBytes && (+sharedMemBytes !== 0 || 1 / sharedMemBytes > 0)))) rt.bad(F$, "sharedMemBytes", "u32", sharedMemBytes);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuLaunchCooperativeKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, rt.ptr(kernelParams, F$, "kernelParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, f);
@@ -3624,8 +3623,8 @@ function cuLaunchCooperativeKernelMultiDevice$(raw: Raw, rt: CheckedRuntime): Ch
   const F$ = "cuLaunchCooperativeKernelMultiDevice";
   return function cuLaunchCooperativeKernelMultiDevice(launchParamsList: PointerLike, numDevices: number, flags: number): void {
     if (arguments.length !== 3) rt.arity(F$, "launchParamsList,numDevices,flags", 3, arguments.length);
-    if (!isU32(numDevices)) rt.bad(F$, "numDevices", "u32", numDevices);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof numDevices === "number" && (numDevices >>> 0) === numDevices && (+numDevices !== 0 || 1 / numDevices > 0)))) rt.bad(F$, "numDevices", "u32", numDevices);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuLaunchCooperativeKernelMultiDevice(rt.sized(launchParamsList, numDevices, 56, F$, "launchParamsList", CUDA_LAUNCH_PARAMS_st), numDevices, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3637,8 +3636,8 @@ function cuLaunchHostFunc$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchHostF
   const F$ = "cuLaunchHostFunc";
   return function cuLaunchHostFunc(hStream: CUstream, fn: CUhostFn, userData: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "hStream,fn,userData", 3, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
-    if (!isPtr(fn)) rt.bad(F$, "fn", "function", fn);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(fn))) rt.bad(F$, "fn", "function", fn);
     const r = raw.cuLaunchHostFunc(hStream, fn, rt.ptr(userData, F$, "userData"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
@@ -3650,10 +3649,10 @@ function cuFuncSetBlockShape$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetB
   const F$ = "cuFuncSetBlockShape";
   return function cuFuncSetBlockShape(hfunc: CUfunction, x: number, y: number, z: number): void {
     if (arguments.length !== 4) rt.arity(F$, "hfunc,x,y,z", 4, arguments.length);
-    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
-    if (!isI32(x)) rt.bad(F$, "x", "i32", x);
-    if (!isI32(y)) rt.bad(F$, "y", "i32", y);
-    if (!isI32(z)) rt.bad(F$, "z", "i32", z);
+    if (!(isPtr(hfunc))) rt.bad(F$, "hfunc", "pointer", hfunc);
+    if (!((typeof x === "number" && (x | 0) === x && (+x !== 0 || 1 / x > 0)))) rt.bad(F$, "x", "i32", x);
+    if (!((typeof y === "number" && (y | 0) === y && (+y !== 0 || 1 / y > 0)))) rt.bad(F$, "y", "i32", y);
+    if (!((typeof z === "number" && (z | 0) === z && (+z !== 0 || 1 / z > 0)))) rt.bad(F$, "z", "i32", z);
     const r = raw.cuFuncSetBlockShape(hfunc, x, y, z);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hfunc);
@@ -3665,8 +3664,8 @@ function cuFuncSetSharedSize$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetS
   const F$ = "cuFuncSetSharedSize";
   return function cuFuncSetSharedSize(hfunc: CUfunction, bytes: number): void {
     if (arguments.length !== 2) rt.arity(F$, "hfunc,bytes", 2, arguments.length);
-    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
-    if (!isU32(bytes)) rt.bad(F$, "bytes", "u32", bytes);
+    if (!(isPtr(hfunc))) rt.bad(F$, "hfunc", "pointer", hfunc);
+    if (!((typeof bytes === "number" && (bytes >>> 0) === bytes && (+bytes !== 0 || 1 / bytes > 0)))) rt.bad(F$, "bytes", "u32", bytes);
     const r = raw.cuFuncSetSharedSize(hfunc, bytes);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hfunc);
@@ -3678,8 +3677,8 @@ function cuParamSetSize$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetSize"
   const F$ = "cuParamSetSize";
   return function cuParamSetSize(hfunc: CUfunction, numbytes: number): void {
     if (arguments.length !== 2) rt.arity(F$, "hfunc,numbytes", 2, arguments.length);
-    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
-    if (!isU32(numbytes)) rt.bad(F$, "numbytes", "u32", numbytes);
+    if (!(isPtr(hfunc))) rt.bad(F$, "hfunc", "pointer", hfunc);
+    if (!((typeof numbytes === "number" && (numbytes >>> 0) === numbytes && (+numbytes !== 0 || 1 / numbytes > 0)))) rt.bad(F$, "numbytes", "u32", numbytes);
     const r = raw.cuParamSetSize(hfunc, numbytes);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hfunc);
@@ -3691,9 +3690,9 @@ function cuParamSeti$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSeti"] {
   const F$ = "cuParamSeti";
   return function cuParamSeti(hfunc: CUfunction, offset: number, value: number): void {
     if (arguments.length !== 3) rt.arity(F$, "hfunc,offset,value", 3, arguments.length);
-    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
-    if (!isI32(offset)) rt.bad(F$, "offset", "i32", offset);
-    if (!isU32(value)) rt.bad(F$, "value", "u32", value);
+    if (!(isPtr(hfunc))) rt.bad(F$, "hfunc", "pointer", hfunc);
+    if (!((typeof offset === "number" && (offset | 0) === offset && (+offset !== 0 || 1 / offset > 0)))) rt.bad(F$, "offset", "i32", offset);
+    if (!((typeof value === "number" && (value >>> 0) === value && (+value !== 0 || 1 / value > 0)))) rt.bad(F$, "value", "u32", value);
     const r = raw.cuParamSeti(hfunc, offset, value);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hfunc);
@@ -3705,9 +3704,9 @@ function cuParamSetf$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetf"] {
   const F$ = "cuParamSetf";
   return function cuParamSetf(hfunc: CUfunction, offset: number, value: number): void {
     if (arguments.length !== 3) rt.arity(F$, "hfunc,offset,value", 3, arguments.length);
-    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
-    if (!isI32(offset)) rt.bad(F$, "offset", "i32", offset);
-    if (!isF64(value)) rt.bad(F$, "value", "f32", value);
+    if (!(isPtr(hfunc))) rt.bad(F$, "hfunc", "pointer", hfunc);
+    if (!((typeof offset === "number" && (offset | 0) === offset && (+offset !== 0 || 1 / offset > 0)))) rt.bad(F$, "offset", "i32", offset);
+    if (!(typeof value === "number")) rt.bad(F$, "value", "f32", value);
     const r = raw.cuParamSetf(hfunc, offset, value);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hfunc);
@@ -3719,9 +3718,9 @@ function cuParamSetv$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetv"] {
   const F$ = "cuParamSetv";
   return function cuParamSetv(hfunc: CUfunction, offset: number, ptr: PointerLike, numbytes: number): void {
     if (arguments.length !== 4) rt.arity(F$, "hfunc,offset,ptr,numbytes", 4, arguments.length);
-    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
-    if (!isI32(offset)) rt.bad(F$, "offset", "i32", offset);
-    if (!isU32(numbytes)) rt.bad(F$, "numbytes", "u32", numbytes);
+    if (!(isPtr(hfunc))) rt.bad(F$, "hfunc", "pointer", hfunc);
+    if (!((typeof offset === "number" && (offset | 0) === offset && (+offset !== 0 || 1 / offset > 0)))) rt.bad(F$, "offset", "i32", offset);
+    if (!((typeof numbytes === "number" && (numbytes >>> 0) === numbytes && (+numbytes !== 0 || 1 / numbytes > 0)))) rt.bad(F$, "numbytes", "u32", numbytes);
     const r = raw.cuParamSetv(hfunc, offset, rt.ptr(ptr, F$, "ptr"), numbytes);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hfunc);
@@ -3733,7 +3732,7 @@ function cuLaunch$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunch"] {
   const F$ = "cuLaunch";
   return function cuLaunch(f: CUfunction): void {
     if (arguments.length !== 1) rt.arity(F$, "f", 1, arguments.length);
-    if (!isPtr(f)) rt.bad(F$, "f", "pointer", f);
+    if (!(isPtr(f))) rt.bad(F$, "f", "pointer", f);
     const r = raw.cuLaunch(f);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, f);
@@ -3745,9 +3744,9 @@ function cuLaunchGrid$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchGrid"] {
   const F$ = "cuLaunchGrid";
   return function cuLaunchGrid(f: CUfunction, grid_width: number, grid_height: number): void {
     if (arguments.length !== 3) rt.arity(F$, "f,grid_width,grid_height", 3, arguments.length);
-    if (!isPtr(f)) rt.bad(F$, "f", "pointer", f);
-    if (!isI32(grid_width)) rt.bad(F$, "grid_width", "i32", grid_width);
-    if (!isI32(grid_height)) rt.bad(F$, "grid_height", "i32", grid_height);
+    if (!(isPtr(f))) rt.bad(F$, "f", "pointer", f);
+    if (!((typeof grid_width === "number" && (grid_width | 0) === grid_width && (+grid_width !== 0 || 1 / grid_width > 0)))) rt.bad(F$, "grid_width", "i32", grid_width);
+    if (!((typeof grid_height === "number" && (grid_height | 0) === grid_height && (+grid_height !== 0 || 1 / grid_height > 0)))) rt.bad(F$, "grid_height", "i32", grid_height);
     const r = raw.cuLaunchGrid(f, grid_width, grid_height);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, f);
@@ -3759,10 +3758,10 @@ function cuLaunchGridAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchGrid
   const F$ = "cuLaunchGridAsync";
   return function cuLaunchGridAsync(f: CUfunction, grid_width: number, grid_height: number, hStream: CUstream): void {
     if (arguments.length !== 4) rt.arity(F$, "f,grid_width,grid_height,hStream", 4, arguments.length);
-    if (!isPtr(f)) rt.bad(F$, "f", "pointer", f);
-    if (!isI32(grid_width)) rt.bad(F$, "grid_width", "i32", grid_width);
-    if (!isI32(grid_height)) rt.bad(F$, "grid_height", "i32", grid_height);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(f))) rt.bad(F$, "f", "pointer", f);
+    if (!((typeof grid_width === "number" && (grid_width | 0) === grid_width && (+grid_width !== 0 || 1 / grid_width > 0)))) rt.bad(F$, "grid_width", "i32", grid_width);
+    if (!((typeof grid_height === "number" && (grid_height | 0) === grid_height && (+grid_height !== 0 || 1 / grid_height > 0)))) rt.bad(F$, "grid_height", "i32", grid_height);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuLaunchGridAsync(f, grid_width, grid_height, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, f);
@@ -3774,9 +3773,9 @@ function cuParamSetTexRef$(raw: Raw, rt: CheckedRuntime): Checked["cuParamSetTex
   const F$ = "cuParamSetTexRef";
   return function cuParamSetTexRef(hfunc: CUfunction, texunit: number, hTexRef: CUtexref): void {
     if (arguments.length !== 3) rt.arity(F$, "hfunc,texunit,hTexRef", 3, arguments.length);
-    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
-    if (!isI32(texunit)) rt.bad(F$, "texunit", "i32", texunit);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!(isPtr(hfunc))) rt.bad(F$, "hfunc", "pointer", hfunc);
+    if (!((typeof texunit === "number" && (texunit | 0) === texunit && (+texunit !== 0 || 1 / texunit > 0)))) rt.bad(F$, "texunit", "i32", texunit);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const r = raw.cuParamSetTexRef(hfunc, texunit, hTexRef);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hfunc);
@@ -3788,8 +3787,8 @@ function cuFuncSetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuFun
   const F$ = "cuFuncSetSharedMemConfig";
   return function cuFuncSetSharedMemConfig(hfunc: CUfunction, config: CUsharedconfig): void {
     if (arguments.length !== 2) rt.arity(F$, "hfunc,config", 2, arguments.length);
-    if (!isPtr(hfunc)) rt.bad(F$, "hfunc", "pointer", hfunc);
-    if (!isU32(config)) rt.bad(F$, "config", "u32", config);
+    if (!(isPtr(hfunc))) rt.bad(F$, "hfunc", "pointer", hfunc);
+    if (!((typeof config === "number" && (config >>> 0) === config && (+config !== 0 || 1 / config > 0)))) rt.bad(F$, "config", "u32", config);
     const r = raw.cuFuncSetSharedMemConfig(hfunc, config);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hfunc);
@@ -3801,7 +3800,7 @@ function cuGraphCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphCreate"] 
   const F$ = "cuGraphCreate";
   return function cuGraphCreate(flags: number): CUgraph {
     if (arguments.length !== 1) rt.arity(F$, "flags", 1, arguments.length);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuGraphCreate(o0, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3815,8 +3814,8 @@ function cuGraphAddKernelNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAd
   const F$ = "cuGraphAddKernelNode";
   return function cuGraphAddKernelNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
     if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
     const r = raw.cuGraphAddKernelNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3829,7 +3828,7 @@ function cuGraphKernelNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuG
   const F$ = "cuGraphKernelNodeGetParams";
   return function cuGraphKernelNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_KERNEL_NODE_PARAMS_v2_st): CUDA_KERNEL_NODE_PARAMS_v2_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,nodeParams", 1, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const $nodeParams = nodeParams === undefined ? rt.record(CUDA_KERNEL_NODE_PARAMS_v2_st) : rt.recordArg(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, F$, "nodeParams");
     const r = raw.cuGraphKernelNodeGetParams(hNode, $nodeParams.$pointer());
     if (rt.guards) rt.check(F$);
@@ -3843,7 +3842,7 @@ function cuGraphKernelNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuG
   const F$ = "cuGraphKernelNodeSetParams";
   return function cuGraphKernelNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
     if (arguments.length !== 2) rt.arity(F$, "hNode,nodeParams", 2, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphKernelNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hNode);
@@ -3856,9 +3855,9 @@ function cuGraphAddMemcpyNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAd
   const F$ = "cuGraphAddMemcpyNode";
   return function cuGraphAddMemcpyNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, copyParams: PointerLike, ctx: CUcontext): CUgraphNode {
     if (arguments.length !== 5) rt.arity(F$, "hGraph,dependencies,numDependencies,copyParams,ctx", 5, arguments.length);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(ctx))) rt.bad(F$, "ctx", "pointer", ctx);
     const r = raw.cuGraphAddMemcpyNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, rt.ptr(rt.expect(copyParams, CUDA_MEMCPY3D_st, F$, "copyParams"), F$, "copyParams"), ctx);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3871,7 +3870,7 @@ function cuGraphMemcpyNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuG
   const F$ = "cuGraphMemcpyNodeGetParams";
   return function cuGraphMemcpyNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_MEMCPY3D_st): CUDA_MEMCPY3D_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,nodeParams", 1, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const $nodeParams = nodeParams === undefined ? rt.record(CUDA_MEMCPY3D_st) : rt.recordArg(nodeParams, CUDA_MEMCPY3D_st, F$, "nodeParams");
     const r = raw.cuGraphMemcpyNodeGetParams(hNode, $nodeParams.$pointer());
     if (rt.guards) rt.check(F$);
@@ -3885,7 +3884,7 @@ function cuGraphMemcpyNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuG
   const F$ = "cuGraphMemcpyNodeSetParams";
   return function cuGraphMemcpyNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
     if (arguments.length !== 2) rt.arity(F$, "hNode,nodeParams", 2, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphMemcpyNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_MEMCPY3D_st, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hNode);
@@ -3898,9 +3897,9 @@ function cuGraphAddMemsetNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAd
   const F$ = "cuGraphAddMemsetNode";
   return function cuGraphAddMemsetNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, memsetParams: PointerLike, ctx: CUcontext): CUgraphNode {
     if (arguments.length !== 5) rt.arity(F$, "hGraph,dependencies,numDependencies,memsetParams,ctx", 5, arguments.length);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(ctx))) rt.bad(F$, "ctx", "pointer", ctx);
     const r = raw.cuGraphAddMemsetNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, rt.ptr(rt.expect(memsetParams, CUDA_MEMSET_NODE_PARAMS_st, F$, "memsetParams"), F$, "memsetParams"), ctx);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3913,7 +3912,7 @@ function cuGraphMemsetNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuG
   const F$ = "cuGraphMemsetNodeGetParams";
   return function cuGraphMemsetNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_MEMSET_NODE_PARAMS_st): CUDA_MEMSET_NODE_PARAMS_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,nodeParams", 1, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const $nodeParams = nodeParams === undefined ? rt.record(CUDA_MEMSET_NODE_PARAMS_st) : rt.recordArg(nodeParams, CUDA_MEMSET_NODE_PARAMS_st, F$, "nodeParams");
     const r = raw.cuGraphMemsetNodeGetParams(hNode, $nodeParams.$pointer());
     if (rt.guards) rt.check(F$);
@@ -3927,7 +3926,7 @@ function cuGraphMemsetNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuG
   const F$ = "cuGraphMemsetNodeSetParams";
   return function cuGraphMemsetNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
     if (arguments.length !== 2) rt.arity(F$, "hNode,nodeParams", 2, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphMemsetNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_MEMSET_NODE_PARAMS_st, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hNode);
@@ -3940,8 +3939,8 @@ function cuGraphAddHostNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddH
   const F$ = "cuGraphAddHostNode";
   return function cuGraphAddHostNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
     if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
     const r = raw.cuGraphAddHostNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3954,7 +3953,7 @@ function cuGraphHostNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGra
   const F$ = "cuGraphHostNodeGetParams";
   return function cuGraphHostNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_HOST_NODE_PARAMS_st): CUDA_HOST_NODE_PARAMS_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,nodeParams", 1, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const $nodeParams = nodeParams === undefined ? rt.record(CUDA_HOST_NODE_PARAMS_st) : rt.recordArg(nodeParams, CUDA_HOST_NODE_PARAMS_st, F$, "nodeParams");
     const r = raw.cuGraphHostNodeGetParams(hNode, $nodeParams.$pointer());
     if (rt.guards) rt.check(F$);
@@ -3968,7 +3967,7 @@ function cuGraphHostNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGra
   const F$ = "cuGraphHostNodeSetParams";
   return function cuGraphHostNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
     if (arguments.length !== 2) rt.arity(F$, "hNode,nodeParams", 2, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphHostNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hNode);
@@ -3981,9 +3980,9 @@ function cuGraphAddChildGraphNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGra
   const F$ = "cuGraphAddChildGraphNode";
   return function cuGraphAddChildGraphNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, childGraph: CUgraph): CUgraphNode {
     if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,childGraph", 4, arguments.length);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    if (!isPtr(childGraph)) rt.bad(F$, "childGraph", "pointer", childGraph);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(childGraph))) rt.bad(F$, "childGraph", "pointer", childGraph);
     const r = raw.cuGraphAddChildGraphNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, childGraph);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3997,7 +3996,7 @@ function cuGraphChildGraphNodeGetGraph$(raw: Raw, rt: CheckedRuntime): Checked["
   const F$ = "cuGraphChildGraphNodeGetGraph";
   return function cuGraphChildGraphNodeGetGraph(hNode: CUgraphNode): CUgraph {
     if (arguments.length !== 1) rt.arity(F$, "hNode", 1, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphChildGraphNodeGetGraph(hNode, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hNode);
@@ -4011,8 +4010,8 @@ function cuGraphAddEmptyNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAdd
   const F$ = "cuGraphAddEmptyNode";
   return function cuGraphAddEmptyNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number): CUgraphNode {
     if (arguments.length !== 3) rt.arity(F$, "hGraph,dependencies,numDependencies", 3, arguments.length);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
     const r = raw.cuGraphAddEmptyNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4026,9 +4025,9 @@ function cuGraphAddEventRecordNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGr
   const F$ = "cuGraphAddEventRecordNode";
   return function cuGraphAddEventRecordNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, event: CUevent): CUgraphNode {
     if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,event", 4, arguments.length);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(event))) rt.bad(F$, "event", "pointer", event);
     const r = raw.cuGraphAddEventRecordNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, event);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4042,7 +4041,7 @@ function cuGraphEventRecordNodeGetEvent$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cuGraphEventRecordNodeGetEvent";
   return function cuGraphEventRecordNodeGetEvent(hNode: CUgraphNode): CUevent {
     if (arguments.length !== 1) rt.arity(F$, "hNode", 1, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphEventRecordNodeGetEvent(hNode, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hNode);
@@ -4055,8 +4054,8 @@ function cuGraphEventRecordNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cuGraphEventRecordNodeSetEvent";
   return function cuGraphEventRecordNodeSetEvent(hNode: CUgraphNode, event: CUevent): void {
     if (arguments.length !== 2) rt.arity(F$, "hNode,event", 2, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
-    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(event))) rt.bad(F$, "event", "pointer", event);
     const r = raw.cuGraphEventRecordNodeSetEvent(hNode, event);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hNode);
@@ -4069,9 +4068,9 @@ function cuGraphAddEventWaitNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGrap
   const F$ = "cuGraphAddEventWaitNode";
   return function cuGraphAddEventWaitNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, event: CUevent): CUgraphNode {
     if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,event", 4, arguments.length);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(event))) rt.bad(F$, "event", "pointer", event);
     const r = raw.cuGraphAddEventWaitNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, event);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4085,7 +4084,7 @@ function cuGraphEventWaitNodeGetEvent$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cuGraphEventWaitNodeGetEvent";
   return function cuGraphEventWaitNodeGetEvent(hNode: CUgraphNode): CUevent {
     if (arguments.length !== 1) rt.arity(F$, "hNode", 1, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphEventWaitNodeGetEvent(hNode, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hNode);
@@ -4098,8 +4097,8 @@ function cuGraphEventWaitNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cuGraphEventWaitNodeSetEvent";
   return function cuGraphEventWaitNodeSetEvent(hNode: CUgraphNode, event: CUevent): void {
     if (arguments.length !== 2) rt.arity(F$, "hNode,event", 2, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
-    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(event))) rt.bad(F$, "event", "pointer", event);
     const r = raw.cuGraphEventWaitNodeSetEvent(hNode, event);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hNode);
@@ -4112,8 +4111,8 @@ function cuGraphAddExternalSemaphoresSignalNode$(raw: Raw, rt: CheckedRuntime): 
   const F$ = "cuGraphAddExternalSemaphoresSignalNode";
   return function cuGraphAddExternalSemaphoresSignalNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
     if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
     const r = raw.cuGraphAddExternalSemaphoresSignalNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4126,7 +4125,7 @@ function cuGraphExternalSemaphoresSignalNodeGetParams$(raw: Raw, rt: CheckedRunt
   const F$ = "cuGraphExternalSemaphoresSignalNodeGetParams";
   return function cuGraphExternalSemaphoresSignalNodeGetParams(hNode: CUgraphNode, params_out?: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st): CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,params_out", 1, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const $params_out = params_out === undefined ? rt.record(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st) : rt.recordArg(params_out, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, F$, "params_out");
     const r = raw.cuGraphExternalSemaphoresSignalNodeGetParams(hNode, $params_out.$pointer());
     if (rt.guards) rt.check(F$);
@@ -4140,7 +4139,7 @@ function cuGraphExternalSemaphoresSignalNodeSetParams$(raw: Raw, rt: CheckedRunt
   const F$ = "cuGraphExternalSemaphoresSignalNodeSetParams";
   return function cuGraphExternalSemaphoresSignalNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
     if (arguments.length !== 2) rt.arity(F$, "hNode,nodeParams", 2, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphExternalSemaphoresSignalNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hNode);
@@ -4153,8 +4152,8 @@ function cuGraphAddExternalSemaphoresWaitNode$(raw: Raw, rt: CheckedRuntime): Ch
   const F$ = "cuGraphAddExternalSemaphoresWaitNode";
   return function cuGraphAddExternalSemaphoresWaitNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
     if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
     const r = raw.cuGraphAddExternalSemaphoresWaitNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4167,7 +4166,7 @@ function cuGraphExternalSemaphoresWaitNodeGetParams$(raw: Raw, rt: CheckedRuntim
   const F$ = "cuGraphExternalSemaphoresWaitNodeGetParams";
   return function cuGraphExternalSemaphoresWaitNodeGetParams(hNode: CUgraphNode, params_out?: CUDA_EXT_SEM_WAIT_NODE_PARAMS_st): CUDA_EXT_SEM_WAIT_NODE_PARAMS_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,params_out", 1, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const $params_out = params_out === undefined ? rt.record(CUDA_EXT_SEM_WAIT_NODE_PARAMS_st) : rt.recordArg(params_out, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, F$, "params_out");
     const r = raw.cuGraphExternalSemaphoresWaitNodeGetParams(hNode, $params_out.$pointer());
     if (rt.guards) rt.check(F$);
@@ -4181,7 +4180,7 @@ function cuGraphExternalSemaphoresWaitNodeSetParams$(raw: Raw, rt: CheckedRuntim
   const F$ = "cuGraphExternalSemaphoresWaitNodeSetParams";
   return function cuGraphExternalSemaphoresWaitNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
     if (arguments.length !== 2) rt.arity(F$, "hNode,nodeParams", 2, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphExternalSemaphoresWaitNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hNode);
@@ -4194,8 +4193,8 @@ function cuGraphAddBatchMemOpNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGra
   const F$ = "cuGraphAddBatchMemOpNode";
   return function cuGraphAddBatchMemOpNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
     if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
     const r = raw.cuGraphAddBatchMemOpNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4208,7 +4207,7 @@ function cuGraphBatchMemOpNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cuGraphBatchMemOpNodeGetParams";
   return function cuGraphBatchMemOpNodeGetParams(hNode: CUgraphNode, nodeParams_out?: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st): CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,nodeParams_out", 1, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const $nodeParams_out = nodeParams_out === undefined ? rt.record(CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st) : rt.recordArg(nodeParams_out, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, F$, "nodeParams_out");
     const r = raw.cuGraphBatchMemOpNodeGetParams(hNode, $nodeParams_out.$pointer());
     if (rt.guards) rt.check(F$);
@@ -4222,7 +4221,7 @@ function cuGraphBatchMemOpNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cuGraphBatchMemOpNodeSetParams";
   return function cuGraphBatchMemOpNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
     if (arguments.length !== 2) rt.arity(F$, "hNode,nodeParams", 2, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphBatchMemOpNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hNode);
@@ -4234,8 +4233,8 @@ function cuGraphExecBatchMemOpNodeSetParams$(raw: Raw, rt: CheckedRuntime): Chec
   const F$ = "cuGraphExecBatchMemOpNodeSetParams";
   return function cuGraphExecBatchMemOpNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,nodeParams", 3, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphExecBatchMemOpNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -4248,8 +4247,8 @@ function cuGraphAddMemAllocNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraph
   const F$ = "cuGraphAddMemAllocNode";
   return function cuGraphAddMemAllocNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
     if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
     const r = raw.cuGraphAddMemAllocNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4262,7 +4261,7 @@ function cuGraphMemAllocNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cuGraphMemAllocNodeGetParams";
   return function cuGraphMemAllocNodeGetParams(hNode: CUgraphNode, params_out?: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st): CUDA_MEM_ALLOC_NODE_PARAMS_v1_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,params_out", 1, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const $params_out = params_out === undefined ? rt.record(CUDA_MEM_ALLOC_NODE_PARAMS_v1_st) : rt.recordArg(params_out, CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, F$, "params_out");
     const r = raw.cuGraphMemAllocNodeGetParams(hNode, $params_out.$pointer());
     if (rt.guards) rt.check(F$);
@@ -4277,9 +4276,9 @@ function cuGraphAddMemFreeNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphA
   const F$ = "cuGraphAddMemFreeNode";
   return function cuGraphAddMemFreeNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, dptr: CUdeviceptr): CUgraphNode {
     if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,dptr", 4, arguments.length);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    if (!isU64(dptr)) rt.bad(F$, "dptr", "u64", dptr);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad(F$, "dptr", "u64", dptr);
     const r = raw.cuGraphAddMemFreeNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, dptr);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4294,7 +4293,7 @@ function cuGraphMemFreeNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cuGraphMemFreeNodeGetParams";
   return function cuGraphMemFreeNodeGetParams(hNode: CUgraphNode): CUdeviceptr {
     if (arguments.length !== 1) rt.arity(F$, "hNode", 1, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphMemFreeNodeGetParams(hNode, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hNode);
@@ -4306,7 +4305,7 @@ function cuDeviceGraphMemTrim$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceG
   const F$ = "cuDeviceGraphMemTrim";
   return function cuDeviceGraphMemTrim(device: CUdevice): void {
     if (arguments.length !== 1) rt.arity(F$, "device", 1, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
     const r = raw.cuDeviceGraphMemTrim(device);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4317,8 +4316,8 @@ function cuDeviceGetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cuDeviceGetGraphMemAttribute";
   return function cuDeviceGetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "device,attr,value", 3, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
-    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
+    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
     const r = raw.cuDeviceGetGraphMemAttribute(device, attr, rt.ptr(value, F$, "value"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4329,8 +4328,8 @@ function cuDeviceSetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cuDeviceSetGraphMemAttribute";
   return function cuDeviceSetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "device,attr,value", 3, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
-    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
+    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
     const r = raw.cuDeviceSetGraphMemAttribute(device, attr, rt.ptr(value, F$, "value"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4343,7 +4342,7 @@ function cuGraphClone$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphClone"] {
   const F$ = "cuGraphClone";
   return function cuGraphClone(originalGraph: CUgraph): CUgraph {
     if (arguments.length !== 1) rt.arity(F$, "originalGraph", 1, arguments.length);
-    if (!isPtr(originalGraph)) rt.bad(F$, "originalGraph", "pointer", originalGraph);
+    if (!(isPtr(originalGraph))) rt.bad(F$, "originalGraph", "pointer", originalGraph);
     const r = raw.cuGraphClone(o0, originalGraph);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4357,8 +4356,8 @@ function cuGraphNodeFindInClone$(raw: Raw, rt: CheckedRuntime): Checked["cuGraph
   const F$ = "cuGraphNodeFindInClone";
   return function cuGraphNodeFindInClone(hOriginalNode: CUgraphNode, hClonedGraph: CUgraph): CUgraphNode {
     if (arguments.length !== 2) rt.arity(F$, "hOriginalNode,hClonedGraph", 2, arguments.length);
-    if (!isPtr(hOriginalNode)) rt.bad(F$, "hOriginalNode", "pointer", hOriginalNode);
-    if (!isPtr(hClonedGraph)) rt.bad(F$, "hClonedGraph", "pointer", hClonedGraph);
+    if (!(isPtr(hOriginalNode))) rt.bad(F$, "hOriginalNode", "pointer", hOriginalNode);
+    if (!(isPtr(hClonedGraph))) rt.bad(F$, "hClonedGraph", "pointer", hClonedGraph);
     const r = raw.cuGraphNodeFindInClone(o0, hOriginalNode, hClonedGraph);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4373,7 +4372,7 @@ function cuGraphNodeGetType$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNode
   const F$ = "cuGraphNodeGetType";
   return function cuGraphNodeGetType(hNode: CUgraphNode): CUgraphNodeType {
     if (arguments.length !== 1) rt.arity(F$, "hNode", 1, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphNodeGetType(hNode, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hNode);
@@ -4388,8 +4387,8 @@ function cuGraphGetNodes$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGetNode
   const A_cuGraphGetNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphGetNodes(hGraph: CUgraph, numNodes?: number): CUgraphNode[] {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hGraph,numNodes", 1, arguments.length);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (numNodes !== undefined && !(isU64(numNodes) && numNodes >= 0)) rt.bad(F$, "numNodes", "u64", numNodes);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (numNodes !== undefined && !((typeof numNodes === "bigint" ? numNodes >= 0n && numNodes <= 18446744073709551615n : Number.isSafeInteger(numNodes) && numNodes >= 0) && numNodes >= 0)) rt.bad(F$, "numNodes", "u64", numNodes);
     const a = rt.arrays(F$, A_cuGraphGetNodes, numNodes, (p) => raw.cuGraphGetNodes(hGraph, p[0]!, o0), hGraph);
     return a[0] as CUgraphNode[];
   };
@@ -4402,8 +4401,8 @@ function cuGraphGetRootNodes$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGet
   const A_cuGraphGetRootNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphGetRootNodes(hGraph: CUgraph, numRootNodes?: number): CUgraphNode[] {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hGraph,numRootNodes", 1, arguments.length);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (numRootNodes !== undefined && !(isU64(numRootNodes) && numRootNodes >= 0)) rt.bad(F$, "numRootNodes", "u64", numRootNodes);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (numRootNodes !== undefined && !((typeof numRootNodes === "bigint" ? numRootNodes >= 0n && numRootNodes <= 18446744073709551615n : Number.isSafeInteger(numRootNodes) && numRootNodes >= 0) && numRootNodes >= 0)) rt.bad(F$, "numRootNodes", "u64", numRootNodes);
     const a = rt.arrays(F$, A_cuGraphGetRootNodes, numRootNodes, (p) => raw.cuGraphGetRootNodes(hGraph, p[0]!, o0), hGraph);
     return a[0] as CUgraphNode[];
   };
@@ -4416,8 +4415,8 @@ function cuGraphGetEdges$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGetEdge
   const A_cuGraphGetEdges: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "pointer", size: 8 }, { kind: "record", size: CUgraphEdgeData_st.$size, cls: CUgraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphGetEdges(hGraph: CUgraph, numEdges?: number): [from: CUgraphNode[], to: CUgraphNode[], edgeData: CUgraphEdgeData_st[]] {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hGraph,numEdges", 1, arguments.length);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (numEdges !== undefined && !(isU64(numEdges) && numEdges >= 0)) rt.bad(F$, "numEdges", "u64", numEdges);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (numEdges !== undefined && !((typeof numEdges === "bigint" ? numEdges >= 0n && numEdges <= 18446744073709551615n : Number.isSafeInteger(numEdges) && numEdges >= 0) && numEdges >= 0)) rt.bad(F$, "numEdges", "u64", numEdges);
     const a = rt.arrays(F$, A_cuGraphGetEdges, numEdges, (p) => raw.cuGraphGetEdges(hGraph, p[0]!, p[1]!, p[2]!, o0), hGraph);
     return [a[0] as CUgraphNode[], a[1] as CUgraphNode[], a[2] as CUgraphEdgeData_st[]];
   };
@@ -4430,8 +4429,8 @@ function cuGraphNodeGetDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cuG
   const A_cuGraphNodeGetDependencies: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "record", size: CUgraphEdgeData_st.$size, cls: CUgraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphNodeGetDependencies(hNode: CUgraphNode, numDependencies?: number): [dependencies: CUgraphNode[], edgeData: CUgraphEdgeData_st[]] {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,numDependencies", 1, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
-    if (numDependencies !== undefined && !(isU64(numDependencies) && numDependencies >= 0)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
+    if (numDependencies !== undefined && !((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0) && numDependencies >= 0)) rt.bad(F$, "numDependencies", "u64", numDependencies);
     const a = rt.arrays(F$, A_cuGraphNodeGetDependencies, numDependencies, (p) => raw.cuGraphNodeGetDependencies(hNode, p[0]!, p[1]!, o0), hNode);
     return [a[0] as CUgraphNode[], a[1] as CUgraphEdgeData_st[]];
   };
@@ -4444,8 +4443,8 @@ function cuGraphNodeGetDependentNodes$(raw: Raw, rt: CheckedRuntime): Checked["c
   const A_cuGraphNodeGetDependentNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "record", size: CUgraphEdgeData_st.$size, cls: CUgraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cuGraphNodeGetDependentNodes(hNode: CUgraphNode, numDependentNodes?: number): [dependentNodes: CUgraphNode[], edgeData: CUgraphEdgeData_st[]] {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,numDependentNodes", 1, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
-    if (numDependentNodes !== undefined && !(isU64(numDependentNodes) && numDependentNodes >= 0)) rt.bad(F$, "numDependentNodes", "u64", numDependentNodes);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
+    if (numDependentNodes !== undefined && !((typeof numDependentNodes === "bigint" ? numDependentNodes >= 0n && numDependentNodes <= 18446744073709551615n : Number.isSafeInteger(numDependentNodes) && numDependentNodes >= 0) && numDependentNodes >= 0)) rt.bad(F$, "numDependentNodes", "u64", numDependentNodes);
     const a = rt.arrays(F$, A_cuGraphNodeGetDependentNodes, numDependentNodes, (p) => raw.cuGraphNodeGetDependentNodes(hNode, p[0]!, p[1]!, o0), hNode);
     return [a[0] as CUgraphNode[], a[1] as CUgraphEdgeData_st[]];
   };
@@ -4456,8 +4455,8 @@ function cuGraphAddDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cuGraph
   const F$ = "cuGraphAddDependencies";
   return function cuGraphAddDependencies(hGraph: CUgraph, from: PointerLike, to: PointerLike, edgeData: PointerLike, numDependencies: bigint | number): void {
     if (arguments.length !== 5) rt.arity(F$, "hGraph,from,to,edgeData,numDependencies", 5, arguments.length);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
     const r = raw.cuGraphAddDependencies(hGraph, rt.ptr(from, F$, "from"), rt.ptr(to, F$, "to"), rt.ptr(rt.expect(edgeData, CUgraphEdgeData_st, F$, "edgeData"), F$, "edgeData"), numDependencies);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraph);
@@ -4469,8 +4468,8 @@ function cuGraphRemoveDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cuGr
   const F$ = "cuGraphRemoveDependencies";
   return function cuGraphRemoveDependencies(hGraph: CUgraph, from: PointerLike, to: PointerLike, edgeData: PointerLike, numDependencies: bigint | number): void {
     if (arguments.length !== 5) rt.arity(F$, "hGraph,from,to,edgeData,numDependencies", 5, arguments.length);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
     const r = raw.cuGraphRemoveDependencies(hGraph, rt.ptr(from, F$, "from"), rt.ptr(to, F$, "to"), rt.ptr(rt.expect(edgeData, CUgraphEdgeData_st, F$, "edgeData"), F$, "edgeData"), numDependencies);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraph);
@@ -4482,7 +4481,7 @@ function cuGraphDestroyNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphDest
   const F$ = "cuGraphDestroyNode";
   return function cuGraphDestroyNode(hNode: CUgraphNode): void {
     if (arguments.length !== 1) rt.arity(F$, "hNode", 1, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphDestroyNode(hNode);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hNode);
@@ -4495,8 +4494,8 @@ function cuGraphInstantiate$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphInst
   const F$ = "cuGraphInstantiate";
   return function cuGraphInstantiate(hGraph: CUgraph, flags: bigint | number): CUgraphExec {
     if (arguments.length !== 2) rt.arity(F$, "hGraph,flags", 2, arguments.length);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
     const r = raw.cuGraphInstantiate(o0, hGraph, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4510,8 +4509,8 @@ function cuGraphInstantiateWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cuGraphInstantiateWithFlags";
   return function cuGraphInstantiateWithFlags(hGraph: CUgraph, flags: bigint | number): CUgraphExec {
     if (arguments.length !== 2) rt.arity(F$, "hGraph,flags", 2, arguments.length);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
     const r = raw.cuGraphInstantiateWithFlags(o0, hGraph, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4525,7 +4524,7 @@ function cuGraphInstantiateWithParams$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cuGraphInstantiateWithParams";
   return function cuGraphInstantiateWithParams(hGraph: CUgraph, instantiateParams: PointerLike): CUgraphExec {
     if (arguments.length !== 2) rt.arity(F$, "hGraph,instantiateParams", 2, arguments.length);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
     const r = raw.cuGraphInstantiateWithParams(o0, hGraph, rt.ptr(rt.expect(instantiateParams, CUDA_GRAPH_INSTANTIATE_PARAMS_st, F$, "instantiateParams"), F$, "instantiateParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4540,7 +4539,7 @@ function cuGraphExecGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExe
   const F$ = "cuGraphExecGetFlags";
   return function cuGraphExecGetFlags(hGraphExec: CUgraphExec): cuuint64_t {
     if (arguments.length !== 1) rt.arity(F$, "hGraphExec", 1, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
     const r = raw.cuGraphExecGetFlags(hGraphExec, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -4553,8 +4552,8 @@ function cuGraphExecKernelNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cuGraphExecKernelNodeSetParams";
   return function cuGraphExecKernelNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,nodeParams", 3, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphExecKernelNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -4566,9 +4565,9 @@ function cuGraphExecMemcpyNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cuGraphExecMemcpyNodeSetParams";
   return function cuGraphExecMemcpyNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, copyParams: PointerLike, ctx: CUcontext): void {
     if (arguments.length !== 4) rt.arity(F$, "hGraphExec,hNode,copyParams,ctx", 4, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
-    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(ctx))) rt.bad(F$, "ctx", "pointer", ctx);
     const r = raw.cuGraphExecMemcpyNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(copyParams, CUDA_MEMCPY3D_st, F$, "copyParams"), F$, "copyParams"), ctx);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -4580,9 +4579,9 @@ function cuGraphExecMemsetNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cuGraphExecMemsetNodeSetParams";
   return function cuGraphExecMemsetNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, memsetParams: PointerLike, ctx: CUcontext): void {
     if (arguments.length !== 4) rt.arity(F$, "hGraphExec,hNode,memsetParams,ctx", 4, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
-    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(ctx))) rt.bad(F$, "ctx", "pointer", ctx);
     const r = raw.cuGraphExecMemsetNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(memsetParams, CUDA_MEMSET_NODE_PARAMS_st, F$, "memsetParams"), F$, "memsetParams"), ctx);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -4594,8 +4593,8 @@ function cuGraphExecHostNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cuGraphExecHostNodeSetParams";
   return function cuGraphExecHostNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,nodeParams", 3, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphExecHostNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -4607,9 +4606,9 @@ function cuGraphExecChildGraphNodeSetParams$(raw: Raw, rt: CheckedRuntime): Chec
   const F$ = "cuGraphExecChildGraphNodeSetParams";
   return function cuGraphExecChildGraphNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, childGraph: CUgraph): void {
     if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,childGraph", 3, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
-    if (!isPtr(childGraph)) rt.bad(F$, "childGraph", "pointer", childGraph);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(childGraph))) rt.bad(F$, "childGraph", "pointer", childGraph);
     const r = raw.cuGraphExecChildGraphNodeSetParams(hGraphExec, hNode, childGraph);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -4621,9 +4620,9 @@ function cuGraphExecEventRecordNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Chec
   const F$ = "cuGraphExecEventRecordNodeSetEvent";
   return function cuGraphExecEventRecordNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent): void {
     if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,event", 3, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
-    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(event))) rt.bad(F$, "event", "pointer", event);
     const r = raw.cuGraphExecEventRecordNodeSetEvent(hGraphExec, hNode, event);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -4635,9 +4634,9 @@ function cuGraphExecEventWaitNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checke
   const F$ = "cuGraphExecEventWaitNodeSetEvent";
   return function cuGraphExecEventWaitNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent): void {
     if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,event", 3, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
-    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(event))) rt.bad(F$, "event", "pointer", event);
     const r = raw.cuGraphExecEventWaitNodeSetEvent(hGraphExec, hNode, event);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -4649,8 +4648,8 @@ function cuGraphExecExternalSemaphoresSignalNodeSetParams$(raw: Raw, rt: Checked
   const F$ = "cuGraphExecExternalSemaphoresSignalNodeSetParams";
   return function cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,nodeParams", 3, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -4662,8 +4661,8 @@ function cuGraphExecExternalSemaphoresWaitNodeSetParams$(raw: Raw, rt: CheckedRu
   const F$ = "cuGraphExecExternalSemaphoresWaitNodeSetParams";
   return function cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,nodeParams", 3, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -4675,9 +4674,9 @@ function cuGraphNodeSetEnabled$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphN
   const F$ = "cuGraphNodeSetEnabled";
   return function cuGraphNodeSetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode, isEnabled: number): void {
     if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,isEnabled", 3, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
-    if (!isU32(isEnabled)) rt.bad(F$, "isEnabled", "u32", isEnabled);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!((typeof isEnabled === "number" && (isEnabled >>> 0) === isEnabled && (+isEnabled !== 0 || 1 / isEnabled > 0)))) rt.bad(F$, "isEnabled", "u32", isEnabled);
     const r = raw.cuGraphNodeSetEnabled(hGraphExec, hNode, isEnabled);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -4691,8 +4690,8 @@ function cuGraphNodeGetEnabled$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphN
   const F$ = "cuGraphNodeGetEnabled";
   return function cuGraphNodeGetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode): number {
     if (arguments.length !== 2) rt.arity(F$, "hGraphExec,hNode", 2, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphNodeGetEnabled(hGraphExec, hNode, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -4705,8 +4704,8 @@ function cuGraphUpload$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphUpload"] 
   const F$ = "cuGraphUpload";
   return function cuGraphUpload(hGraphExec: CUgraphExec, hStream: CUstream): void {
     if (arguments.length !== 2) rt.arity(F$, "hGraphExec,hStream", 2, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuGraphUpload(hGraphExec, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -4718,8 +4717,8 @@ function cuGraphLaunch$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphLaunch"] 
   const F$ = "cuGraphLaunch";
   return function cuGraphLaunch(hGraphExec: CUgraphExec, hStream: CUstream): void {
     if (arguments.length !== 2) rt.arity(F$, "hGraphExec,hStream", 2, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuGraphLaunch(hGraphExec, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -4731,7 +4730,7 @@ function cuGraphExecDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExec
   const F$ = "cuGraphExecDestroy";
   return function cuGraphExecDestroy(hGraphExec: CUgraphExec): void {
     if (arguments.length !== 1) rt.arity(F$, "hGraphExec", 1, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
     const r = raw.cuGraphExecDestroy(hGraphExec);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -4743,7 +4742,7 @@ function cuGraphDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphDestroy"
   const F$ = "cuGraphDestroy";
   return function cuGraphDestroy(hGraph: CUgraph): void {
     if (arguments.length !== 1) rt.arity(F$, "hGraph", 1, arguments.length);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
     const r = raw.cuGraphDestroy(hGraph);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraph);
@@ -4755,8 +4754,8 @@ function cuGraphExecUpdate$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecU
   const F$ = "cuGraphExecUpdate";
   return function cuGraphExecUpdate(hGraphExec: CUgraphExec, hGraph: CUgraph, resultInfo?: CUgraphExecUpdateResultInfo_st): [status: CUresult, resultInfo: CUgraphExecUpdateResultInfo_st] {
     if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "hGraphExec,hGraph,resultInfo", 2, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
     const $resultInfo = resultInfo === undefined ? rt.record(CUgraphExecUpdateResultInfo_st) : rt.recordArg(resultInfo, CUgraphExecUpdateResultInfo_st, F$, "resultInfo");
     const r = raw.cuGraphExecUpdate(hGraphExec, hGraph, $resultInfo.$pointer());
     if (rt.guards) rt.check(F$);
@@ -4770,8 +4769,8 @@ function cuGraphKernelNodeCopyAttributes$(raw: Raw, rt: CheckedRuntime): Checked
   const F$ = "cuGraphKernelNodeCopyAttributes";
   return function cuGraphKernelNodeCopyAttributes(dst: CUgraphNode, src: CUgraphNode): void {
     if (arguments.length !== 2) rt.arity(F$, "dst,src", 2, arguments.length);
-    if (!isPtr(dst)) rt.bad(F$, "dst", "pointer", dst);
-    if (!isPtr(src)) rt.bad(F$, "src", "pointer", src);
+    if (!(isPtr(dst))) rt.bad(F$, "dst", "pointer", dst);
+    if (!(isPtr(src))) rt.bad(F$, "src", "pointer", src);
     const r = raw.cuGraphKernelNodeCopyAttributes(dst, src);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, dst);
@@ -4783,8 +4782,8 @@ function cuGraphKernelNodeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["
   const F$ = "cuGraphKernelNodeGetAttribute";
   return function cuGraphKernelNodeGetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value_out?: CUlaunchAttributeValue_union): CUlaunchAttributeValue_union {
     if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "hNode,attr,value_out", 2, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
-    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
     const $value_out = value_out === undefined ? rt.record(CUlaunchAttributeValue_union) : rt.recordArg(value_out, CUlaunchAttributeValue_union, F$, "value_out");
     const r = raw.cuGraphKernelNodeGetAttribute(hNode, attr, $value_out.$pointer());
     if (rt.guards) rt.check(F$);
@@ -4798,8 +4797,8 @@ function cuGraphKernelNodeSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["
   const F$ = "cuGraphKernelNodeSetAttribute";
   return function cuGraphKernelNodeSetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "hNode,attr,value", 3, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
-    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
     const r = raw.cuGraphKernelNodeSetAttribute(hNode, attr, rt.ptr(rt.expect(value, CUlaunchAttributeValue_union, F$, "value"), F$, "value"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hNode);
@@ -4811,8 +4810,8 @@ function cuGraphDebugDotPrint$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphDe
   const F$ = "cuGraphDebugDotPrint";
   return function cuGraphDebugDotPrint(hGraph: CUgraph, path: string | PointerLike, flags: number): void {
     if (arguments.length !== 3) rt.arity(F$, "hGraph,path,flags", 3, arguments.length);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuGraphDebugDotPrint(hGraph, rt.cstr(path, 0, F$, "path"), flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraph);
@@ -4825,9 +4824,9 @@ function cuUserObjectCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuUserObjec
   const F$ = "cuUserObjectCreate";
   return function cuUserObjectCreate(ptr: PointerLike, destroy: CUhostFn, initialRefcount: number, flags: number): CUuserObject {
     if (arguments.length !== 4) rt.arity(F$, "ptr,destroy,initialRefcount,flags", 4, arguments.length);
-    if (!isPtr(destroy)) rt.bad(F$, "destroy", "function", destroy);
-    if (!isU32(initialRefcount)) rt.bad(F$, "initialRefcount", "u32", initialRefcount);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(destroy))) rt.bad(F$, "destroy", "function", destroy);
+    if (!((typeof initialRefcount === "number" && (initialRefcount >>> 0) === initialRefcount && (+initialRefcount !== 0 || 1 / initialRefcount > 0)))) rt.bad(F$, "initialRefcount", "u32", initialRefcount);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuUserObjectCreate(o0, rt.ptr(ptr, F$, "ptr"), destroy, initialRefcount, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4840,8 +4839,8 @@ function cuUserObjectRetain$(raw: Raw, rt: CheckedRuntime): Checked["cuUserObjec
   const F$ = "cuUserObjectRetain";
   return function cuUserObjectRetain(object: CUuserObject, count: number): void {
     if (arguments.length !== 2) rt.arity(F$, "object,count", 2, arguments.length);
-    if (!isPtr(object)) rt.bad(F$, "object", "pointer", object);
-    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
+    if (!(isPtr(object))) rt.bad(F$, "object", "pointer", object);
+    if (!((typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0)))) rt.bad(F$, "count", "u32", count);
     const r = raw.cuUserObjectRetain(object, count);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, object);
@@ -4853,8 +4852,8 @@ function cuUserObjectRelease$(raw: Raw, rt: CheckedRuntime): Checked["cuUserObje
   const F$ = "cuUserObjectRelease";
   return function cuUserObjectRelease(object: CUuserObject, count: number): void {
     if (arguments.length !== 2) rt.arity(F$, "object,count", 2, arguments.length);
-    if (!isPtr(object)) rt.bad(F$, "object", "pointer", object);
-    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
+    if (!(isPtr(object))) rt.bad(F$, "object", "pointer", object);
+    if (!((typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0)))) rt.bad(F$, "count", "u32", count);
     const r = raw.cuUserObjectRelease(object, count);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, object);
@@ -4866,10 +4865,10 @@ function cuGraphRetainUserObject$(raw: Raw, rt: CheckedRuntime): Checked["cuGrap
   const F$ = "cuGraphRetainUserObject";
   return function cuGraphRetainUserObject(graph: CUgraph, object: CUuserObject, count: number, flags: number): void {
     if (arguments.length !== 4) rt.arity(F$, "graph,object,count,flags", 4, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isPtr(object)) rt.bad(F$, "object", "pointer", object);
-    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!(isPtr(object))) rt.bad(F$, "object", "pointer", object);
+    if (!((typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0)))) rt.bad(F$, "count", "u32", count);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuGraphRetainUserObject(graph, object, count, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, graph);
@@ -4881,9 +4880,9 @@ function cuGraphReleaseUserObject$(raw: Raw, rt: CheckedRuntime): Checked["cuGra
   const F$ = "cuGraphReleaseUserObject";
   return function cuGraphReleaseUserObject(graph: CUgraph, object: CUuserObject, count: number): void {
     if (arguments.length !== 3) rt.arity(F$, "graph,object,count", 3, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isPtr(object)) rt.bad(F$, "object", "pointer", object);
-    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!(isPtr(object))) rt.bad(F$, "object", "pointer", object);
+    if (!((typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0)))) rt.bad(F$, "count", "u32", count);
     const r = raw.cuGraphReleaseUserObject(graph, object, count);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, graph);
@@ -4896,8 +4895,8 @@ function cuGraphAddNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddNode"
   const F$ = "cuGraphAddNode";
   return function cuGraphAddNode(hGraph: CUgraph, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
     if (arguments.length !== 5) rt.arity(F$, "hGraph,dependencies,dependencyData,numDependencies,nodeParams", 5, arguments.length);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
     const r = raw.cuGraphAddNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, F$, "dependencyData"), F$, "dependencyData"), numDependencies, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4910,7 +4909,7 @@ function cuGraphNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNo
   const F$ = "cuGraphNodeSetParams";
   return function cuGraphNodeSetParams(hNode: CUgraphNode, nodeParams: PointerLike): void {
     if (arguments.length !== 2) rt.arity(F$, "hNode,nodeParams", 2, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hNode);
@@ -4922,8 +4921,8 @@ function cuGraphExecNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGra
   const F$ = "cuGraphExecNodeSetParams";
   return function cuGraphExecNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,nodeParams", 3, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cuGraphExecNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -4937,10 +4936,10 @@ function cuGraphConditionalHandleCreate$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cuGraphConditionalHandleCreate";
   return function cuGraphConditionalHandleCreate(hGraph: CUgraph, ctx: CUcontext, defaultLaunchValue: number, flags: number): CUgraphConditionalHandle {
     if (arguments.length !== 4) rt.arity(F$, "hGraph,ctx,defaultLaunchValue,flags", 4, arguments.length);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!isPtr(ctx)) rt.bad(F$, "ctx", "pointer", ctx);
-    if (!isU32(defaultLaunchValue)) rt.bad(F$, "defaultLaunchValue", "u32", defaultLaunchValue);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!(isPtr(ctx))) rt.bad(F$, "ctx", "pointer", ctx);
+    if (!((typeof defaultLaunchValue === "number" && (defaultLaunchValue >>> 0) === defaultLaunchValue && (+defaultLaunchValue !== 0 || 1 / defaultLaunchValue > 0)))) rt.bad(F$, "defaultLaunchValue", "u32", defaultLaunchValue);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuGraphConditionalHandleCreate(o0, hGraph, ctx, defaultLaunchValue, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4955,9 +4954,9 @@ function cuOccupancyMaxActiveBlocksPerMultiprocessor$(raw: Raw, rt: CheckedRunti
   const F$ = "cuOccupancyMaxActiveBlocksPerMultiprocessor";
   return function cuOccupancyMaxActiveBlocksPerMultiprocessor(func: CUfunction, blockSize: number, dynamicSMemSize: bigint | number): number {
     if (arguments.length !== 3) rt.arity(F$, "func,blockSize,dynamicSMemSize", 3, arguments.length);
-    if (!isPtr(func)) rt.bad(F$, "func", "pointer", func);
-    if (!isI32(blockSize)) rt.bad(F$, "blockSize", "i32", blockSize);
-    if (!isU64(dynamicSMemSize)) rt.bad(F$, "dynamicSMemSize", "u64", dynamicSMemSize);
+    if (!(isPtr(func))) rt.bad(F$, "func", "pointer", func);
+    if (!((typeof blockSize === "number" && (blockSize | 0) === blockSize && (+blockSize !== 0 || 1 / blockSize > 0)))) rt.bad(F$, "blockSize", "i32", blockSize);
+    if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad(F$, "dynamicSMemSize", "u64", dynamicSMemSize);
     const r = raw.cuOccupancyMaxActiveBlocksPerMultiprocessor(o0, func, blockSize, dynamicSMemSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4972,10 +4971,10 @@ function cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags$(raw: Raw, rt: Che
   const F$ = "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags";
   return function cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func: CUfunction, blockSize: number, dynamicSMemSize: bigint | number, flags: number): number {
     if (arguments.length !== 4) rt.arity(F$, "func,blockSize,dynamicSMemSize,flags", 4, arguments.length);
-    if (!isPtr(func)) rt.bad(F$, "func", "pointer", func);
-    if (!isI32(blockSize)) rt.bad(F$, "blockSize", "i32", blockSize);
-    if (!isU64(dynamicSMemSize)) rt.bad(F$, "dynamicSMemSize", "u64", dynamicSMemSize);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(func))) rt.bad(F$, "func", "pointer", func);
+    if (!((typeof blockSize === "number" && (blockSize | 0) === blockSize && (+blockSize !== 0 || 1 / blockSize > 0)))) rt.bad(F$, "blockSize", "i32", blockSize);
+    if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad(F$, "dynamicSMemSize", "u64", dynamicSMemSize);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(o0, func, blockSize, dynamicSMemSize, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4991,10 +4990,10 @@ function cuOccupancyMaxPotentialBlockSize$(raw: Raw, rt: CheckedRuntime): Checke
   const F$ = "cuOccupancyMaxPotentialBlockSize";
   return function cuOccupancyMaxPotentialBlockSize(func: CUfunction, blockSizeToDynamicSMemSize: CUoccupancyB2DSize, dynamicSMemSize: bigint | number, blockSizeLimit: number): [minGridSize: number, blockSize: number] {
     if (arguments.length !== 4) rt.arity(F$, "func,blockSizeToDynamicSMemSize,dynamicSMemSize,blockSizeLimit", 4, arguments.length);
-    if (!isPtr(func)) rt.bad(F$, "func", "pointer", func);
-    if (!isPtr(blockSizeToDynamicSMemSize)) rt.bad(F$, "blockSizeToDynamicSMemSize", "function", blockSizeToDynamicSMemSize);
-    if (!isU64(dynamicSMemSize)) rt.bad(F$, "dynamicSMemSize", "u64", dynamicSMemSize);
-    if (!isI32(blockSizeLimit)) rt.bad(F$, "blockSizeLimit", "i32", blockSizeLimit);
+    if (!(isPtr(func))) rt.bad(F$, "func", "pointer", func);
+    if (!(isPtr(blockSizeToDynamicSMemSize))) rt.bad(F$, "blockSizeToDynamicSMemSize", "function", blockSizeToDynamicSMemSize);
+    if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad(F$, "dynamicSMemSize", "u64", dynamicSMemSize);
+    if (!((typeof blockSizeLimit === "number" && (blockSizeLimit | 0) === blockSizeLimit && (+blockSizeLimit !== 0 || 1 / blockSizeLimit > 0)))) rt.bad(F$, "blockSizeLimit", "i32", blockSizeLimit);
     const r = raw.cuOccupancyMaxPotentialBlockSize(o0, o1, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5010,11 +5009,11 @@ function cuOccupancyMaxPotentialBlockSizeWithFlags$(raw: Raw, rt: CheckedRuntime
   const F$ = "cuOccupancyMaxPotentialBlockSizeWithFlags";
   return function cuOccupancyMaxPotentialBlockSizeWithFlags(func: CUfunction, blockSizeToDynamicSMemSize: CUoccupancyB2DSize, dynamicSMemSize: bigint | number, blockSizeLimit: number, flags: number): [minGridSize: number, blockSize: number] {
     if (arguments.length !== 5) rt.arity(F$, "func,blockSizeToDynamicSMemSize,dynamicSMemSize,blockSizeLimit,flags", 5, arguments.length);
-    if (!isPtr(func)) rt.bad(F$, "func", "pointer", func);
-    if (!isPtr(blockSizeToDynamicSMemSize)) rt.bad(F$, "blockSizeToDynamicSMemSize", "function", blockSizeToDynamicSMemSize);
-    if (!isU64(dynamicSMemSize)) rt.bad(F$, "dynamicSMemSize", "u64", dynamicSMemSize);
-    if (!isI32(blockSizeLimit)) rt.bad(F$, "blockSizeLimit", "i32", blockSizeLimit);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(func))) rt.bad(F$, "func", "pointer", func);
+    if (!(isPtr(blockSizeToDynamicSMemSize))) rt.bad(F$, "blockSizeToDynamicSMemSize", "function", blockSizeToDynamicSMemSize);
+    if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad(F$, "dynamicSMemSize", "u64", dynamicSMemSize);
+    if (!((typeof blockSizeLimit === "number" && (blockSizeLimit | 0) === blockSizeLimit && (+blockSizeLimit !== 0 || 1 / blockSizeLimit > 0)))) rt.bad(F$, "blockSizeLimit", "i32", blockSizeLimit);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuOccupancyMaxPotentialBlockSizeWithFlags(o0, o1, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5029,9 +5028,9 @@ function cuOccupancyAvailableDynamicSMemPerBlock$(raw: Raw, rt: CheckedRuntime):
   const F$ = "cuOccupancyAvailableDynamicSMemPerBlock";
   return function cuOccupancyAvailableDynamicSMemPerBlock(func: CUfunction, numBlocks: number, blockSize: number): bigint {
     if (arguments.length !== 3) rt.arity(F$, "func,numBlocks,blockSize", 3, arguments.length);
-    if (!isPtr(func)) rt.bad(F$, "func", "pointer", func);
-    if (!isI32(numBlocks)) rt.bad(F$, "numBlocks", "i32", numBlocks);
-    if (!isI32(blockSize)) rt.bad(F$, "blockSize", "i32", blockSize);
+    if (!(isPtr(func))) rt.bad(F$, "func", "pointer", func);
+    if (!((typeof numBlocks === "number" && (numBlocks | 0) === numBlocks && (+numBlocks !== 0 || 1 / numBlocks > 0)))) rt.bad(F$, "numBlocks", "i32", numBlocks);
+    if (!((typeof blockSize === "number" && (blockSize | 0) === blockSize && (+blockSize !== 0 || 1 / blockSize > 0)))) rt.bad(F$, "blockSize", "i32", blockSize);
     const r = raw.cuOccupancyAvailableDynamicSMemPerBlock(o0, func, numBlocks, blockSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5046,7 +5045,7 @@ function cuOccupancyMaxPotentialClusterSize$(raw: Raw, rt: CheckedRuntime): Chec
   const F$ = "cuOccupancyMaxPotentialClusterSize";
   return function cuOccupancyMaxPotentialClusterSize(func: CUfunction, config: PointerLike): number {
     if (arguments.length !== 2) rt.arity(F$, "func,config", 2, arguments.length);
-    if (!isPtr(func)) rt.bad(F$, "func", "pointer", func);
+    if (!(isPtr(func))) rt.bad(F$, "func", "pointer", func);
     const r = raw.cuOccupancyMaxPotentialClusterSize(o0, func, rt.ptr(rt.expect(config, CUlaunchConfig_st, F$, "config"), F$, "config"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5061,7 +5060,7 @@ function cuOccupancyMaxActiveClusters$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cuOccupancyMaxActiveClusters";
   return function cuOccupancyMaxActiveClusters(func: CUfunction, config: PointerLike): number {
     if (arguments.length !== 2) rt.arity(F$, "func,config", 2, arguments.length);
-    if (!isPtr(func)) rt.bad(F$, "func", "pointer", func);
+    if (!(isPtr(func))) rt.bad(F$, "func", "pointer", func);
     const r = raw.cuOccupancyMaxActiveClusters(o0, func, rt.ptr(rt.expect(config, CUlaunchConfig_st, F$, "config"), F$, "config"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5074,9 +5073,9 @@ function cuTexRefSetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetAr
   const F$ = "cuTexRefSetArray";
   return function cuTexRefSetArray(hTexRef: CUtexref, hArray: CUarray, Flags: number): void {
     if (arguments.length !== 3) rt.arity(F$, "hTexRef,hArray,Flags", 3, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
-    if (!isPtr(hArray)) rt.bad(F$, "hArray", "pointer", hArray);
-    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!(isPtr(hArray))) rt.bad(F$, "hArray", "pointer", hArray);
+    if (!((typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0)))) rt.bad(F$, "Flags", "u32", Flags);
     const r = raw.cuTexRefSetArray(hTexRef, hArray, Flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hTexRef);
@@ -5088,9 +5087,9 @@ function cuTexRefSetMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTe
   const F$ = "cuTexRefSetMipmappedArray";
   return function cuTexRefSetMipmappedArray(hTexRef: CUtexref, hMipmappedArray: CUmipmappedArray, Flags: number): void {
     if (arguments.length !== 3) rt.arity(F$, "hTexRef,hMipmappedArray,Flags", 3, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
-    if (!isPtr(hMipmappedArray)) rt.bad(F$, "hMipmappedArray", "pointer", hMipmappedArray);
-    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!(isPtr(hMipmappedArray))) rt.bad(F$, "hMipmappedArray", "pointer", hMipmappedArray);
+    if (!((typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0)))) rt.bad(F$, "Flags", "u32", Flags);
     const r = raw.cuTexRefSetMipmappedArray(hTexRef, hMipmappedArray, Flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hTexRef);
@@ -5104,9 +5103,9 @@ function cuTexRefSetAddress$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSet
   const F$ = "cuTexRefSetAddress";
   return function cuTexRefSetAddress(hTexRef: CUtexref, dptr: CUdeviceptr, bytes: bigint | number): bigint {
     if (arguments.length !== 3) rt.arity(F$, "hTexRef,dptr,bytes", 3, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
-    if (!isU64(dptr)) rt.bad(F$, "dptr", "u64", dptr);
-    if (!isU64(bytes)) rt.bad(F$, "bytes", "u64", bytes);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad(F$, "dptr", "u64", dptr);
+    if (!((typeof bytes === "bigint" ? bytes >= 0n && bytes <= 18446744073709551615n : Number.isSafeInteger(bytes) && bytes >= 0))) rt.bad(F$, "bytes", "u64", bytes);
     const r = raw.cuTexRefSetAddress(o0, hTexRef, dptr, bytes);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5119,9 +5118,9 @@ function cuTexRefSetAddress2D$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefS
   const F$ = "cuTexRefSetAddress2D";
   return function cuTexRefSetAddress2D(hTexRef: CUtexref, desc: PointerLike, dptr: CUdeviceptr, Pitch: bigint | number): void {
     if (arguments.length !== 4) rt.arity(F$, "hTexRef,desc,dptr,Pitch", 4, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
-    if (!isU64(dptr)) rt.bad(F$, "dptr", "u64", dptr);
-    if (!isU64(Pitch)) rt.bad(F$, "Pitch", "u64", Pitch);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad(F$, "dptr", "u64", dptr);
+    if (!((typeof Pitch === "bigint" ? Pitch >= 0n && Pitch <= 18446744073709551615n : Number.isSafeInteger(Pitch) && Pitch >= 0))) rt.bad(F$, "Pitch", "u64", Pitch);
     const r = raw.cuTexRefSetAddress2D(hTexRef, rt.ptr(rt.expect(desc, CUDA_ARRAY_DESCRIPTOR_st, F$, "desc"), F$, "desc"), dptr, Pitch);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hTexRef);
@@ -5133,9 +5132,9 @@ function cuTexRefSetFormat$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetF
   const F$ = "cuTexRefSetFormat";
   return function cuTexRefSetFormat(hTexRef: CUtexref, fmt: CUarray_format, NumPackedComponents: number): void {
     if (arguments.length !== 3) rt.arity(F$, "hTexRef,fmt,NumPackedComponents", 3, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
-    if (!isU32(fmt)) rt.bad(F$, "fmt", "u32", fmt);
-    if (!isI32(NumPackedComponents)) rt.bad(F$, "NumPackedComponents", "i32", NumPackedComponents);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!((typeof fmt === "number" && (fmt >>> 0) === fmt && (+fmt !== 0 || 1 / fmt > 0)))) rt.bad(F$, "fmt", "u32", fmt);
+    if (!((typeof NumPackedComponents === "number" && (NumPackedComponents | 0) === NumPackedComponents && (+NumPackedComponents !== 0 || 1 / NumPackedComponents > 0)))) rt.bad(F$, "NumPackedComponents", "i32", NumPackedComponents);
     const r = raw.cuTexRefSetFormat(hTexRef, fmt, NumPackedComponents);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hTexRef);
@@ -5147,9 +5146,9 @@ function cuTexRefSetAddressMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRe
   const F$ = "cuTexRefSetAddressMode";
   return function cuTexRefSetAddressMode(hTexRef: CUtexref, dim: number, am: CUaddress_mode): void {
     if (arguments.length !== 3) rt.arity(F$, "hTexRef,dim,am", 3, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
-    if (!isI32(dim)) rt.bad(F$, "dim", "i32", dim);
-    if (!isU32(am)) rt.bad(F$, "am", "u32", am);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!((typeof dim === "number" && (dim | 0) === dim && (+dim !== 0 || 1 / dim > 0)))) rt.bad(F$, "dim", "i32", dim);
+    if (!((typeof am === "number" && (am >>> 0) === am && (+am !== 0 || 1 / am > 0)))) rt.bad(F$, "am", "u32", am);
     const r = raw.cuTexRefSetAddressMode(hTexRef, dim, am);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hTexRef);
@@ -5161,8 +5160,8 @@ function cuTexRefSetFilterMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRef
   const F$ = "cuTexRefSetFilterMode";
   return function cuTexRefSetFilterMode(hTexRef: CUtexref, fm: CUfilter_mode): void {
     if (arguments.length !== 2) rt.arity(F$, "hTexRef,fm", 2, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
-    if (!isU32(fm)) rt.bad(F$, "fm", "u32", fm);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!((typeof fm === "number" && (fm >>> 0) === fm && (+fm !== 0 || 1 / fm > 0)))) rt.bad(F$, "fm", "u32", fm);
     const r = raw.cuTexRefSetFilterMode(hTexRef, fm);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hTexRef);
@@ -5174,8 +5173,8 @@ function cuTexRefSetMipmapFilterMode$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cuTexRefSetMipmapFilterMode";
   return function cuTexRefSetMipmapFilterMode(hTexRef: CUtexref, fm: CUfilter_mode): void {
     if (arguments.length !== 2) rt.arity(F$, "hTexRef,fm", 2, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
-    if (!isU32(fm)) rt.bad(F$, "fm", "u32", fm);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!((typeof fm === "number" && (fm >>> 0) === fm && (+fm !== 0 || 1 / fm > 0)))) rt.bad(F$, "fm", "u32", fm);
     const r = raw.cuTexRefSetMipmapFilterMode(hTexRef, fm);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hTexRef);
@@ -5187,8 +5186,8 @@ function cuTexRefSetMipmapLevelBias$(raw: Raw, rt: CheckedRuntime): Checked["cuT
   const F$ = "cuTexRefSetMipmapLevelBias";
   return function cuTexRefSetMipmapLevelBias(hTexRef: CUtexref, bias: number): void {
     if (arguments.length !== 2) rt.arity(F$, "hTexRef,bias", 2, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
-    if (!isF64(bias)) rt.bad(F$, "bias", "f32", bias);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!(typeof bias === "number")) rt.bad(F$, "bias", "f32", bias);
     const r = raw.cuTexRefSetMipmapLevelBias(hTexRef, bias);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hTexRef);
@@ -5200,9 +5199,9 @@ function cuTexRefSetMipmapLevelClamp$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cuTexRefSetMipmapLevelClamp";
   return function cuTexRefSetMipmapLevelClamp(hTexRef: CUtexref, minMipmapLevelClamp: number, maxMipmapLevelClamp: number): void {
     if (arguments.length !== 3) rt.arity(F$, "hTexRef,minMipmapLevelClamp,maxMipmapLevelClamp", 3, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
-    if (!isF64(minMipmapLevelClamp)) rt.bad(F$, "minMipmapLevelClamp", "f32", minMipmapLevelClamp);
-    if (!isF64(maxMipmapLevelClamp)) rt.bad(F$, "maxMipmapLevelClamp", "f32", maxMipmapLevelClamp);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!(typeof minMipmapLevelClamp === "number")) rt.bad(F$, "minMipmapLevelClamp", "f32", minMipmapLevelClamp);
+    if (!(typeof maxMipmapLevelClamp === "number")) rt.bad(F$, "maxMipmapLevelClamp", "f32", maxMipmapLevelClamp);
     const r = raw.cuTexRefSetMipmapLevelClamp(hTexRef, minMipmapLevelClamp, maxMipmapLevelClamp);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hTexRef);
@@ -5214,8 +5213,8 @@ function cuTexRefSetMaxAnisotropy$(raw: Raw, rt: CheckedRuntime): Checked["cuTex
   const F$ = "cuTexRefSetMaxAnisotropy";
   return function cuTexRefSetMaxAnisotropy(hTexRef: CUtexref, maxAniso: number): void {
     if (arguments.length !== 2) rt.arity(F$, "hTexRef,maxAniso", 2, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
-    if (!isU32(maxAniso)) rt.bad(F$, "maxAniso", "u32", maxAniso);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!((typeof maxAniso === "number" && (maxAniso >>> 0) === maxAniso && (+maxAniso !== 0 || 1 / maxAniso > 0)))) rt.bad(F$, "maxAniso", "u32", maxAniso);
     const r = raw.cuTexRefSetMaxAnisotropy(hTexRef, maxAniso);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hTexRef);
@@ -5227,7 +5226,7 @@ function cuTexRefSetBorderColor$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRe
   const F$ = "cuTexRefSetBorderColor";
   return function cuTexRefSetBorderColor(hTexRef: CUtexref, pBorderColor: PointerLike): void {
     if (arguments.length !== 2) rt.arity(F$, "hTexRef,pBorderColor", 2, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefSetBorderColor(hTexRef, rt.ptr(pBorderColor, F$, "pBorderColor"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hTexRef);
@@ -5239,8 +5238,8 @@ function cuTexRefSetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefSetFl
   const F$ = "cuTexRefSetFlags";
   return function cuTexRefSetFlags(hTexRef: CUtexref, Flags: number): void {
     if (arguments.length !== 2) rt.arity(F$, "hTexRef,Flags", 2, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
-    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!((typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0)))) rt.bad(F$, "Flags", "u32", Flags);
     const r = raw.cuTexRefSetFlags(hTexRef, Flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hTexRef);
@@ -5254,7 +5253,7 @@ function cuTexRefGetAddress$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGet
   const F$ = "cuTexRefGetAddress";
   return function cuTexRefGetAddress(hTexRef: CUtexref): CUdeviceptr {
     if (arguments.length !== 1) rt.arity(F$, "hTexRef", 1, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetAddress(o0, hTexRef);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5268,7 +5267,7 @@ function cuTexRefGetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetAr
   const F$ = "cuTexRefGetArray";
   return function cuTexRefGetArray(hTexRef: CUtexref): CUarray {
     if (arguments.length !== 1) rt.arity(F$, "hTexRef", 1, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetArray(o0, hTexRef);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5282,7 +5281,7 @@ function cuTexRefGetMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cuTe
   const F$ = "cuTexRefGetMipmappedArray";
   return function cuTexRefGetMipmappedArray(hTexRef: CUtexref): CUmipmappedArray {
     if (arguments.length !== 1) rt.arity(F$, "hTexRef", 1, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetMipmappedArray(o0, hTexRef);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5297,8 +5296,8 @@ function cuTexRefGetAddressMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRe
   const F$ = "cuTexRefGetAddressMode";
   return function cuTexRefGetAddressMode(hTexRef: CUtexref, dim: number): CUaddress_mode {
     if (arguments.length !== 2) rt.arity(F$, "hTexRef,dim", 2, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
-    if (!isI32(dim)) rt.bad(F$, "dim", "i32", dim);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!((typeof dim === "number" && (dim | 0) === dim && (+dim !== 0 || 1 / dim > 0)))) rt.bad(F$, "dim", "i32", dim);
     const r = raw.cuTexRefGetAddressMode(o0, hTexRef, dim);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5313,7 +5312,7 @@ function cuTexRefGetFilterMode$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRef
   const F$ = "cuTexRefGetFilterMode";
   return function cuTexRefGetFilterMode(hTexRef: CUtexref): CUfilter_mode {
     if (arguments.length !== 1) rt.arity(F$, "hTexRef", 1, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetFilterMode(o0, hTexRef);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5330,7 +5329,7 @@ function cuTexRefGetFormat$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetF
   const F$ = "cuTexRefGetFormat";
   return function cuTexRefGetFormat(hTexRef: CUtexref): [pFormat: CUarray_format, pNumChannels: number] {
     if (arguments.length !== 1) rt.arity(F$, "hTexRef", 1, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetFormat(o0, o1, hTexRef);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5345,7 +5344,7 @@ function cuTexRefGetMipmapFilterMode$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cuTexRefGetMipmapFilterMode";
   return function cuTexRefGetMipmapFilterMode(hTexRef: CUtexref): CUfilter_mode {
     if (arguments.length !== 1) rt.arity(F$, "hTexRef", 1, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetMipmapFilterMode(o0, hTexRef);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5360,7 +5359,7 @@ function cuTexRefGetMipmapLevelBias$(raw: Raw, rt: CheckedRuntime): Checked["cuT
   const F$ = "cuTexRefGetMipmapLevelBias";
   return function cuTexRefGetMipmapLevelBias(hTexRef: CUtexref): number {
     if (arguments.length !== 1) rt.arity(F$, "hTexRef", 1, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetMipmapLevelBias(o0, hTexRef);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5376,7 +5375,7 @@ function cuTexRefGetMipmapLevelClamp$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cuTexRefGetMipmapLevelClamp";
   return function cuTexRefGetMipmapLevelClamp(hTexRef: CUtexref): [pminMipmapLevelClamp: number, pmaxMipmapLevelClamp: number] {
     if (arguments.length !== 1) rt.arity(F$, "hTexRef", 1, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetMipmapLevelClamp(o0, o1, hTexRef);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5391,7 +5390,7 @@ function cuTexRefGetMaxAnisotropy$(raw: Raw, rt: CheckedRuntime): Checked["cuTex
   const F$ = "cuTexRefGetMaxAnisotropy";
   return function cuTexRefGetMaxAnisotropy(hTexRef: CUtexref): number {
     if (arguments.length !== 1) rt.arity(F$, "hTexRef", 1, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetMaxAnisotropy(o0, hTexRef);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5405,7 +5404,7 @@ function cuTexRefGetBorderColor$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRe
   const A_cuTexRefGetBorderColor: ArraySpec = { elements: [{ kind: "f32", size: 4 }], count: null, query: false, retry: [] };
   return function cuTexRefGetBorderColor(hTexRef: CUtexref): Float32Array {
     if (arguments.length !== 1) rt.arity(F$, "hTexRef", 1, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const a = rt.arrays(F$, A_cuTexRefGetBorderColor, 4, (p) => raw.cuTexRefGetBorderColor(p[0]!, hTexRef));
     return a[0] as Float32Array;
   };
@@ -5418,7 +5417,7 @@ function cuTexRefGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefGetFl
   const F$ = "cuTexRefGetFlags";
   return function cuTexRefGetFlags(hTexRef: CUtexref): number {
     if (arguments.length !== 1) rt.arity(F$, "hTexRef", 1, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefGetFlags(o0, hTexRef);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5443,7 +5442,7 @@ function cuTexRefDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuTexRefDestro
   const F$ = "cuTexRefDestroy";
   return function cuTexRefDestroy(hTexRef: CUtexref): void {
     if (arguments.length !== 1) rt.arity(F$, "hTexRef", 1, arguments.length);
-    if (!isPtr(hTexRef)) rt.bad(F$, "hTexRef", "pointer", hTexRef);
+    if (!(isPtr(hTexRef))) rt.bad(F$, "hTexRef", "pointer", hTexRef);
     const r = raw.cuTexRefDestroy(hTexRef);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hTexRef);
@@ -5455,9 +5454,9 @@ function cuSurfRefSetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfRefSet
   const F$ = "cuSurfRefSetArray";
   return function cuSurfRefSetArray(hSurfRef: CUsurfref, hArray: CUarray, Flags: number): void {
     if (arguments.length !== 3) rt.arity(F$, "hSurfRef,hArray,Flags", 3, arguments.length);
-    if (!isPtr(hSurfRef)) rt.bad(F$, "hSurfRef", "pointer", hSurfRef);
-    if (!isPtr(hArray)) rt.bad(F$, "hArray", "pointer", hArray);
-    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
+    if (!(isPtr(hSurfRef))) rt.bad(F$, "hSurfRef", "pointer", hSurfRef);
+    if (!(isPtr(hArray))) rt.bad(F$, "hArray", "pointer", hArray);
+    if (!((typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0)))) rt.bad(F$, "Flags", "u32", Flags);
     const r = raw.cuSurfRefSetArray(hSurfRef, hArray, Flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hSurfRef);
@@ -5470,7 +5469,7 @@ function cuSurfRefGetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfRefGet
   const F$ = "cuSurfRefGetArray";
   return function cuSurfRefGetArray(hSurfRef: CUsurfref): CUarray {
     if (arguments.length !== 1) rt.arity(F$, "hSurfRef", 1, arguments.length);
-    if (!isPtr(hSurfRef)) rt.bad(F$, "hSurfRef", "pointer", hSurfRef);
+    if (!(isPtr(hSurfRef))) rt.bad(F$, "hSurfRef", "pointer", hSurfRef);
     const r = raw.cuSurfRefGetArray(o0, hSurfRef);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5495,7 +5494,7 @@ function cuTexObjectDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuTexObject
   const F$ = "cuTexObjectDestroy";
   return function cuTexObjectDestroy(texObject: CUtexObject): void {
     if (arguments.length !== 1) rt.arity(F$, "texObject", 1, arguments.length);
-    if (!isU64(texObject)) rt.bad(F$, "texObject", "u64", texObject);
+    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad(F$, "texObject", "u64", texObject);
     const r = raw.cuTexObjectDestroy(texObject);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5506,7 +5505,7 @@ function cuTexObjectGetResourceDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuT
   const F$ = "cuTexObjectGetResourceDesc";
   return function cuTexObjectGetResourceDesc(texObject: CUtexObject, pResDesc?: CUDA_RESOURCE_DESC_st): CUDA_RESOURCE_DESC_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "texObject,pResDesc", 1, arguments.length);
-    if (!isU64(texObject)) rt.bad(F$, "texObject", "u64", texObject);
+    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad(F$, "texObject", "u64", texObject);
     const $pResDesc = pResDesc === undefined ? rt.record(CUDA_RESOURCE_DESC_st) : rt.recordArg(pResDesc, CUDA_RESOURCE_DESC_st, F$, "pResDesc");
     const r = raw.cuTexObjectGetResourceDesc($pResDesc.$pointer(), texObject);
     if (rt.guards) rt.check(F$);
@@ -5519,7 +5518,7 @@ function cuTexObjectGetTextureDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuTe
   const F$ = "cuTexObjectGetTextureDesc";
   return function cuTexObjectGetTextureDesc(texObject: CUtexObject, pTexDesc?: CUDA_TEXTURE_DESC_st): CUDA_TEXTURE_DESC_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "texObject,pTexDesc", 1, arguments.length);
-    if (!isU64(texObject)) rt.bad(F$, "texObject", "u64", texObject);
+    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad(F$, "texObject", "u64", texObject);
     const $pTexDesc = pTexDesc === undefined ? rt.record(CUDA_TEXTURE_DESC_st) : rt.recordArg(pTexDesc, CUDA_TEXTURE_DESC_st, F$, "pTexDesc");
     const r = raw.cuTexObjectGetTextureDesc($pTexDesc.$pointer(), texObject);
     if (rt.guards) rt.check(F$);
@@ -5532,7 +5531,7 @@ function cuTexObjectGetResourceViewDesc$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cuTexObjectGetResourceViewDesc";
   return function cuTexObjectGetResourceViewDesc(texObject: CUtexObject, pResViewDesc?: CUDA_RESOURCE_VIEW_DESC_st): CUDA_RESOURCE_VIEW_DESC_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "texObject,pResViewDesc", 1, arguments.length);
-    if (!isU64(texObject)) rt.bad(F$, "texObject", "u64", texObject);
+    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad(F$, "texObject", "u64", texObject);
     const $pResViewDesc = pResViewDesc === undefined ? rt.record(CUDA_RESOURCE_VIEW_DESC_st) : rt.recordArg(pResViewDesc, CUDA_RESOURCE_VIEW_DESC_st, F$, "pResViewDesc");
     const r = raw.cuTexObjectGetResourceViewDesc($pResViewDesc.$pointer(), texObject);
     if (rt.guards) rt.check(F$);
@@ -5558,7 +5557,7 @@ function cuSurfObjectDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfObje
   const F$ = "cuSurfObjectDestroy";
   return function cuSurfObjectDestroy(surfObject: CUsurfObject): void {
     if (arguments.length !== 1) rt.arity(F$, "surfObject", 1, arguments.length);
-    if (!isU64(surfObject)) rt.bad(F$, "surfObject", "u64", surfObject);
+    if (!((typeof surfObject === "bigint" ? surfObject >= 0n && surfObject <= 18446744073709551615n : Number.isSafeInteger(surfObject) && surfObject >= 0))) rt.bad(F$, "surfObject", "u64", surfObject);
     const r = raw.cuSurfObjectDestroy(surfObject);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5569,7 +5568,7 @@ function cuSurfObjectGetResourceDesc$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cuSurfObjectGetResourceDesc";
   return function cuSurfObjectGetResourceDesc(surfObject: CUsurfObject, pResDesc?: CUDA_RESOURCE_DESC_st): CUDA_RESOURCE_DESC_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "surfObject,pResDesc", 1, arguments.length);
-    if (!isU64(surfObject)) rt.bad(F$, "surfObject", "u64", surfObject);
+    if (!((typeof surfObject === "bigint" ? surfObject >= 0n && surfObject <= 18446744073709551615n : Number.isSafeInteger(surfObject) && surfObject >= 0))) rt.bad(F$, "surfObject", "u64", surfObject);
     const $pResDesc = pResDesc === undefined ? rt.record(CUDA_RESOURCE_DESC_st) : rt.recordArg(pResDesc, CUDA_RESOURCE_DESC_st, F$, "pResDesc");
     const r = raw.cuSurfObjectGetResourceDesc($pResDesc.$pointer(), surfObject);
     if (rt.guards) rt.check(F$);
@@ -5582,12 +5581,12 @@ function cuTensorMapEncodeTiled$(raw: Raw, rt: CheckedRuntime): Checked["cuTenso
   const F$ = "cuTensorMapEncodeTiled";
   return function cuTensorMapEncodeTiled(tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, boxDim: PointerLike, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill, tensorMap?: CUtensorMap_st): CUtensorMap_st {
     if (arguments.length < 11 || arguments.length > 12) rt.arity(F$, "tensorDataType,tensorRank,globalAddress,globalDim,globalStrides,boxDim,elementStrides,interleave,swizzle,l2Promotion,oobFill,tensorMap", 11, arguments.length);
-    if (!isU32(tensorDataType)) rt.bad(F$, "tensorDataType", "u32", tensorDataType);
-    if (!isU32(tensorRank)) rt.bad(F$, "tensorRank", "u32", tensorRank);
-    if (!isU32(interleave)) rt.bad(F$, "interleave", "u32", interleave);
-    if (!isU32(swizzle)) rt.bad(F$, "swizzle", "u32", swizzle);
-    if (!isU32(l2Promotion)) rt.bad(F$, "l2Promotion", "u32", l2Promotion);
-    if (!isU32(oobFill)) rt.bad(F$, "oobFill", "u32", oobFill);
+    if (!((typeof tensorDataType === "number" && (tensorDataType >>> 0) === tensorDataType && (+tensorDataType !== 0 || 1 / tensorDataType > 0)))) rt.bad(F$, "tensorDataType", "u32", tensorDataType);
+    if (!((typeof tensorRank === "number" && (tensorRank >>> 0) === tensorRank && (+tensorRank !== 0 || 1 / tensorRank > 0)))) rt.bad(F$, "tensorRank", "u32", tensorRank);
+    if (!((typeof interleave === "number" && (interleave >>> 0) === interleave && (+interleave !== 0 || 1 / interleave > 0)))) rt.bad(F$, "interleave", "u32", interleave);
+    if (!((typeof swizzle === "number" && (swizzle >>> 0) === swizzle && (+swizzle !== 0 || 1 / swizzle > 0)))) rt.bad(F$, "swizzle", "u32", swizzle);
+    if (!((typeof l2Promotion === "number" && (l2Promotion >>> 0) === l2Promotion && (+l2Promotion !== 0 || 1 / l2Promotion > 0)))) rt.bad(F$, "l2Promotion", "u32", l2Promotion);
+    if (!((typeof oobFill === "number" && (oobFill >>> 0) === oobFill && (+oobFill !== 0 || 1 / oobFill > 0)))) rt.bad(F$, "oobFill", "u32", oobFill);
     const $tensorMap = tensorMap === undefined ? rt.record(CUtensorMap_st) : rt.recordArg(tensorMap, CUtensorMap_st, F$, "tensorMap");
     const r = raw.cuTensorMapEncodeTiled($tensorMap.$pointer(), tensorDataType, tensorRank, rt.ptr(globalAddress, F$, "globalAddress"), rt.ptr(globalDim, F$, "globalDim"), rt.ptr(globalStrides, F$, "globalStrides"), rt.ptr(boxDim, F$, "boxDim"), rt.ptr(elementStrides, F$, "elementStrides"), interleave, swizzle, l2Promotion, oobFill);
     if (rt.guards) rt.check(F$);
@@ -5600,14 +5599,14 @@ function cuTensorMapEncodeIm2col$(raw: Raw, rt: CheckedRuntime): Checked["cuTens
   const F$ = "cuTensorMapEncodeIm2col";
   return function cuTensorMapEncodeIm2col(tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, pixelBoxLowerCorner: PointerLike, pixelBoxUpperCorner: PointerLike, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill, tensorMap?: CUtensorMap_st): CUtensorMap_st {
     if (arguments.length < 14 || arguments.length > 15) rt.arity(F$, "tensorDataType,tensorRank,globalAddress,globalDim,globalStrides,pixelBoxLowerCorner,pixelBoxUpperCorner,channelsPerPixel,pixelsPerColumn,elementStrides,interleave,swizzle,l2Promotion,oobFill,tensorMap", 14, arguments.length);
-    if (!isU32(tensorDataType)) rt.bad(F$, "tensorDataType", "u32", tensorDataType);
-    if (!isU32(tensorRank)) rt.bad(F$, "tensorRank", "u32", tensorRank);
-    if (!isU32(channelsPerPixel)) rt.bad(F$, "channelsPerPixel", "u32", channelsPerPixel);
-    if (!isU32(pixelsPerColumn)) rt.bad(F$, "pixelsPerColumn", "u32", pixelsPerColumn);
-    if (!isU32(interleave)) rt.bad(F$, "interleave", "u32", interleave);
-    if (!isU32(swizzle)) rt.bad(F$, "swizzle", "u32", swizzle);
-    if (!isU32(l2Promotion)) rt.bad(F$, "l2Promotion", "u32", l2Promotion);
-    if (!isU32(oobFill)) rt.bad(F$, "oobFill", "u32", oobFill);
+    if (!((typeof tensorDataType === "number" && (tensorDataType >>> 0) === tensorDataType && (+tensorDataType !== 0 || 1 / tensorDataType > 0)))) rt.bad(F$, "tensorDataType", "u32", tensorDataType);
+    if (!((typeof tensorRank === "number" && (tensorRank >>> 0) === tensorRank && (+tensorRank !== 0 || 1 / tensorRank > 0)))) rt.bad(F$, "tensorRank", "u32", tensorRank);
+    if (!((typeof channelsPerPixel === "number" && (channelsPerPixel >>> 0) === channelsPerPixel && (+channelsPerPixel !== 0 || 1 / channelsPerPixel > 0)))) rt.bad(F$, "channelsPerPixel", "u32", channelsPerPixel);
+    if (!((typeof pixelsPerColumn === "number" && (pixelsPerColumn >>> 0) === pixelsPerColumn && (+pixelsPerColumn !== 0 || 1 / pixelsPerColumn > 0)))) rt.bad(F$, "pixelsPerColumn", "u32", pixelsPerColumn);
+    if (!((typeof interleave === "number" && (interleave >>> 0) === interleave && (+interleave !== 0 || 1 / interleave > 0)))) rt.bad(F$, "interleave", "u32", interleave);
+    if (!((typeof swizzle === "number" && (swizzle >>> 0) === swizzle && (+swizzle !== 0 || 1 / swizzle > 0)))) rt.bad(F$, "swizzle", "u32", swizzle);
+    if (!((typeof l2Promotion === "number" && (l2Promotion >>> 0) === l2Promotion && (+l2Promotion !== 0 || 1 / l2Promotion > 0)))) rt.bad(F$, "l2Promotion", "u32", l2Promotion);
+    if (!((typeof oobFill === "number" && (oobFill >>> 0) === oobFill && (+oobFill !== 0 || 1 / oobFill > 0)))) rt.bad(F$, "oobFill", "u32", oobFill);
     const $tensorMap = tensorMap === undefined ? rt.record(CUtensorMap_st) : rt.recordArg(tensorMap, CUtensorMap_st, F$, "tensorMap");
     const r = raw.cuTensorMapEncodeIm2col($tensorMap.$pointer(), tensorDataType, tensorRank, rt.ptr(globalAddress, F$, "globalAddress"), rt.ptr(globalDim, F$, "globalDim"), rt.ptr(globalStrides, F$, "globalStrides"), rt.ptr(pixelBoxLowerCorner, F$, "pixelBoxLowerCorner"), rt.ptr(pixelBoxUpperCorner, F$, "pixelBoxUpperCorner"), channelsPerPixel, pixelsPerColumn, rt.ptr(elementStrides, F$, "elementStrides"), interleave, swizzle, l2Promotion, oobFill);
     if (rt.guards) rt.check(F$);
@@ -5620,17 +5619,17 @@ function cuTensorMapEncodeIm2colWide$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cuTensorMapEncodeIm2colWide";
   return function cuTensorMapEncodeIm2colWide(tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, pixelBoxLowerCornerWidth: number, pixelBoxUpperCornerWidth: number, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: PointerLike, interleave: CUtensorMapInterleave, mode: CUtensorMapIm2ColWideMode, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill, tensorMap?: CUtensorMap_st): CUtensorMap_st {
     if (arguments.length < 15 || arguments.length > 16) rt.arity(F$, "tensorDataType,tensorRank,globalAddress,globalDim,globalStrides,pixelBoxLowerCornerWidth,pixelBoxUpperCornerWidth,channelsPerPixel,pixelsPerColumn,elementStrides,interleave,mode,swizzle,l2Promotion,oobFill,tensorMap", 15, arguments.length);
-    if (!isU32(tensorDataType)) rt.bad(F$, "tensorDataType", "u32", tensorDataType);
-    if (!isU32(tensorRank)) rt.bad(F$, "tensorRank", "u32", tensorRank);
-    if (!isI32(pixelBoxLowerCornerWidth)) rt.bad(F$, "pixelBoxLowerCornerWidth", "i32", pixelBoxLowerCornerWidth);
-    if (!isI32(pixelBoxUpperCornerWidth)) rt.bad(F$, "pixelBoxUpperCornerWidth", "i32", pixelBoxUpperCornerWidth);
-    if (!isU32(channelsPerPixel)) rt.bad(F$, "channelsPerPixel", "u32", channelsPerPixel);
-    if (!isU32(pixelsPerColumn)) rt.bad(F$, "pixelsPerColumn", "u32", pixelsPerColumn);
-    if (!isU32(interleave)) rt.bad(F$, "interleave", "u32", interleave);
-    if (!isU32(mode)) rt.bad(F$, "mode", "u32", mode);
-    if (!isU32(swizzle)) rt.bad(F$, "swizzle", "u32", swizzle);
-    if (!isU32(l2Promotion)) rt.bad(F$, "l2Promotion", "u32", l2Promotion);
-    if (!isU32(oobFill)) rt.bad(F$, "oobFill", "u32", oobFill);
+    if (!((typeof tensorDataType === "number" && (tensorDataType >>> 0) === tensorDataType && (+tensorDataType !== 0 || 1 / tensorDataType > 0)))) rt.bad(F$, "tensorDataType", "u32", tensorDataType);
+    if (!((typeof tensorRank === "number" && (tensorRank >>> 0) === tensorRank && (+tensorRank !== 0 || 1 / tensorRank > 0)))) rt.bad(F$, "tensorRank", "u32", tensorRank);
+    if (!((typeof pixelBoxLowerCornerWidth === "number" && (pixelBoxLowerCornerWidth | 0) === pixelBoxLowerCornerWidth && (+pixelBoxLowerCornerWidth !== 0 || 1 / pixelBoxLowerCornerWidth > 0)))) rt.bad(F$, "pixelBoxLowerCornerWidth", "i32", pixelBoxLowerCornerWidth);
+    if (!((typeof pixelBoxUpperCornerWidth === "number" && (pixelBoxUpperCornerWidth | 0) === pixelBoxUpperCornerWidth && (+pixelBoxUpperCornerWidth !== 0 || 1 / pixelBoxUpperCornerWidth > 0)))) rt.bad(F$, "pixelBoxUpperCornerWidth", "i32", pixelBoxUpperCornerWidth);
+    if (!((typeof channelsPerPixel === "number" && (channelsPerPixel >>> 0) === channelsPerPixel && (+channelsPerPixel !== 0 || 1 / channelsPerPixel > 0)))) rt.bad(F$, "channelsPerPixel", "u32", channelsPerPixel);
+    if (!((typeof pixelsPerColumn === "number" && (pixelsPerColumn >>> 0) === pixelsPerColumn && (+pixelsPerColumn !== 0 || 1 / pixelsPerColumn > 0)))) rt.bad(F$, "pixelsPerColumn", "u32", pixelsPerColumn);
+    if (!((typeof interleave === "number" && (interleave >>> 0) === interleave && (+interleave !== 0 || 1 / interleave > 0)))) rt.bad(F$, "interleave", "u32", interleave);
+    if (!((typeof mode === "number" && (mode >>> 0) === mode && (+mode !== 0 || 1 / mode > 0)))) rt.bad(F$, "mode", "u32", mode);
+    if (!((typeof swizzle === "number" && (swizzle >>> 0) === swizzle && (+swizzle !== 0 || 1 / swizzle > 0)))) rt.bad(F$, "swizzle", "u32", swizzle);
+    if (!((typeof l2Promotion === "number" && (l2Promotion >>> 0) === l2Promotion && (+l2Promotion !== 0 || 1 / l2Promotion > 0)))) rt.bad(F$, "l2Promotion", "u32", l2Promotion);
+    if (!((typeof oobFill === "number" && (oobFill >>> 0) === oobFill && (+oobFill !== 0 || 1 / oobFill > 0)))) rt.bad(F$, "oobFill", "u32", oobFill);
     const $tensorMap = tensorMap === undefined ? rt.record(CUtensorMap_st) : rt.recordArg(tensorMap, CUtensorMap_st, F$, "tensorMap");
     const r = raw.cuTensorMapEncodeIm2colWide($tensorMap.$pointer(), tensorDataType, tensorRank, rt.ptr(globalAddress, F$, "globalAddress"), rt.ptr(globalDim, F$, "globalDim"), rt.ptr(globalStrides, F$, "globalStrides"), pixelBoxLowerCornerWidth, pixelBoxUpperCornerWidth, channelsPerPixel, pixelsPerColumn, rt.ptr(elementStrides, F$, "elementStrides"), interleave, mode, swizzle, l2Promotion, oobFill);
     if (rt.guards) rt.check(F$);
@@ -5655,8 +5654,8 @@ function cuDeviceCanAccessPeer$(raw: Raw, rt: CheckedRuntime): Checked["cuDevice
   const F$ = "cuDeviceCanAccessPeer";
   return function cuDeviceCanAccessPeer(dev: CUdevice, peerDev: CUdevice): number {
     if (arguments.length !== 2) rt.arity(F$, "dev,peerDev", 2, arguments.length);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
-    if (!isI32(peerDev)) rt.bad(F$, "peerDev", "i32", peerDev);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof peerDev === "number" && (peerDev | 0) === peerDev && (+peerDev !== 0 || 1 / peerDev > 0)))) rt.bad(F$, "peerDev", "i32", peerDev);
     const r = raw.cuDeviceCanAccessPeer(o0, dev, peerDev);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5669,8 +5668,8 @@ function cuCtxEnablePeerAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxEna
   const F$ = "cuCtxEnablePeerAccess";
   return function cuCtxEnablePeerAccess(peerContext: CUcontext, Flags: number): void {
     if (arguments.length !== 2) rt.arity(F$, "peerContext,Flags", 2, arguments.length);
-    if (!isPtr(peerContext)) rt.bad(F$, "peerContext", "pointer", peerContext);
-    if (!isU32(Flags)) rt.bad(F$, "Flags", "u32", Flags);
+    if (!(isPtr(peerContext))) rt.bad(F$, "peerContext", "pointer", peerContext);
+    if (!((typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0)))) rt.bad(F$, "Flags", "u32", Flags);
     const r = raw.cuCtxEnablePeerAccess(peerContext, Flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, peerContext);
@@ -5682,7 +5681,7 @@ function cuCtxDisablePeerAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxDi
   const F$ = "cuCtxDisablePeerAccess";
   return function cuCtxDisablePeerAccess(peerContext: CUcontext): void {
     if (arguments.length !== 1) rt.arity(F$, "peerContext", 1, arguments.length);
-    if (!isPtr(peerContext)) rt.bad(F$, "peerContext", "pointer", peerContext);
+    if (!(isPtr(peerContext))) rt.bad(F$, "peerContext", "pointer", peerContext);
     const r = raw.cuCtxDisablePeerAccess(peerContext);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, peerContext);
@@ -5695,9 +5694,9 @@ function cuDeviceGetP2PAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDevi
   const F$ = "cuDeviceGetP2PAttribute";
   return function cuDeviceGetP2PAttribute(attrib: CUdevice_P2PAttribute, srcDevice: CUdevice, dstDevice: CUdevice): number {
     if (arguments.length !== 3) rt.arity(F$, "attrib,srcDevice,dstDevice", 3, arguments.length);
-    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
-    if (!isI32(srcDevice)) rt.bad(F$, "srcDevice", "i32", srcDevice);
-    if (!isI32(dstDevice)) rt.bad(F$, "dstDevice", "i32", dstDevice);
+    if (!((typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0)))) rt.bad(F$, "attrib", "u32", attrib);
+    if (!((typeof srcDevice === "number" && (srcDevice | 0) === srcDevice && (+srcDevice !== 0 || 1 / srcDevice > 0)))) rt.bad(F$, "srcDevice", "i32", srcDevice);
+    if (!((typeof dstDevice === "number" && (dstDevice | 0) === dstDevice && (+dstDevice !== 0 || 1 / dstDevice > 0)))) rt.bad(F$, "dstDevice", "i32", dstDevice);
     const r = raw.cuDeviceGetP2PAttribute(o0, attrib, srcDevice, dstDevice);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5710,9 +5709,9 @@ function cuDeviceGetP2PAtomicCapabilities$(raw: Raw, rt: CheckedRuntime): Checke
   const A_cuDeviceGetP2PAtomicCapabilities: ArraySpec = { elements: [{ kind: "u32", size: 4 }], count: null, query: false, retry: [] };
   return function cuDeviceGetP2PAtomicCapabilities(operations: PointerLike, count: number, srcDevice: CUdevice, dstDevice: CUdevice): Uint32Array {
     if (arguments.length !== 4) rt.arity(F$, "operations,count,srcDevice,dstDevice", 4, arguments.length);
-    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
-    if (!isI32(srcDevice)) rt.bad(F$, "srcDevice", "i32", srcDevice);
-    if (!isI32(dstDevice)) rt.bad(F$, "dstDevice", "i32", dstDevice);
+    if (!((typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0)))) rt.bad(F$, "count", "u32", count);
+    if (!((typeof srcDevice === "number" && (srcDevice | 0) === srcDevice && (+srcDevice !== 0 || 1 / srcDevice > 0)))) rt.bad(F$, "srcDevice", "i32", srcDevice);
+    if (!((typeof dstDevice === "number" && (dstDevice | 0) === dstDevice && (+dstDevice !== 0 || 1 / dstDevice > 0)))) rt.bad(F$, "dstDevice", "i32", dstDevice);
     const a = rt.arrays(F$, A_cuDeviceGetP2PAtomicCapabilities, count, (p) => raw.cuDeviceGetP2PAtomicCapabilities(p[0]!, rt.sized(operations, count, 4, F$, "operations"), count, srcDevice, dstDevice));
     return a[0] as Uint32Array;
   };
@@ -5723,7 +5722,7 @@ function cuGraphicsUnregisterResource$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cuGraphicsUnregisterResource";
   return function cuGraphicsUnregisterResource(resource: CUgraphicsResource): void {
     if (arguments.length !== 1) rt.arity(F$, "resource", 1, arguments.length);
-    if (!isPtr(resource)) rt.bad(F$, "resource", "pointer", resource);
+    if (!(isPtr(resource))) rt.bad(F$, "resource", "pointer", resource);
     const r = raw.cuGraphicsUnregisterResource(resource);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, resource);
@@ -5736,9 +5735,9 @@ function cuGraphicsSubResourceGetMappedArray$(raw: Raw, rt: CheckedRuntime): Che
   const F$ = "cuGraphicsSubResourceGetMappedArray";
   return function cuGraphicsSubResourceGetMappedArray(resource: CUgraphicsResource, arrayIndex: number, mipLevel: number): CUarray {
     if (arguments.length !== 3) rt.arity(F$, "resource,arrayIndex,mipLevel", 3, arguments.length);
-    if (!isPtr(resource)) rt.bad(F$, "resource", "pointer", resource);
-    if (!isU32(arrayIndex)) rt.bad(F$, "arrayIndex", "u32", arrayIndex);
-    if (!isU32(mipLevel)) rt.bad(F$, "mipLevel", "u32", mipLevel);
+    if (!(isPtr(resource))) rt.bad(F$, "resource", "pointer", resource);
+    if (!((typeof arrayIndex === "number" && (arrayIndex >>> 0) === arrayIndex && (+arrayIndex !== 0 || 1 / arrayIndex > 0)))) rt.bad(F$, "arrayIndex", "u32", arrayIndex);
+    if (!((typeof mipLevel === "number" && (mipLevel >>> 0) === mipLevel && (+mipLevel !== 0 || 1 / mipLevel > 0)))) rt.bad(F$, "mipLevel", "u32", mipLevel);
     const r = raw.cuGraphicsSubResourceGetMappedArray(o0, resource, arrayIndex, mipLevel);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5752,7 +5751,7 @@ function cuGraphicsResourceGetMappedMipmappedArray$(raw: Raw, rt: CheckedRuntime
   const F$ = "cuGraphicsResourceGetMappedMipmappedArray";
   return function cuGraphicsResourceGetMappedMipmappedArray(resource: CUgraphicsResource): CUmipmappedArray {
     if (arguments.length !== 1) rt.arity(F$, "resource", 1, arguments.length);
-    if (!isPtr(resource)) rt.bad(F$, "resource", "pointer", resource);
+    if (!(isPtr(resource))) rt.bad(F$, "resource", "pointer", resource);
     const r = raw.cuGraphicsResourceGetMappedMipmappedArray(o0, resource);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5768,7 +5767,7 @@ function cuGraphicsResourceGetMappedPointer$(raw: Raw, rt: CheckedRuntime): Chec
   const F$ = "cuGraphicsResourceGetMappedPointer";
   return function cuGraphicsResourceGetMappedPointer(resource: CUgraphicsResource): [pDevPtr: CUdeviceptr, pSize: bigint] {
     if (arguments.length !== 1) rt.arity(F$, "resource", 1, arguments.length);
-    if (!isPtr(resource)) rt.bad(F$, "resource", "pointer", resource);
+    if (!(isPtr(resource))) rt.bad(F$, "resource", "pointer", resource);
     const r = raw.cuGraphicsResourceGetMappedPointer(o0, o1, resource);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5781,8 +5780,8 @@ function cuGraphicsResourceSetMapFlags$(raw: Raw, rt: CheckedRuntime): Checked["
   const F$ = "cuGraphicsResourceSetMapFlags";
   return function cuGraphicsResourceSetMapFlags(resource: CUgraphicsResource, flags: number): void {
     if (arguments.length !== 2) rt.arity(F$, "resource,flags", 2, arguments.length);
-    if (!isPtr(resource)) rt.bad(F$, "resource", "pointer", resource);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(resource))) rt.bad(F$, "resource", "pointer", resource);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuGraphicsResourceSetMapFlags(resource, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, resource);
@@ -5794,8 +5793,8 @@ function cuGraphicsMapResources$(raw: Raw, rt: CheckedRuntime): Checked["cuGraph
   const F$ = "cuGraphicsMapResources";
   return function cuGraphicsMapResources(count: number, resources: PointerLike, hStream: CUstream): void {
     if (arguments.length !== 3) rt.arity(F$, "count,resources,hStream", 3, arguments.length);
-    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0)))) rt.bad(F$, "count", "u32", count);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuGraphicsMapResources(count, rt.ptr(resources, F$, "resources"), hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5807,8 +5806,8 @@ function cuGraphicsUnmapResources$(raw: Raw, rt: CheckedRuntime): Checked["cuGra
   const F$ = "cuGraphicsUnmapResources";
   return function cuGraphicsUnmapResources(count: number, resources: PointerLike, hStream: CUstream): void {
     if (arguments.length !== 3) rt.arity(F$, "count,resources,hStream", 3, arguments.length);
-    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0)))) rt.bad(F$, "count", "u32", count);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuGraphicsUnmapResources(count, rt.ptr(resources, F$, "resources"), hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5822,8 +5821,8 @@ function cuGetProcAddress$(raw: Raw, rt: CheckedRuntime): Checked["cuGetProcAddr
   const F$ = "cuGetProcAddress";
   return function cuGetProcAddress(symbol: string | PointerLike, cudaVersion: number, flags: cuuint64_t): [pfn: Pointer, symbolStatus: CUdriverProcAddressQueryResult] {
     if (arguments.length !== 3) rt.arity(F$, "symbol,cudaVersion,flags", 3, arguments.length);
-    if (!isI32(cudaVersion)) rt.bad(F$, "cudaVersion", "i32", cudaVersion);
-    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    if (!((typeof cudaVersion === "number" && (cudaVersion | 0) === cudaVersion && (+cudaVersion !== 0 || 1 / cudaVersion > 0)))) rt.bad(F$, "cudaVersion", "i32", cudaVersion);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
     const r = raw.cuGetProcAddress(rt.cstr(symbol, 0, F$, "symbol"), o0, cudaVersion, flags, o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5837,7 +5836,7 @@ function cuCoredumpGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuCored
   const F$ = "cuCoredumpGetAttribute";
   return function cuCoredumpGetAttribute(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint {
     if (arguments.length !== 3) rt.arity(F$, "attrib,value,size", 3, arguments.length);
-    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    if (!((typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0)))) rt.bad(F$, "attrib", "u32", attrib);
     rt.writeCount(0, 8, size, F$, "size");
     const r = raw.cuCoredumpGetAttribute(attrib, rt.sized(value, size, 1, F$, "value"), o0);
     if (rt.guards) rt.check(F$);
@@ -5852,7 +5851,7 @@ function cuCoredumpGetAttributeGlobal$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cuCoredumpGetAttributeGlobal";
   return function cuCoredumpGetAttributeGlobal(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint {
     if (arguments.length !== 3) rt.arity(F$, "attrib,value,size", 3, arguments.length);
-    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    if (!((typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0)))) rt.bad(F$, "attrib", "u32", attrib);
     rt.writeCount(0, 8, size, F$, "size");
     const r = raw.cuCoredumpGetAttributeGlobal(attrib, rt.sized(value, size, 1, F$, "value"), o0);
     if (rt.guards) rt.check(F$);
@@ -5867,7 +5866,7 @@ function cuCoredumpSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuCored
   const F$ = "cuCoredumpSetAttribute";
   return function cuCoredumpSetAttribute(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint {
     if (arguments.length !== 3) rt.arity(F$, "attrib,value,size", 3, arguments.length);
-    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    if (!((typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0)))) rt.bad(F$, "attrib", "u32", attrib);
     rt.writeCount(0, 8, size, F$, "size");
     const r = raw.cuCoredumpSetAttribute(attrib, rt.sized(value, size, 1, F$, "value"), o0);
     if (rt.guards) rt.check(F$);
@@ -5882,7 +5881,7 @@ function cuCoredumpSetAttributeGlobal$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cuCoredumpSetAttributeGlobal";
   return function cuCoredumpSetAttributeGlobal(attrib: CUcoredumpSettings, value: PointerLike, size: number | bigint): bigint {
     if (arguments.length !== 3) rt.arity(F$, "attrib,value,size", 3, arguments.length);
-    if (!isU32(attrib)) rt.bad(F$, "attrib", "u32", attrib);
+    if (!((typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0)))) rt.bad(F$, "attrib", "u32", attrib);
     rt.writeCount(0, 8, size, F$, "size");
     const r = raw.cuCoredumpSetAttributeGlobal(attrib, rt.sized(value, size, 1, F$, "value"), o0);
     if (rt.guards) rt.check(F$);
@@ -5909,9 +5908,9 @@ function cuGreenCtxCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxCre
   const F$ = "cuGreenCtxCreate";
   return function cuGreenCtxCreate(desc: CUdevResourceDesc, dev: CUdevice, flags: number): CUgreenCtx {
     if (arguments.length !== 3) rt.arity(F$, "desc,dev,flags", 3, arguments.length);
-    if (!isPtr(desc)) rt.bad(F$, "desc", "pointer", desc);
-    if (!isI32(dev)) rt.bad(F$, "dev", "i32", dev);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(desc))) rt.bad(F$, "desc", "pointer", desc);
+    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuGreenCtxCreate(o0, desc, dev, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5924,7 +5923,7 @@ function cuGreenCtxDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxDe
   const F$ = "cuGreenCtxDestroy";
   return function cuGreenCtxDestroy(hCtx: CUgreenCtx): void {
     if (arguments.length !== 1) rt.arity(F$, "hCtx", 1, arguments.length);
-    if (!isPtr(hCtx)) rt.bad(F$, "hCtx", "pointer", hCtx);
+    if (!(isPtr(hCtx))) rt.bad(F$, "hCtx", "pointer", hCtx);
     const r = raw.cuGreenCtxDestroy(hCtx);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hCtx);
@@ -5937,7 +5936,7 @@ function cuCtxFromGreenCtx$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxFromGre
   const F$ = "cuCtxFromGreenCtx";
   return function cuCtxFromGreenCtx(hCtx: CUgreenCtx): CUcontext {
     if (arguments.length !== 1) rt.arity(F$, "hCtx", 1, arguments.length);
-    if (!isPtr(hCtx)) rt.bad(F$, "hCtx", "pointer", hCtx);
+    if (!(isPtr(hCtx))) rt.bad(F$, "hCtx", "pointer", hCtx);
     const r = raw.cuCtxFromGreenCtx(o0, hCtx);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -5949,8 +5948,8 @@ function cuDeviceGetDevResource$(raw: Raw, rt: CheckedRuntime): Checked["cuDevic
   const F$ = "cuDeviceGetDevResource";
   return function cuDeviceGetDevResource(device: CUdevice, type: CUdevResourceType, resource?: CUdevResource_st): CUdevResource_st {
     if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "device,type,resource", 2, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.recordArg(resource, CUdevResource_st, F$, "resource");
     const r = raw.cuDeviceGetDevResource(device, $resource.$pointer(), type);
     if (rt.guards) rt.check(F$);
@@ -5964,8 +5963,8 @@ function cuCtxGetDevResource$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetDe
   const F$ = "cuCtxGetDevResource";
   return function cuCtxGetDevResource(hCtx: CUcontext, type: CUdevResourceType, resource?: CUdevResource_st): CUdevResource_st {
     if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "hCtx,type,resource", 2, arguments.length);
-    if (!isPtr(hCtx)) rt.bad(F$, "hCtx", "pointer", hCtx);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!(isPtr(hCtx))) rt.bad(F$, "hCtx", "pointer", hCtx);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.recordArg(resource, CUdevResource_st, F$, "resource");
     const r = raw.cuCtxGetDevResource(hCtx, $resource.$pointer(), type);
     if (rt.guards) rt.check(F$);
@@ -5979,8 +5978,8 @@ function cuGreenCtxGetDevResource$(raw: Raw, rt: CheckedRuntime): Checked["cuGre
   const F$ = "cuGreenCtxGetDevResource";
   return function cuGreenCtxGetDevResource(hCtx: CUgreenCtx, type: CUdevResourceType, resource?: CUdevResource_st): CUdevResource_st {
     if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "hCtx,type,resource", 2, arguments.length);
-    if (!isPtr(hCtx)) rt.bad(F$, "hCtx", "pointer", hCtx);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!(isPtr(hCtx))) rt.bad(F$, "hCtx", "pointer", hCtx);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.recordArg(resource, CUdevResource_st, F$, "resource");
     const r = raw.cuGreenCtxGetDevResource(hCtx, $resource.$pointer(), type);
     if (rt.guards) rt.check(F$);
@@ -5995,9 +5994,9 @@ function cuDevSmResourceSplitByCount$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const A_cuDevSmResourceSplitByCount: ArraySpec = { elements: [{ kind: "record", size: CUdevResource_st.$size, cls: CUdevResource_st }], count: { slot: 0, bytes: 4 }, query: true, retry: [] };
   return function cuDevSmResourceSplitByCount(input: PointerLike, useFlags: number, minCount: number, nbGroups?: number, remaining?: CUdevResource_st): [result: CUdevResource_st[], remaining: CUdevResource_st] {
     if (arguments.length < 3 || arguments.length > 5) rt.arity(F$, "input,useFlags,minCount,nbGroups,remaining", 3, arguments.length);
-    if (nbGroups !== undefined && !(isU32(nbGroups) && nbGroups >= 0)) rt.bad(F$, "nbGroups", "u32", nbGroups);
-    if (!isU32(useFlags)) rt.bad(F$, "useFlags", "u32", useFlags);
-    if (!isU32(minCount)) rt.bad(F$, "minCount", "u32", minCount);
+    if (nbGroups !== undefined && !((typeof nbGroups === "number" && (nbGroups >>> 0) === nbGroups && (+nbGroups !== 0 || 1 / nbGroups > 0)) && nbGroups >= 0)) rt.bad(F$, "nbGroups", "u32", nbGroups);
+    if (!((typeof useFlags === "number" && (useFlags >>> 0) === useFlags && (+useFlags !== 0 || 1 / useFlags > 0)))) rt.bad(F$, "useFlags", "u32", useFlags);
+    if (!((typeof minCount === "number" && (minCount >>> 0) === minCount && (+minCount !== 0 || 1 / minCount > 0)))) rt.bad(F$, "minCount", "u32", minCount);
     const $remaining = remaining === undefined ? rt.record(CUdevResource_st) : rt.recordArg(remaining, CUdevResource_st, F$, "remaining");
     const a = rt.arrays(F$, A_cuDevSmResourceSplitByCount, nbGroups, (p) => raw.cuDevSmResourceSplitByCount(p[0]!, o0, rt.ptr(rt.expect(input, CUdevResource_st, F$, "input"), F$, "input"), $remaining.$pointer(), useFlags, minCount));
     return [a[0] as CUdevResource_st[], $remaining];
@@ -6009,7 +6008,7 @@ function cuDevResourceGenerateDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuDe
   const F$ = "cuDevResourceGenerateDesc";
   return function cuDevResourceGenerateDesc(resources: PointerLike, nbResources: number): CUdevResourceDesc {
     if (arguments.length !== 2) rt.arity(F$, "resources,nbResources", 2, arguments.length);
-    if (!isU32(nbResources)) rt.bad(F$, "nbResources", "u32", nbResources);
+    if (!((typeof nbResources === "number" && (nbResources >>> 0) === nbResources && (+nbResources !== 0 || 1 / nbResources > 0)))) rt.bad(F$, "nbResources", "u32", nbResources);
     const r = raw.cuDevResourceGenerateDesc(o0, rt.sized(resources, nbResources, 144, F$, "resources", CUdevResource_st), nbResources);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -6022,8 +6021,8 @@ function cuGreenCtxRecordEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenC
   const F$ = "cuGreenCtxRecordEvent";
   return function cuGreenCtxRecordEvent(hCtx: CUgreenCtx, hEvent: CUevent): void {
     if (arguments.length !== 2) rt.arity(F$, "hCtx,hEvent", 2, arguments.length);
-    if (!isPtr(hCtx)) rt.bad(F$, "hCtx", "pointer", hCtx);
-    if (!isPtr(hEvent)) rt.bad(F$, "hEvent", "pointer", hEvent);
+    if (!(isPtr(hCtx))) rt.bad(F$, "hCtx", "pointer", hCtx);
+    if (!(isPtr(hEvent))) rt.bad(F$, "hEvent", "pointer", hEvent);
     const r = raw.cuGreenCtxRecordEvent(hCtx, hEvent);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hCtx);
@@ -6035,8 +6034,8 @@ function cuGreenCtxWaitEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtx
   const F$ = "cuGreenCtxWaitEvent";
   return function cuGreenCtxWaitEvent(hCtx: CUgreenCtx, hEvent: CUevent): void {
     if (arguments.length !== 2) rt.arity(F$, "hCtx,hEvent", 2, arguments.length);
-    if (!isPtr(hCtx)) rt.bad(F$, "hCtx", "pointer", hCtx);
-    if (!isPtr(hEvent)) rt.bad(F$, "hEvent", "pointer", hEvent);
+    if (!(isPtr(hCtx))) rt.bad(F$, "hCtx", "pointer", hCtx);
+    if (!(isPtr(hEvent))) rt.bad(F$, "hEvent", "pointer", hEvent);
     const r = raw.cuGreenCtxWaitEvent(hCtx, hEvent);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hCtx);
@@ -6049,7 +6048,7 @@ function cuStreamGetGreenCtx$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGe
   const F$ = "cuStreamGetGreenCtx";
   return function cuStreamGetGreenCtx(hStream: CUstream): CUgreenCtx {
     if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuStreamGetGreenCtx(hStream, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
@@ -6063,9 +6062,9 @@ function cuGreenCtxStreamCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuGreen
   const F$ = "cuGreenCtxStreamCreate";
   return function cuGreenCtxStreamCreate(greenCtx: CUgreenCtx, flags: number, priority: number): CUstream {
     if (arguments.length !== 3) rt.arity(F$, "greenCtx,flags,priority", 3, arguments.length);
-    if (!isPtr(greenCtx)) rt.bad(F$, "greenCtx", "pointer", greenCtx);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
-    if (!isI32(priority)) rt.bad(F$, "priority", "i32", priority);
+    if (!(isPtr(greenCtx))) rt.bad(F$, "greenCtx", "pointer", greenCtx);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof priority === "number" && (priority | 0) === priority && (+priority !== 0 || 1 / priority > 0)))) rt.bad(F$, "priority", "i32", priority);
     const r = raw.cuGreenCtxStreamCreate(o0, greenCtx, flags, priority);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -6080,7 +6079,7 @@ function cuGreenCtxGetId$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxGetI
   const F$ = "cuGreenCtxGetId";
   return function cuGreenCtxGetId(greenCtx: CUgreenCtx): bigint {
     if (arguments.length !== 1) rt.arity(F$, "greenCtx", 1, arguments.length);
-    if (!isPtr(greenCtx)) rt.bad(F$, "greenCtx", "pointer", greenCtx);
+    if (!(isPtr(greenCtx))) rt.bad(F$, "greenCtx", "pointer", greenCtx);
     const r = raw.cuGreenCtxGetId(greenCtx, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, greenCtx);
@@ -6094,7 +6093,7 @@ function cuLogsRegisterCallback$(raw: Raw, rt: CheckedRuntime): Checked["cuLogsR
   const F$ = "cuLogsRegisterCallback";
   return function cuLogsRegisterCallback(callbackFunc: CUlogsCallback, userData: PointerLike): CUlogsCallbackHandle {
     if (arguments.length !== 2) rt.arity(F$, "callbackFunc,userData", 2, arguments.length);
-    if (!isPtr(callbackFunc)) rt.bad(F$, "callbackFunc", "function", callbackFunc);
+    if (!(isPtr(callbackFunc))) rt.bad(F$, "callbackFunc", "function", callbackFunc);
     const r = raw.cuLogsRegisterCallback(callbackFunc, rt.ptr(userData, F$, "userData"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -6107,7 +6106,7 @@ function cuLogsUnregisterCallback$(raw: Raw, rt: CheckedRuntime): Checked["cuLog
   const F$ = "cuLogsUnregisterCallback";
   return function cuLogsUnregisterCallback(callback: CUlogsCallbackHandle): void {
     if (arguments.length !== 1) rt.arity(F$, "callback", 1, arguments.length);
-    if (!isPtr(callback)) rt.bad(F$, "callback", "pointer", callback);
+    if (!(isPtr(callback))) rt.bad(F$, "callback", "pointer", callback);
     const r = raw.cuLogsUnregisterCallback(callback);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, callback);
@@ -6120,7 +6119,7 @@ function cuLogsCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuLogsCurrent"] 
   const F$ = "cuLogsCurrent";
   return function cuLogsCurrent(flags: number): CUlogIterator {
     if (arguments.length !== 1) rt.arity(F$, "flags", 1, arguments.length);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuLogsCurrent(o0, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -6132,7 +6131,7 @@ function cuLogsDumpToFile$(raw: Raw, rt: CheckedRuntime): Checked["cuLogsDumpToF
   const F$ = "cuLogsDumpToFile";
   return function cuLogsDumpToFile(iterator: PointerLike, pathToFile: string | PointerLike, flags: number): void {
     if (arguments.length !== 3) rt.arity(F$, "iterator,pathToFile,flags", 3, arguments.length);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cuLogsDumpToFile(rt.ptr(iterator, F$, "iterator"), rt.cstr(pathToFile, 0, F$, "pathToFile"), flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -6145,7 +6144,7 @@ function cuLogsDumpToMemory$(raw: Raw, rt: CheckedRuntime): Checked["cuLogsDumpT
   const F$ = "cuLogsDumpToMemory";
   return function cuLogsDumpToMemory(iterator: PointerLike, buffer: PointerLike, size: number | bigint, flags: number): bigint {
     if (arguments.length !== 4) rt.arity(F$, "iterator,buffer,size,flags", 4, arguments.length);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     rt.writeCount(0, 8, size, F$, "size");
     const r = raw.cuLogsDumpToMemory(rt.ptr(iterator, F$, "iterator"), rt.sized(buffer, size, 1, F$, "buffer"), o0, flags);
     if (rt.guards) rt.check(F$);
@@ -6160,7 +6159,7 @@ function cuCheckpointProcessGetRestoreThreadId$(raw: Raw, rt: CheckedRuntime): C
   const F$ = "cuCheckpointProcessGetRestoreThreadId";
   return function cuCheckpointProcessGetRestoreThreadId(pid: number): number {
     if (arguments.length !== 1) rt.arity(F$, "pid", 1, arguments.length);
-    if (!isI32(pid)) rt.bad(F$, "pid", "i32", pid);
+    if (!((typeof pid === "number" && (pid | 0) === pid && (+pid !== 0 || 1 / pid > 0)))) rt.bad(F$, "pid", "i32", pid);
     const r = raw.cuCheckpointProcessGetRestoreThreadId(pid, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -6174,7 +6173,7 @@ function cuCheckpointProcessGetState$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cuCheckpointProcessGetState";
   return function cuCheckpointProcessGetState(pid: number): CUprocessState {
     if (arguments.length !== 1) rt.arity(F$, "pid", 1, arguments.length);
-    if (!isI32(pid)) rt.bad(F$, "pid", "i32", pid);
+    if (!((typeof pid === "number" && (pid | 0) === pid && (+pid !== 0 || 1 / pid > 0)))) rt.bad(F$, "pid", "i32", pid);
     const r = raw.cuCheckpointProcessGetState(pid, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -6186,7 +6185,7 @@ function cuCheckpointProcessLock$(raw: Raw, rt: CheckedRuntime): Checked["cuChec
   const F$ = "cuCheckpointProcessLock";
   return function cuCheckpointProcessLock(pid: number, args: PointerLike): void {
     if (arguments.length !== 2) rt.arity(F$, "pid,args", 2, arguments.length);
-    if (!isI32(pid)) rt.bad(F$, "pid", "i32", pid);
+    if (!((typeof pid === "number" && (pid | 0) === pid && (+pid !== 0 || 1 / pid > 0)))) rt.bad(F$, "pid", "i32", pid);
     const r = raw.cuCheckpointProcessLock(pid, rt.ptr(rt.expect(args, CUcheckpointLockArgs_st, F$, "args"), F$, "args"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -6197,7 +6196,7 @@ function cuCheckpointProcessCheckpoint$(raw: Raw, rt: CheckedRuntime): Checked["
   const F$ = "cuCheckpointProcessCheckpoint";
   return function cuCheckpointProcessCheckpoint(pid: number, args: PointerLike): void {
     if (arguments.length !== 2) rt.arity(F$, "pid,args", 2, arguments.length);
-    if (!isI32(pid)) rt.bad(F$, "pid", "i32", pid);
+    if (!((typeof pid === "number" && (pid | 0) === pid && (+pid !== 0 || 1 / pid > 0)))) rt.bad(F$, "pid", "i32", pid);
     const r = raw.cuCheckpointProcessCheckpoint(pid, rt.ptr(rt.expect(args, CUcheckpointCheckpointArgs_st, F$, "args"), F$, "args"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -6208,7 +6207,7 @@ function cuCheckpointProcessRestore$(raw: Raw, rt: CheckedRuntime): Checked["cuC
   const F$ = "cuCheckpointProcessRestore";
   return function cuCheckpointProcessRestore(pid: number, args: PointerLike): void {
     if (arguments.length !== 2) rt.arity(F$, "pid,args", 2, arguments.length);
-    if (!isI32(pid)) rt.bad(F$, "pid", "i32", pid);
+    if (!((typeof pid === "number" && (pid | 0) === pid && (+pid !== 0 || 1 / pid > 0)))) rt.bad(F$, "pid", "i32", pid);
     const r = raw.cuCheckpointProcessRestore(pid, rt.ptr(rt.expect(args, CUcheckpointRestoreArgs_st, F$, "args"), F$, "args"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -6219,7 +6218,7 @@ function cuCheckpointProcessUnlock$(raw: Raw, rt: CheckedRuntime): Checked["cuCh
   const F$ = "cuCheckpointProcessUnlock";
   return function cuCheckpointProcessUnlock(pid: number, args: PointerLike): void {
     if (arguments.length !== 2) rt.arity(F$, "pid,args", 2, arguments.length);
-    if (!isI32(pid)) rt.bad(F$, "pid", "i32", pid);
+    if (!((typeof pid === "number" && (pid | 0) === pid && (+pid !== 0 || 1 / pid > 0)))) rt.bad(F$, "pid", "i32", pid);
     const r = raw.cuCheckpointProcessUnlock(pid, rt.ptr(rt.expect(args, CUcheckpointUnlockArgs_st, F$, "args"), F$, "args"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -6230,7 +6229,7 @@ function cuProfilerInitialize$(raw: Raw, rt: CheckedRuntime): Checked["cuProfile
   const F$ = "cuProfilerInitialize";
   return function cuProfilerInitialize(configFile: string | PointerLike, outputFile: string | PointerLike, outputMode: CUoutput_mode): void {
     if (arguments.length !== 3) rt.arity(F$, "configFile,outputFile,outputMode", 3, arguments.length);
-    if (!isU32(outputMode)) rt.bad(F$, "outputMode", "u32", outputMode);
+    if (!((typeof outputMode === "number" && (outputMode >>> 0) === outputMode && (+outputMode !== 0 || 1 / outputMode > 0)))) rt.bad(F$, "outputMode", "u32", outputMode);
     const r = raw.cuProfilerInitialize(rt.cstr(configFile, 0, F$, "configFile"), rt.cstr(outputFile, 1, F$, "outputFile"), outputMode);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);

@@ -8,10 +8,9 @@
 // Header texture_types.h sha256 ef79ed57283cafc7f32b2e55224eb2baf0b8e460de59ea5a2c8a8893e337462f
 // Header vector_types.h sha256 f3638eceaf955e80e91f2f32a3fc41106653ea7145dc0c79923826a78b3c5486
 // Header device_types.h sha256 d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084
-// Seal: sha256 b545cb027beef8263f6cecb77043a8ca7f0d897c0ceed117ba2000b4967286db
+// Seal: sha256 32080a122377b64a1a1ec1b82d186d72188c9d0620ed107c54d599a7b2496338
 
 import { type CheckedRuntime, type PointerLike, type ArraySpec, lazyTable } from "../../../src/tables-runtime/checked.ts";
-import { isI32, isU32, isU64 } from "../../../src/tables-runtime/argument-checks.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
 import type { Checked } from "./checked.ts";
 import type { Raw } from "./functions.ts";
@@ -45,8 +44,8 @@ function cudaDeviceSetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceS
   const F$ = "cudaDeviceSetLimit";
   return function cudaDeviceSetLimit(limit: cudaLimit, value: bigint | number): void {
     if (arguments.length !== 2) rt.arity(F$, "limit,value", 2, arguments.length);
-    if (!isU32(limit)) rt.bad(F$, "limit", "u32", limit);
-    if (!isU64(value)) rt.bad(F$, "value", "u64", value);
+    if (!((typeof limit === "number" && (limit >>> 0) === limit && (+limit !== 0 || 1 / limit > 0)))) rt.bad(F$, "limit", "u32", limit);
+    if (!((typeof value === "bigint" ? value >= 0n && value <= 18446744073709551615n : Number.isSafeInteger(value) && value >= 0))) rt.bad(F$, "value", "u64", value);
     const r = raw.cudaDeviceSetLimit(limit, value);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -59,7 +58,7 @@ function cudaDeviceGetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cudaDeviceG
   const F$ = "cudaDeviceGetLimit";
   return function cudaDeviceGetLimit(limit: cudaLimit): bigint {
     if (arguments.length !== 1) rt.arity(F$, "limit", 1, arguments.length);
-    if (!isU32(limit)) rt.bad(F$, "limit", "u32", limit);
+    if (!((typeof limit === "number" && (limit >>> 0) === limit && (+limit !== 0 || 1 / limit > 0)))) rt.bad(F$, "limit", "u32", limit);
     const r = raw.cudaDeviceGetLimit(o0, limit);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -73,7 +72,7 @@ function cudaDeviceGetTexture1DLinearMaxWidth$(raw: Raw, rt: CheckedRuntime): Ch
   const F$ = "cudaDeviceGetTexture1DLinearMaxWidth";
   return function cudaDeviceGetTexture1DLinearMaxWidth(fmtDesc: PointerLike, device: number): bigint {
     if (arguments.length !== 2) rt.arity(F$, "fmtDesc,device", 2, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
     const r = raw.cudaDeviceGetTexture1DLinearMaxWidth(o0, rt.ptr(rt.expect(fmtDesc, cudaChannelFormatDesc, F$, "fmtDesc"), F$, "fmtDesc"), device);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -112,7 +111,7 @@ function cudaDeviceSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cudaD
   const F$ = "cudaDeviceSetCacheConfig";
   return function cudaDeviceSetCacheConfig(cacheConfig: cudaFuncCache): void {
     if (arguments.length !== 1) rt.arity(F$, "cacheConfig", 1, arguments.length);
-    if (!isU32(cacheConfig)) rt.bad(F$, "cacheConfig", "u32", cacheConfig);
+    if (!((typeof cacheConfig === "number" && (cacheConfig >>> 0) === cacheConfig && (+cacheConfig !== 0 || 1 / cacheConfig > 0)))) rt.bad(F$, "cacheConfig", "u32", cacheConfig);
     const r = raw.cudaDeviceSetCacheConfig(cacheConfig);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -137,9 +136,9 @@ function cudaDeviceGetPCIBusId$(raw: Raw, rt: CheckedRuntime): Checked["cudaDevi
   const A_cudaDeviceGetPCIBusId: ArraySpec = { elements: [{ kind: "string", size: 1 }], count: null, query: false, retry: [] };
   return function cudaDeviceGetPCIBusId(len: number, device: number): string {
     if (arguments.length !== 2) rt.arity(F$, "len,device", 2, arguments.length);
-    if (!isI32(len)) rt.bad(F$, "len", "i32", len);
+    if (!((typeof len === "number" && (len | 0) === len && (+len !== 0 || 1 / len > 0)))) rt.bad(F$, "len", "i32", len);
     rt.count(len, F$, "len");
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
     const a = rt.arrays(F$, A_cudaDeviceGetPCIBusId, len, (p) => raw.cudaDeviceGetPCIBusId(p[0]!, len, device));
     return a[0] as string;
   };
@@ -150,7 +149,7 @@ function cudaIpcGetEventHandle$(raw: Raw, rt: CheckedRuntime): Checked["cudaIpcG
   const F$ = "cudaIpcGetEventHandle";
   return function cudaIpcGetEventHandle(event: cudaEvent_t, handle?: cudaIpcEventHandle_st): cudaIpcEventHandle_st {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "event,handle", 1, arguments.length);
-    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    if (!(isPtr(event))) rt.bad(F$, "event", "pointer", event);
     const $handle = handle === undefined ? rt.record(cudaIpcEventHandle_st) : rt.recordArg(handle, cudaIpcEventHandle_st, F$, "handle");
     const r = raw.cudaIpcGetEventHandle($handle.$pointer(), event);
     if (rt.guards) rt.check(F$);
@@ -188,7 +187,7 @@ function cudaIpcOpenMemHandle$(raw: Raw, rt: CheckedRuntime): Checked["cudaIpcOp
   const F$ = "cudaIpcOpenMemHandle";
   return function cudaIpcOpenMemHandle(handle: Uint8Array | cudaIpcMemHandle_st, flags: number): Pointer {
     if (arguments.length !== 2) rt.arity(F$, "handle,flags", 2, arguments.length);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaIpcOpenMemHandle(o0, rt.struct(handle, 64, F$, "handle", cudaIpcMemHandle_st), flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -210,8 +209,8 @@ function cudaDeviceFlushGPUDirectRDMAWrites$(raw: Raw, rt: CheckedRuntime): Chec
   const F$ = "cudaDeviceFlushGPUDirectRDMAWrites";
   return function cudaDeviceFlushGPUDirectRDMAWrites(target: cudaFlushGPUDirectRDMAWritesTarget, scope: cudaFlushGPUDirectRDMAWritesScope): void {
     if (arguments.length !== 2) rt.arity(F$, "target,scope", 2, arguments.length);
-    if (!isU32(target)) rt.bad(F$, "target", "u32", target);
-    if (!isU32(scope)) rt.bad(F$, "scope", "u32", scope);
+    if (!((typeof target === "number" && (target >>> 0) === target && (+target !== 0 || 1 / target > 0)))) rt.bad(F$, "target", "u32", target);
+    if (!((typeof scope === "number" && (scope >>> 0) === scope && (+scope !== 0 || 1 / scope > 0)))) rt.bad(F$, "scope", "u32", scope);
     const r = raw.cudaDeviceFlushGPUDirectRDMAWrites(target, scope);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -224,8 +223,8 @@ function cudaDeviceRegisterAsyncNotification$(raw: Raw, rt: CheckedRuntime): Che
   const F$ = "cudaDeviceRegisterAsyncNotification";
   return function cudaDeviceRegisterAsyncNotification(device: number, callbackFunc: cudaAsyncCallback, userData: PointerLike): cudaAsyncCallbackHandle_t {
     if (arguments.length !== 3) rt.arity(F$, "device,callbackFunc,userData", 3, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
-    if (!isPtr(callbackFunc)) rt.bad(F$, "callbackFunc", "function", callbackFunc);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
+    if (!(isPtr(callbackFunc))) rt.bad(F$, "callbackFunc", "function", callbackFunc);
     const r = raw.cudaDeviceRegisterAsyncNotification(device, callbackFunc, rt.ptr(userData, F$, "userData"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -238,8 +237,8 @@ function cudaDeviceUnregisterAsyncNotification$(raw: Raw, rt: CheckedRuntime): C
   const F$ = "cudaDeviceUnregisterAsyncNotification";
   return function cudaDeviceUnregisterAsyncNotification(device: number, callback: cudaAsyncCallbackHandle_t): void {
     if (arguments.length !== 2) rt.arity(F$, "device,callback", 2, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
-    if (!isPtr(callback)) rt.bad(F$, "callback", "pointer", callback);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
+    if (!(isPtr(callback))) rt.bad(F$, "callback", "pointer", callback);
     const r = raw.cudaDeviceUnregisterAsyncNotification(device, callback);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -263,7 +262,7 @@ function cudaDeviceSetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cudaDeviceSetSharedMemConfig";
   return function cudaDeviceSetSharedMemConfig(config: cudaSharedMemConfig): void {
     if (arguments.length !== 1) rt.arity(F$, "config", 1, arguments.length);
-    if (!isU32(config)) rt.bad(F$, "config", "u32", config);
+    if (!((typeof config === "number" && (config >>> 0) === config && (+config !== 0 || 1 / config > 0)))) rt.bad(F$, "config", "u32", config);
     const r = raw.cudaDeviceSetSharedMemConfig(config);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -294,7 +293,7 @@ function cudaGetErrorName$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetErrorN
   const F$ = "cudaGetErrorName";
   return function cudaGetErrorName(error: cudaError_t): string | null {
     if (arguments.length !== 1) rt.arity(F$, "error", 1, arguments.length);
-    if (!isU32(error)) rt.bad(F$, "error", "u32", error);
+    if (!((typeof error === "number" && (error >>> 0) === error && (+error !== 0 || 1 / error > 0)))) rt.bad(F$, "error", "u32", error);
     const r = raw.cudaGetErrorName(error);
     if (rt.guards) rt.check(F$);
     return rt.string(r);
@@ -305,7 +304,7 @@ function cudaGetErrorString$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetErro
   const F$ = "cudaGetErrorString";
   return function cudaGetErrorString(error: cudaError_t): string | null {
     if (arguments.length !== 1) rt.arity(F$, "error", 1, arguments.length);
-    if (!isU32(error)) rt.bad(F$, "error", "u32", error);
+    if (!((typeof error === "number" && (error >>> 0) === error && (+error !== 0 || 1 / error > 0)))) rt.bad(F$, "error", "u32", error);
     const r = raw.cudaGetErrorString(error);
     if (rt.guards) rt.check(F$);
     return rt.string(r);
@@ -329,7 +328,7 @@ function cudaGetDeviceProperties$(raw: Raw, rt: CheckedRuntime): Checked["cudaGe
   const F$ = "cudaGetDeviceProperties";
   return function cudaGetDeviceProperties(device: number, prop?: cudaDeviceProp): cudaDeviceProp {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "device,prop", 1, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
     const $prop = prop === undefined ? rt.record(cudaDeviceProp) : rt.recordArg(prop, cudaDeviceProp, F$, "prop");
     const r = raw.cudaGetDeviceProperties($prop.$pointer(), device);
     if (rt.guards) rt.check(F$);
@@ -344,8 +343,8 @@ function cudaDeviceGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaDev
   const F$ = "cudaDeviceGetAttribute";
   return function cudaDeviceGetAttribute(attr: cudaDeviceAttr, device: number): number {
     if (arguments.length !== 2) rt.arity(F$, "attr,device", 2, arguments.length);
-    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
     const r = raw.cudaDeviceGetAttribute(o0, attr, device);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -358,8 +357,8 @@ function cudaDeviceGetHostAtomicCapabilities$(raw: Raw, rt: CheckedRuntime): Che
   const A_cudaDeviceGetHostAtomicCapabilities: ArraySpec = { elements: [{ kind: "u32", size: 4 }], count: null, query: false, retry: [] };
   return function cudaDeviceGetHostAtomicCapabilities(operations: PointerLike, count: number, device: number): Uint32Array {
     if (arguments.length !== 3) rt.arity(F$, "operations,count,device", 3, arguments.length);
-    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!((typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0)))) rt.bad(F$, "count", "u32", count);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
     const a = rt.arrays(F$, A_cudaDeviceGetHostAtomicCapabilities, count, (p) => raw.cudaDeviceGetHostAtomicCapabilities(p[0]!, rt.sized(operations, count, 4, F$, "operations"), count, device));
     return a[0] as Uint32Array;
   };
@@ -370,7 +369,7 @@ function cudaDeviceGetDefaultMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cudaDeviceGetDefaultMemPool";
   return function cudaDeviceGetDefaultMemPool(device: number): cudaMemPool_t {
     if (arguments.length !== 1) rt.arity(F$, "device", 1, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
     const r = raw.cudaDeviceGetDefaultMemPool(o0, device);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -383,8 +382,8 @@ function cudaDeviceSetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cudaDevic
   const F$ = "cudaDeviceSetMemPool";
   return function cudaDeviceSetMemPool(device: number, memPool: cudaMemPool_t): void {
     if (arguments.length !== 2) rt.arity(F$, "device,memPool", 2, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
-    if (!isPtr(memPool)) rt.bad(F$, "memPool", "pointer", memPool);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
+    if (!(isPtr(memPool))) rt.bad(F$, "memPool", "pointer", memPool);
     const r = raw.cudaDeviceSetMemPool(device, memPool);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -396,7 +395,7 @@ function cudaDeviceGetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cudaDevic
   const F$ = "cudaDeviceGetMemPool";
   return function cudaDeviceGetMemPool(device: number): cudaMemPool_t {
     if (arguments.length !== 1) rt.arity(F$, "device", 1, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
     const r = raw.cudaDeviceGetMemPool(o0, device);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -408,8 +407,8 @@ function cudaDeviceGetNvSciSyncAttributes$(raw: Raw, rt: CheckedRuntime): Checke
   const F$ = "cudaDeviceGetNvSciSyncAttributes";
   return function cudaDeviceGetNvSciSyncAttributes(nvSciSyncAttrList: PointerLike, device: number, flags: number): void {
     if (arguments.length !== 3) rt.arity(F$, "nvSciSyncAttrList,device,flags", 3, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
-    if (!isI32(flags)) rt.bad(F$, "flags", "i32", flags);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
+    if (!((typeof flags === "number" && (flags | 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "i32", flags);
     const r = raw.cudaDeviceGetNvSciSyncAttributes(rt.ptr(nvSciSyncAttrList, F$, "nvSciSyncAttrList"), device, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -422,9 +421,9 @@ function cudaDeviceGetP2PAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuda
   const F$ = "cudaDeviceGetP2PAttribute";
   return function cudaDeviceGetP2PAttribute(attr: cudaDeviceP2PAttr, srcDevice: number, dstDevice: number): number {
     if (arguments.length !== 3) rt.arity(F$, "attr,srcDevice,dstDevice", 3, arguments.length);
-    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
-    if (!isI32(srcDevice)) rt.bad(F$, "srcDevice", "i32", srcDevice);
-    if (!isI32(dstDevice)) rt.bad(F$, "dstDevice", "i32", dstDevice);
+    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
+    if (!((typeof srcDevice === "number" && (srcDevice | 0) === srcDevice && (+srcDevice !== 0 || 1 / srcDevice > 0)))) rt.bad(F$, "srcDevice", "i32", srcDevice);
+    if (!((typeof dstDevice === "number" && (dstDevice | 0) === dstDevice && (+dstDevice !== 0 || 1 / dstDevice > 0)))) rt.bad(F$, "dstDevice", "i32", dstDevice);
     const r = raw.cudaDeviceGetP2PAttribute(o0, attr, srcDevice, dstDevice);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -437,9 +436,9 @@ function cudaDeviceGetP2PAtomicCapabilities$(raw: Raw, rt: CheckedRuntime): Chec
   const A_cudaDeviceGetP2PAtomicCapabilities: ArraySpec = { elements: [{ kind: "u32", size: 4 }], count: null, query: false, retry: [] };
   return function cudaDeviceGetP2PAtomicCapabilities(operations: PointerLike, count: number, srcDevice: number, dstDevice: number): Uint32Array {
     if (arguments.length !== 4) rt.arity(F$, "operations,count,srcDevice,dstDevice", 4, arguments.length);
-    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
-    if (!isI32(srcDevice)) rt.bad(F$, "srcDevice", "i32", srcDevice);
-    if (!isI32(dstDevice)) rt.bad(F$, "dstDevice", "i32", dstDevice);
+    if (!((typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0)))) rt.bad(F$, "count", "u32", count);
+    if (!((typeof srcDevice === "number" && (srcDevice | 0) === srcDevice && (+srcDevice !== 0 || 1 / srcDevice > 0)))) rt.bad(F$, "srcDevice", "i32", srcDevice);
+    if (!((typeof dstDevice === "number" && (dstDevice | 0) === dstDevice && (+dstDevice !== 0 || 1 / dstDevice > 0)))) rt.bad(F$, "dstDevice", "i32", dstDevice);
     const a = rt.arrays(F$, A_cudaDeviceGetP2PAtomicCapabilities, count, (p) => raw.cudaDeviceGetP2PAtomicCapabilities(p[0]!, rt.sized(operations, count, 4, F$, "operations"), count, srcDevice, dstDevice));
     return a[0] as Uint32Array;
   };
@@ -462,9 +461,9 @@ function cudaInitDevice$(raw: Raw, rt: CheckedRuntime): Checked["cudaInitDevice"
   const F$ = "cudaInitDevice";
   return function cudaInitDevice(device: number, deviceFlags: number, flags: number): void {
     if (arguments.length !== 3) rt.arity(F$, "device,deviceFlags,flags", 3, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
-    if (!isU32(deviceFlags)) rt.bad(F$, "deviceFlags", "u32", deviceFlags);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
+    if (!((typeof deviceFlags === "number" && (deviceFlags >>> 0) === deviceFlags && (+deviceFlags !== 0 || 1 / deviceFlags > 0)))) rt.bad(F$, "deviceFlags", "u32", deviceFlags);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaInitDevice(device, deviceFlags, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -475,7 +474,7 @@ function cudaSetDevice$(raw: Raw, rt: CheckedRuntime): Checked["cudaSetDevice"] 
   const F$ = "cudaSetDevice";
   return function cudaSetDevice(device: number): void {
     if (arguments.length !== 1) rt.arity(F$, "device", 1, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
     const r = raw.cudaSetDevice(device);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -499,7 +498,7 @@ function cudaSetValidDevices$(raw: Raw, rt: CheckedRuntime): Checked["cudaSetVal
   const F$ = "cudaSetValidDevices";
   return function cudaSetValidDevices(device_arr: PointerLike, len: number): void {
     if (arguments.length !== 2) rt.arity(F$, "device_arr,len", 2, arguments.length);
-    if (!isI32(len)) rt.bad(F$, "len", "i32", len);
+    if (!((typeof len === "number" && (len | 0) === len && (+len !== 0 || 1 / len > 0)))) rt.bad(F$, "len", "i32", len);
     const r = raw.cudaSetValidDevices(rt.ptr(device_arr, F$, "device_arr"), len);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -510,7 +509,7 @@ function cudaSetDeviceFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaSetDevi
   const F$ = "cudaSetDeviceFlags";
   return function cudaSetDeviceFlags(flags: number): void {
     if (arguments.length !== 1) rt.arity(F$, "flags", 1, arguments.length);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaSetDeviceFlags(flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -547,7 +546,7 @@ function cudaStreamCreateWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuda
   const F$ = "cudaStreamCreateWithFlags";
   return function cudaStreamCreateWithFlags(flags: number): cudaStream_t {
     if (arguments.length !== 1) rt.arity(F$, "flags", 1, arguments.length);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaStreamCreateWithFlags(o0, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -560,8 +559,8 @@ function cudaStreamCreateWithPriority$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cudaStreamCreateWithPriority";
   return function cudaStreamCreateWithPriority(flags: number, priority: number): cudaStream_t {
     if (arguments.length !== 2) rt.arity(F$, "flags,priority", 2, arguments.length);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
-    if (!isI32(priority)) rt.bad(F$, "priority", "i32", priority);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof priority === "number" && (priority | 0) === priority && (+priority !== 0 || 1 / priority > 0)))) rt.bad(F$, "priority", "i32", priority);
     const r = raw.cudaStreamCreateWithPriority(o0, flags, priority);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -576,7 +575,7 @@ function cudaStreamGetPriority$(raw: Raw, rt: CheckedRuntime): Checked["cudaStre
   const F$ = "cudaStreamGetPriority";
   return function cudaStreamGetPriority(hStream: cudaStream_t): number {
     if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cudaStreamGetPriority(hStream, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
@@ -591,7 +590,7 @@ function cudaStreamGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamG
   const F$ = "cudaStreamGetFlags";
   return function cudaStreamGetFlags(hStream: cudaStream_t): number {
     if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cudaStreamGetFlags(hStream, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
@@ -606,7 +605,7 @@ function cudaStreamGetId$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamGetI
   const F$ = "cudaStreamGetId";
   return function cudaStreamGetId(hStream: cudaStream_t): bigint {
     if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cudaStreamGetId(hStream, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
@@ -621,7 +620,7 @@ function cudaStreamGetDevice$(raw: Raw, rt: CheckedRuntime): Checked["cudaStream
   const F$ = "cudaStreamGetDevice";
   return function cudaStreamGetDevice(hStream: cudaStream_t): number {
     if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cudaStreamGetDevice(hStream, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
@@ -644,8 +643,8 @@ function cudaStreamCopyAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cudaS
   const F$ = "cudaStreamCopyAttributes";
   return function cudaStreamCopyAttributes(dst: cudaStream_t, src: cudaStream_t): void {
     if (arguments.length !== 2) rt.arity(F$, "dst,src", 2, arguments.length);
-    if (!isPtr(dst)) rt.bad(F$, "dst", "pointer", dst);
-    if (!isPtr(src)) rt.bad(F$, "src", "pointer", src);
+    if (!(isPtr(dst))) rt.bad(F$, "dst", "pointer", dst);
+    if (!(isPtr(src))) rt.bad(F$, "src", "pointer", src);
     const r = raw.cudaStreamCopyAttributes(dst, src);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, dst);
@@ -657,8 +656,8 @@ function cudaStreamGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaStr
   const F$ = "cudaStreamGetAttribute";
   return function cudaStreamGetAttribute(hStream: cudaStream_t, attr: cudaLaunchAttributeID, value_out?: cudaLaunchAttributeValue): cudaLaunchAttributeValue {
     if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "hStream,attr,value_out", 2, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
-    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
     const $value_out = value_out === undefined ? rt.record(cudaLaunchAttributeValue) : rt.recordArg(value_out, cudaLaunchAttributeValue, F$, "value_out");
     const r = raw.cudaStreamGetAttribute(hStream, attr, $value_out.$pointer());
     if (rt.guards) rt.check(F$);
@@ -672,8 +671,8 @@ function cudaStreamSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaStr
   const F$ = "cudaStreamSetAttribute";
   return function cudaStreamSetAttribute(hStream: cudaStream_t, attr: cudaLaunchAttributeID, value: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "hStream,attr,value", 3, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
-    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
     const r = raw.cudaStreamSetAttribute(hStream, attr, rt.ptr(rt.expect(value, cudaLaunchAttributeValue, F$, "value"), F$, "value"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
@@ -685,7 +684,7 @@ function cudaStreamDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamDe
   const F$ = "cudaStreamDestroy";
   return function cudaStreamDestroy(stream: cudaStream_t): void {
     if (arguments.length !== 1) rt.arity(F$, "stream", 1, arguments.length);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaStreamDestroy(stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, stream);
@@ -697,9 +696,9 @@ function cudaStreamWaitEvent$(raw: Raw, rt: CheckedRuntime): Checked["cudaStream
   const F$ = "cudaStreamWaitEvent";
   return function cudaStreamWaitEvent(stream: cudaStream_t, event: cudaEvent_t, flags: number): void {
     if (arguments.length !== 3) rt.arity(F$, "stream,event,flags", 3, arguments.length);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
-    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
+    if (!(isPtr(event))) rt.bad(F$, "event", "pointer", event);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaStreamWaitEvent(stream, event, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, stream);
@@ -711,9 +710,9 @@ function cudaStreamAddCallback$(raw: Raw, rt: CheckedRuntime): Checked["cudaStre
   const F$ = "cudaStreamAddCallback";
   return function cudaStreamAddCallback(stream: cudaStream_t, callback: cudaStreamCallback_t, userData: PointerLike, flags: number): void {
     if (arguments.length !== 4) rt.arity(F$, "stream,callback,userData,flags", 4, arguments.length);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
-    if (!isPtr(callback)) rt.bad(F$, "callback", "function", callback);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
+    if (!(isPtr(callback))) rt.bad(F$, "callback", "function", callback);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaStreamAddCallback(stream, callback, rt.ptr(userData, F$, "userData"), flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, stream);
@@ -725,7 +724,7 @@ function cudaStreamSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cudaStre
   const F$ = "cudaStreamSynchronize";
   return function cudaStreamSynchronize(stream: cudaStream_t): void {
     if (arguments.length !== 1) rt.arity(F$, "stream", 1, arguments.length);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaStreamSynchronize(stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, stream);
@@ -737,7 +736,7 @@ function cudaStreamQuery$(raw: Raw, rt: CheckedRuntime): Checked["cudaStreamQuer
   const F$ = "cudaStreamQuery";
   return function cudaStreamQuery(stream: cudaStream_t): cudaError_t {
     if (arguments.length !== 1) rt.arity(F$, "stream", 1, arguments.length);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaStreamQuery(stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0 && r !== 600) rt.fail(r, F$, stream);
@@ -750,9 +749,9 @@ function cudaStreamAttachMemAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaS
   const F$ = "cudaStreamAttachMemAsync";
   return function cudaStreamAttachMemAsync(stream: cudaStream_t, devPtr: PointerLike, length: bigint | number, flags: number): void {
     if (arguments.length !== 4) rt.arity(F$, "stream,devPtr,length,flags", 4, arguments.length);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
-    if (!isU64(length)) rt.bad(F$, "length", "u64", length);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof length === "bigint" ? length >= 0n && length <= 18446744073709551615n : Number.isSafeInteger(length) && length >= 0))) rt.bad(F$, "length", "u64", length);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaStreamAttachMemAsync(stream, rt.ptr(devPtr, F$, "devPtr"), length, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, stream);
@@ -764,8 +763,8 @@ function cudaStreamBeginCapture$(raw: Raw, rt: CheckedRuntime): Checked["cudaStr
   const F$ = "cudaStreamBeginCapture";
   return function cudaStreamBeginCapture(stream: cudaStream_t, mode: cudaStreamCaptureMode): void {
     if (arguments.length !== 2) rt.arity(F$, "stream,mode", 2, arguments.length);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
-    if (!isU32(mode)) rt.bad(F$, "mode", "u32", mode);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof mode === "number" && (mode >>> 0) === mode && (+mode !== 0 || 1 / mode > 0)))) rt.bad(F$, "mode", "u32", mode);
     const r = raw.cudaStreamBeginCapture(stream, mode);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, stream);
@@ -777,10 +776,10 @@ function cudaStreamBeginCaptureToGraph$(raw: Raw, rt: CheckedRuntime): Checked["
   const F$ = "cudaStreamBeginCaptureToGraph";
   return function cudaStreamBeginCaptureToGraph(stream: cudaStream_t, graph: cudaGraph_t, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, mode: cudaStreamCaptureMode): void {
     if (arguments.length !== 6) rt.arity(F$, "stream,graph,dependencies,dependencyData,numDependencies,mode", 6, arguments.length);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    if (!isU32(mode)) rt.bad(F$, "mode", "u32", mode);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!((typeof mode === "number" && (mode >>> 0) === mode && (+mode !== 0 || 1 / mode > 0)))) rt.bad(F$, "mode", "u32", mode);
     const r = raw.cudaStreamBeginCaptureToGraph(stream, graph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), rt.ptr(rt.expect(dependencyData, cudaGraphEdgeData_st, F$, "dependencyData"), F$, "dependencyData"), numDependencies, mode);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, stream);
@@ -803,7 +802,7 @@ function cudaStreamEndCapture$(raw: Raw, rt: CheckedRuntime): Checked["cudaStrea
   const F$ = "cudaStreamEndCapture";
   return function cudaStreamEndCapture(stream: cudaStream_t): cudaGraph_t {
     if (arguments.length !== 1) rt.arity(F$, "stream", 1, arguments.length);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaStreamEndCapture(stream, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, stream);
@@ -818,7 +817,7 @@ function cudaStreamIsCapturing$(raw: Raw, rt: CheckedRuntime): Checked["cudaStre
   const F$ = "cudaStreamIsCapturing";
   return function cudaStreamIsCapturing(stream: cudaStream_t): cudaStreamCaptureStatus {
     if (arguments.length !== 1) rt.arity(F$, "stream", 1, arguments.length);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaStreamIsCapturing(stream, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, stream);
@@ -839,7 +838,7 @@ function cudaStreamGetCaptureInfo$(raw: Raw, rt: CheckedRuntime): Checked["cudaS
   const F$ = "cudaStreamGetCaptureInfo";
   return function cudaStreamGetCaptureInfo(stream: cudaStream_t): [captureStatus_out: cudaStreamCaptureStatus, id_out: bigint, graph_out: cudaGraph_t, dependencies_out: Pointer, edgeData_out: Pointer, numDependencies_out: bigint] {
     if (arguments.length !== 1) rt.arity(F$, "stream", 1, arguments.length);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaStreamGetCaptureInfo(stream, o0, o1, o2, o3, o4, o5);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, stream);
@@ -852,9 +851,9 @@ function cudaStreamUpdateCaptureDependencies$(raw: Raw, rt: CheckedRuntime): Che
   const F$ = "cudaStreamUpdateCaptureDependencies";
   return function cudaStreamUpdateCaptureDependencies(stream: cudaStream_t, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, flags: number): void {
     if (arguments.length !== 5) rt.arity(F$, "stream,dependencies,dependencyData,numDependencies,flags", 5, arguments.length);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaStreamUpdateCaptureDependencies(stream, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), rt.ptr(rt.expect(dependencyData, cudaGraphEdgeData_st, F$, "dependencyData"), F$, "dependencyData"), numDependencies, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, stream);
@@ -878,7 +877,7 @@ function cudaEventCreateWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaE
   const F$ = "cudaEventCreateWithFlags";
   return function cudaEventCreateWithFlags(flags: number): cudaEvent_t {
     if (arguments.length !== 1) rt.arity(F$, "flags", 1, arguments.length);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaEventCreateWithFlags(o0, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -891,8 +890,8 @@ function cudaEventRecord$(raw: Raw, rt: CheckedRuntime): Checked["cudaEventRecor
   const F$ = "cudaEventRecord";
   return function cudaEventRecord(event: cudaEvent_t, stream: cudaStream_t): void {
     if (arguments.length !== 2) rt.arity(F$, "event,stream", 2, arguments.length);
-    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!(isPtr(event))) rt.bad(F$, "event", "pointer", event);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaEventRecord(event, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, event);
@@ -904,9 +903,9 @@ function cudaEventRecordWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaE
   const F$ = "cudaEventRecordWithFlags";
   return function cudaEventRecordWithFlags(event: cudaEvent_t, stream: cudaStream_t, flags: number): void {
     if (arguments.length !== 3) rt.arity(F$, "event,stream,flags", 3, arguments.length);
-    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(event))) rt.bad(F$, "event", "pointer", event);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaEventRecordWithFlags(event, stream, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, event);
@@ -918,7 +917,7 @@ function cudaEventQuery$(raw: Raw, rt: CheckedRuntime): Checked["cudaEventQuery"
   const F$ = "cudaEventQuery";
   return function cudaEventQuery(event: cudaEvent_t): cudaError_t {
     if (arguments.length !== 1) rt.arity(F$, "event", 1, arguments.length);
-    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    if (!(isPtr(event))) rt.bad(F$, "event", "pointer", event);
     const r = raw.cudaEventQuery(event);
     if (rt.guards) rt.check(F$);
     if (r !== 0 && r !== 600) rt.fail(r, F$, event);
@@ -931,7 +930,7 @@ function cudaEventSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cudaEvent
   const F$ = "cudaEventSynchronize";
   return function cudaEventSynchronize(event: cudaEvent_t): void {
     if (arguments.length !== 1) rt.arity(F$, "event", 1, arguments.length);
-    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    if (!(isPtr(event))) rt.bad(F$, "event", "pointer", event);
     const r = raw.cudaEventSynchronize(event);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, event);
@@ -943,7 +942,7 @@ function cudaEventDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cudaEventDest
   const F$ = "cudaEventDestroy";
   return function cudaEventDestroy(event: cudaEvent_t): void {
     if (arguments.length !== 1) rt.arity(F$, "event", 1, arguments.length);
-    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    if (!(isPtr(event))) rt.bad(F$, "event", "pointer", event);
     const r = raw.cudaEventDestroy(event);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, event);
@@ -957,8 +956,8 @@ function cudaEventElapsedTime$(raw: Raw, rt: CheckedRuntime): Checked["cudaEvent
   const F$ = "cudaEventElapsedTime";
   return function cudaEventElapsedTime(start: cudaEvent_t, end: cudaEvent_t): number {
     if (arguments.length !== 2) rt.arity(F$, "start,end", 2, arguments.length);
-    if (!isPtr(start)) rt.bad(F$, "start", "pointer", start);
-    if (!isPtr(end)) rt.bad(F$, "end", "pointer", end);
+    if (!(isPtr(start))) rt.bad(F$, "start", "pointer", start);
+    if (!(isPtr(end))) rt.bad(F$, "end", "pointer", end);
     const r = raw.cudaEventElapsedTime(o0, start, end);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -984,7 +983,7 @@ function cudaExternalMemoryGetMappedBuffer$(raw: Raw, rt: CheckedRuntime): Check
   const F$ = "cudaExternalMemoryGetMappedBuffer";
   return function cudaExternalMemoryGetMappedBuffer(extMem: cudaExternalMemory_t, bufferDesc: PointerLike): Pointer {
     if (arguments.length !== 2) rt.arity(F$, "extMem,bufferDesc", 2, arguments.length);
-    if (!isPtr(extMem)) rt.bad(F$, "extMem", "pointer", extMem);
+    if (!(isPtr(extMem))) rt.bad(F$, "extMem", "pointer", extMem);
     const r = raw.cudaExternalMemoryGetMappedBuffer(o0, extMem, rt.ptr(rt.expect(bufferDesc, cudaExternalMemoryBufferDesc, F$, "bufferDesc"), F$, "bufferDesc"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -998,7 +997,7 @@ function cudaExternalMemoryGetMappedMipmappedArray$(raw: Raw, rt: CheckedRuntime
   const F$ = "cudaExternalMemoryGetMappedMipmappedArray";
   return function cudaExternalMemoryGetMappedMipmappedArray(extMem: cudaExternalMemory_t, mipmapDesc: PointerLike): cudaMipmappedArray_t {
     if (arguments.length !== 2) rt.arity(F$, "extMem,mipmapDesc", 2, arguments.length);
-    if (!isPtr(extMem)) rt.bad(F$, "extMem", "pointer", extMem);
+    if (!(isPtr(extMem))) rt.bad(F$, "extMem", "pointer", extMem);
     const r = raw.cudaExternalMemoryGetMappedMipmappedArray(o0, extMem, rt.ptr(rt.expect(mipmapDesc, cudaExternalMemoryMipmappedArrayDesc, F$, "mipmapDesc"), F$, "mipmapDesc"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1011,7 +1010,7 @@ function cudaDestroyExternalMemory$(raw: Raw, rt: CheckedRuntime): Checked["cuda
   const F$ = "cudaDestroyExternalMemory";
   return function cudaDestroyExternalMemory(extMem: cudaExternalMemory_t): void {
     if (arguments.length !== 1) rt.arity(F$, "extMem", 1, arguments.length);
-    if (!isPtr(extMem)) rt.bad(F$, "extMem", "pointer", extMem);
+    if (!(isPtr(extMem))) rt.bad(F$, "extMem", "pointer", extMem);
     const r = raw.cudaDestroyExternalMemory(extMem);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, extMem);
@@ -1035,8 +1034,8 @@ function cudaSignalExternalSemaphoresAsync$(raw: Raw, rt: CheckedRuntime): Check
   const F$ = "cudaSignalExternalSemaphoresAsync";
   return function cudaSignalExternalSemaphoresAsync(extSemArray: PointerLike, paramsArray: PointerLike, numExtSems: number, stream: cudaStream_t): void {
     if (arguments.length !== 4) rt.arity(F$, "extSemArray,paramsArray,numExtSems,stream", 4, arguments.length);
-    if (!isU32(numExtSems)) rt.bad(F$, "numExtSems", "u32", numExtSems);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof numExtSems === "number" && (numExtSems >>> 0) === numExtSems && (+numExtSems !== 0 || 1 / numExtSems > 0)))) rt.bad(F$, "numExtSems", "u32", numExtSems);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaSignalExternalSemaphoresAsync(rt.ptr(extSemArray, F$, "extSemArray"), rt.ptr(rt.expect(paramsArray, cudaExternalSemaphoreSignalParams, F$, "paramsArray"), F$, "paramsArray"), numExtSems, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1048,8 +1047,8 @@ function cudaWaitExternalSemaphoresAsync$(raw: Raw, rt: CheckedRuntime): Checked
   const F$ = "cudaWaitExternalSemaphoresAsync";
   return function cudaWaitExternalSemaphoresAsync(extSemArray: PointerLike, paramsArray: PointerLike, numExtSems: number, stream: cudaStream_t): void {
     if (arguments.length !== 4) rt.arity(F$, "extSemArray,paramsArray,numExtSems,stream", 4, arguments.length);
-    if (!isU32(numExtSems)) rt.bad(F$, "numExtSems", "u32", numExtSems);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof numExtSems === "number" && (numExtSems >>> 0) === numExtSems && (+numExtSems !== 0 || 1 / numExtSems > 0)))) rt.bad(F$, "numExtSems", "u32", numExtSems);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaWaitExternalSemaphoresAsync(rt.ptr(extSemArray, F$, "extSemArray"), rt.ptr(rt.expect(paramsArray, cudaExternalSemaphoreWaitParams, F$, "paramsArray"), F$, "paramsArray"), numExtSems, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1061,7 +1060,7 @@ function cudaDestroyExternalSemaphore$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cudaDestroyExternalSemaphore";
   return function cudaDestroyExternalSemaphore(extSem: cudaExternalSemaphore_t): void {
     if (arguments.length !== 1) rt.arity(F$, "extSem", 1, arguments.length);
-    if (!isPtr(extSem)) rt.bad(F$, "extSem", "pointer", extSem);
+    if (!(isPtr(extSem))) rt.bad(F$, "extSem", "pointer", extSem);
     const r = raw.cudaDestroyExternalSemaphore(extSem);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, extSem);
@@ -1073,8 +1072,8 @@ function cudaLaunchKernel$(raw: Raw, rt: CheckedRuntime): Checked["cudaLaunchKer
   const F$ = "cudaLaunchKernel";
   return function cudaLaunchKernel(func: PointerLike, gridDim: Uint8Array | dim3, blockDim: Uint8Array | dim3, args: PointerLike, sharedMem: bigint | number, stream: cudaStream_t): void {
     if (arguments.length !== 6) rt.arity(F$, "func,gridDim,blockDim,args,sharedMem,stream", 6, arguments.length);
-    if (!isU64(sharedMem)) rt.bad(F$, "sharedMem", "u64", sharedMem);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof sharedMem === "bigint" ? sharedMem >= 0n && sharedMem <= 18446744073709551615n : Number.isSafeInteger(sharedMem) && sharedMem >= 0))) rt.bad(F$, "sharedMem", "u64", sharedMem);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaLaunchKernel(rt.ptr(func, F$, "func"), rt.struct(gridDim, 12, F$, "gridDim", dim3), rt.struct(blockDim, 12, F$, "blockDim", dim3), rt.ptr(args, F$, "args"), sharedMem, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1096,8 +1095,8 @@ function cudaLaunchCooperativeKernel$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cudaLaunchCooperativeKernel";
   return function cudaLaunchCooperativeKernel(func: PointerLike, gridDim: Uint8Array | dim3, blockDim: Uint8Array | dim3, args: PointerLike, sharedMem: bigint | number, stream: cudaStream_t): void {
     if (arguments.length !== 6) rt.arity(F$, "func,gridDim,blockDim,args,sharedMem,stream", 6, arguments.length);
-    if (!isU64(sharedMem)) rt.bad(F$, "sharedMem", "u64", sharedMem);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof sharedMem === "bigint" ? sharedMem >= 0n && sharedMem <= 18446744073709551615n : Number.isSafeInteger(sharedMem) && sharedMem >= 0))) rt.bad(F$, "sharedMem", "u64", sharedMem);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaLaunchCooperativeKernel(rt.ptr(func, F$, "func"), rt.struct(gridDim, 12, F$, "gridDim", dim3), rt.struct(blockDim, 12, F$, "blockDim", dim3), rt.ptr(args, F$, "args"), sharedMem, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1108,7 +1107,7 @@ function cudaFuncSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cudaFun
   const F$ = "cudaFuncSetCacheConfig";
   return function cudaFuncSetCacheConfig(func: PointerLike, cacheConfig: cudaFuncCache): void {
     if (arguments.length !== 2) rt.arity(F$, "func,cacheConfig", 2, arguments.length);
-    if (!isU32(cacheConfig)) rt.bad(F$, "cacheConfig", "u32", cacheConfig);
+    if (!((typeof cacheConfig === "number" && (cacheConfig >>> 0) === cacheConfig && (+cacheConfig !== 0 || 1 / cacheConfig > 0)))) rt.bad(F$, "cacheConfig", "u32", cacheConfig);
     const r = raw.cudaFuncSetCacheConfig(rt.ptr(func, F$, "func"), cacheConfig);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1131,8 +1130,8 @@ function cudaFuncSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaFuncS
   const F$ = "cudaFuncSetAttribute";
   return function cudaFuncSetAttribute(func: PointerLike, attr: cudaFuncAttribute, value: number): void {
     if (arguments.length !== 3) rt.arity(F$, "func,attr,value", 3, arguments.length);
-    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
-    if (!isI32(value)) rt.bad(F$, "value", "i32", value);
+    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
+    if (!((typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0)))) rt.bad(F$, "value", "i32", value);
     const r = raw.cudaFuncSetAttribute(rt.ptr(func, F$, "func"), attr, value);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1158,7 +1157,7 @@ function cudaFuncGetParamInfo$(raw: Raw, rt: CheckedRuntime): Checked["cudaFuncG
   const F$ = "cudaFuncGetParamInfo";
   return function cudaFuncGetParamInfo(func: PointerLike, paramIndex: bigint | number): [paramOffset: bigint, paramSize: bigint] {
     if (arguments.length !== 2) rt.arity(F$, "func,paramIndex", 2, arguments.length);
-    if (!isU64(paramIndex)) rt.bad(F$, "paramIndex", "u64", paramIndex);
+    if (!((typeof paramIndex === "bigint" ? paramIndex >= 0n && paramIndex <= 18446744073709551615n : Number.isSafeInteger(paramIndex) && paramIndex >= 0))) rt.bad(F$, "paramIndex", "u64", paramIndex);
     const r = raw.cudaFuncGetParamInfo(rt.ptr(func, F$, "func"), paramIndex, o0, o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1171,8 +1170,8 @@ function cudaLaunchHostFunc$(raw: Raw, rt: CheckedRuntime): Checked["cudaLaunchH
   const F$ = "cudaLaunchHostFunc";
   return function cudaLaunchHostFunc(stream: cudaStream_t, fn: cudaHostFn_t, userData: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "stream,fn,userData", 3, arguments.length);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
-    if (!isPtr(fn)) rt.bad(F$, "fn", "function", fn);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
+    if (!(isPtr(fn))) rt.bad(F$, "fn", "function", fn);
     const r = raw.cudaLaunchHostFunc(stream, fn, rt.ptr(userData, F$, "userData"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, stream);
@@ -1183,7 +1182,7 @@ function cudaFuncSetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cud
   const F$ = "cudaFuncSetSharedMemConfig";
   return function cudaFuncSetSharedMemConfig(func: PointerLike, config: cudaSharedMemConfig): void {
     if (arguments.length !== 2) rt.arity(F$, "func,config", 2, arguments.length);
-    if (!isU32(config)) rt.bad(F$, "config", "u32", config);
+    if (!((typeof config === "number" && (config >>> 0) === config && (+config !== 0 || 1 / config > 0)))) rt.bad(F$, "config", "u32", config);
     const r = raw.cudaFuncSetSharedMemConfig(rt.ptr(func, F$, "func"), config);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1196,9 +1195,9 @@ function cudaOccupancyMaxActiveBlocksPerMultiprocessor$(raw: Raw, rt: CheckedRun
   const F$ = "cudaOccupancyMaxActiveBlocksPerMultiprocessor";
   return function cudaOccupancyMaxActiveBlocksPerMultiprocessor(func: PointerLike, blockSize: number, dynamicSMemSize: bigint | number): number {
     if (arguments.length !== 3) rt.arity(F$, "func,blockSize,dynamicSMemSize", 3, arguments.length);
-    if (!isI32(blockSize)) rt.bad(F$, "blockSize", "i32", blockSize);
+    if (!((typeof blockSize === "number" && (blockSize | 0) === blockSize && (+blockSize !== 0 || 1 / blockSize > 0)))) rt.bad(F$, "blockSize", "i32", blockSize);
     rt.count(blockSize, F$, "blockSize");
-    if (!isU64(dynamicSMemSize)) rt.bad(F$, "dynamicSMemSize", "u64", dynamicSMemSize);
+    if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad(F$, "dynamicSMemSize", "u64", dynamicSMemSize);
     const r = raw.cudaOccupancyMaxActiveBlocksPerMultiprocessor(o0, rt.sized(func, blockSize, 1, F$, "func"), blockSize, dynamicSMemSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1212,8 +1211,8 @@ function cudaOccupancyAvailableDynamicSMemPerBlock$(raw: Raw, rt: CheckedRuntime
   const F$ = "cudaOccupancyAvailableDynamicSMemPerBlock";
   return function cudaOccupancyAvailableDynamicSMemPerBlock(func: PointerLike, numBlocks: number, blockSize: number): bigint {
     if (arguments.length !== 3) rt.arity(F$, "func,numBlocks,blockSize", 3, arguments.length);
-    if (!isI32(numBlocks)) rt.bad(F$, "numBlocks", "i32", numBlocks);
-    if (!isI32(blockSize)) rt.bad(F$, "blockSize", "i32", blockSize);
+    if (!((typeof numBlocks === "number" && (numBlocks | 0) === numBlocks && (+numBlocks !== 0 || 1 / numBlocks > 0)))) rt.bad(F$, "numBlocks", "i32", numBlocks);
+    if (!((typeof blockSize === "number" && (blockSize | 0) === blockSize && (+blockSize !== 0 || 1 / blockSize > 0)))) rt.bad(F$, "blockSize", "i32", blockSize);
     const r = raw.cudaOccupancyAvailableDynamicSMemPerBlock(o0, rt.ptr(func, F$, "func"), numBlocks, blockSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1227,10 +1226,10 @@ function cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags$(raw: Raw, rt: C
   const F$ = "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags";
   return function cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func: PointerLike, blockSize: number, dynamicSMemSize: bigint | number, flags: number): number {
     if (arguments.length !== 4) rt.arity(F$, "func,blockSize,dynamicSMemSize,flags", 4, arguments.length);
-    if (!isI32(blockSize)) rt.bad(F$, "blockSize", "i32", blockSize);
+    if (!((typeof blockSize === "number" && (blockSize | 0) === blockSize && (+blockSize !== 0 || 1 / blockSize > 0)))) rt.bad(F$, "blockSize", "i32", blockSize);
     rt.count(blockSize, F$, "blockSize");
-    if (!isU64(dynamicSMemSize)) rt.bad(F$, "dynamicSMemSize", "u64", dynamicSMemSize);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad(F$, "dynamicSMemSize", "u64", dynamicSMemSize);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(o0, rt.sized(func, blockSize, 1, F$, "func"), blockSize, dynamicSMemSize, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1269,8 +1268,8 @@ function cudaMallocManaged$(raw: Raw, rt: CheckedRuntime): Checked["cudaMallocMa
   const F$ = "cudaMallocManaged";
   return function cudaMallocManaged(size: bigint | number, flags: number): Pointer {
     if (arguments.length !== 2) rt.arity(F$, "size,flags", 2, arguments.length);
-    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad(F$, "size", "u64", size);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaMallocManaged(o0, size, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1283,7 +1282,7 @@ function cudaMalloc$(raw: Raw, rt: CheckedRuntime): Checked["cudaMalloc"] {
   const F$ = "cudaMalloc";
   return function cudaMalloc(size: bigint | number): Pointer {
     if (arguments.length !== 1) rt.arity(F$, "size", 1, arguments.length);
-    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad(F$, "size", "u64", size);
     const r = raw.cudaMalloc(o0, size);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1296,7 +1295,7 @@ function cudaMallocHost$(raw: Raw, rt: CheckedRuntime): Checked["cudaMallocHost"
   const F$ = "cudaMallocHost";
   return function cudaMallocHost(size: bigint | number): Pointer {
     if (arguments.length !== 1) rt.arity(F$, "size", 1, arguments.length);
-    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad(F$, "size", "u64", size);
     const r = raw.cudaMallocHost(o0, size);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1311,8 +1310,8 @@ function cudaMallocPitch$(raw: Raw, rt: CheckedRuntime): Checked["cudaMallocPitc
   const F$ = "cudaMallocPitch";
   return function cudaMallocPitch(width: bigint | number, height: bigint | number): [devPtr: Pointer, pitch: bigint] {
     if (arguments.length !== 2) rt.arity(F$, "width,height", 2, arguments.length);
-    if (!isU64(width)) rt.bad(F$, "width", "u64", width);
-    if (!isU64(height)) rt.bad(F$, "height", "u64", height);
+    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad(F$, "width", "u64", width);
+    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad(F$, "height", "u64", height);
     const r = raw.cudaMallocPitch(o0, o1, width, height);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1325,9 +1324,9 @@ function cudaMallocArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMallocArra
   const F$ = "cudaMallocArray";
   return function cudaMallocArray(desc: PointerLike, width: bigint | number, height: bigint | number, flags: number): cudaArray_t {
     if (arguments.length !== 4) rt.arity(F$, "desc,width,height,flags", 4, arguments.length);
-    if (!isU64(width)) rt.bad(F$, "width", "u64", width);
-    if (!isU64(height)) rt.bad(F$, "height", "u64", height);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad(F$, "width", "u64", width);
+    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad(F$, "height", "u64", height);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaMallocArray(o0, rt.ptr(rt.expect(desc, cudaChannelFormatDesc, F$, "desc"), F$, "desc"), width, height, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1360,7 +1359,7 @@ function cudaFreeArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaFreeArray"] 
   const F$ = "cudaFreeArray";
   return function cudaFreeArray(array: cudaArray_t): void {
     if (arguments.length !== 1) rt.arity(F$, "array", 1, arguments.length);
-    if (!isPtr(array)) rt.bad(F$, "array", "pointer", array);
+    if (!(isPtr(array))) rt.bad(F$, "array", "pointer", array);
     const r = raw.cudaFreeArray(array);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, array);
@@ -1372,7 +1371,7 @@ function cudaFreeMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaFre
   const F$ = "cudaFreeMipmappedArray";
   return function cudaFreeMipmappedArray(mipmappedArray: cudaMipmappedArray_t): void {
     if (arguments.length !== 1) rt.arity(F$, "mipmappedArray", 1, arguments.length);
-    if (!isPtr(mipmappedArray)) rt.bad(F$, "mipmappedArray", "pointer", mipmappedArray);
+    if (!(isPtr(mipmappedArray))) rt.bad(F$, "mipmappedArray", "pointer", mipmappedArray);
     const r = raw.cudaFreeMipmappedArray(mipmappedArray);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, mipmappedArray);
@@ -1384,8 +1383,8 @@ function cudaHostAlloc$(raw: Raw, rt: CheckedRuntime): Checked["cudaHostAlloc"] 
   const F$ = "cudaHostAlloc";
   return function cudaHostAlloc(size: bigint | number, flags: number): Pointer {
     if (arguments.length !== 2) rt.arity(F$, "size,flags", 2, arguments.length);
-    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad(F$, "size", "u64", size);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaHostAlloc(o0, size, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1397,8 +1396,8 @@ function cudaHostRegister$(raw: Raw, rt: CheckedRuntime): Checked["cudaHostRegis
   const F$ = "cudaHostRegister";
   return function cudaHostRegister(ptr: PointerLike, size: bigint | number, flags: number): void {
     if (arguments.length !== 3) rt.arity(F$, "ptr,size,flags", 3, arguments.length);
-    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad(F$, "size", "u64", size);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaHostRegister(rt.sized(ptr, size, 1, F$, "ptr"), size, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1420,7 +1419,7 @@ function cudaHostGetDevicePointer$(raw: Raw, rt: CheckedRuntime): Checked["cudaH
   const F$ = "cudaHostGetDevicePointer";
   return function cudaHostGetDevicePointer(pHost: PointerLike, flags: number): Pointer {
     if (arguments.length !== 2) rt.arity(F$, "pHost,flags", 2, arguments.length);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaHostGetDevicePointer(o0, rt.ptr(pHost, F$, "pHost"), flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1458,7 +1457,7 @@ function cudaMalloc3DArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMalloc3D
   const F$ = "cudaMalloc3DArray";
   return function cudaMalloc3DArray(desc: PointerLike, extent: Uint8Array | cudaExtent, flags: number): cudaArray_t {
     if (arguments.length !== 3) rt.arity(F$, "desc,extent,flags", 3, arguments.length);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaMalloc3DArray(o0, rt.ptr(rt.expect(desc, cudaChannelFormatDesc, F$, "desc"), F$, "desc"), rt.struct(extent, 24, F$, "extent", cudaExtent), flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1471,8 +1470,8 @@ function cudaMallocMipmappedArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaM
   const F$ = "cudaMallocMipmappedArray";
   return function cudaMallocMipmappedArray(desc: PointerLike, extent: Uint8Array | cudaExtent, numLevels: number, flags: number): cudaMipmappedArray_t {
     if (arguments.length !== 4) rt.arity(F$, "desc,extent,numLevels,flags", 4, arguments.length);
-    if (!isU32(numLevels)) rt.bad(F$, "numLevels", "u32", numLevels);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof numLevels === "number" && (numLevels >>> 0) === numLevels && (+numLevels !== 0 || 1 / numLevels > 0)))) rt.bad(F$, "numLevels", "u32", numLevels);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaMallocMipmappedArray(o0, rt.ptr(rt.expect(desc, cudaChannelFormatDesc, F$, "desc"), F$, "desc"), rt.struct(extent, 24, F$, "extent", cudaExtent), numLevels, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1486,8 +1485,8 @@ function cudaGetMipmappedArrayLevel$(raw: Raw, rt: CheckedRuntime): Checked["cud
   const F$ = "cudaGetMipmappedArrayLevel";
   return function cudaGetMipmappedArrayLevel(mipmappedArray: cudaMipmappedArray_const_t, level: number): cudaArray_t {
     if (arguments.length !== 2) rt.arity(F$, "mipmappedArray,level", 2, arguments.length);
-    if (!isPtr(mipmappedArray)) rt.bad(F$, "mipmappedArray", "pointer", mipmappedArray);
-    if (!isU32(level)) rt.bad(F$, "level", "u32", level);
+    if (!(isPtr(mipmappedArray))) rt.bad(F$, "mipmappedArray", "pointer", mipmappedArray);
+    if (!((typeof level === "number" && (level >>> 0) === level && (+level !== 0 || 1 / level > 0)))) rt.bad(F$, "level", "u32", level);
     const r = raw.cudaGetMipmappedArrayLevel(o0, mipmappedArray, level);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1520,7 +1519,7 @@ function cudaMemcpy3DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy3D
   const F$ = "cudaMemcpy3DAsync";
   return function cudaMemcpy3DAsync(p: PointerLike, stream: cudaStream_t): void {
     if (arguments.length !== 2) rt.arity(F$, "p,stream", 2, arguments.length);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaMemcpy3DAsync(rt.ptr(rt.expect(p, cudaMemcpy3DParms, F$, "p"), F$, "p"), stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1532,7 +1531,7 @@ function cudaMemcpy3DPeerAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemc
   const F$ = "cudaMemcpy3DPeerAsync";
   return function cudaMemcpy3DPeerAsync(p: PointerLike, stream: cudaStream_t): void {
     if (arguments.length !== 2) rt.arity(F$, "p,stream", 2, arguments.length);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaMemcpy3DPeerAsync(rt.ptr(rt.expect(p, cudaMemcpy3DPeerParms, F$, "p"), F$, "p"), stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1560,7 +1559,7 @@ function cudaArrayGetInfo$(raw: Raw, rt: CheckedRuntime): Checked["cudaArrayGetI
   const F$ = "cudaArrayGetInfo";
   return function cudaArrayGetInfo(array: cudaArray_t, desc?: cudaChannelFormatDesc, extent?: cudaExtent): [desc: cudaChannelFormatDesc, extent: cudaExtent, flags: number] {
     if (arguments.length < 1 || arguments.length > 3) rt.arity(F$, "array,desc,extent", 1, arguments.length);
-    if (!isPtr(array)) rt.bad(F$, "array", "pointer", array);
+    if (!(isPtr(array))) rt.bad(F$, "array", "pointer", array);
     const $desc = desc === undefined ? rt.record(cudaChannelFormatDesc) : rt.recordArg(desc, cudaChannelFormatDesc, F$, "desc");
     const $extent = extent === undefined ? rt.record(cudaExtent) : rt.recordArg(extent, cudaExtent, F$, "extent");
     const r = raw.cudaArrayGetInfo($desc.$pointer(), $extent.$pointer(), o0, array);
@@ -1576,8 +1575,8 @@ function cudaArrayGetPlane$(raw: Raw, rt: CheckedRuntime): Checked["cudaArrayGet
   const F$ = "cudaArrayGetPlane";
   return function cudaArrayGetPlane(hArray: cudaArray_t, planeIdx: number): cudaArray_t {
     if (arguments.length !== 2) rt.arity(F$, "hArray,planeIdx", 2, arguments.length);
-    if (!isPtr(hArray)) rt.bad(F$, "hArray", "pointer", hArray);
-    if (!isU32(planeIdx)) rt.bad(F$, "planeIdx", "u32", planeIdx);
+    if (!(isPtr(hArray))) rt.bad(F$, "hArray", "pointer", hArray);
+    if (!((typeof planeIdx === "number" && (planeIdx >>> 0) === planeIdx && (+planeIdx !== 0 || 1 / planeIdx > 0)))) rt.bad(F$, "planeIdx", "u32", planeIdx);
     const r = raw.cudaArrayGetPlane(o0, hArray, planeIdx);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1590,8 +1589,8 @@ function cudaArrayGetMemoryRequirements$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cudaArrayGetMemoryRequirements";
   return function cudaArrayGetMemoryRequirements(array: cudaArray_t, device: number, memoryRequirements?: cudaArrayMemoryRequirements): cudaArrayMemoryRequirements {
     if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "array,device,memoryRequirements", 2, arguments.length);
-    if (!isPtr(array)) rt.bad(F$, "array", "pointer", array);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!(isPtr(array))) rt.bad(F$, "array", "pointer", array);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
     const $memoryRequirements = memoryRequirements === undefined ? rt.record(cudaArrayMemoryRequirements) : rt.recordArg(memoryRequirements, cudaArrayMemoryRequirements, F$, "memoryRequirements");
     const r = raw.cudaArrayGetMemoryRequirements($memoryRequirements.$pointer(), array, device);
     if (rt.guards) rt.check(F$);
@@ -1605,8 +1604,8 @@ function cudaMipmappedArrayGetMemoryRequirements$(raw: Raw, rt: CheckedRuntime):
   const F$ = "cudaMipmappedArrayGetMemoryRequirements";
   return function cudaMipmappedArrayGetMemoryRequirements(mipmap: cudaMipmappedArray_t, device: number, memoryRequirements?: cudaArrayMemoryRequirements): cudaArrayMemoryRequirements {
     if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "mipmap,device,memoryRequirements", 2, arguments.length);
-    if (!isPtr(mipmap)) rt.bad(F$, "mipmap", "pointer", mipmap);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!(isPtr(mipmap))) rt.bad(F$, "mipmap", "pointer", mipmap);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
     const $memoryRequirements = memoryRequirements === undefined ? rt.record(cudaArrayMemoryRequirements) : rt.recordArg(memoryRequirements, cudaArrayMemoryRequirements, F$, "memoryRequirements");
     const r = raw.cudaMipmappedArrayGetMemoryRequirements($memoryRequirements.$pointer(), mipmap, device);
     if (rt.guards) rt.check(F$);
@@ -1620,7 +1619,7 @@ function cudaArrayGetSparseProperties$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cudaArrayGetSparseProperties";
   return function cudaArrayGetSparseProperties(array: cudaArray_t, sparseProperties?: cudaArraySparseProperties): cudaArraySparseProperties {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "array,sparseProperties", 1, arguments.length);
-    if (!isPtr(array)) rt.bad(F$, "array", "pointer", array);
+    if (!(isPtr(array))) rt.bad(F$, "array", "pointer", array);
     const $sparseProperties = sparseProperties === undefined ? rt.record(cudaArraySparseProperties) : rt.recordArg(sparseProperties, cudaArraySparseProperties, F$, "sparseProperties");
     const r = raw.cudaArrayGetSparseProperties($sparseProperties.$pointer(), array);
     if (rt.guards) rt.check(F$);
@@ -1634,7 +1633,7 @@ function cudaMipmappedArrayGetSparseProperties$(raw: Raw, rt: CheckedRuntime): C
   const F$ = "cudaMipmappedArrayGetSparseProperties";
   return function cudaMipmappedArrayGetSparseProperties(mipmap: cudaMipmappedArray_t, sparseProperties?: cudaArraySparseProperties): cudaArraySparseProperties {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "mipmap,sparseProperties", 1, arguments.length);
-    if (!isPtr(mipmap)) rt.bad(F$, "mipmap", "pointer", mipmap);
+    if (!(isPtr(mipmap))) rt.bad(F$, "mipmap", "pointer", mipmap);
     const $sparseProperties = sparseProperties === undefined ? rt.record(cudaArraySparseProperties) : rt.recordArg(sparseProperties, cudaArraySparseProperties, F$, "sparseProperties");
     const r = raw.cudaMipmappedArrayGetSparseProperties($sparseProperties.$pointer(), mipmap);
     if (rt.guards) rt.check(F$);
@@ -1647,8 +1646,8 @@ function cudaMemcpy$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy"] {
   const F$ = "cudaMemcpy";
   return function cudaMemcpy(dst: PointerLike, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind): void {
     if (arguments.length !== 4) rt.arity(F$, "dst,src,count,kind", 4, arguments.length);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cudaMemcpy(rt.sized(dst, count, 1, F$, "dst"), rt.sized(src, count, 1, F$, "src"), count, kind);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1659,9 +1658,9 @@ function cudaMemcpyPeer$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyPeer"
   const F$ = "cudaMemcpyPeer";
   return function cudaMemcpyPeer(dst: PointerLike, dstDevice: number, src: PointerLike, srcDevice: number, count: bigint | number): void {
     if (arguments.length !== 5) rt.arity(F$, "dst,dstDevice,src,srcDevice,count", 5, arguments.length);
-    if (!isI32(dstDevice)) rt.bad(F$, "dstDevice", "i32", dstDevice);
-    if (!isI32(srcDevice)) rt.bad(F$, "srcDevice", "i32", srcDevice);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!((typeof dstDevice === "number" && (dstDevice | 0) === dstDevice && (+dstDevice !== 0 || 1 / dstDevice > 0)))) rt.bad(F$, "dstDevice", "i32", dstDevice);
+    if (!((typeof srcDevice === "number" && (srcDevice | 0) === srcDevice && (+srcDevice !== 0 || 1 / srcDevice > 0)))) rt.bad(F$, "srcDevice", "i32", srcDevice);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
     const r = raw.cudaMemcpyPeer(rt.sized(dst, count, 1, F$, "dst"), dstDevice, rt.ptr(src, F$, "src"), srcDevice, count);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1672,11 +1671,11 @@ function cudaMemcpy2D$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy2D"] {
   const F$ = "cudaMemcpy2D";
   return function cudaMemcpy2D(dst: PointerLike, dpitch: bigint | number, src: PointerLike, spitch: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind): void {
     if (arguments.length !== 7) rt.arity(F$, "dst,dpitch,src,spitch,width,height,kind", 7, arguments.length);
-    if (!isU64(dpitch)) rt.bad(F$, "dpitch", "u64", dpitch);
-    if (!isU64(spitch)) rt.bad(F$, "spitch", "u64", spitch);
-    if (!isU64(width)) rt.bad(F$, "width", "u64", width);
-    if (!isU64(height)) rt.bad(F$, "height", "u64", height);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!((typeof dpitch === "bigint" ? dpitch >= 0n && dpitch <= 18446744073709551615n : Number.isSafeInteger(dpitch) && dpitch >= 0))) rt.bad(F$, "dpitch", "u64", dpitch);
+    if (!((typeof spitch === "bigint" ? spitch >= 0n && spitch <= 18446744073709551615n : Number.isSafeInteger(spitch) && spitch >= 0))) rt.bad(F$, "spitch", "u64", spitch);
+    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad(F$, "width", "u64", width);
+    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad(F$, "height", "u64", height);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cudaMemcpy2D(rt.ptr(dst, F$, "dst"), dpitch, rt.ptr(src, F$, "src"), spitch, width, height, kind);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1688,13 +1687,13 @@ function cudaMemcpy2DToArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy
   const F$ = "cudaMemcpy2DToArray";
   return function cudaMemcpy2DToArray(dst: cudaArray_t, wOffset: bigint | number, hOffset: bigint | number, src: PointerLike, spitch: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind): void {
     if (arguments.length !== 8) rt.arity(F$, "dst,wOffset,hOffset,src,spitch,width,height,kind", 8, arguments.length);
-    if (!isPtr(dst)) rt.bad(F$, "dst", "pointer", dst);
-    if (!isU64(wOffset)) rt.bad(F$, "wOffset", "u64", wOffset);
-    if (!isU64(hOffset)) rt.bad(F$, "hOffset", "u64", hOffset);
-    if (!isU64(spitch)) rt.bad(F$, "spitch", "u64", spitch);
-    if (!isU64(width)) rt.bad(F$, "width", "u64", width);
-    if (!isU64(height)) rt.bad(F$, "height", "u64", height);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!(isPtr(dst))) rt.bad(F$, "dst", "pointer", dst);
+    if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad(F$, "wOffset", "u64", wOffset);
+    if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad(F$, "hOffset", "u64", hOffset);
+    if (!((typeof spitch === "bigint" ? spitch >= 0n && spitch <= 18446744073709551615n : Number.isSafeInteger(spitch) && spitch >= 0))) rt.bad(F$, "spitch", "u64", spitch);
+    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad(F$, "width", "u64", width);
+    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad(F$, "height", "u64", height);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cudaMemcpy2DToArray(dst, wOffset, hOffset, rt.ptr(src, F$, "src"), spitch, width, height, kind);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, dst);
@@ -1706,13 +1705,13 @@ function cudaMemcpy2DFromArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemc
   const F$ = "cudaMemcpy2DFromArray";
   return function cudaMemcpy2DFromArray(dst: PointerLike, dpitch: bigint | number, src: cudaArray_const_t, wOffset: bigint | number, hOffset: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind): void {
     if (arguments.length !== 8) rt.arity(F$, "dst,dpitch,src,wOffset,hOffset,width,height,kind", 8, arguments.length);
-    if (!isU64(dpitch)) rt.bad(F$, "dpitch", "u64", dpitch);
-    if (!isPtr(src)) rt.bad(F$, "src", "pointer", src);
-    if (!isU64(wOffset)) rt.bad(F$, "wOffset", "u64", wOffset);
-    if (!isU64(hOffset)) rt.bad(F$, "hOffset", "u64", hOffset);
-    if (!isU64(width)) rt.bad(F$, "width", "u64", width);
-    if (!isU64(height)) rt.bad(F$, "height", "u64", height);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!((typeof dpitch === "bigint" ? dpitch >= 0n && dpitch <= 18446744073709551615n : Number.isSafeInteger(dpitch) && dpitch >= 0))) rt.bad(F$, "dpitch", "u64", dpitch);
+    if (!(isPtr(src))) rt.bad(F$, "src", "pointer", src);
+    if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad(F$, "wOffset", "u64", wOffset);
+    if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad(F$, "hOffset", "u64", hOffset);
+    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad(F$, "width", "u64", width);
+    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad(F$, "height", "u64", height);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cudaMemcpy2DFromArray(rt.ptr(dst, F$, "dst"), dpitch, src, wOffset, hOffset, width, height, kind);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1724,15 +1723,15 @@ function cudaMemcpy2DArrayToArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaM
   const F$ = "cudaMemcpy2DArrayToArray";
   return function cudaMemcpy2DArrayToArray(dst: cudaArray_t, wOffsetDst: bigint | number, hOffsetDst: bigint | number, src: cudaArray_const_t, wOffsetSrc: bigint | number, hOffsetSrc: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind): void {
     if (arguments.length !== 9) rt.arity(F$, "dst,wOffsetDst,hOffsetDst,src,wOffsetSrc,hOffsetSrc,width,height,kind", 9, arguments.length);
-    if (!isPtr(dst)) rt.bad(F$, "dst", "pointer", dst);
-    if (!isU64(wOffsetDst)) rt.bad(F$, "wOffsetDst", "u64", wOffsetDst);
-    if (!isU64(hOffsetDst)) rt.bad(F$, "hOffsetDst", "u64", hOffsetDst);
-    if (!isPtr(src)) rt.bad(F$, "src", "pointer", src);
-    if (!isU64(wOffsetSrc)) rt.bad(F$, "wOffsetSrc", "u64", wOffsetSrc);
-    if (!isU64(hOffsetSrc)) rt.bad(F$, "hOffsetSrc", "u64", hOffsetSrc);
-    if (!isU64(width)) rt.bad(F$, "width", "u64", width);
-    if (!isU64(height)) rt.bad(F$, "height", "u64", height);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!(isPtr(dst))) rt.bad(F$, "dst", "pointer", dst);
+    if (!((typeof wOffsetDst === "bigint" ? wOffsetDst >= 0n && wOffsetDst <= 18446744073709551615n : Number.isSafeInteger(wOffsetDst) && wOffsetDst >= 0))) rt.bad(F$, "wOffsetDst", "u64", wOffsetDst);
+    if (!((typeof hOffsetDst === "bigint" ? hOffsetDst >= 0n && hOffsetDst <= 18446744073709551615n : Number.isSafeInteger(hOffsetDst) && hOffsetDst >= 0))) rt.bad(F$, "hOffsetDst", "u64", hOffsetDst);
+    if (!(isPtr(src))) rt.bad(F$, "src", "pointer", src);
+    if (!((typeof wOffsetSrc === "bigint" ? wOffsetSrc >= 0n && wOffsetSrc <= 18446744073709551615n : Number.isSafeInteger(wOffsetSrc) && wOffsetSrc >= 0))) rt.bad(F$, "wOffsetSrc", "u64", wOffsetSrc);
+    if (!((typeof hOffsetSrc === "bigint" ? hOffsetSrc >= 0n && hOffsetSrc <= 18446744073709551615n : Number.isSafeInteger(hOffsetSrc) && hOffsetSrc >= 0))) rt.bad(F$, "hOffsetSrc", "u64", hOffsetSrc);
+    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad(F$, "width", "u64", width);
+    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad(F$, "height", "u64", height);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cudaMemcpy2DArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width, height, kind);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, dst);
@@ -1743,9 +1742,9 @@ function cudaMemcpyToSymbol$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyT
   const F$ = "cudaMemcpyToSymbol";
   return function cudaMemcpyToSymbol(symbol: PointerLike, src: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
     if (arguments.length !== 5) rt.arity(F$, "symbol,src,count,offset,kind", 5, arguments.length);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU64(offset)) rt.bad(F$, "offset", "u64", offset);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad(F$, "offset", "u64", offset);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cudaMemcpyToSymbol(rt.ptr(symbol, F$, "symbol"), rt.sized(src, count, 1, F$, "src"), count, offset, kind);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1756,9 +1755,9 @@ function cudaMemcpyFromSymbol$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcp
   const F$ = "cudaMemcpyFromSymbol";
   return function cudaMemcpyFromSymbol(dst: PointerLike, symbol: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
     if (arguments.length !== 5) rt.arity(F$, "dst,symbol,count,offset,kind", 5, arguments.length);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU64(offset)) rt.bad(F$, "offset", "u64", offset);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad(F$, "offset", "u64", offset);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cudaMemcpyFromSymbol(rt.sized(dst, count, 1, F$, "dst"), rt.sized(symbol, count, 1, F$, "symbol"), count, offset, kind);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1770,9 +1769,9 @@ function cudaMemcpyAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyAsyn
   const F$ = "cudaMemcpyAsync";
   return function cudaMemcpyAsync(dst: PointerLike, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
     if (arguments.length !== 5) rt.arity(F$, "dst,src,count,kind,stream", 5, arguments.length);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaMemcpyAsync(rt.sized(dst, count, 1, F$, "dst"), rt.sized(src, count, 1, F$, "src"), count, kind, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1784,10 +1783,10 @@ function cudaMemcpyPeerAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy
   const F$ = "cudaMemcpyPeerAsync";
   return function cudaMemcpyPeerAsync(dst: PointerLike, dstDevice: number, src: PointerLike, srcDevice: number, count: bigint | number, stream: cudaStream_t): void {
     if (arguments.length !== 6) rt.arity(F$, "dst,dstDevice,src,srcDevice,count,stream", 6, arguments.length);
-    if (!isI32(dstDevice)) rt.bad(F$, "dstDevice", "i32", dstDevice);
-    if (!isI32(srcDevice)) rt.bad(F$, "srcDevice", "i32", srcDevice);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof dstDevice === "number" && (dstDevice | 0) === dstDevice && (+dstDevice !== 0 || 1 / dstDevice > 0)))) rt.bad(F$, "dstDevice", "i32", dstDevice);
+    if (!((typeof srcDevice === "number" && (srcDevice | 0) === srcDevice && (+srcDevice !== 0 || 1 / srcDevice > 0)))) rt.bad(F$, "srcDevice", "i32", srcDevice);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaMemcpyPeerAsync(rt.sized(dst, count, 1, F$, "dst"), dstDevice, rt.ptr(src, F$, "src"), srcDevice, count, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1799,9 +1798,9 @@ function cudaMemcpyBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcp
   const F$ = "cudaMemcpyBatchAsync";
   return function cudaMemcpyBatchAsync(dsts: PointerLike, srcs: PointerLike, sizes: PointerLike, count: bigint | number, attrs: PointerLike, attrsIdxs: PointerLike, numAttrs: bigint | number, stream: cudaStream_t): void {
     if (arguments.length !== 8) rt.arity(F$, "dsts,srcs,sizes,count,attrs,attrsIdxs,numAttrs,stream", 8, arguments.length);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU64(numAttrs)) rt.bad(F$, "numAttrs", "u64", numAttrs);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof numAttrs === "bigint" ? numAttrs >= 0n && numAttrs <= 18446744073709551615n : Number.isSafeInteger(numAttrs) && numAttrs >= 0))) rt.bad(F$, "numAttrs", "u64", numAttrs);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaMemcpyBatchAsync(rt.sized(dsts, count, 8, F$, "dsts"), rt.sized(srcs, count, 8, F$, "srcs"), rt.sized(sizes, count, 8, F$, "sizes"), count, rt.sized(attrs, numAttrs, 24, F$, "attrs", cudaMemcpyAttributes), rt.sized(attrsIdxs, numAttrs, 8, F$, "attrsIdxs"), numAttrs, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1813,9 +1812,9 @@ function cudaMemcpy3DBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMem
   const F$ = "cudaMemcpy3DBatchAsync";
   return function cudaMemcpy3DBatchAsync(numOps: bigint | number, opList: PointerLike, flags: bigint | number, stream: cudaStream_t): void {
     if (arguments.length !== 4) rt.arity(F$, "numOps,opList,flags,stream", 4, arguments.length);
-    if (!isU64(numOps)) rt.bad(F$, "numOps", "u64", numOps);
-    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof numOps === "bigint" ? numOps >= 0n && numOps <= 18446744073709551615n : Number.isSafeInteger(numOps) && numOps >= 0))) rt.bad(F$, "numOps", "u64", numOps);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaMemcpy3DBatchAsync(numOps, rt.sized(opList, numOps, 112, F$, "opList", cudaMemcpy3DBatchOp), flags, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1827,12 +1826,12 @@ function cudaMemcpy2DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy2D
   const F$ = "cudaMemcpy2DAsync";
   return function cudaMemcpy2DAsync(dst: PointerLike, dpitch: bigint | number, src: PointerLike, spitch: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
     if (arguments.length !== 8) rt.arity(F$, "dst,dpitch,src,spitch,width,height,kind,stream", 8, arguments.length);
-    if (!isU64(dpitch)) rt.bad(F$, "dpitch", "u64", dpitch);
-    if (!isU64(spitch)) rt.bad(F$, "spitch", "u64", spitch);
-    if (!isU64(width)) rt.bad(F$, "width", "u64", width);
-    if (!isU64(height)) rt.bad(F$, "height", "u64", height);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof dpitch === "bigint" ? dpitch >= 0n && dpitch <= 18446744073709551615n : Number.isSafeInteger(dpitch) && dpitch >= 0))) rt.bad(F$, "dpitch", "u64", dpitch);
+    if (!((typeof spitch === "bigint" ? spitch >= 0n && spitch <= 18446744073709551615n : Number.isSafeInteger(spitch) && spitch >= 0))) rt.bad(F$, "spitch", "u64", spitch);
+    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad(F$, "width", "u64", width);
+    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad(F$, "height", "u64", height);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaMemcpy2DAsync(rt.ptr(dst, F$, "dst"), dpitch, rt.ptr(src, F$, "src"), spitch, width, height, kind, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1844,14 +1843,14 @@ function cudaMemcpy2DToArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaM
   const F$ = "cudaMemcpy2DToArrayAsync";
   return function cudaMemcpy2DToArrayAsync(dst: cudaArray_t, wOffset: bigint | number, hOffset: bigint | number, src: PointerLike, spitch: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
     if (arguments.length !== 9) rt.arity(F$, "dst,wOffset,hOffset,src,spitch,width,height,kind,stream", 9, arguments.length);
-    if (!isPtr(dst)) rt.bad(F$, "dst", "pointer", dst);
-    if (!isU64(wOffset)) rt.bad(F$, "wOffset", "u64", wOffset);
-    if (!isU64(hOffset)) rt.bad(F$, "hOffset", "u64", hOffset);
-    if (!isU64(spitch)) rt.bad(F$, "spitch", "u64", spitch);
-    if (!isU64(width)) rt.bad(F$, "width", "u64", width);
-    if (!isU64(height)) rt.bad(F$, "height", "u64", height);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!(isPtr(dst))) rt.bad(F$, "dst", "pointer", dst);
+    if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad(F$, "wOffset", "u64", wOffset);
+    if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad(F$, "hOffset", "u64", hOffset);
+    if (!((typeof spitch === "bigint" ? spitch >= 0n && spitch <= 18446744073709551615n : Number.isSafeInteger(spitch) && spitch >= 0))) rt.bad(F$, "spitch", "u64", spitch);
+    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad(F$, "width", "u64", width);
+    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad(F$, "height", "u64", height);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaMemcpy2DToArrayAsync(dst, wOffset, hOffset, rt.ptr(src, F$, "src"), spitch, width, height, kind, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, dst);
@@ -1863,14 +1862,14 @@ function cudaMemcpy2DFromArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cud
   const F$ = "cudaMemcpy2DFromArrayAsync";
   return function cudaMemcpy2DFromArrayAsync(dst: PointerLike, dpitch: bigint | number, src: cudaArray_const_t, wOffset: bigint | number, hOffset: bigint | number, width: bigint | number, height: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
     if (arguments.length !== 9) rt.arity(F$, "dst,dpitch,src,wOffset,hOffset,width,height,kind,stream", 9, arguments.length);
-    if (!isU64(dpitch)) rt.bad(F$, "dpitch", "u64", dpitch);
-    if (!isPtr(src)) rt.bad(F$, "src", "pointer", src);
-    if (!isU64(wOffset)) rt.bad(F$, "wOffset", "u64", wOffset);
-    if (!isU64(hOffset)) rt.bad(F$, "hOffset", "u64", hOffset);
-    if (!isU64(width)) rt.bad(F$, "width", "u64", width);
-    if (!isU64(height)) rt.bad(F$, "height", "u64", height);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof dpitch === "bigint" ? dpitch >= 0n && dpitch <= 18446744073709551615n : Number.isSafeInteger(dpitch) && dpitch >= 0))) rt.bad(F$, "dpitch", "u64", dpitch);
+    if (!(isPtr(src))) rt.bad(F$, "src", "pointer", src);
+    if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad(F$, "wOffset", "u64", wOffset);
+    if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad(F$, "hOffset", "u64", hOffset);
+    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad(F$, "width", "u64", width);
+    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad(F$, "height", "u64", height);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaMemcpy2DFromArrayAsync(rt.ptr(dst, F$, "dst"), dpitch, src, wOffset, hOffset, width, height, kind, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1882,10 +1881,10 @@ function cudaMemcpyToSymbolAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMe
   const F$ = "cudaMemcpyToSymbolAsync";
   return function cudaMemcpyToSymbolAsync(symbol: PointerLike, src: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
     if (arguments.length !== 6) rt.arity(F$, "symbol,src,count,offset,kind,stream", 6, arguments.length);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU64(offset)) rt.bad(F$, "offset", "u64", offset);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad(F$, "offset", "u64", offset);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaMemcpyToSymbolAsync(rt.ptr(symbol, F$, "symbol"), rt.sized(src, count, 1, F$, "src"), count, offset, kind, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1897,10 +1896,10 @@ function cudaMemcpyFromSymbolAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuda
   const F$ = "cudaMemcpyFromSymbolAsync";
   return function cudaMemcpyFromSymbolAsync(dst: PointerLike, symbol: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
     if (arguments.length !== 6) rt.arity(F$, "dst,symbol,count,offset,kind,stream", 6, arguments.length);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU64(offset)) rt.bad(F$, "offset", "u64", offset);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad(F$, "offset", "u64", offset);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaMemcpyFromSymbolAsync(rt.sized(dst, count, 1, F$, "dst"), rt.sized(symbol, count, 1, F$, "symbol"), count, offset, kind, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1911,8 +1910,8 @@ function cudaMemset$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemset"] {
   const F$ = "cudaMemset";
   return function cudaMemset(devPtr: PointerLike, value: number, count: bigint | number): void {
     if (arguments.length !== 3) rt.arity(F$, "devPtr,value,count", 3, arguments.length);
-    if (!isI32(value)) rt.bad(F$, "value", "i32", value);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!((typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0)))) rt.bad(F$, "value", "i32", value);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
     const r = raw.cudaMemset(rt.sized(devPtr, count, 1, F$, "devPtr"), value, count);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1923,10 +1922,10 @@ function cudaMemset2D$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemset2D"] {
   const F$ = "cudaMemset2D";
   return function cudaMemset2D(devPtr: PointerLike, pitch: bigint | number, value: number, width: bigint | number, height: bigint | number): void {
     if (arguments.length !== 5) rt.arity(F$, "devPtr,pitch,value,width,height", 5, arguments.length);
-    if (!isU64(pitch)) rt.bad(F$, "pitch", "u64", pitch);
-    if (!isI32(value)) rt.bad(F$, "value", "i32", value);
-    if (!isU64(width)) rt.bad(F$, "width", "u64", width);
-    if (!isU64(height)) rt.bad(F$, "height", "u64", height);
+    if (!((typeof pitch === "bigint" ? pitch >= 0n && pitch <= 18446744073709551615n : Number.isSafeInteger(pitch) && pitch >= 0))) rt.bad(F$, "pitch", "u64", pitch);
+    if (!((typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0)))) rt.bad(F$, "value", "i32", value);
+    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad(F$, "width", "u64", width);
+    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad(F$, "height", "u64", height);
     const r = raw.cudaMemset2D(rt.ptr(devPtr, F$, "devPtr"), pitch, value, width, height);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1937,7 +1936,7 @@ function cudaMemset3D$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemset3D"] {
   const F$ = "cudaMemset3D";
   return function cudaMemset3D(pitchedDevPtr: Uint8Array | cudaPitchedPtr, value: number, extent: Uint8Array | cudaExtent): void {
     if (arguments.length !== 3) rt.arity(F$, "pitchedDevPtr,value,extent", 3, arguments.length);
-    if (!isI32(value)) rt.bad(F$, "value", "i32", value);
+    if (!((typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0)))) rt.bad(F$, "value", "i32", value);
     const r = raw.cudaMemset3D(rt.struct(pitchedDevPtr, 32, F$, "pitchedDevPtr", cudaPitchedPtr), value, rt.struct(extent, 24, F$, "extent", cudaExtent));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1949,9 +1948,9 @@ function cudaMemsetAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemsetAsyn
   const F$ = "cudaMemsetAsync";
   return function cudaMemsetAsync(devPtr: PointerLike, value: number, count: bigint | number, stream: cudaStream_t): void {
     if (arguments.length !== 4) rt.arity(F$, "devPtr,value,count,stream", 4, arguments.length);
-    if (!isI32(value)) rt.bad(F$, "value", "i32", value);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0)))) rt.bad(F$, "value", "i32", value);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaMemsetAsync(rt.sized(devPtr, count, 1, F$, "devPtr"), value, count, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1963,11 +1962,11 @@ function cudaMemset2DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemset2D
   const F$ = "cudaMemset2DAsync";
   return function cudaMemset2DAsync(devPtr: PointerLike, pitch: bigint | number, value: number, width: bigint | number, height: bigint | number, stream: cudaStream_t): void {
     if (arguments.length !== 6) rt.arity(F$, "devPtr,pitch,value,width,height,stream", 6, arguments.length);
-    if (!isU64(pitch)) rt.bad(F$, "pitch", "u64", pitch);
-    if (!isI32(value)) rt.bad(F$, "value", "i32", value);
-    if (!isU64(width)) rt.bad(F$, "width", "u64", width);
-    if (!isU64(height)) rt.bad(F$, "height", "u64", height);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof pitch === "bigint" ? pitch >= 0n && pitch <= 18446744073709551615n : Number.isSafeInteger(pitch) && pitch >= 0))) rt.bad(F$, "pitch", "u64", pitch);
+    if (!((typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0)))) rt.bad(F$, "value", "i32", value);
+    if (!((typeof width === "bigint" ? width >= 0n && width <= 18446744073709551615n : Number.isSafeInteger(width) && width >= 0))) rt.bad(F$, "width", "u64", width);
+    if (!((typeof height === "bigint" ? height >= 0n && height <= 18446744073709551615n : Number.isSafeInteger(height) && height >= 0))) rt.bad(F$, "height", "u64", height);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaMemset2DAsync(rt.ptr(devPtr, F$, "devPtr"), pitch, value, width, height, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -1979,8 +1978,8 @@ function cudaMemset3DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemset3D
   const F$ = "cudaMemset3DAsync";
   return function cudaMemset3DAsync(pitchedDevPtr: Uint8Array | cudaPitchedPtr, value: number, extent: Uint8Array | cudaExtent, stream: cudaStream_t): void {
     if (arguments.length !== 4) rt.arity(F$, "pitchedDevPtr,value,extent,stream", 4, arguments.length);
-    if (!isI32(value)) rt.bad(F$, "value", "i32", value);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0)))) rt.bad(F$, "value", "i32", value);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaMemset3DAsync(rt.struct(pitchedDevPtr, 32, F$, "pitchedDevPtr", cudaPitchedPtr), value, rt.struct(extent, 24, F$, "extent", cudaExtent), stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2017,9 +2016,9 @@ function cudaMemPrefetchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPr
   const F$ = "cudaMemPrefetchAsync";
   return function cudaMemPrefetchAsync(devPtr: PointerLike, count: bigint | number, location: Uint8Array | cudaMemLocation, flags: number, stream: cudaStream_t): void {
     if (arguments.length !== 5) rt.arity(F$, "devPtr,count,location,flags,stream", 5, arguments.length);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaMemPrefetchAsync(rt.sized(devPtr, count, 1, F$, "devPtr"), count, rt.struct(location, 8, F$, "location", cudaMemLocation), flags, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2031,10 +2030,10 @@ function cudaMemPrefetchBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuda
   const F$ = "cudaMemPrefetchBatchAsync";
   return function cudaMemPrefetchBatchAsync(dptrs: PointerLike, sizes: PointerLike, count: bigint | number, prefetchLocs: PointerLike, prefetchLocIdxs: PointerLike, numPrefetchLocs: bigint | number, flags: bigint | number, stream: cudaStream_t): void {
     if (arguments.length !== 8) rt.arity(F$, "dptrs,sizes,count,prefetchLocs,prefetchLocIdxs,numPrefetchLocs,flags,stream", 8, arguments.length);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU64(numPrefetchLocs)) rt.bad(F$, "numPrefetchLocs", "u64", numPrefetchLocs);
-    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof numPrefetchLocs === "bigint" ? numPrefetchLocs >= 0n && numPrefetchLocs <= 18446744073709551615n : Number.isSafeInteger(numPrefetchLocs) && numPrefetchLocs >= 0))) rt.bad(F$, "numPrefetchLocs", "u64", numPrefetchLocs);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaMemPrefetchBatchAsync(rt.sized(dptrs, count, 8, F$, "dptrs"), rt.sized(sizes, count, 8, F$, "sizes"), count, rt.sized(prefetchLocs, numPrefetchLocs, 8, F$, "prefetchLocs", cudaMemLocation), rt.sized(prefetchLocIdxs, numPrefetchLocs, 8, F$, "prefetchLocIdxs"), numPrefetchLocs, flags, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2046,9 +2045,9 @@ function cudaMemDiscardBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaM
   const F$ = "cudaMemDiscardBatchAsync";
   return function cudaMemDiscardBatchAsync(dptrs: PointerLike, sizes: PointerLike, count: bigint | number, flags: bigint | number, stream: cudaStream_t): void {
     if (arguments.length !== 5) rt.arity(F$, "dptrs,sizes,count,flags,stream", 5, arguments.length);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaMemDiscardBatchAsync(rt.sized(dptrs, count, 8, F$, "dptrs"), rt.sized(sizes, count, 8, F$, "sizes"), count, flags, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2060,10 +2059,10 @@ function cudaMemDiscardAndPrefetchBatchAsync$(raw: Raw, rt: CheckedRuntime): Che
   const F$ = "cudaMemDiscardAndPrefetchBatchAsync";
   return function cudaMemDiscardAndPrefetchBatchAsync(dptrs: PointerLike, sizes: PointerLike, count: bigint | number, prefetchLocs: PointerLike, prefetchLocIdxs: PointerLike, numPrefetchLocs: bigint | number, flags: bigint | number, stream: cudaStream_t): void {
     if (arguments.length !== 8) rt.arity(F$, "dptrs,sizes,count,prefetchLocs,prefetchLocIdxs,numPrefetchLocs,flags,stream", 8, arguments.length);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU64(numPrefetchLocs)) rt.bad(F$, "numPrefetchLocs", "u64", numPrefetchLocs);
-    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof numPrefetchLocs === "bigint" ? numPrefetchLocs >= 0n && numPrefetchLocs <= 18446744073709551615n : Number.isSafeInteger(numPrefetchLocs) && numPrefetchLocs >= 0))) rt.bad(F$, "numPrefetchLocs", "u64", numPrefetchLocs);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaMemDiscardAndPrefetchBatchAsync(rt.sized(dptrs, count, 8, F$, "dptrs"), rt.sized(sizes, count, 8, F$, "sizes"), count, rt.sized(prefetchLocs, numPrefetchLocs, 8, F$, "prefetchLocs", cudaMemLocation), rt.sized(prefetchLocIdxs, numPrefetchLocs, 8, F$, "prefetchLocIdxs"), numPrefetchLocs, flags, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2074,8 +2073,8 @@ function cudaMemAdvise$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemAdvise"] 
   const F$ = "cudaMemAdvise";
   return function cudaMemAdvise(devPtr: PointerLike, count: bigint | number, advice: cudaMemoryAdvise, location: Uint8Array | cudaMemLocation): void {
     if (arguments.length !== 4) rt.arity(F$, "devPtr,count,advice,location", 4, arguments.length);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU32(advice)) rt.bad(F$, "advice", "u32", advice);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof advice === "number" && (advice >>> 0) === advice && (+advice !== 0 || 1 / advice > 0)))) rt.bad(F$, "advice", "u32", advice);
     const r = raw.cudaMemAdvise(rt.sized(devPtr, count, 1, F$, "devPtr"), count, advice, rt.struct(location, 8, F$, "location", cudaMemLocation));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2086,9 +2085,9 @@ function cudaMemRangeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaM
   const F$ = "cudaMemRangeGetAttribute";
   return function cudaMemRangeGetAttribute(data: PointerLike, dataSize: bigint | number, attribute: cudaMemRangeAttribute, devPtr: PointerLike, count: bigint | number): void {
     if (arguments.length !== 5) rt.arity(F$, "data,dataSize,attribute,devPtr,count", 5, arguments.length);
-    if (!isU64(dataSize)) rt.bad(F$, "dataSize", "u64", dataSize);
-    if (!isU32(attribute)) rt.bad(F$, "attribute", "u32", attribute);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!((typeof dataSize === "bigint" ? dataSize >= 0n && dataSize <= 18446744073709551615n : Number.isSafeInteger(dataSize) && dataSize >= 0))) rt.bad(F$, "dataSize", "u64", dataSize);
+    if (!((typeof attribute === "number" && (attribute >>> 0) === attribute && (+attribute !== 0 || 1 / attribute > 0)))) rt.bad(F$, "attribute", "u32", attribute);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
     const r = raw.cudaMemRangeGetAttribute(rt.sized(data, dataSize, 1, F$, "data"), dataSize, attribute, rt.sized(devPtr, count, 1, F$, "devPtr"), count);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2099,8 +2098,8 @@ function cudaMemRangeGetAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuda
   const F$ = "cudaMemRangeGetAttributes";
   return function cudaMemRangeGetAttributes(data: PointerLike, dataSizes: PointerLike, attributes: PointerLike, numAttributes: bigint | number, devPtr: PointerLike, count: bigint | number): void {
     if (arguments.length !== 6) rt.arity(F$, "data,dataSizes,attributes,numAttributes,devPtr,count", 6, arguments.length);
-    if (!isU64(numAttributes)) rt.bad(F$, "numAttributes", "u64", numAttributes);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!((typeof numAttributes === "bigint" ? numAttributes >= 0n && numAttributes <= 18446744073709551615n : Number.isSafeInteger(numAttributes) && numAttributes >= 0))) rt.bad(F$, "numAttributes", "u64", numAttributes);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
     const r = raw.cudaMemRangeGetAttributes(rt.ptr(data, F$, "data"), rt.ptr(dataSizes, F$, "dataSizes"), rt.sized(attributes, numAttributes, 4, F$, "attributes"), numAttributes, rt.sized(devPtr, count, 1, F$, "devPtr"), count);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2112,11 +2111,11 @@ function cudaMemcpyToArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpyTo
   const F$ = "cudaMemcpyToArray";
   return function cudaMemcpyToArray(dst: cudaArray_t, wOffset: bigint | number, hOffset: bigint | number, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind): void {
     if (arguments.length !== 6) rt.arity(F$, "dst,wOffset,hOffset,src,count,kind", 6, arguments.length);
-    if (!isPtr(dst)) rt.bad(F$, "dst", "pointer", dst);
-    if (!isU64(wOffset)) rt.bad(F$, "wOffset", "u64", wOffset);
-    if (!isU64(hOffset)) rt.bad(F$, "hOffset", "u64", hOffset);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!(isPtr(dst))) rt.bad(F$, "dst", "pointer", dst);
+    if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad(F$, "wOffset", "u64", wOffset);
+    if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad(F$, "hOffset", "u64", hOffset);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cudaMemcpyToArray(dst, wOffset, hOffset, rt.sized(src, count, 1, F$, "src"), count, kind);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, dst);
@@ -2128,11 +2127,11 @@ function cudaMemcpyFromArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemcpy
   const F$ = "cudaMemcpyFromArray";
   return function cudaMemcpyFromArray(dst: PointerLike, src: cudaArray_const_t, wOffset: bigint | number, hOffset: bigint | number, count: bigint | number, kind: cudaMemcpyKind): void {
     if (arguments.length !== 6) rt.arity(F$, "dst,src,wOffset,hOffset,count,kind", 6, arguments.length);
-    if (!isPtr(src)) rt.bad(F$, "src", "pointer", src);
-    if (!isU64(wOffset)) rt.bad(F$, "wOffset", "u64", wOffset);
-    if (!isU64(hOffset)) rt.bad(F$, "hOffset", "u64", hOffset);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!(isPtr(src))) rt.bad(F$, "src", "pointer", src);
+    if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad(F$, "wOffset", "u64", wOffset);
+    if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad(F$, "hOffset", "u64", hOffset);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cudaMemcpyFromArray(rt.sized(dst, count, 1, F$, "dst"), src, wOffset, hOffset, count, kind);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2144,14 +2143,14 @@ function cudaMemcpyArrayToArray$(raw: Raw, rt: CheckedRuntime): Checked["cudaMem
   const F$ = "cudaMemcpyArrayToArray";
   return function cudaMemcpyArrayToArray(dst: cudaArray_t, wOffsetDst: bigint | number, hOffsetDst: bigint | number, src: cudaArray_const_t, wOffsetSrc: bigint | number, hOffsetSrc: bigint | number, count: bigint | number, kind: cudaMemcpyKind): void {
     if (arguments.length !== 8) rt.arity(F$, "dst,wOffsetDst,hOffsetDst,src,wOffsetSrc,hOffsetSrc,count,kind", 8, arguments.length);
-    if (!isPtr(dst)) rt.bad(F$, "dst", "pointer", dst);
-    if (!isU64(wOffsetDst)) rt.bad(F$, "wOffsetDst", "u64", wOffsetDst);
-    if (!isU64(hOffsetDst)) rt.bad(F$, "hOffsetDst", "u64", hOffsetDst);
-    if (!isPtr(src)) rt.bad(F$, "src", "pointer", src);
-    if (!isU64(wOffsetSrc)) rt.bad(F$, "wOffsetSrc", "u64", wOffsetSrc);
-    if (!isU64(hOffsetSrc)) rt.bad(F$, "hOffsetSrc", "u64", hOffsetSrc);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!(isPtr(dst))) rt.bad(F$, "dst", "pointer", dst);
+    if (!((typeof wOffsetDst === "bigint" ? wOffsetDst >= 0n && wOffsetDst <= 18446744073709551615n : Number.isSafeInteger(wOffsetDst) && wOffsetDst >= 0))) rt.bad(F$, "wOffsetDst", "u64", wOffsetDst);
+    if (!((typeof hOffsetDst === "bigint" ? hOffsetDst >= 0n && hOffsetDst <= 18446744073709551615n : Number.isSafeInteger(hOffsetDst) && hOffsetDst >= 0))) rt.bad(F$, "hOffsetDst", "u64", hOffsetDst);
+    if (!(isPtr(src))) rt.bad(F$, "src", "pointer", src);
+    if (!((typeof wOffsetSrc === "bigint" ? wOffsetSrc >= 0n && wOffsetSrc <= 18446744073709551615n : Number.isSafeInteger(wOffsetSrc) && wOffsetSrc >= 0))) rt.bad(F$, "wOffsetSrc", "u64", wOffsetSrc);
+    if (!((typeof hOffsetSrc === "bigint" ? hOffsetSrc >= 0n && hOffsetSrc <= 18446744073709551615n : Number.isSafeInteger(hOffsetSrc) && hOffsetSrc >= 0))) rt.bad(F$, "hOffsetSrc", "u64", hOffsetSrc);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cudaMemcpyArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count, kind);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, dst);
@@ -2163,12 +2162,12 @@ function cudaMemcpyToArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMem
   const F$ = "cudaMemcpyToArrayAsync";
   return function cudaMemcpyToArrayAsync(dst: cudaArray_t, wOffset: bigint | number, hOffset: bigint | number, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
     if (arguments.length !== 7) rt.arity(F$, "dst,wOffset,hOffset,src,count,kind,stream", 7, arguments.length);
-    if (!isPtr(dst)) rt.bad(F$, "dst", "pointer", dst);
-    if (!isU64(wOffset)) rt.bad(F$, "wOffset", "u64", wOffset);
-    if (!isU64(hOffset)) rt.bad(F$, "hOffset", "u64", hOffset);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!(isPtr(dst))) rt.bad(F$, "dst", "pointer", dst);
+    if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad(F$, "wOffset", "u64", wOffset);
+    if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad(F$, "hOffset", "u64", hOffset);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaMemcpyToArrayAsync(dst, wOffset, hOffset, rt.sized(src, count, 1, F$, "src"), count, kind, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, dst);
@@ -2180,12 +2179,12 @@ function cudaMemcpyFromArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaM
   const F$ = "cudaMemcpyFromArrayAsync";
   return function cudaMemcpyFromArrayAsync(dst: PointerLike, src: cudaArray_const_t, wOffset: bigint | number, hOffset: bigint | number, count: bigint | number, kind: cudaMemcpyKind, stream: cudaStream_t): void {
     if (arguments.length !== 7) rt.arity(F$, "dst,src,wOffset,hOffset,count,kind,stream", 7, arguments.length);
-    if (!isPtr(src)) rt.bad(F$, "src", "pointer", src);
-    if (!isU64(wOffset)) rt.bad(F$, "wOffset", "u64", wOffset);
-    if (!isU64(hOffset)) rt.bad(F$, "hOffset", "u64", hOffset);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!(isPtr(src))) rt.bad(F$, "src", "pointer", src);
+    if (!((typeof wOffset === "bigint" ? wOffset >= 0n && wOffset <= 18446744073709551615n : Number.isSafeInteger(wOffset) && wOffset >= 0))) rt.bad(F$, "wOffset", "u64", wOffset);
+    if (!((typeof hOffset === "bigint" ? hOffset >= 0n && hOffset <= 18446744073709551615n : Number.isSafeInteger(hOffset) && hOffset >= 0))) rt.bad(F$, "hOffset", "u64", hOffset);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaMemcpyFromArrayAsync(rt.sized(dst, count, 1, F$, "dst"), src, wOffset, hOffset, count, kind, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2198,8 +2197,8 @@ function cudaMallocAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMallocAsyn
   const F$ = "cudaMallocAsync";
   return function cudaMallocAsync(size: bigint | number, hStream: cudaStream_t): Pointer {
     if (arguments.length !== 2) rt.arity(F$, "size,hStream", 2, arguments.length);
-    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad(F$, "size", "u64", size);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cudaMallocAsync(o0, size, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2212,7 +2211,7 @@ function cudaFreeAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaFreeAsync"] 
   const F$ = "cudaFreeAsync";
   return function cudaFreeAsync(devPtr: PointerLike, hStream: cudaStream_t): void {
     if (arguments.length !== 2) rt.arity(F$, "devPtr,hStream", 2, arguments.length);
-    if (!isPtr(hStream)) rt.bad(F$, "hStream", "pointer", hStream);
+    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cudaFreeAsync(rt.ptr(devPtr, F$, "devPtr"), hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2224,8 +2223,8 @@ function cudaMemPoolTrimTo$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPoolT
   const F$ = "cudaMemPoolTrimTo";
   return function cudaMemPoolTrimTo(memPool: cudaMemPool_t, minBytesToKeep: bigint | number): void {
     if (arguments.length !== 2) rt.arity(F$, "memPool,minBytesToKeep", 2, arguments.length);
-    if (!isPtr(memPool)) rt.bad(F$, "memPool", "pointer", memPool);
-    if (!isU64(minBytesToKeep)) rt.bad(F$, "minBytesToKeep", "u64", minBytesToKeep);
+    if (!(isPtr(memPool))) rt.bad(F$, "memPool", "pointer", memPool);
+    if (!((typeof minBytesToKeep === "bigint" ? minBytesToKeep >= 0n && minBytesToKeep <= 18446744073709551615n : Number.isSafeInteger(minBytesToKeep) && minBytesToKeep >= 0))) rt.bad(F$, "minBytesToKeep", "u64", minBytesToKeep);
     const r = raw.cudaMemPoolTrimTo(memPool, minBytesToKeep);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, memPool);
@@ -2237,8 +2236,8 @@ function cudaMemPoolSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaMe
   const F$ = "cudaMemPoolSetAttribute";
   return function cudaMemPoolSetAttribute(memPool: cudaMemPool_t, attr: cudaMemPoolAttr, value: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "memPool,attr,value", 3, arguments.length);
-    if (!isPtr(memPool)) rt.bad(F$, "memPool", "pointer", memPool);
-    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    if (!(isPtr(memPool))) rt.bad(F$, "memPool", "pointer", memPool);
+    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
     const r = raw.cudaMemPoolSetAttribute(memPool, attr, rt.ptr(value, F$, "value"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, memPool);
@@ -2250,8 +2249,8 @@ function cudaMemPoolGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cudaMe
   const F$ = "cudaMemPoolGetAttribute";
   return function cudaMemPoolGetAttribute(memPool: cudaMemPool_t, attr: cudaMemPoolAttr, value: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "memPool,attr,value", 3, arguments.length);
-    if (!isPtr(memPool)) rt.bad(F$, "memPool", "pointer", memPool);
-    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    if (!(isPtr(memPool))) rt.bad(F$, "memPool", "pointer", memPool);
+    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
     const r = raw.cudaMemPoolGetAttribute(memPool, attr, rt.ptr(value, F$, "value"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, memPool);
@@ -2263,8 +2262,8 @@ function cudaMemPoolSetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPo
   const F$ = "cudaMemPoolSetAccess";
   return function cudaMemPoolSetAccess(memPool: cudaMemPool_t, descList: PointerLike, count: bigint | number): void {
     if (arguments.length !== 3) rt.arity(F$, "memPool,descList,count", 3, arguments.length);
-    if (!isPtr(memPool)) rt.bad(F$, "memPool", "pointer", memPool);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
+    if (!(isPtr(memPool))) rt.bad(F$, "memPool", "pointer", memPool);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
     const r = raw.cudaMemPoolSetAccess(memPool, rt.ptr(rt.expect(descList, cudaMemAccessDesc, F$, "descList"), F$, "descList"), count);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, memPool);
@@ -2278,7 +2277,7 @@ function cudaMemPoolGetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPo
   const F$ = "cudaMemPoolGetAccess";
   return function cudaMemPoolGetAccess(memPool: cudaMemPool_t, location: PointerLike): cudaMemAccessFlags {
     if (arguments.length !== 2) rt.arity(F$, "memPool,location", 2, arguments.length);
-    if (!isPtr(memPool)) rt.bad(F$, "memPool", "pointer", memPool);
+    if (!(isPtr(memPool))) rt.bad(F$, "memPool", "pointer", memPool);
     const r = raw.cudaMemPoolGetAccess(o0, memPool, rt.ptr(rt.expect(location, cudaMemLocation, F$, "location"), F$, "location"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2303,7 +2302,7 @@ function cudaMemPoolDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemPool
   const F$ = "cudaMemPoolDestroy";
   return function cudaMemPoolDestroy(memPool: cudaMemPool_t): void {
     if (arguments.length !== 1) rt.arity(F$, "memPool", 1, arguments.length);
-    if (!isPtr(memPool)) rt.bad(F$, "memPool", "pointer", memPool);
+    if (!(isPtr(memPool))) rt.bad(F$, "memPool", "pointer", memPool);
     const r = raw.cudaMemPoolDestroy(memPool);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, memPool);
@@ -2315,7 +2314,7 @@ function cudaMemGetDefaultMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cudaM
   const F$ = "cudaMemGetDefaultMemPool";
   return function cudaMemGetDefaultMemPool(location: PointerLike, type: cudaMemAllocationType): cudaMemPool_t {
     if (arguments.length !== 2) rt.arity(F$, "location,type", 2, arguments.length);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     const r = raw.cudaMemGetDefaultMemPool(o0, rt.ptr(rt.expect(location, cudaMemLocation, F$, "location"), F$, "location"), type);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2328,7 +2327,7 @@ function cudaMemGetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemGetMe
   const F$ = "cudaMemGetMemPool";
   return function cudaMemGetMemPool(location: PointerLike, type: cudaMemAllocationType): cudaMemPool_t {
     if (arguments.length !== 2) rt.arity(F$, "location,type", 2, arguments.length);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     const r = raw.cudaMemGetMemPool(o0, rt.ptr(rt.expect(location, cudaMemLocation, F$, "location"), F$, "location"), type);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2341,8 +2340,8 @@ function cudaMemSetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cudaMemSetMe
   const F$ = "cudaMemSetMemPool";
   return function cudaMemSetMemPool(location: PointerLike, type: cudaMemAllocationType, memPool: cudaMemPool_t): void {
     if (arguments.length !== 3) rt.arity(F$, "location,type,memPool", 3, arguments.length);
-    if (!isU32(type)) rt.bad(F$, "type", "u32", type);
-    if (!isPtr(memPool)) rt.bad(F$, "memPool", "pointer", memPool);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
+    if (!(isPtr(memPool))) rt.bad(F$, "memPool", "pointer", memPool);
     const r = raw.cudaMemSetMemPool(rt.ptr(rt.expect(location, cudaMemLocation, F$, "location"), F$, "location"), type, memPool);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2355,9 +2354,9 @@ function cudaMallocFromPoolAsync$(raw: Raw, rt: CheckedRuntime): Checked["cudaMa
   const F$ = "cudaMallocFromPoolAsync";
   return function cudaMallocFromPoolAsync(size: bigint | number, memPool: cudaMemPool_t, stream: cudaStream_t): Pointer {
     if (arguments.length !== 3) rt.arity(F$, "size,memPool,stream", 3, arguments.length);
-    if (!isU64(size)) rt.bad(F$, "size", "u64", size);
-    if (!isPtr(memPool)) rt.bad(F$, "memPool", "pointer", memPool);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad(F$, "size", "u64", size);
+    if (!(isPtr(memPool))) rt.bad(F$, "memPool", "pointer", memPool);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaMallocFromPoolAsync(o0, size, memPool, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2370,9 +2369,9 @@ function cudaMemPoolExportToShareableHandle$(raw: Raw, rt: CheckedRuntime): Chec
   const F$ = "cudaMemPoolExportToShareableHandle";
   return function cudaMemPoolExportToShareableHandle(shareableHandle: PointerLike, memPool: cudaMemPool_t, handleType: cudaMemAllocationHandleType, flags: number): void {
     if (arguments.length !== 4) rt.arity(F$, "shareableHandle,memPool,handleType,flags", 4, arguments.length);
-    if (!isPtr(memPool)) rt.bad(F$, "memPool", "pointer", memPool);
-    if (!isU32(handleType)) rt.bad(F$, "handleType", "u32", handleType);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(memPool))) rt.bad(F$, "memPool", "pointer", memPool);
+    if (!((typeof handleType === "number" && (handleType >>> 0) === handleType && (+handleType !== 0 || 1 / handleType > 0)))) rt.bad(F$, "handleType", "u32", handleType);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaMemPoolExportToShareableHandle(rt.ptr(shareableHandle, F$, "shareableHandle"), memPool, handleType, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2384,8 +2383,8 @@ function cudaMemPoolImportFromShareableHandle$(raw: Raw, rt: CheckedRuntime): Ch
   const F$ = "cudaMemPoolImportFromShareableHandle";
   return function cudaMemPoolImportFromShareableHandle(shareableHandle: PointerLike, handleType: cudaMemAllocationHandleType, flags: number): cudaMemPool_t {
     if (arguments.length !== 3) rt.arity(F$, "shareableHandle,handleType,flags", 3, arguments.length);
-    if (!isU32(handleType)) rt.bad(F$, "handleType", "u32", handleType);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof handleType === "number" && (handleType >>> 0) === handleType && (+handleType !== 0 || 1 / handleType > 0)))) rt.bad(F$, "handleType", "u32", handleType);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaMemPoolImportFromShareableHandle(o0, rt.ptr(shareableHandle, F$, "shareableHandle"), handleType, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2411,7 +2410,7 @@ function cudaMemPoolImportPointer$(raw: Raw, rt: CheckedRuntime): Checked["cudaM
   const F$ = "cudaMemPoolImportPointer";
   return function cudaMemPoolImportPointer(memPool: cudaMemPool_t, exportData: PointerLike): Pointer {
     if (arguments.length !== 2) rt.arity(F$, "memPool,exportData", 2, arguments.length);
-    if (!isPtr(memPool)) rt.bad(F$, "memPool", "pointer", memPool);
+    if (!(isPtr(memPool))) rt.bad(F$, "memPool", "pointer", memPool);
     const r = raw.cudaMemPoolImportPointer(o0, memPool, rt.ptr(rt.expect(exportData, cudaMemPoolPtrExportData, F$, "exportData"), F$, "exportData"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2437,8 +2436,8 @@ function cudaDeviceCanAccessPeer$(raw: Raw, rt: CheckedRuntime): Checked["cudaDe
   const F$ = "cudaDeviceCanAccessPeer";
   return function cudaDeviceCanAccessPeer(device: number, peerDevice: number): number {
     if (arguments.length !== 2) rt.arity(F$, "device,peerDevice", 2, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
-    if (!isI32(peerDevice)) rt.bad(F$, "peerDevice", "i32", peerDevice);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
+    if (!((typeof peerDevice === "number" && (peerDevice | 0) === peerDevice && (+peerDevice !== 0 || 1 / peerDevice > 0)))) rt.bad(F$, "peerDevice", "i32", peerDevice);
     const r = raw.cudaDeviceCanAccessPeer(o0, device, peerDevice);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2450,8 +2449,8 @@ function cudaDeviceEnablePeerAccess$(raw: Raw, rt: CheckedRuntime): Checked["cud
   const F$ = "cudaDeviceEnablePeerAccess";
   return function cudaDeviceEnablePeerAccess(peerDevice: number, flags: number): void {
     if (arguments.length !== 2) rt.arity(F$, "peerDevice,flags", 2, arguments.length);
-    if (!isI32(peerDevice)) rt.bad(F$, "peerDevice", "i32", peerDevice);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof peerDevice === "number" && (peerDevice | 0) === peerDevice && (+peerDevice !== 0 || 1 / peerDevice > 0)))) rt.bad(F$, "peerDevice", "i32", peerDevice);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaDeviceEnablePeerAccess(peerDevice, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2462,7 +2461,7 @@ function cudaDeviceDisablePeerAccess$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cudaDeviceDisablePeerAccess";
   return function cudaDeviceDisablePeerAccess(peerDevice: number): void {
     if (arguments.length !== 1) rt.arity(F$, "peerDevice", 1, arguments.length);
-    if (!isI32(peerDevice)) rt.bad(F$, "peerDevice", "i32", peerDevice);
+    if (!((typeof peerDevice === "number" && (peerDevice | 0) === peerDevice && (+peerDevice !== 0 || 1 / peerDevice > 0)))) rt.bad(F$, "peerDevice", "i32", peerDevice);
     const r = raw.cudaDeviceDisablePeerAccess(peerDevice);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2474,7 +2473,7 @@ function cudaGraphicsUnregisterResource$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cudaGraphicsUnregisterResource";
   return function cudaGraphicsUnregisterResource(resource: cudaGraphicsResource_t): void {
     if (arguments.length !== 1) rt.arity(F$, "resource", 1, arguments.length);
-    if (!isPtr(resource)) rt.bad(F$, "resource", "pointer", resource);
+    if (!(isPtr(resource))) rt.bad(F$, "resource", "pointer", resource);
     const r = raw.cudaGraphicsUnregisterResource(resource);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, resource);
@@ -2486,8 +2485,8 @@ function cudaGraphicsResourceSetMapFlags$(raw: Raw, rt: CheckedRuntime): Checked
   const F$ = "cudaGraphicsResourceSetMapFlags";
   return function cudaGraphicsResourceSetMapFlags(resource: cudaGraphicsResource_t, flags: number): void {
     if (arguments.length !== 2) rt.arity(F$, "resource,flags", 2, arguments.length);
-    if (!isPtr(resource)) rt.bad(F$, "resource", "pointer", resource);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(resource))) rt.bad(F$, "resource", "pointer", resource);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaGraphicsResourceSetMapFlags(resource, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, resource);
@@ -2499,8 +2498,8 @@ function cudaGraphicsMapResources$(raw: Raw, rt: CheckedRuntime): Checked["cudaG
   const F$ = "cudaGraphicsMapResources";
   return function cudaGraphicsMapResources(count: number, resources: PointerLike, stream: cudaStream_t): void {
     if (arguments.length !== 3) rt.arity(F$, "count,resources,stream", 3, arguments.length);
-    if (!isI32(count)) rt.bad(F$, "count", "i32", count);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof count === "number" && (count | 0) === count && (+count !== 0 || 1 / count > 0)))) rt.bad(F$, "count", "i32", count);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaGraphicsMapResources(count, rt.ptr(resources, F$, "resources"), stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2512,8 +2511,8 @@ function cudaGraphicsUnmapResources$(raw: Raw, rt: CheckedRuntime): Checked["cud
   const F$ = "cudaGraphicsUnmapResources";
   return function cudaGraphicsUnmapResources(count: number, resources: PointerLike, stream: cudaStream_t): void {
     if (arguments.length !== 3) rt.arity(F$, "count,resources,stream", 3, arguments.length);
-    if (!isI32(count)) rt.bad(F$, "count", "i32", count);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!((typeof count === "number" && (count | 0) === count && (+count !== 0 || 1 / count > 0)))) rt.bad(F$, "count", "i32", count);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaGraphicsUnmapResources(count, rt.ptr(resources, F$, "resources"), stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2528,7 +2527,7 @@ function cudaGraphicsResourceGetMappedPointer$(raw: Raw, rt: CheckedRuntime): Ch
   const F$ = "cudaGraphicsResourceGetMappedPointer";
   return function cudaGraphicsResourceGetMappedPointer(resource: cudaGraphicsResource_t): [devPtr: Pointer, size: bigint] {
     if (arguments.length !== 1) rt.arity(F$, "resource", 1, arguments.length);
-    if (!isPtr(resource)) rt.bad(F$, "resource", "pointer", resource);
+    if (!(isPtr(resource))) rt.bad(F$, "resource", "pointer", resource);
     const r = raw.cudaGraphicsResourceGetMappedPointer(o0, o1, resource);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2542,9 +2541,9 @@ function cudaGraphicsSubResourceGetMappedArray$(raw: Raw, rt: CheckedRuntime): C
   const F$ = "cudaGraphicsSubResourceGetMappedArray";
   return function cudaGraphicsSubResourceGetMappedArray(resource: cudaGraphicsResource_t, arrayIndex: number, mipLevel: number): cudaArray_t {
     if (arguments.length !== 3) rt.arity(F$, "resource,arrayIndex,mipLevel", 3, arguments.length);
-    if (!isPtr(resource)) rt.bad(F$, "resource", "pointer", resource);
-    if (!isU32(arrayIndex)) rt.bad(F$, "arrayIndex", "u32", arrayIndex);
-    if (!isU32(mipLevel)) rt.bad(F$, "mipLevel", "u32", mipLevel);
+    if (!(isPtr(resource))) rt.bad(F$, "resource", "pointer", resource);
+    if (!((typeof arrayIndex === "number" && (arrayIndex >>> 0) === arrayIndex && (+arrayIndex !== 0 || 1 / arrayIndex > 0)))) rt.bad(F$, "arrayIndex", "u32", arrayIndex);
+    if (!((typeof mipLevel === "number" && (mipLevel >>> 0) === mipLevel && (+mipLevel !== 0 || 1 / mipLevel > 0)))) rt.bad(F$, "mipLevel", "u32", mipLevel);
     const r = raw.cudaGraphicsSubResourceGetMappedArray(o0, resource, arrayIndex, mipLevel);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2558,7 +2557,7 @@ function cudaGraphicsResourceGetMappedMipmappedArray$(raw: Raw, rt: CheckedRunti
   const F$ = "cudaGraphicsResourceGetMappedMipmappedArray";
   return function cudaGraphicsResourceGetMappedMipmappedArray(resource: cudaGraphicsResource_t): cudaMipmappedArray_t {
     if (arguments.length !== 1) rt.arity(F$, "resource", 1, arguments.length);
-    if (!isPtr(resource)) rt.bad(F$, "resource", "pointer", resource);
+    if (!(isPtr(resource))) rt.bad(F$, "resource", "pointer", resource);
     const r = raw.cudaGraphicsResourceGetMappedMipmappedArray(o0, resource);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2571,7 +2570,7 @@ function cudaGetChannelDesc$(raw: Raw, rt: CheckedRuntime): Checked["cudaGetChan
   const F$ = "cudaGetChannelDesc";
   return function cudaGetChannelDesc(array: cudaArray_const_t, desc?: cudaChannelFormatDesc): cudaChannelFormatDesc {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "array,desc", 1, arguments.length);
-    if (!isPtr(array)) rt.bad(F$, "array", "pointer", array);
+    if (!(isPtr(array))) rt.bad(F$, "array", "pointer", array);
     const $desc = desc === undefined ? rt.record(cudaChannelFormatDesc) : rt.recordArg(desc, cudaChannelFormatDesc, F$, "desc");
     const r = raw.cudaGetChannelDesc($desc.$pointer(), array);
     if (rt.guards) rt.check(F$);
@@ -2584,11 +2583,11 @@ function cudaCreateChannelDesc$(raw: Raw, rt: CheckedRuntime): Checked["cudaCrea
   const F$ = "cudaCreateChannelDesc";
   return function cudaCreateChannelDesc(x: number, y: number, z: number, w: number, f: cudaChannelFormatKind): Uint8Array {
     if (arguments.length !== 5) rt.arity(F$, "x,y,z,w,f", 5, arguments.length);
-    if (!isI32(x)) rt.bad(F$, "x", "i32", x);
-    if (!isI32(y)) rt.bad(F$, "y", "i32", y);
-    if (!isI32(z)) rt.bad(F$, "z", "i32", z);
-    if (!isI32(w)) rt.bad(F$, "w", "i32", w);
-    if (!isU32(f)) rt.bad(F$, "f", "u32", f);
+    if (!((typeof x === "number" && (x | 0) === x && (+x !== 0 || 1 / x > 0)))) rt.bad(F$, "x", "i32", x);
+    if (!((typeof y === "number" && (y | 0) === y && (+y !== 0 || 1 / y > 0)))) rt.bad(F$, "y", "i32", y);
+    if (!((typeof z === "number" && (z | 0) === z && (+z !== 0 || 1 / z > 0)))) rt.bad(F$, "z", "i32", z);
+    if (!((typeof w === "number" && (w | 0) === w && (+w !== 0 || 1 / w > 0)))) rt.bad(F$, "w", "i32", w);
+    if (!((typeof f === "number" && (f >>> 0) === f && (+f !== 0 || 1 / f > 0)))) rt.bad(F$, "f", "u32", f);
     const r = raw.cudaCreateChannelDesc(x, y, z, w, f);
     if (rt.guards) rt.check(F$);
     return r;
@@ -2612,7 +2611,7 @@ function cudaDestroyTextureObject$(raw: Raw, rt: CheckedRuntime): Checked["cudaD
   const F$ = "cudaDestroyTextureObject";
   return function cudaDestroyTextureObject(texObject: cudaTextureObject_t | number): void {
     if (arguments.length !== 1) rt.arity(F$, "texObject", 1, arguments.length);
-    if (!isU64(texObject)) rt.bad(F$, "texObject", "u64", texObject);
+    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad(F$, "texObject", "u64", texObject);
     const r = raw.cudaDestroyTextureObject(texObject);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2623,7 +2622,7 @@ function cudaGetTextureObjectResourceDesc$(raw: Raw, rt: CheckedRuntime): Checke
   const F$ = "cudaGetTextureObjectResourceDesc";
   return function cudaGetTextureObjectResourceDesc(texObject: cudaTextureObject_t | number, pResDesc?: cudaResourceDesc): cudaResourceDesc {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "texObject,pResDesc", 1, arguments.length);
-    if (!isU64(texObject)) rt.bad(F$, "texObject", "u64", texObject);
+    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad(F$, "texObject", "u64", texObject);
     const $pResDesc = pResDesc === undefined ? rt.record(cudaResourceDesc) : rt.recordArg(pResDesc, cudaResourceDesc, F$, "pResDesc");
     const r = raw.cudaGetTextureObjectResourceDesc($pResDesc.$pointer(), texObject);
     if (rt.guards) rt.check(F$);
@@ -2636,7 +2635,7 @@ function cudaGetTextureObjectTextureDesc$(raw: Raw, rt: CheckedRuntime): Checked
   const F$ = "cudaGetTextureObjectTextureDesc";
   return function cudaGetTextureObjectTextureDesc(texObject: cudaTextureObject_t | number, pTexDesc?: cudaTextureDesc): cudaTextureDesc {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "texObject,pTexDesc", 1, arguments.length);
-    if (!isU64(texObject)) rt.bad(F$, "texObject", "u64", texObject);
+    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad(F$, "texObject", "u64", texObject);
     const $pTexDesc = pTexDesc === undefined ? rt.record(cudaTextureDesc) : rt.recordArg(pTexDesc, cudaTextureDesc, F$, "pTexDesc");
     const r = raw.cudaGetTextureObjectTextureDesc($pTexDesc.$pointer(), texObject);
     if (rt.guards) rt.check(F$);
@@ -2649,7 +2648,7 @@ function cudaGetTextureObjectResourceViewDesc$(raw: Raw, rt: CheckedRuntime): Ch
   const F$ = "cudaGetTextureObjectResourceViewDesc";
   return function cudaGetTextureObjectResourceViewDesc(texObject: cudaTextureObject_t | number, pResViewDesc?: cudaResourceViewDesc): cudaResourceViewDesc {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "texObject,pResViewDesc", 1, arguments.length);
-    if (!isU64(texObject)) rt.bad(F$, "texObject", "u64", texObject);
+    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad(F$, "texObject", "u64", texObject);
     const $pResViewDesc = pResViewDesc === undefined ? rt.record(cudaResourceViewDesc) : rt.recordArg(pResViewDesc, cudaResourceViewDesc, F$, "pResViewDesc");
     const r = raw.cudaGetTextureObjectResourceViewDesc($pResViewDesc.$pointer(), texObject);
     if (rt.guards) rt.check(F$);
@@ -2675,7 +2674,7 @@ function cudaDestroySurfaceObject$(raw: Raw, rt: CheckedRuntime): Checked["cudaD
   const F$ = "cudaDestroySurfaceObject";
   return function cudaDestroySurfaceObject(surfObject: cudaSurfaceObject_t | number): void {
     if (arguments.length !== 1) rt.arity(F$, "surfObject", 1, arguments.length);
-    if (!isU64(surfObject)) rt.bad(F$, "surfObject", "u64", surfObject);
+    if (!((typeof surfObject === "bigint" ? surfObject >= 0n && surfObject <= 18446744073709551615n : Number.isSafeInteger(surfObject) && surfObject >= 0))) rt.bad(F$, "surfObject", "u64", surfObject);
     const r = raw.cudaDestroySurfaceObject(surfObject);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2686,7 +2685,7 @@ function cudaGetSurfaceObjectResourceDesc$(raw: Raw, rt: CheckedRuntime): Checke
   const F$ = "cudaGetSurfaceObjectResourceDesc";
   return function cudaGetSurfaceObjectResourceDesc(surfObject: cudaSurfaceObject_t | number, pResDesc?: cudaResourceDesc): cudaResourceDesc {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "surfObject,pResDesc", 1, arguments.length);
-    if (!isU64(surfObject)) rt.bad(F$, "surfObject", "u64", surfObject);
+    if (!((typeof surfObject === "bigint" ? surfObject >= 0n && surfObject <= 18446744073709551615n : Number.isSafeInteger(surfObject) && surfObject >= 0))) rt.bad(F$, "surfObject", "u64", surfObject);
     const $pResDesc = pResDesc === undefined ? rt.record(cudaResourceDesc) : rt.recordArg(pResDesc, cudaResourceDesc, F$, "pResDesc");
     const r = raw.cudaGetSurfaceObjectResourceDesc($pResDesc.$pointer(), surfObject);
     if (rt.guards) rt.check(F$);
@@ -2727,7 +2726,7 @@ function cudaLogsRegisterCallback$(raw: Raw, rt: CheckedRuntime): Checked["cudaL
   const F$ = "cudaLogsRegisterCallback";
   return function cudaLogsRegisterCallback(callbackFunc: cudaLogsCallback_t, userData: PointerLike): cudaLogsCallbackHandle {
     if (arguments.length !== 2) rt.arity(F$, "callbackFunc,userData", 2, arguments.length);
-    if (!isPtr(callbackFunc)) rt.bad(F$, "callbackFunc", "function", callbackFunc);
+    if (!(isPtr(callbackFunc))) rt.bad(F$, "callbackFunc", "function", callbackFunc);
     const r = raw.cudaLogsRegisterCallback(callbackFunc, rt.ptr(userData, F$, "userData"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2740,7 +2739,7 @@ function cudaLogsUnregisterCallback$(raw: Raw, rt: CheckedRuntime): Checked["cud
   const F$ = "cudaLogsUnregisterCallback";
   return function cudaLogsUnregisterCallback(callback: cudaLogsCallbackHandle): void {
     if (arguments.length !== 1) rt.arity(F$, "callback", 1, arguments.length);
-    if (!isPtr(callback)) rt.bad(F$, "callback", "pointer", callback);
+    if (!(isPtr(callback))) rt.bad(F$, "callback", "pointer", callback);
     const r = raw.cudaLogsUnregisterCallback(callback);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, callback);
@@ -2753,7 +2752,7 @@ function cudaLogsCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cudaLogsCurren
   const F$ = "cudaLogsCurrent";
   return function cudaLogsCurrent(flags: number): cudaLogIterator {
     if (arguments.length !== 1) rt.arity(F$, "flags", 1, arguments.length);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaLogsCurrent(o0, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2765,7 +2764,7 @@ function cudaLogsDumpToFile$(raw: Raw, rt: CheckedRuntime): Checked["cudaLogsDum
   const F$ = "cudaLogsDumpToFile";
   return function cudaLogsDumpToFile(iterator: PointerLike, pathToFile: string | PointerLike, flags: number): void {
     if (arguments.length !== 3) rt.arity(F$, "iterator,pathToFile,flags", 3, arguments.length);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaLogsDumpToFile(rt.ptr(iterator, F$, "iterator"), rt.cstr(pathToFile, 0, F$, "pathToFile"), flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2778,7 +2777,7 @@ function cudaLogsDumpToMemory$(raw: Raw, rt: CheckedRuntime): Checked["cudaLogsD
   const F$ = "cudaLogsDumpToMemory";
   return function cudaLogsDumpToMemory(iterator: PointerLike, buffer: PointerLike, size: number | bigint, flags: number): bigint {
     if (arguments.length !== 4) rt.arity(F$, "iterator,buffer,size,flags", 4, arguments.length);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     rt.writeCount(0, 8, size, F$, "size");
     const r = raw.cudaLogsDumpToMemory(rt.ptr(iterator, F$, "iterator"), rt.sized(buffer, size, 1, F$, "buffer"), o0, flags);
     if (rt.guards) rt.check(F$);
@@ -2792,7 +2791,7 @@ function cudaGraphCreate$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphCreat
   const F$ = "cudaGraphCreate";
   return function cudaGraphCreate(flags: number): cudaGraph_t {
     if (arguments.length !== 1) rt.arity(F$, "flags", 1, arguments.length);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaGraphCreate(o0, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2806,8 +2805,8 @@ function cudaGraphAddKernelNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGra
   const F$ = "cudaGraphAddKernelNode";
   return function cudaGraphAddKernelNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, pNodeParams: PointerLike): cudaGraphNode_t {
     if (arguments.length !== 4) rt.arity(F$, "graph,pDependencies,numDependencies,pNodeParams", 4, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
     const r = raw.cudaGraphAddKernelNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, rt.ptr(rt.expect(pNodeParams, cudaKernelNodeParams, F$, "pNodeParams"), F$, "pNodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2820,7 +2819,7 @@ function cudaGraphKernelNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cudaGraphKernelNodeGetParams";
   return function cudaGraphKernelNodeGetParams(node: cudaGraphNode_t, pNodeParams?: cudaKernelNodeParams): cudaKernelNodeParams {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "node,pNodeParams", 1, arguments.length);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
     const $pNodeParams = pNodeParams === undefined ? rt.record(cudaKernelNodeParams) : rt.recordArg(pNodeParams, cudaKernelNodeParams, F$, "pNodeParams");
     const r = raw.cudaGraphKernelNodeGetParams(node, $pNodeParams.$pointer());
     if (rt.guards) rt.check(F$);
@@ -2834,7 +2833,7 @@ function cudaGraphKernelNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cudaGraphKernelNodeSetParams";
   return function cudaGraphKernelNodeSetParams(node: cudaGraphNode_t, pNodeParams: PointerLike): void {
     if (arguments.length !== 2) rt.arity(F$, "node,pNodeParams", 2, arguments.length);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
     const r = raw.cudaGraphKernelNodeSetParams(node, rt.ptr(rt.expect(pNodeParams, cudaKernelNodeParams, F$, "pNodeParams"), F$, "pNodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, node);
@@ -2846,8 +2845,8 @@ function cudaGraphKernelNodeCopyAttributes$(raw: Raw, rt: CheckedRuntime): Check
   const F$ = "cudaGraphKernelNodeCopyAttributes";
   return function cudaGraphKernelNodeCopyAttributes(hDst: cudaGraphNode_t, hSrc: cudaGraphNode_t): void {
     if (arguments.length !== 2) rt.arity(F$, "hDst,hSrc", 2, arguments.length);
-    if (!isPtr(hDst)) rt.bad(F$, "hDst", "pointer", hDst);
-    if (!isPtr(hSrc)) rt.bad(F$, "hSrc", "pointer", hSrc);
+    if (!(isPtr(hDst))) rt.bad(F$, "hDst", "pointer", hDst);
+    if (!(isPtr(hSrc))) rt.bad(F$, "hSrc", "pointer", hSrc);
     const r = raw.cudaGraphKernelNodeCopyAttributes(hDst, hSrc);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hDst);
@@ -2859,8 +2858,8 @@ function cudaGraphKernelNodeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked
   const F$ = "cudaGraphKernelNodeGetAttribute";
   return function cudaGraphKernelNodeGetAttribute(hNode: cudaGraphNode_t, attr: cudaLaunchAttributeID, value_out?: cudaLaunchAttributeValue): cudaLaunchAttributeValue {
     if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "hNode,attr,value_out", 2, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
-    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
     const $value_out = value_out === undefined ? rt.record(cudaLaunchAttributeValue) : rt.recordArg(value_out, cudaLaunchAttributeValue, F$, "value_out");
     const r = raw.cudaGraphKernelNodeGetAttribute(hNode, attr, $value_out.$pointer());
     if (rt.guards) rt.check(F$);
@@ -2874,8 +2873,8 @@ function cudaGraphKernelNodeSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked
   const F$ = "cudaGraphKernelNodeSetAttribute";
   return function cudaGraphKernelNodeSetAttribute(hNode: cudaGraphNode_t, attr: cudaLaunchAttributeID, value: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "hNode,attr,value", 3, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
-    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
     const r = raw.cudaGraphKernelNodeSetAttribute(hNode, attr, rt.ptr(rt.expect(value, cudaLaunchAttributeValue, F$, "value"), F$, "value"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hNode);
@@ -2888,8 +2887,8 @@ function cudaGraphAddMemcpyNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGra
   const F$ = "cudaGraphAddMemcpyNode";
   return function cudaGraphAddMemcpyNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, pCopyParams: PointerLike): cudaGraphNode_t {
     if (arguments.length !== 4) rt.arity(F$, "graph,pDependencies,numDependencies,pCopyParams", 4, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
     const r = raw.cudaGraphAddMemcpyNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, rt.ptr(rt.expect(pCopyParams, cudaMemcpy3DParms, F$, "pCopyParams"), F$, "pCopyParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2903,11 +2902,11 @@ function cudaGraphAddMemcpyNodeToSymbol$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cudaGraphAddMemcpyNodeToSymbol";
   return function cudaGraphAddMemcpyNodeToSymbol(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, symbol: PointerLike, src: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): cudaGraphNode_t {
     if (arguments.length !== 8) rt.arity(F$, "graph,pDependencies,numDependencies,symbol,src,count,offset,kind", 8, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU64(offset)) rt.bad(F$, "offset", "u64", offset);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad(F$, "offset", "u64", offset);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cudaGraphAddMemcpyNodeToSymbol(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, rt.ptr(symbol, F$, "symbol"), rt.sized(src, count, 1, F$, "src"), count, offset, kind);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2921,11 +2920,11 @@ function cudaGraphAddMemcpyNodeFromSymbol$(raw: Raw, rt: CheckedRuntime): Checke
   const F$ = "cudaGraphAddMemcpyNodeFromSymbol";
   return function cudaGraphAddMemcpyNodeFromSymbol(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, dst: PointerLike, symbol: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): cudaGraphNode_t {
     if (arguments.length !== 8) rt.arity(F$, "graph,pDependencies,numDependencies,dst,symbol,count,offset,kind", 8, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU64(offset)) rt.bad(F$, "offset", "u64", offset);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad(F$, "offset", "u64", offset);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cudaGraphAddMemcpyNodeFromSymbol(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, rt.sized(dst, count, 1, F$, "dst"), rt.sized(symbol, count, 1, F$, "symbol"), count, offset, kind);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2939,10 +2938,10 @@ function cudaGraphAddMemcpyNode1D$(raw: Raw, rt: CheckedRuntime): Checked["cudaG
   const F$ = "cudaGraphAddMemcpyNode1D";
   return function cudaGraphAddMemcpyNode1D(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, dst: PointerLike, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind): cudaGraphNode_t {
     if (arguments.length !== 7) rt.arity(F$, "graph,pDependencies,numDependencies,dst,src,count,kind", 7, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cudaGraphAddMemcpyNode1D(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, rt.sized(dst, count, 1, F$, "dst"), rt.sized(src, count, 1, F$, "src"), count, kind);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -2955,7 +2954,7 @@ function cudaGraphMemcpyNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cudaGraphMemcpyNodeGetParams";
   return function cudaGraphMemcpyNodeGetParams(node: cudaGraphNode_t, pNodeParams?: cudaMemcpy3DParms): cudaMemcpy3DParms {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "node,pNodeParams", 1, arguments.length);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
     const $pNodeParams = pNodeParams === undefined ? rt.record(cudaMemcpy3DParms) : rt.recordArg(pNodeParams, cudaMemcpy3DParms, F$, "pNodeParams");
     const r = raw.cudaGraphMemcpyNodeGetParams(node, $pNodeParams.$pointer());
     if (rt.guards) rt.check(F$);
@@ -2969,7 +2968,7 @@ function cudaGraphMemcpyNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cudaGraphMemcpyNodeSetParams";
   return function cudaGraphMemcpyNodeSetParams(node: cudaGraphNode_t, pNodeParams: PointerLike): void {
     if (arguments.length !== 2) rt.arity(F$, "node,pNodeParams", 2, arguments.length);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
     const r = raw.cudaGraphMemcpyNodeSetParams(node, rt.ptr(rt.expect(pNodeParams, cudaMemcpy3DParms, F$, "pNodeParams"), F$, "pNodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, node);
@@ -2981,10 +2980,10 @@ function cudaGraphMemcpyNodeSetParamsToSymbol$(raw: Raw, rt: CheckedRuntime): Ch
   const F$ = "cudaGraphMemcpyNodeSetParamsToSymbol";
   return function cudaGraphMemcpyNodeSetParamsToSymbol(node: cudaGraphNode_t, symbol: PointerLike, src: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
     if (arguments.length !== 6) rt.arity(F$, "node,symbol,src,count,offset,kind", 6, arguments.length);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU64(offset)) rt.bad(F$, "offset", "u64", offset);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad(F$, "offset", "u64", offset);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cudaGraphMemcpyNodeSetParamsToSymbol(node, rt.ptr(symbol, F$, "symbol"), rt.sized(src, count, 1, F$, "src"), count, offset, kind);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, node);
@@ -2996,10 +2995,10 @@ function cudaGraphMemcpyNodeSetParamsFromSymbol$(raw: Raw, rt: CheckedRuntime): 
   const F$ = "cudaGraphMemcpyNodeSetParamsFromSymbol";
   return function cudaGraphMemcpyNodeSetParamsFromSymbol(node: cudaGraphNode_t, dst: PointerLike, symbol: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
     if (arguments.length !== 6) rt.arity(F$, "node,dst,symbol,count,offset,kind", 6, arguments.length);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU64(offset)) rt.bad(F$, "offset", "u64", offset);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad(F$, "offset", "u64", offset);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cudaGraphMemcpyNodeSetParamsFromSymbol(node, rt.sized(dst, count, 1, F$, "dst"), rt.sized(symbol, count, 1, F$, "symbol"), count, offset, kind);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, node);
@@ -3011,9 +3010,9 @@ function cudaGraphMemcpyNodeSetParams1D$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cudaGraphMemcpyNodeSetParams1D";
   return function cudaGraphMemcpyNodeSetParams1D(node: cudaGraphNode_t, dst: PointerLike, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind): void {
     if (arguments.length !== 5) rt.arity(F$, "node,dst,src,count,kind", 5, arguments.length);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cudaGraphMemcpyNodeSetParams1D(node, rt.sized(dst, count, 1, F$, "dst"), rt.sized(src, count, 1, F$, "src"), count, kind);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, node);
@@ -3026,8 +3025,8 @@ function cudaGraphAddMemsetNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGra
   const F$ = "cudaGraphAddMemsetNode";
   return function cudaGraphAddMemsetNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, pMemsetParams: PointerLike): cudaGraphNode_t {
     if (arguments.length !== 4) rt.arity(F$, "graph,pDependencies,numDependencies,pMemsetParams", 4, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
     const r = raw.cudaGraphAddMemsetNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, rt.ptr(rt.expect(pMemsetParams, cudaMemsetParams, F$, "pMemsetParams"), F$, "pMemsetParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3040,7 +3039,7 @@ function cudaGraphMemsetNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cudaGraphMemsetNodeGetParams";
   return function cudaGraphMemsetNodeGetParams(node: cudaGraphNode_t, pNodeParams?: cudaMemsetParams): cudaMemsetParams {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "node,pNodeParams", 1, arguments.length);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
     const $pNodeParams = pNodeParams === undefined ? rt.record(cudaMemsetParams) : rt.recordArg(pNodeParams, cudaMemsetParams, F$, "pNodeParams");
     const r = raw.cudaGraphMemsetNodeGetParams(node, $pNodeParams.$pointer());
     if (rt.guards) rt.check(F$);
@@ -3054,7 +3053,7 @@ function cudaGraphMemsetNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["c
   const F$ = "cudaGraphMemsetNodeSetParams";
   return function cudaGraphMemsetNodeSetParams(node: cudaGraphNode_t, pNodeParams: PointerLike): void {
     if (arguments.length !== 2) rt.arity(F$, "node,pNodeParams", 2, arguments.length);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
     const r = raw.cudaGraphMemsetNodeSetParams(node, rt.ptr(rt.expect(pNodeParams, cudaMemsetParams, F$, "pNodeParams"), F$, "pNodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, node);
@@ -3067,8 +3066,8 @@ function cudaGraphAddHostNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraph
   const F$ = "cudaGraphAddHostNode";
   return function cudaGraphAddHostNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, pNodeParams: PointerLike): cudaGraphNode_t {
     if (arguments.length !== 4) rt.arity(F$, "graph,pDependencies,numDependencies,pNodeParams", 4, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
     const r = raw.cudaGraphAddHostNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, rt.ptr(rt.expect(pNodeParams, cudaHostNodeParams, F$, "pNodeParams"), F$, "pNodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3081,7 +3080,7 @@ function cudaGraphHostNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cud
   const F$ = "cudaGraphHostNodeGetParams";
   return function cudaGraphHostNodeGetParams(node: cudaGraphNode_t, pNodeParams?: cudaHostNodeParams): cudaHostNodeParams {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "node,pNodeParams", 1, arguments.length);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
     const $pNodeParams = pNodeParams === undefined ? rt.record(cudaHostNodeParams) : rt.recordArg(pNodeParams, cudaHostNodeParams, F$, "pNodeParams");
     const r = raw.cudaGraphHostNodeGetParams(node, $pNodeParams.$pointer());
     if (rt.guards) rt.check(F$);
@@ -3095,7 +3094,7 @@ function cudaGraphHostNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cud
   const F$ = "cudaGraphHostNodeSetParams";
   return function cudaGraphHostNodeSetParams(node: cudaGraphNode_t, pNodeParams: PointerLike): void {
     if (arguments.length !== 2) rt.arity(F$, "node,pNodeParams", 2, arguments.length);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
     const r = raw.cudaGraphHostNodeSetParams(node, rt.ptr(rt.expect(pNodeParams, cudaHostNodeParams, F$, "pNodeParams"), F$, "pNodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, node);
@@ -3108,9 +3107,9 @@ function cudaGraphAddChildGraphNode$(raw: Raw, rt: CheckedRuntime): Checked["cud
   const F$ = "cudaGraphAddChildGraphNode";
   return function cudaGraphAddChildGraphNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, childGraph: cudaGraph_t): cudaGraphNode_t {
     if (arguments.length !== 4) rt.arity(F$, "graph,pDependencies,numDependencies,childGraph", 4, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    if (!isPtr(childGraph)) rt.bad(F$, "childGraph", "pointer", childGraph);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(childGraph))) rt.bad(F$, "childGraph", "pointer", childGraph);
     const r = raw.cudaGraphAddChildGraphNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, childGraph);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3124,7 +3123,7 @@ function cudaGraphChildGraphNodeGetGraph$(raw: Raw, rt: CheckedRuntime): Checked
   const F$ = "cudaGraphChildGraphNodeGetGraph";
   return function cudaGraphChildGraphNodeGetGraph(node: cudaGraphNode_t): cudaGraph_t {
     if (arguments.length !== 1) rt.arity(F$, "node", 1, arguments.length);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
     const r = raw.cudaGraphChildGraphNodeGetGraph(node, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, node);
@@ -3138,8 +3137,8 @@ function cudaGraphAddEmptyNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGrap
   const F$ = "cudaGraphAddEmptyNode";
   return function cudaGraphAddEmptyNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number): cudaGraphNode_t {
     if (arguments.length !== 3) rt.arity(F$, "graph,pDependencies,numDependencies", 3, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
     const r = raw.cudaGraphAddEmptyNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3153,9 +3152,9 @@ function cudaGraphAddEventRecordNode$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cudaGraphAddEventRecordNode";
   return function cudaGraphAddEventRecordNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, event: cudaEvent_t): cudaGraphNode_t {
     if (arguments.length !== 4) rt.arity(F$, "graph,pDependencies,numDependencies,event", 4, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(event))) rt.bad(F$, "event", "pointer", event);
     const r = raw.cudaGraphAddEventRecordNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, event);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3169,7 +3168,7 @@ function cudaGraphEventRecordNodeGetEvent$(raw: Raw, rt: CheckedRuntime): Checke
   const F$ = "cudaGraphEventRecordNodeGetEvent";
   return function cudaGraphEventRecordNodeGetEvent(node: cudaGraphNode_t): cudaEvent_t {
     if (arguments.length !== 1) rt.arity(F$, "node", 1, arguments.length);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
     const r = raw.cudaGraphEventRecordNodeGetEvent(node, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, node);
@@ -3182,8 +3181,8 @@ function cudaGraphEventRecordNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checke
   const F$ = "cudaGraphEventRecordNodeSetEvent";
   return function cudaGraphEventRecordNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t): void {
     if (arguments.length !== 2) rt.arity(F$, "node,event", 2, arguments.length);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
-    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
+    if (!(isPtr(event))) rt.bad(F$, "event", "pointer", event);
     const r = raw.cudaGraphEventRecordNodeSetEvent(node, event);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, node);
@@ -3196,9 +3195,9 @@ function cudaGraphAddEventWaitNode$(raw: Raw, rt: CheckedRuntime): Checked["cuda
   const F$ = "cudaGraphAddEventWaitNode";
   return function cudaGraphAddEventWaitNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, event: cudaEvent_t): cudaGraphNode_t {
     if (arguments.length !== 4) rt.arity(F$, "graph,pDependencies,numDependencies,event", 4, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(event))) rt.bad(F$, "event", "pointer", event);
     const r = raw.cudaGraphAddEventWaitNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, event);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3212,7 +3211,7 @@ function cudaGraphEventWaitNodeGetEvent$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cudaGraphEventWaitNodeGetEvent";
   return function cudaGraphEventWaitNodeGetEvent(node: cudaGraphNode_t): cudaEvent_t {
     if (arguments.length !== 1) rt.arity(F$, "node", 1, arguments.length);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
     const r = raw.cudaGraphEventWaitNodeGetEvent(node, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, node);
@@ -3225,8 +3224,8 @@ function cudaGraphEventWaitNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cudaGraphEventWaitNodeSetEvent";
   return function cudaGraphEventWaitNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t): void {
     if (arguments.length !== 2) rt.arity(F$, "node,event", 2, arguments.length);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
-    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
+    if (!(isPtr(event))) rt.bad(F$, "event", "pointer", event);
     const r = raw.cudaGraphEventWaitNodeSetEvent(node, event);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, node);
@@ -3239,8 +3238,8 @@ function cudaGraphAddExternalSemaphoresSignalNode$(raw: Raw, rt: CheckedRuntime)
   const F$ = "cudaGraphAddExternalSemaphoresSignalNode";
   return function cudaGraphAddExternalSemaphoresSignalNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): cudaGraphNode_t {
     if (arguments.length !== 4) rt.arity(F$, "graph,pDependencies,numDependencies,nodeParams", 4, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
     const r = raw.cudaGraphAddExternalSemaphoresSignalNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreSignalNodeParams, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3253,7 +3252,7 @@ function cudaGraphExternalSemaphoresSignalNodeGetParams$(raw: Raw, rt: CheckedRu
   const F$ = "cudaGraphExternalSemaphoresSignalNodeGetParams";
   return function cudaGraphExternalSemaphoresSignalNodeGetParams(hNode: cudaGraphNode_t, params_out?: cudaExternalSemaphoreSignalNodeParams): cudaExternalSemaphoreSignalNodeParams {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,params_out", 1, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const $params_out = params_out === undefined ? rt.record(cudaExternalSemaphoreSignalNodeParams) : rt.recordArg(params_out, cudaExternalSemaphoreSignalNodeParams, F$, "params_out");
     const r = raw.cudaGraphExternalSemaphoresSignalNodeGetParams(hNode, $params_out.$pointer());
     if (rt.guards) rt.check(F$);
@@ -3267,7 +3266,7 @@ function cudaGraphExternalSemaphoresSignalNodeSetParams$(raw: Raw, rt: CheckedRu
   const F$ = "cudaGraphExternalSemaphoresSignalNodeSetParams";
   return function cudaGraphExternalSemaphoresSignalNodeSetParams(hNode: cudaGraphNode_t, nodeParams: PointerLike): void {
     if (arguments.length !== 2) rt.arity(F$, "hNode,nodeParams", 2, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cudaGraphExternalSemaphoresSignalNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreSignalNodeParams, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hNode);
@@ -3280,8 +3279,8 @@ function cudaGraphAddExternalSemaphoresWaitNode$(raw: Raw, rt: CheckedRuntime): 
   const F$ = "cudaGraphAddExternalSemaphoresWaitNode";
   return function cudaGraphAddExternalSemaphoresWaitNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): cudaGraphNode_t {
     if (arguments.length !== 4) rt.arity(F$, "graph,pDependencies,numDependencies,nodeParams", 4, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
     const r = raw.cudaGraphAddExternalSemaphoresWaitNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreWaitNodeParams, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3294,7 +3293,7 @@ function cudaGraphExternalSemaphoresWaitNodeGetParams$(raw: Raw, rt: CheckedRunt
   const F$ = "cudaGraphExternalSemaphoresWaitNodeGetParams";
   return function cudaGraphExternalSemaphoresWaitNodeGetParams(hNode: cudaGraphNode_t, params_out?: cudaExternalSemaphoreWaitNodeParams): cudaExternalSemaphoreWaitNodeParams {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,params_out", 1, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const $params_out = params_out === undefined ? rt.record(cudaExternalSemaphoreWaitNodeParams) : rt.recordArg(params_out, cudaExternalSemaphoreWaitNodeParams, F$, "params_out");
     const r = raw.cudaGraphExternalSemaphoresWaitNodeGetParams(hNode, $params_out.$pointer());
     if (rt.guards) rt.check(F$);
@@ -3308,7 +3307,7 @@ function cudaGraphExternalSemaphoresWaitNodeSetParams$(raw: Raw, rt: CheckedRunt
   const F$ = "cudaGraphExternalSemaphoresWaitNodeSetParams";
   return function cudaGraphExternalSemaphoresWaitNodeSetParams(hNode: cudaGraphNode_t, nodeParams: PointerLike): void {
     if (arguments.length !== 2) rt.arity(F$, "hNode,nodeParams", 2, arguments.length);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cudaGraphExternalSemaphoresWaitNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreWaitNodeParams, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hNode);
@@ -3321,8 +3320,8 @@ function cudaGraphAddMemAllocNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaG
   const F$ = "cudaGraphAddMemAllocNode";
   return function cudaGraphAddMemAllocNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): cudaGraphNode_t {
     if (arguments.length !== 4) rt.arity(F$, "graph,pDependencies,numDependencies,nodeParams", 4, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
     const r = raw.cudaGraphAddMemAllocNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, cudaMemAllocNodeParams, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3335,7 +3334,7 @@ function cudaGraphMemAllocNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cudaGraphMemAllocNodeGetParams";
   return function cudaGraphMemAllocNodeGetParams(node: cudaGraphNode_t, params_out?: cudaMemAllocNodeParams): cudaMemAllocNodeParams {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "node,params_out", 1, arguments.length);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
     const $params_out = params_out === undefined ? rt.record(cudaMemAllocNodeParams) : rt.recordArg(params_out, cudaMemAllocNodeParams, F$, "params_out");
     const r = raw.cudaGraphMemAllocNodeGetParams(node, $params_out.$pointer());
     if (rt.guards) rt.check(F$);
@@ -3350,8 +3349,8 @@ function cudaGraphAddMemFreeNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGr
   const F$ = "cudaGraphAddMemFreeNode";
   return function cudaGraphAddMemFreeNode(graph: cudaGraph_t, pDependencies: PointerLike, numDependencies: bigint | number, dptr: PointerLike): cudaGraphNode_t {
     if (arguments.length !== 4) rt.arity(F$, "graph,pDependencies,numDependencies,dptr", 4, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
     const r = raw.cudaGraphAddMemFreeNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), numDependencies, rt.ptr(dptr, F$, "dptr"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3365,7 +3364,7 @@ function cudaGraphMemFreeNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["
   const F$ = "cudaGraphMemFreeNodeGetParams";
   return function cudaGraphMemFreeNodeGetParams(node: cudaGraphNode_t): Pointer {
     if (arguments.length !== 1) rt.arity(F$, "node", 1, arguments.length);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
     const r = raw.cudaGraphMemFreeNodeGetParams(node, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, node);
@@ -3377,7 +3376,7 @@ function cudaDeviceGraphMemTrim$(raw: Raw, rt: CheckedRuntime): Checked["cudaDev
   const F$ = "cudaDeviceGraphMemTrim";
   return function cudaDeviceGraphMemTrim(device: number): void {
     if (arguments.length !== 1) rt.arity(F$, "device", 1, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
     const r = raw.cudaDeviceGraphMemTrim(device);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3388,8 +3387,8 @@ function cudaDeviceGetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cudaDeviceGetGraphMemAttribute";
   return function cudaDeviceGetGraphMemAttribute(device: number, attr: cudaGraphMemAttributeType, value: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "device,attr,value", 3, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
-    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
+    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
     const r = raw.cudaDeviceGetGraphMemAttribute(device, attr, rt.ptr(value, F$, "value"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3400,8 +3399,8 @@ function cudaDeviceSetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cudaDeviceSetGraphMemAttribute";
   return function cudaDeviceSetGraphMemAttribute(device: number, attr: cudaGraphMemAttributeType, value: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "device,attr,value", 3, arguments.length);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
-    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
+    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
     const r = raw.cudaDeviceSetGraphMemAttribute(device, attr, rt.ptr(value, F$, "value"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3414,7 +3413,7 @@ function cudaGraphClone$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphClone"
   const F$ = "cudaGraphClone";
   return function cudaGraphClone(originalGraph: cudaGraph_t): cudaGraph_t {
     if (arguments.length !== 1) rt.arity(F$, "originalGraph", 1, arguments.length);
-    if (!isPtr(originalGraph)) rt.bad(F$, "originalGraph", "pointer", originalGraph);
+    if (!(isPtr(originalGraph))) rt.bad(F$, "originalGraph", "pointer", originalGraph);
     const r = raw.cudaGraphClone(o0, originalGraph);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3428,8 +3427,8 @@ function cudaGraphNodeFindInClone$(raw: Raw, rt: CheckedRuntime): Checked["cudaG
   const F$ = "cudaGraphNodeFindInClone";
   return function cudaGraphNodeFindInClone(originalNode: cudaGraphNode_t, clonedGraph: cudaGraph_t): cudaGraphNode_t {
     if (arguments.length !== 2) rt.arity(F$, "originalNode,clonedGraph", 2, arguments.length);
-    if (!isPtr(originalNode)) rt.bad(F$, "originalNode", "pointer", originalNode);
-    if (!isPtr(clonedGraph)) rt.bad(F$, "clonedGraph", "pointer", clonedGraph);
+    if (!(isPtr(originalNode))) rt.bad(F$, "originalNode", "pointer", originalNode);
+    if (!(isPtr(clonedGraph))) rt.bad(F$, "clonedGraph", "pointer", clonedGraph);
     const r = raw.cudaGraphNodeFindInClone(o0, originalNode, clonedGraph);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3444,7 +3443,7 @@ function cudaGraphNodeGetType$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraph
   const F$ = "cudaGraphNodeGetType";
   return function cudaGraphNodeGetType(node: cudaGraphNode_t): cudaGraphNodeType {
     if (arguments.length !== 1) rt.arity(F$, "node", 1, arguments.length);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
     const r = raw.cudaGraphNodeGetType(node, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, node);
@@ -3459,8 +3458,8 @@ function cudaGraphGetNodes$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphGet
   const A_cudaGraphGetNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cudaGraphGetNodes(graph: cudaGraph_t, numNodes?: number): cudaGraphNode_t[] {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "graph,numNodes", 1, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (numNodes !== undefined && !(isU64(numNodes) && numNodes >= 0)) rt.bad(F$, "numNodes", "u64", numNodes);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (numNodes !== undefined && !((typeof numNodes === "bigint" ? numNodes >= 0n && numNodes <= 18446744073709551615n : Number.isSafeInteger(numNodes) && numNodes >= 0) && numNodes >= 0)) rt.bad(F$, "numNodes", "u64", numNodes);
     const a = rt.arrays(F$, A_cudaGraphGetNodes, numNodes, (p) => raw.cudaGraphGetNodes(graph, p[0]!, o0), graph);
     return a[0] as cudaGraphNode_t[];
   };
@@ -3473,8 +3472,8 @@ function cudaGraphGetRootNodes$(raw: Raw, rt: CheckedRuntime): Checked["cudaGrap
   const A_cudaGraphGetRootNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cudaGraphGetRootNodes(graph: cudaGraph_t, pNumRootNodes?: number): cudaGraphNode_t[] {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "graph,pNumRootNodes", 1, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (pNumRootNodes !== undefined && !(isU64(pNumRootNodes) && pNumRootNodes >= 0)) rt.bad(F$, "pNumRootNodes", "u64", pNumRootNodes);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (pNumRootNodes !== undefined && !((typeof pNumRootNodes === "bigint" ? pNumRootNodes >= 0n && pNumRootNodes <= 18446744073709551615n : Number.isSafeInteger(pNumRootNodes) && pNumRootNodes >= 0) && pNumRootNodes >= 0)) rt.bad(F$, "pNumRootNodes", "u64", pNumRootNodes);
     const a = rt.arrays(F$, A_cudaGraphGetRootNodes, pNumRootNodes, (p) => raw.cudaGraphGetRootNodes(graph, p[0]!, o0), graph);
     return a[0] as cudaGraphNode_t[];
   };
@@ -3487,8 +3486,8 @@ function cudaGraphGetEdges$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphGet
   const A_cudaGraphGetEdges: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "pointer", size: 8 }, { kind: "record", size: cudaGraphEdgeData_st.$size, cls: cudaGraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cudaGraphGetEdges(graph: cudaGraph_t, numEdges?: number): [from: cudaGraphNode_t[], to: cudaGraphNode_t[], edgeData: cudaGraphEdgeData_st[]] {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "graph,numEdges", 1, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (numEdges !== undefined && !(isU64(numEdges) && numEdges >= 0)) rt.bad(F$, "numEdges", "u64", numEdges);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (numEdges !== undefined && !((typeof numEdges === "bigint" ? numEdges >= 0n && numEdges <= 18446744073709551615n : Number.isSafeInteger(numEdges) && numEdges >= 0) && numEdges >= 0)) rt.bad(F$, "numEdges", "u64", numEdges);
     const a = rt.arrays(F$, A_cudaGraphGetEdges, numEdges, (p) => raw.cudaGraphGetEdges(graph, p[0]!, p[1]!, p[2]!, o0), graph);
     return [a[0] as cudaGraphNode_t[], a[1] as cudaGraphNode_t[], a[2] as cudaGraphEdgeData_st[]];
   };
@@ -3501,8 +3500,8 @@ function cudaGraphNodeGetDependencies$(raw: Raw, rt: CheckedRuntime): Checked["c
   const A_cudaGraphNodeGetDependencies: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "record", size: cudaGraphEdgeData_st.$size, cls: cudaGraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cudaGraphNodeGetDependencies(node: cudaGraphNode_t, pNumDependencies?: number): [pDependencies: cudaGraphNode_t[], edgeData: cudaGraphEdgeData_st[]] {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "node,pNumDependencies", 1, arguments.length);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
-    if (pNumDependencies !== undefined && !(isU64(pNumDependencies) && pNumDependencies >= 0)) rt.bad(F$, "pNumDependencies", "u64", pNumDependencies);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
+    if (pNumDependencies !== undefined && !((typeof pNumDependencies === "bigint" ? pNumDependencies >= 0n && pNumDependencies <= 18446744073709551615n : Number.isSafeInteger(pNumDependencies) && pNumDependencies >= 0) && pNumDependencies >= 0)) rt.bad(F$, "pNumDependencies", "u64", pNumDependencies);
     const a = rt.arrays(F$, A_cudaGraphNodeGetDependencies, pNumDependencies, (p) => raw.cudaGraphNodeGetDependencies(node, p[0]!, p[1]!, o0), node);
     return [a[0] as cudaGraphNode_t[], a[1] as cudaGraphEdgeData_st[]];
   };
@@ -3515,8 +3514,8 @@ function cudaGraphNodeGetDependentNodes$(raw: Raw, rt: CheckedRuntime): Checked[
   const A_cudaGraphNodeGetDependentNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "record", size: cudaGraphEdgeData_st.$size, cls: cudaGraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
   return function cudaGraphNodeGetDependentNodes(node: cudaGraphNode_t, pNumDependentNodes?: number): [pDependentNodes: cudaGraphNode_t[], edgeData: cudaGraphEdgeData_st[]] {
     if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "node,pNumDependentNodes", 1, arguments.length);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
-    if (pNumDependentNodes !== undefined && !(isU64(pNumDependentNodes) && pNumDependentNodes >= 0)) rt.bad(F$, "pNumDependentNodes", "u64", pNumDependentNodes);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
+    if (pNumDependentNodes !== undefined && !((typeof pNumDependentNodes === "bigint" ? pNumDependentNodes >= 0n && pNumDependentNodes <= 18446744073709551615n : Number.isSafeInteger(pNumDependentNodes) && pNumDependentNodes >= 0) && pNumDependentNodes >= 0)) rt.bad(F$, "pNumDependentNodes", "u64", pNumDependentNodes);
     const a = rt.arrays(F$, A_cudaGraphNodeGetDependentNodes, pNumDependentNodes, (p) => raw.cudaGraphNodeGetDependentNodes(node, p[0]!, p[1]!, o0), node);
     return [a[0] as cudaGraphNode_t[], a[1] as cudaGraphEdgeData_st[]];
   };
@@ -3527,8 +3526,8 @@ function cudaGraphAddDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cudaG
   const F$ = "cudaGraphAddDependencies";
   return function cudaGraphAddDependencies(graph: cudaGraph_t, from: PointerLike, to: PointerLike, edgeData: PointerLike, numDependencies: bigint | number): void {
     if (arguments.length !== 5) rt.arity(F$, "graph,from,to,edgeData,numDependencies", 5, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
     const r = raw.cudaGraphAddDependencies(graph, rt.ptr(from, F$, "from"), rt.ptr(to, F$, "to"), rt.ptr(rt.expect(edgeData, cudaGraphEdgeData_st, F$, "edgeData"), F$, "edgeData"), numDependencies);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, graph);
@@ -3540,8 +3539,8 @@ function cudaGraphRemoveDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const F$ = "cudaGraphRemoveDependencies";
   return function cudaGraphRemoveDependencies(graph: cudaGraph_t, from: PointerLike, to: PointerLike, edgeData: PointerLike, numDependencies: bigint | number): void {
     if (arguments.length !== 5) rt.arity(F$, "graph,from,to,edgeData,numDependencies", 5, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
     const r = raw.cudaGraphRemoveDependencies(graph, rt.ptr(from, F$, "from"), rt.ptr(to, F$, "to"), rt.ptr(rt.expect(edgeData, cudaGraphEdgeData_st, F$, "edgeData"), F$, "edgeData"), numDependencies);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, graph);
@@ -3553,7 +3552,7 @@ function cudaGraphDestroyNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraph
   const F$ = "cudaGraphDestroyNode";
   return function cudaGraphDestroyNode(node: cudaGraphNode_t): void {
     if (arguments.length !== 1) rt.arity(F$, "node", 1, arguments.length);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
     const r = raw.cudaGraphDestroyNode(node);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, node);
@@ -3566,8 +3565,8 @@ function cudaGraphInstantiate$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraph
   const F$ = "cudaGraphInstantiate";
   return function cudaGraphInstantiate(graph: cudaGraph_t, flags: bigint | number): cudaGraphExec_t {
     if (arguments.length !== 2) rt.arity(F$, "graph,flags", 2, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
     const r = raw.cudaGraphInstantiate(o0, graph, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3581,8 +3580,8 @@ function cudaGraphInstantiateWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["
   const F$ = "cudaGraphInstantiateWithFlags";
   return function cudaGraphInstantiateWithFlags(graph: cudaGraph_t, flags: bigint | number): cudaGraphExec_t {
     if (arguments.length !== 2) rt.arity(F$, "graph,flags", 2, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
     const r = raw.cudaGraphInstantiateWithFlags(o0, graph, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3596,7 +3595,7 @@ function cudaGraphInstantiateWithParams$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cudaGraphInstantiateWithParams";
   return function cudaGraphInstantiateWithParams(graph: cudaGraph_t, instantiateParams: PointerLike): cudaGraphExec_t {
     if (arguments.length !== 2) rt.arity(F$, "graph,instantiateParams", 2, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
     const r = raw.cudaGraphInstantiateWithParams(o0, graph, rt.ptr(rt.expect(instantiateParams, cudaGraphInstantiateParams_st, F$, "instantiateParams"), F$, "instantiateParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3611,7 +3610,7 @@ function cudaGraphExecGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cudaGrap
   const F$ = "cudaGraphExecGetFlags";
   return function cudaGraphExecGetFlags(graphExec: cudaGraphExec_t): bigint {
     if (arguments.length !== 1) rt.arity(F$, "graphExec", 1, arguments.length);
-    if (!isPtr(graphExec)) rt.bad(F$, "graphExec", "pointer", graphExec);
+    if (!(isPtr(graphExec))) rt.bad(F$, "graphExec", "pointer", graphExec);
     const r = raw.cudaGraphExecGetFlags(graphExec, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, graphExec);
@@ -3624,8 +3623,8 @@ function cudaGraphExecKernelNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checke
   const F$ = "cudaGraphExecKernelNodeSetParams";
   return function cudaGraphExecKernelNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "hGraphExec,node,pNodeParams", 3, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
     const r = raw.cudaGraphExecKernelNodeSetParams(hGraphExec, node, rt.ptr(rt.expect(pNodeParams, cudaKernelNodeParams, F$, "pNodeParams"), F$, "pNodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -3637,8 +3636,8 @@ function cudaGraphExecMemcpyNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checke
   const F$ = "cudaGraphExecMemcpyNodeSetParams";
   return function cudaGraphExecMemcpyNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "hGraphExec,node,pNodeParams", 3, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
     const r = raw.cudaGraphExecMemcpyNodeSetParams(hGraphExec, node, rt.ptr(rt.expect(pNodeParams, cudaMemcpy3DParms, F$, "pNodeParams"), F$, "pNodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -3650,11 +3649,11 @@ function cudaGraphExecMemcpyNodeSetParamsToSymbol$(raw: Raw, rt: CheckedRuntime)
   const F$ = "cudaGraphExecMemcpyNodeSetParamsToSymbol";
   return function cudaGraphExecMemcpyNodeSetParamsToSymbol(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, symbol: PointerLike, src: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
     if (arguments.length !== 7) rt.arity(F$, "hGraphExec,node,symbol,src,count,offset,kind", 7, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU64(offset)) rt.bad(F$, "offset", "u64", offset);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad(F$, "offset", "u64", offset);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cudaGraphExecMemcpyNodeSetParamsToSymbol(hGraphExec, node, rt.ptr(symbol, F$, "symbol"), rt.sized(src, count, 1, F$, "src"), count, offset, kind);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -3666,11 +3665,11 @@ function cudaGraphExecMemcpyNodeSetParamsFromSymbol$(raw: Raw, rt: CheckedRuntim
   const F$ = "cudaGraphExecMemcpyNodeSetParamsFromSymbol";
   return function cudaGraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, dst: PointerLike, symbol: PointerLike, count: bigint | number, offset: bigint | number, kind: cudaMemcpyKind): void {
     if (arguments.length !== 7) rt.arity(F$, "hGraphExec,node,dst,symbol,count,offset,kind", 7, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU64(offset)) rt.bad(F$, "offset", "u64", offset);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad(F$, "offset", "u64", offset);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cudaGraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec, node, rt.sized(dst, count, 1, F$, "dst"), rt.sized(symbol, count, 1, F$, "symbol"), count, offset, kind);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -3682,10 +3681,10 @@ function cudaGraphExecMemcpyNodeSetParams1D$(raw: Raw, rt: CheckedRuntime): Chec
   const F$ = "cudaGraphExecMemcpyNodeSetParams1D";
   return function cudaGraphExecMemcpyNodeSetParams1D(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, dst: PointerLike, src: PointerLike, count: bigint | number, kind: cudaMemcpyKind): void {
     if (arguments.length !== 6) rt.arity(F$, "hGraphExec,node,dst,src,count,kind", 6, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
-    if (!isU64(count)) rt.bad(F$, "count", "u64", count);
-    if (!isU32(kind)) rt.bad(F$, "kind", "u32", kind);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
+    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
+    if (!((typeof kind === "number" && (kind >>> 0) === kind && (+kind !== 0 || 1 / kind > 0)))) rt.bad(F$, "kind", "u32", kind);
     const r = raw.cudaGraphExecMemcpyNodeSetParams1D(hGraphExec, node, rt.sized(dst, count, 1, F$, "dst"), rt.sized(src, count, 1, F$, "src"), count, kind);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -3697,8 +3696,8 @@ function cudaGraphExecMemsetNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checke
   const F$ = "cudaGraphExecMemsetNodeSetParams";
   return function cudaGraphExecMemsetNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "hGraphExec,node,pNodeParams", 3, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
     const r = raw.cudaGraphExecMemsetNodeSetParams(hGraphExec, node, rt.ptr(rt.expect(pNodeParams, cudaMemsetParams, F$, "pNodeParams"), F$, "pNodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -3710,8 +3709,8 @@ function cudaGraphExecHostNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked[
   const F$ = "cudaGraphExecHostNodeSetParams";
   return function cudaGraphExecHostNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "hGraphExec,node,pNodeParams", 3, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
     const r = raw.cudaGraphExecHostNodeSetParams(hGraphExec, node, rt.ptr(rt.expect(pNodeParams, cudaHostNodeParams, F$, "pNodeParams"), F$, "pNodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -3723,9 +3722,9 @@ function cudaGraphExecChildGraphNodeSetParams$(raw: Raw, rt: CheckedRuntime): Ch
   const F$ = "cudaGraphExecChildGraphNodeSetParams";
   return function cudaGraphExecChildGraphNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, childGraph: cudaGraph_t): void {
     if (arguments.length !== 3) rt.arity(F$, "hGraphExec,node,childGraph", 3, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
-    if (!isPtr(childGraph)) rt.bad(F$, "childGraph", "pointer", childGraph);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
+    if (!(isPtr(childGraph))) rt.bad(F$, "childGraph", "pointer", childGraph);
     const r = raw.cudaGraphExecChildGraphNodeSetParams(hGraphExec, node, childGraph);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -3737,9 +3736,9 @@ function cudaGraphExecEventRecordNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Ch
   const F$ = "cudaGraphExecEventRecordNodeSetEvent";
   return function cudaGraphExecEventRecordNodeSetEvent(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, event: cudaEvent_t): void {
     if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,event", 3, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
-    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(event))) rt.bad(F$, "event", "pointer", event);
     const r = raw.cudaGraphExecEventRecordNodeSetEvent(hGraphExec, hNode, event);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -3751,9 +3750,9 @@ function cudaGraphExecEventWaitNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Chec
   const F$ = "cudaGraphExecEventWaitNodeSetEvent";
   return function cudaGraphExecEventWaitNodeSetEvent(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, event: cudaEvent_t): void {
     if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,event", 3, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
-    if (!isPtr(event)) rt.bad(F$, "event", "pointer", event);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(event))) rt.bad(F$, "event", "pointer", event);
     const r = raw.cudaGraphExecEventWaitNodeSetEvent(hGraphExec, hNode, event);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -3765,8 +3764,8 @@ function cudaGraphExecExternalSemaphoresSignalNodeSetParams$(raw: Raw, rt: Check
   const F$ = "cudaGraphExecExternalSemaphoresSignalNodeSetParams";
   return function cudaGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, nodeParams: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,nodeParams", 3, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cudaGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreSignalNodeParams, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -3778,8 +3777,8 @@ function cudaGraphExecExternalSemaphoresWaitNodeSetParams$(raw: Raw, rt: Checked
   const F$ = "cudaGraphExecExternalSemaphoresWaitNodeSetParams";
   return function cudaGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, nodeParams: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,nodeParams", 3, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cudaGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, cudaExternalSemaphoreWaitNodeParams, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -3791,9 +3790,9 @@ function cudaGraphNodeSetEnabled$(raw: Raw, rt: CheckedRuntime): Checked["cudaGr
   const F$ = "cudaGraphNodeSetEnabled";
   return function cudaGraphNodeSetEnabled(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, isEnabled: number): void {
     if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,isEnabled", 3, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
-    if (!isU32(isEnabled)) rt.bad(F$, "isEnabled", "u32", isEnabled);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!((typeof isEnabled === "number" && (isEnabled >>> 0) === isEnabled && (+isEnabled !== 0 || 1 / isEnabled > 0)))) rt.bad(F$, "isEnabled", "u32", isEnabled);
     const r = raw.cudaGraphNodeSetEnabled(hGraphExec, hNode, isEnabled);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -3807,8 +3806,8 @@ function cudaGraphNodeGetEnabled$(raw: Raw, rt: CheckedRuntime): Checked["cudaGr
   const F$ = "cudaGraphNodeGetEnabled";
   return function cudaGraphNodeGetEnabled(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t): number {
     if (arguments.length !== 2) rt.arity(F$, "hGraphExec,hNode", 2, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(hNode)) rt.bad(F$, "hNode", "pointer", hNode);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
     const r = raw.cudaGraphNodeGetEnabled(hGraphExec, hNode, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
@@ -3821,8 +3820,8 @@ function cudaGraphExecUpdate$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphE
   const F$ = "cudaGraphExecUpdate";
   return function cudaGraphExecUpdate(hGraphExec: cudaGraphExec_t, hGraph: cudaGraph_t, resultInfo?: cudaGraphExecUpdateResultInfo_st): [status: cudaError_t, resultInfo: cudaGraphExecUpdateResultInfo_st] {
     if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "hGraphExec,hGraph,resultInfo", 2, arguments.length);
-    if (!isPtr(hGraphExec)) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!isPtr(hGraph)) rt.bad(F$, "hGraph", "pointer", hGraph);
+    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
+    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
     const $resultInfo = resultInfo === undefined ? rt.record(cudaGraphExecUpdateResultInfo_st) : rt.recordArg(resultInfo, cudaGraphExecUpdateResultInfo_st, F$, "resultInfo");
     const r = raw.cudaGraphExecUpdate(hGraphExec, hGraph, $resultInfo.$pointer());
     if (rt.guards) rt.check(F$);
@@ -3836,8 +3835,8 @@ function cudaGraphUpload$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphUploa
   const F$ = "cudaGraphUpload";
   return function cudaGraphUpload(graphExec: cudaGraphExec_t, stream: cudaStream_t): void {
     if (arguments.length !== 2) rt.arity(F$, "graphExec,stream", 2, arguments.length);
-    if (!isPtr(graphExec)) rt.bad(F$, "graphExec", "pointer", graphExec);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!(isPtr(graphExec))) rt.bad(F$, "graphExec", "pointer", graphExec);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaGraphUpload(graphExec, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, graphExec);
@@ -3849,8 +3848,8 @@ function cudaGraphLaunch$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphLaunc
   const F$ = "cudaGraphLaunch";
   return function cudaGraphLaunch(graphExec: cudaGraphExec_t, stream: cudaStream_t): void {
     if (arguments.length !== 2) rt.arity(F$, "graphExec,stream", 2, arguments.length);
-    if (!isPtr(graphExec)) rt.bad(F$, "graphExec", "pointer", graphExec);
-    if (!isPtr(stream)) rt.bad(F$, "stream", "pointer", stream);
+    if (!(isPtr(graphExec))) rt.bad(F$, "graphExec", "pointer", graphExec);
+    if (!(isPtr(stream))) rt.bad(F$, "stream", "pointer", stream);
     const r = raw.cudaGraphLaunch(graphExec, stream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, graphExec);
@@ -3862,7 +3861,7 @@ function cudaGraphExecDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraph
   const F$ = "cudaGraphExecDestroy";
   return function cudaGraphExecDestroy(graphExec: cudaGraphExec_t): void {
     if (arguments.length !== 1) rt.arity(F$, "graphExec", 1, arguments.length);
-    if (!isPtr(graphExec)) rt.bad(F$, "graphExec", "pointer", graphExec);
+    if (!(isPtr(graphExec))) rt.bad(F$, "graphExec", "pointer", graphExec);
     const r = raw.cudaGraphExecDestroy(graphExec);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, graphExec);
@@ -3874,7 +3873,7 @@ function cudaGraphDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphDest
   const F$ = "cudaGraphDestroy";
   return function cudaGraphDestroy(graph: cudaGraph_t): void {
     if (arguments.length !== 1) rt.arity(F$, "graph", 1, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
     const r = raw.cudaGraphDestroy(graph);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, graph);
@@ -3886,8 +3885,8 @@ function cudaGraphDebugDotPrint$(raw: Raw, rt: CheckedRuntime): Checked["cudaGra
   const F$ = "cudaGraphDebugDotPrint";
   return function cudaGraphDebugDotPrint(graph: cudaGraph_t, path: string | PointerLike, flags: number): void {
     if (arguments.length !== 3) rt.arity(F$, "graph,path,flags", 3, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaGraphDebugDotPrint(graph, rt.cstr(path, 0, F$, "path"), flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, graph);
@@ -3900,9 +3899,9 @@ function cudaUserObjectCreate$(raw: Raw, rt: CheckedRuntime): Checked["cudaUserO
   const F$ = "cudaUserObjectCreate";
   return function cudaUserObjectCreate(ptr: PointerLike, destroy: cudaHostFn_t, initialRefcount: number, flags: number): cudaUserObject_t {
     if (arguments.length !== 4) rt.arity(F$, "ptr,destroy,initialRefcount,flags", 4, arguments.length);
-    if (!isPtr(destroy)) rt.bad(F$, "destroy", "function", destroy);
-    if (!isU32(initialRefcount)) rt.bad(F$, "initialRefcount", "u32", initialRefcount);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(destroy))) rt.bad(F$, "destroy", "function", destroy);
+    if (!((typeof initialRefcount === "number" && (initialRefcount >>> 0) === initialRefcount && (+initialRefcount !== 0 || 1 / initialRefcount > 0)))) rt.bad(F$, "initialRefcount", "u32", initialRefcount);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaUserObjectCreate(o0, rt.ptr(ptr, F$, "ptr"), destroy, initialRefcount, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3915,8 +3914,8 @@ function cudaUserObjectRetain$(raw: Raw, rt: CheckedRuntime): Checked["cudaUserO
   const F$ = "cudaUserObjectRetain";
   return function cudaUserObjectRetain(object: cudaUserObject_t, count: number): void {
     if (arguments.length !== 2) rt.arity(F$, "object,count", 2, arguments.length);
-    if (!isPtr(object)) rt.bad(F$, "object", "pointer", object);
-    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
+    if (!(isPtr(object))) rt.bad(F$, "object", "pointer", object);
+    if (!((typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0)))) rt.bad(F$, "count", "u32", count);
     const r = raw.cudaUserObjectRetain(object, count);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, object);
@@ -3928,8 +3927,8 @@ function cudaUserObjectRelease$(raw: Raw, rt: CheckedRuntime): Checked["cudaUser
   const F$ = "cudaUserObjectRelease";
   return function cudaUserObjectRelease(object: cudaUserObject_t, count: number): void {
     if (arguments.length !== 2) rt.arity(F$, "object,count", 2, arguments.length);
-    if (!isPtr(object)) rt.bad(F$, "object", "pointer", object);
-    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
+    if (!(isPtr(object))) rt.bad(F$, "object", "pointer", object);
+    if (!((typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0)))) rt.bad(F$, "count", "u32", count);
     const r = raw.cudaUserObjectRelease(object, count);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, object);
@@ -3941,10 +3940,10 @@ function cudaGraphRetainUserObject$(raw: Raw, rt: CheckedRuntime): Checked["cuda
   const F$ = "cudaGraphRetainUserObject";
   return function cudaGraphRetainUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: number, flags: number): void {
     if (arguments.length !== 4) rt.arity(F$, "graph,object,count,flags", 4, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isPtr(object)) rt.bad(F$, "object", "pointer", object);
-    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!(isPtr(object))) rt.bad(F$, "object", "pointer", object);
+    if (!((typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0)))) rt.bad(F$, "count", "u32", count);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaGraphRetainUserObject(graph, object, count, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, graph);
@@ -3956,9 +3955,9 @@ function cudaGraphReleaseUserObject$(raw: Raw, rt: CheckedRuntime): Checked["cud
   const F$ = "cudaGraphReleaseUserObject";
   return function cudaGraphReleaseUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: number): void {
     if (arguments.length !== 3) rt.arity(F$, "graph,object,count", 3, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isPtr(object)) rt.bad(F$, "object", "pointer", object);
-    if (!isU32(count)) rt.bad(F$, "count", "u32", count);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!(isPtr(object))) rt.bad(F$, "object", "pointer", object);
+    if (!((typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0)))) rt.bad(F$, "count", "u32", count);
     const r = raw.cudaGraphReleaseUserObject(graph, object, count);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, graph);
@@ -3971,8 +3970,8 @@ function cudaGraphAddNode$(raw: Raw, rt: CheckedRuntime): Checked["cudaGraphAddN
   const F$ = "cudaGraphAddNode";
   return function cudaGraphAddNode(graph: cudaGraph_t, pDependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): cudaGraphNode_t {
     if (arguments.length !== 5) rt.arity(F$, "graph,pDependencies,dependencyData,numDependencies,nodeParams", 5, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isU64(numDependencies)) rt.bad(F$, "numDependencies", "u64", numDependencies);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
     const r = raw.cudaGraphAddNode(o0, graph, rt.sized(pDependencies, numDependencies, 8, F$, "pDependencies"), rt.ptr(rt.expect(dependencyData, cudaGraphEdgeData_st, F$, "dependencyData"), F$, "dependencyData"), numDependencies, rt.ptr(rt.expect(nodeParams, cudaGraphNodeParams, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -3985,7 +3984,7 @@ function cudaGraphNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cudaGra
   const F$ = "cudaGraphNodeSetParams";
   return function cudaGraphNodeSetParams(node: cudaGraphNode_t, nodeParams: PointerLike): void {
     if (arguments.length !== 2) rt.arity(F$, "node,nodeParams", 2, arguments.length);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
     const r = raw.cudaGraphNodeSetParams(node, rt.ptr(rt.expect(nodeParams, cudaGraphNodeParams, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, node);
@@ -3997,8 +3996,8 @@ function cudaGraphExecNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cud
   const F$ = "cudaGraphExecNodeSetParams";
   return function cudaGraphExecNodeSetParams(graphExec: cudaGraphExec_t, node: cudaGraphNode_t, nodeParams: PointerLike): void {
     if (arguments.length !== 3) rt.arity(F$, "graphExec,node,nodeParams", 3, arguments.length);
-    if (!isPtr(graphExec)) rt.bad(F$, "graphExec", "pointer", graphExec);
-    if (!isPtr(node)) rt.bad(F$, "node", "pointer", node);
+    if (!(isPtr(graphExec))) rt.bad(F$, "graphExec", "pointer", graphExec);
+    if (!(isPtr(node))) rt.bad(F$, "node", "pointer", node);
     const r = raw.cudaGraphExecNodeSetParams(graphExec, node, rt.ptr(rt.expect(nodeParams, cudaGraphNodeParams, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, graphExec);
@@ -4012,9 +4011,9 @@ function cudaGraphConditionalHandleCreate$(raw: Raw, rt: CheckedRuntime): Checke
   const F$ = "cudaGraphConditionalHandleCreate";
   return function cudaGraphConditionalHandleCreate(graph: cudaGraph_t, defaultLaunchValue: number, flags: number): cudaGraphConditionalHandle {
     if (arguments.length !== 3) rt.arity(F$, "graph,defaultLaunchValue,flags", 3, arguments.length);
-    if (!isPtr(graph)) rt.bad(F$, "graph", "pointer", graph);
-    if (!isU32(defaultLaunchValue)) rt.bad(F$, "defaultLaunchValue", "u32", defaultLaunchValue);
-    if (!isU32(flags)) rt.bad(F$, "flags", "u32", flags);
+    if (!(isPtr(graph))) rt.bad(F$, "graph", "pointer", graph);
+    if (!((typeof defaultLaunchValue === "number" && (defaultLaunchValue >>> 0) === defaultLaunchValue && (+defaultLaunchValue !== 0 || 1 / defaultLaunchValue > 0)))) rt.bad(F$, "defaultLaunchValue", "u32", defaultLaunchValue);
+    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
     const r = raw.cudaGraphConditionalHandleCreate(o0, graph, defaultLaunchValue, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4029,7 +4028,7 @@ function cudaGetDriverEntryPoint$(raw: Raw, rt: CheckedRuntime): Checked["cudaGe
   const F$ = "cudaGetDriverEntryPoint";
   return function cudaGetDriverEntryPoint(symbol: string | PointerLike, flags: bigint | number): [funcPtr: Pointer, driverStatus: cudaDriverEntryPointQueryResult] {
     if (arguments.length !== 2) rt.arity(F$, "symbol,flags", 2, arguments.length);
-    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
     const r = raw.cudaGetDriverEntryPoint(rt.cstr(symbol, 0, F$, "symbol"), o0, flags, o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4044,8 +4043,8 @@ function cudaGetDriverEntryPointByVersion$(raw: Raw, rt: CheckedRuntime): Checke
   const F$ = "cudaGetDriverEntryPointByVersion";
   return function cudaGetDriverEntryPointByVersion(symbol: string | PointerLike, cudaVersion: number, flags: bigint | number): [funcPtr: Pointer, driverStatus: cudaDriverEntryPointQueryResult] {
     if (arguments.length !== 3) rt.arity(F$, "symbol,cudaVersion,flags", 3, arguments.length);
-    if (!isU32(cudaVersion)) rt.bad(F$, "cudaVersion", "u32", cudaVersion);
-    if (!isU64(flags)) rt.bad(F$, "flags", "u64", flags);
+    if (!((typeof cudaVersion === "number" && (cudaVersion >>> 0) === cudaVersion && (+cudaVersion !== 0 || 1 / cudaVersion > 0)))) rt.bad(F$, "cudaVersion", "u32", cudaVersion);
+    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
     const r = raw.cudaGetDriverEntryPointByVersion(rt.cstr(symbol, 0, F$, "symbol"), o0, cudaVersion, flags, o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4058,8 +4057,8 @@ function cudaLibraryLoadData$(raw: Raw, rt: CheckedRuntime): Checked["cudaLibrar
   const F$ = "cudaLibraryLoadData";
   return function cudaLibraryLoadData(code: PointerLike, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): cudaLibrary_t {
     if (arguments.length !== 7) rt.arity(F$, "code,jitOptions,jitOptionsValues,numJitOptions,libraryOptions,libraryOptionValues,numLibraryOptions", 7, arguments.length);
-    if (!isU32(numJitOptions)) rt.bad(F$, "numJitOptions", "u32", numJitOptions);
-    if (!isU32(numLibraryOptions)) rt.bad(F$, "numLibraryOptions", "u32", numLibraryOptions);
+    if (!((typeof numJitOptions === "number" && (numJitOptions >>> 0) === numJitOptions && (+numJitOptions !== 0 || 1 / numJitOptions > 0)))) rt.bad(F$, "numJitOptions", "u32", numJitOptions);
+    if (!((typeof numLibraryOptions === "number" && (numLibraryOptions >>> 0) === numLibraryOptions && (+numLibraryOptions !== 0 || 1 / numLibraryOptions > 0)))) rt.bad(F$, "numLibraryOptions", "u32", numLibraryOptions);
     const r = raw.cudaLibraryLoadData(o0, rt.ptr(code, F$, "code"), rt.sized(jitOptions, numJitOptions, 4, F$, "jitOptions"), rt.ptr(jitOptionsValues, F$, "jitOptionsValues"), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, F$, "libraryOptions"), rt.ptr(libraryOptionValues, F$, "libraryOptionValues"), numLibraryOptions);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4072,8 +4071,8 @@ function cudaLibraryLoadFromFile$(raw: Raw, rt: CheckedRuntime): Checked["cudaLi
   const F$ = "cudaLibraryLoadFromFile";
   return function cudaLibraryLoadFromFile(fileName: string | PointerLike, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): cudaLibrary_t {
     if (arguments.length !== 7) rt.arity(F$, "fileName,jitOptions,jitOptionsValues,numJitOptions,libraryOptions,libraryOptionValues,numLibraryOptions", 7, arguments.length);
-    if (!isU32(numJitOptions)) rt.bad(F$, "numJitOptions", "u32", numJitOptions);
-    if (!isU32(numLibraryOptions)) rt.bad(F$, "numLibraryOptions", "u32", numLibraryOptions);
+    if (!((typeof numJitOptions === "number" && (numJitOptions >>> 0) === numJitOptions && (+numJitOptions !== 0 || 1 / numJitOptions > 0)))) rt.bad(F$, "numJitOptions", "u32", numJitOptions);
+    if (!((typeof numLibraryOptions === "number" && (numLibraryOptions >>> 0) === numLibraryOptions && (+numLibraryOptions !== 0 || 1 / numLibraryOptions > 0)))) rt.bad(F$, "numLibraryOptions", "u32", numLibraryOptions);
     const r = raw.cudaLibraryLoadFromFile(o0, rt.cstr(fileName, 0, F$, "fileName"), rt.sized(jitOptions, numJitOptions, 4, F$, "jitOptions"), rt.ptr(jitOptionsValues, F$, "jitOptionsValues"), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, F$, "libraryOptions"), rt.ptr(libraryOptionValues, F$, "libraryOptionValues"), numLibraryOptions);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4086,7 +4085,7 @@ function cudaLibraryUnload$(raw: Raw, rt: CheckedRuntime): Checked["cudaLibraryU
   const F$ = "cudaLibraryUnload";
   return function cudaLibraryUnload(library: cudaLibrary_t): void {
     if (arguments.length !== 1) rt.arity(F$, "library", 1, arguments.length);
-    if (!isPtr(library)) rt.bad(F$, "library", "pointer", library);
+    if (!(isPtr(library))) rt.bad(F$, "library", "pointer", library);
     const r = raw.cudaLibraryUnload(library);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, library);
@@ -4099,7 +4098,7 @@ function cudaLibraryGetKernel$(raw: Raw, rt: CheckedRuntime): Checked["cudaLibra
   const F$ = "cudaLibraryGetKernel";
   return function cudaLibraryGetKernel(library: cudaLibrary_t, name: string | PointerLike): cudaKernel_t {
     if (arguments.length !== 2) rt.arity(F$, "library,name", 2, arguments.length);
-    if (!isPtr(library)) rt.bad(F$, "library", "pointer", library);
+    if (!(isPtr(library))) rt.bad(F$, "library", "pointer", library);
     const r = raw.cudaLibraryGetKernel(o0, library, rt.cstr(name, 0, F$, "name"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4115,7 +4114,7 @@ function cudaLibraryGetGlobal$(raw: Raw, rt: CheckedRuntime): Checked["cudaLibra
   const F$ = "cudaLibraryGetGlobal";
   return function cudaLibraryGetGlobal(library: cudaLibrary_t, name: string | PointerLike): [dptr: Pointer, bytes: bigint] {
     if (arguments.length !== 2) rt.arity(F$, "library,name", 2, arguments.length);
-    if (!isPtr(library)) rt.bad(F$, "library", "pointer", library);
+    if (!(isPtr(library))) rt.bad(F$, "library", "pointer", library);
     const r = raw.cudaLibraryGetGlobal(o0, o1, library, rt.cstr(name, 0, F$, "name"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4131,7 +4130,7 @@ function cudaLibraryGetManaged$(raw: Raw, rt: CheckedRuntime): Checked["cudaLibr
   const F$ = "cudaLibraryGetManaged";
   return function cudaLibraryGetManaged(library: cudaLibrary_t, name: string | PointerLike): [dptr: Pointer, bytes: bigint] {
     if (arguments.length !== 2) rt.arity(F$, "library,name", 2, arguments.length);
-    if (!isPtr(library)) rt.bad(F$, "library", "pointer", library);
+    if (!(isPtr(library))) rt.bad(F$, "library", "pointer", library);
     const r = raw.cudaLibraryGetManaged(o0, o1, library, rt.cstr(name, 0, F$, "name"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4145,7 +4144,7 @@ function cudaLibraryGetUnifiedFunction$(raw: Raw, rt: CheckedRuntime): Checked["
   const F$ = "cudaLibraryGetUnifiedFunction";
   return function cudaLibraryGetUnifiedFunction(library: cudaLibrary_t, symbol: string | PointerLike): Pointer {
     if (arguments.length !== 2) rt.arity(F$, "library,symbol", 2, arguments.length);
-    if (!isPtr(library)) rt.bad(F$, "library", "pointer", library);
+    if (!(isPtr(library))) rt.bad(F$, "library", "pointer", library);
     const r = raw.cudaLibraryGetUnifiedFunction(o0, library, rt.cstr(symbol, 0, F$, "symbol"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4160,7 +4159,7 @@ function cudaLibraryGetKernelCount$(raw: Raw, rt: CheckedRuntime): Checked["cuda
   const F$ = "cudaLibraryGetKernelCount";
   return function cudaLibraryGetKernelCount(lib: cudaLibrary_t): number {
     if (arguments.length !== 1) rt.arity(F$, "lib", 1, arguments.length);
-    if (!isPtr(lib)) rt.bad(F$, "lib", "pointer", lib);
+    if (!(isPtr(lib))) rt.bad(F$, "lib", "pointer", lib);
     const r = raw.cudaLibraryGetKernelCount(o0, lib);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
@@ -4174,8 +4173,8 @@ function cudaLibraryEnumerateKernels$(raw: Raw, rt: CheckedRuntime): Checked["cu
   const A_cudaLibraryEnumerateKernels: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: null, query: false, retry: [] };
   return function cudaLibraryEnumerateKernels(numKernels: number, lib: cudaLibrary_t): cudaKernel_t[] {
     if (arguments.length !== 2) rt.arity(F$, "numKernels,lib", 2, arguments.length);
-    if (!isU32(numKernels)) rt.bad(F$, "numKernels", "u32", numKernels);
-    if (!isPtr(lib)) rt.bad(F$, "lib", "pointer", lib);
+    if (!((typeof numKernels === "number" && (numKernels >>> 0) === numKernels && (+numKernels !== 0 || 1 / numKernels > 0)))) rt.bad(F$, "numKernels", "u32", numKernels);
+    if (!(isPtr(lib))) rt.bad(F$, "lib", "pointer", lib);
     const a = rt.arrays(F$, A_cudaLibraryEnumerateKernels, numKernels, (p) => raw.cudaLibraryEnumerateKernels(p[0]!, numKernels, lib));
     return a[0] as cudaKernel_t[];
   };
@@ -4186,10 +4185,10 @@ function cudaKernelSetAttributeForDevice$(raw: Raw, rt: CheckedRuntime): Checked
   const F$ = "cudaKernelSetAttributeForDevice";
   return function cudaKernelSetAttributeForDevice(kernel: cudaKernel_t, attr: cudaFuncAttribute, value: number, device: number): void {
     if (arguments.length !== 4) rt.arity(F$, "kernel,attr,value,device", 4, arguments.length);
-    if (!isPtr(kernel)) rt.bad(F$, "kernel", "pointer", kernel);
-    if (!isU32(attr)) rt.bad(F$, "attr", "u32", attr);
-    if (!isI32(value)) rt.bad(F$, "value", "i32", value);
-    if (!isI32(device)) rt.bad(F$, "device", "i32", device);
+    if (!(isPtr(kernel))) rt.bad(F$, "kernel", "pointer", kernel);
+    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
+    if (!((typeof value === "number" && (value | 0) === value && (+value !== 0 || 1 / value > 0)))) rt.bad(F$, "value", "i32", value);
+    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
     const r = raw.cudaKernelSetAttributeForDevice(kernel, attr, value, device);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, kernel);
