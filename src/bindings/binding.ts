@@ -293,6 +293,12 @@ export function createBinding<R extends object, C extends object>(options: Bindi
     };
   }
   const resolved = new Set<string>();
+  /** Resolves `name` unless it is already (for resolve() and uncheckedNative); an unknown name is a TypeError. */
+  const bound = (name: string): void => {
+    if (resolved.has(name)) return;
+    if (!(name in native)) throw new TypeError(`${options.info.name} has no function ${name}`);
+    bind(name);
+  };
   const nonblockingCache = new Map<string, (...args: unknown[]) => Promise<unknown>>();
   // The checked style's runtime (output slots, typed views): made with the first checked function, not at import.
   const guards = guardsEnabled();
@@ -356,10 +362,7 @@ export function createBinding<R extends object, C extends object>(options: Bindi
     },
     guards,
     resolve<K extends keyof R & string>(name: K): R[K] {
-      if (!resolved.has(name)) {
-        if (!(name in raw)) throw new TypeError(`${options.info.name} has no function ${name}`);
-        bind(name);
-      }
+      bound(name);
       return raw[name] as R[K];
     },
     nonblocking<K extends keyof R & string>(name: K): Nonblocking<R[K]> {
@@ -375,10 +378,7 @@ export function createBinding<R extends object, C extends object>(options: Bindi
   };
   const binding = Object.defineProperties(checked, Object.getOwnPropertyDescriptors(extras)) as C & BindingExtras<R>;
   uncheckedResolvers.set(binding, (name) => {
-    if (!resolved.has(name)) {
-      if (!(name in native)) throw new TypeError(`${options.info.name} has no function ${name}`);
-      bind(name);
-    }
+    bound(name);
     return native[name];
   });
   return binding;
