@@ -17,7 +17,7 @@ import { CollectiveArgumentError } from "./nccl-errors.ts";
 export type ReduceOp = "sum" | "prod" | "min" | "max" | "avg";
 
 /** NCCL's code of each reduction. */
-export const REDUCE_OPS: Readonly<Record<ReduceOp, number>> = Object.freeze({
+export const REDUCE_OPS: Readonly<Record<ReduceOp, ncclRedOp_t>> = Object.freeze({
   sum: ncclRedOp_t.ncclSum,
   prod: ncclRedOp_t.ncclProd,
   min: ncclRedOp_t.ncclMin,
@@ -28,7 +28,7 @@ export const REDUCE_OPS: Readonly<Record<ReduceOp, number>> = Object.freeze({
 /** How a dtype travels through NCCL. */
 export interface NcclTypeOf {
   /** The ncclDataType_t. */
-  readonly type: number;
+  readonly type: ncclDataType_t;
   /** NCCL elements per element of the dtype (2 for complex: a pair of floats). */
   readonly per: number;
   /** The reductions NCCL computes right for the dtype (none: the dtype only moves: broadcast, gather, send). */

@@ -20,14 +20,16 @@
  */
 import { ffi } from "../../ffi/index.ts";
 import type { Pointer } from "../../ffi/types.ts";
-import type { NcclBinding, ncclComm_t, ncclDataType_t, ncclRedOp_t, NCCLError } from "../../bindings/nccl.ts";
+import type { NcclBinding, ncclComm_t, NCCLError } from "../../bindings/nccl.ts";
 import { ncclResult_t, NCCL_SPLIT_NOCOLOR } from "../../bindings/tables/nccl-values.ts";
+import { NCCL_CONFIG_UNDEF_INT } from "../../../generated/nccl-2.28/nccl/constants.ts";
 import { ncclModule } from "./nccl-module.ts";
 import type { Device } from "../device.ts";
 import { Stream } from "../stream.ts";
 import { deviceOf, isDevice } from "../base/hub.ts";
 import { describeValue } from "../base/checks.ts";
 import { track, untrack } from "../base/lifetime.ts";
+import { checkStatus, type LibraryStatus } from "../base/library-status.ts";
 import { CollectiveArgumentError, CommunicatorStateError } from "./nccl-errors.ts";
 import { type CollectiveOperand, ncclTypeFor, REDUCE_OPS, type ReduceOp, type ResolvedOperand, resolveOperand } from "./collectives.ts";
 import { UniqueId } from "./unique-id.ts";
@@ -37,6 +39,18 @@ import type { RecordBase } from "../../tables-runtime/record.ts";
 /** The error for an NCCL status (the binding's `ncclError`; NCCL's module is loaded once a binding is in use). */
 function ncclError(binding: NcclBinding, code: number, functionName: string, asynchronous = false): NCCLError {
   return ncclModule().ncclError(binding, code, functionName, asynchronous);
+}
+
+const statuses = new WeakMap<NcclBinding, LibraryStatus<ncclResult_t>>();
+
+/** What a binding's NCCL statuses mean: ncclSuccess, ncclInProgress (a non-blocking call going on), its NCCLErrors. */
+function ncclStatus(binding: NcclBinding): LibraryStatus<ncclResult_t> {
+  let status = statuses.get(binding);
+  if (status === undefined) {
+    status = { success: ncclResult_t.ncclSuccess, inProgress: ncclResult_t.ncclInProgress, error: (code, fn, asynchronous) => ncclError(binding, code, fn, asynchronous) };
+    statuses.set(binding, status);
+  }
+  return status;
 }
 
 /**
@@ -92,7 +106,6 @@ const CONFIG_FIELDS: Readonly<Record<keyof CommunicatorConfig, { field: string; 
   nvlinkCentricSched: { field: "nvlinkCentricSched", kind: "flag" },
 };
 
-const INT_MIN = -2147483648;
 const CONFIG_MAGIC = 0xcafebeef;
 
 /** An `ncclConfig_t` and the strings it points to (kept alive while NCCL may read them). */
@@ -115,7 +128,7 @@ export function buildConfig(config: CommunicatorConfig, binding: NcclBinding = n
   const fields = new Map(cls.$fields.map((f) => [f.name, f]));
   for (const f of cls.$fields) {
     if (f.name === "size" || f.name === "magic" || f.name === "version") continue;
-    rec[f.name] = f.size === 8 ? null : INT_MIN;
+    rec[f.name] = f.size === 8 ? null : NCCL_CONFIG_UNDEF_INT;
   }
   rec.size = cls.$size;
   rec.magic = CONFIG_MAGIC;
@@ -208,18 +221,6 @@ export interface RootReduceOptions extends ReduceOptions {
   readonly root?: number;
 }
 
-type Status = number;
-type CollectiveRaw = {
-  ncclAllReduce(s: Pointer, r: Pointer, n: number, t: ncclDataType_t, op: ncclRedOp_t, c: ncclComm_t, st: Pointer): Status;
-  ncclBroadcast(s: Pointer, r: Pointer, n: number, t: ncclDataType_t, root: number, c: ncclComm_t, st: Pointer): Status;
-  ncclReduce(s: Pointer, r: Pointer, n: number, t: ncclDataType_t, op: ncclRedOp_t, root: number, c: ncclComm_t, st: Pointer): Status;
-  ncclAllGather(s: Pointer, r: Pointer, n: number, t: ncclDataType_t, c: ncclComm_t, st: Pointer): Status;
-  ncclReduceScatter(s: Pointer, r: Pointer, n: number, t: ncclDataType_t, op: ncclRedOp_t, c: ncclComm_t, st: Pointer): Status;
-  ncclSend(s: Pointer, n: number, t: ncclDataType_t, peer: number, c: ncclComm_t, st: Pointer): Status;
-  ncclRecv(r: Pointer, n: number, t: ncclDataType_t, peer: number, c: ncclComm_t, st: Pointer): Status;
-};
-
-const IN_PROGRESS = ncclResult_t.ncclInProgress;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -233,6 +234,7 @@ function pointerTo(address: bigint): Pointer {
 export class Communicator {
   #handle: ncclComm_t | null;
   readonly #binding: NcclBinding;
+  readonly #nccl: LibraryStatus<ncclResult_t>;
   readonly #keep: readonly Uint8Array[];
   #failed: Error | undefined;
   /** This communicator's rank, 0 to size-1. */
@@ -247,15 +249,16 @@ export class Communicator {
   private constructor(handle: ncclComm_t, binding: NcclBinding, blocking: boolean, keep: readonly Uint8Array[]) {
     this.#handle = handle;
     this.#binding = binding;
+    this.#nccl = ncclStatus(binding);
     this.#keep = keep;
     this.blocking = blocking;
     this.rank = binding.ncclCommUserRank(handle);
     this.size = binding.ncclCommCount(handle);
     this.device = deviceOf(binding.ncclCommCuDevice(handle));
     const abort = binding.resolve("ncclCommAbort");
+    const nccl = this.#nccl;
     track(this, "Communicator", () => {
-      const r = abort(handle);
-      if (r !== 0 && r !== IN_PROGRESS) throw ncclError(binding, r, "ncclCommAbort");
+      checkStatus(nccl, abort(handle), "ncclCommAbort");
     });
   }
 
@@ -282,8 +285,7 @@ export class Communicator {
     const binding = options.binding ?? ncclModule().nccl;
     const comms = new ArrayBuffer(8 * list.length);
     const devlist = new Int32Array(ids);
-    const r = binding.raw.ncclCommInitAll(ffi.pointerOf(comms), list.length, ffi.pointerOf(devlist));
-    if (r !== 0) throw ncclError(binding, r, "ncclCommInitAll");
+    checkStatus(ncclStatus(binding), binding.raw.ncclCommInitAll(ffi.pointerOf(comms), list.length, ffi.pointerOf(devlist)), "ncclCommInitAll");
     const dv = new DataView(comms);
     return list.map((_, i) => new Communicator(ffi.readPointer(dv, 8 * i) as ncclComm_t, binding, true, []));
   }
@@ -311,8 +313,8 @@ export class Communicator {
     const r = binding.raw.ncclCommInitRankConfig(ffi.pointerOf(out), size, id.$bytes, rank, config.record.$pointer());
     const handle = ffi.readPointer(new DataView(out), 0) as ncclComm_t;
     const blocking = options.config?.blocking !== false;
-    if (r !== 0 && r !== IN_PROGRESS) throw ncclError(binding, r, "ncclCommInitRankConfig");
-    if (r === IN_PROGRESS || !blocking) await settle(binding, handle, "ncclCommInitRankConfig");
+    const pending = checkStatus(ncclStatus(binding), r, "ncclCommInitRankConfig");
+    if (pending || !blocking) await settle(binding, handle, "ncclCommInitRankConfig");
     return new Communicator(handle, binding, blocking, config.keep);
   }
 
@@ -365,12 +367,12 @@ export class Communicator {
    */
   checkAsyncError(): boolean {
     const h = this.#live("check for errors");
-    const code = this.#binding.ncclCommGetAsyncError(h);
-    if (code === 0) return false;
-    if (code === IN_PROGRESS) return true;
-    const e = ncclError(this.#binding, code, "ncclCommGetAsyncError", true);
-    this.#failed = e;
-    throw e;
+    try {
+      return checkStatus(this.#nccl, this.#binding.ncclCommGetAsyncError(h), "ncclCommGetAsyncError", true);
+    } catch (e) {
+      this.#failed = e as Error;
+      throw e;
+    }
   }
 
   /**
@@ -444,21 +446,15 @@ export class Communicator {
     if (expected !== got) throw new CollectiveArgumentError(operation, what, `${expected} elements`, `${got} elements`, fix);
   }
 
-  #raw(): CollectiveRaw {
-    return this.#binding.raw as unknown as CollectiveRaw;
-  }
-
-  #status(r: Status, fn: string): void {
-    if (r === 0) return;
-    if (r !== IN_PROGRESS) throw ncclError(this.#binding, r, fn);
+  #status(r: ncclResult_t, fn: string): void {
+    if (!checkStatus(this.#nccl, r, fn)) return;
     // A non-blocking communicator's call still enqueuing: NCCL wants it complete before the next call on the
     // communicator, so wait here (a short spin: the work itself stays queued on the stream).
-    for (let s = this.#binding.ncclCommGetAsyncError(this.#handle!); s !== 0; s = this.#binding.ncclCommGetAsyncError(this.#handle!)) {
-      if (s !== IN_PROGRESS) {
-        const e = ncclError(this.#binding, s, fn, true);
-        this.#failed = e;
-        throw e;
-      }
+    try {
+      while (checkStatus(this.#nccl, this.#binding.ncclCommGetAsyncError(this.#handle!), fn, true));
+    } catch (e) {
+      this.#failed = e as Error;
+      throw e;
     }
   }
 
@@ -474,7 +470,7 @@ export class Communicator {
     const reduce = options.op ?? "sum";
     const t = ncclTypeFor(op, s.dtype, reduce);
     this.#status(
-      this.#raw().ncclAllReduce(pointerTo(s.address), pointerTo(r.address), s.count * t.per, t.type as ncclDataType_t, REDUCE_OPS[reduce] as ncclRedOp_t, h, stream.handle),
+      this.#binding.raw.ncclAllReduce(pointerTo(s.address), pointerTo(r.address), s.count * t.per, t.type, REDUCE_OPS[reduce], h, stream.handle),
       "ncclAllReduce",
     );
   }
@@ -490,7 +486,7 @@ export class Communicator {
     this.#sameType(op, s, r);
     this.#counts(op, "recv", s.count, r.count, "Receive into an operand as long as the send operand.");
     const t = ncclTypeFor(op, s.dtype, undefined);
-    this.#status(this.#raw().ncclBroadcast(pointerTo(s.address), pointerTo(r.address), s.count * t.per, t.type as ncclDataType_t, root, h, stream.handle), "ncclBroadcast");
+    this.#status(this.#binding.raw.ncclBroadcast(pointerTo(s.address), pointerTo(r.address), s.count * t.per, t.type, root, h, stream.handle), "ncclBroadcast");
   }
 
   /** Every rank's `send` reduced with `op` into the root's `recv` (same dtype and count; `recv` is written on the root only). */
@@ -506,7 +502,7 @@ export class Communicator {
     const reduce = options.op ?? "sum";
     const t = ncclTypeFor(op, s.dtype, reduce);
     this.#status(
-      this.#raw().ncclReduce(pointerTo(s.address), pointerTo(r.address), s.count * t.per, t.type as ncclDataType_t, REDUCE_OPS[reduce] as ncclRedOp_t, root, h, stream.handle),
+      this.#binding.raw.ncclReduce(pointerTo(s.address), pointerTo(r.address), s.count * t.per, t.type, REDUCE_OPS[reduce], root, h, stream.handle),
       "ncclReduce",
     );
   }
@@ -521,7 +517,7 @@ export class Communicator {
     this.#sameType(op, s, r);
     this.#counts(op, "recv", s.count * this.size, r.count, `Receive into ${this.size} × the send operand's elements (one block per rank).`);
     const t = ncclTypeFor(op, s.dtype, undefined);
-    this.#status(this.#raw().ncclAllGather(pointerTo(s.address), pointerTo(r.address), s.count * t.per, t.type as ncclDataType_t, h, stream.handle), "ncclAllGather");
+    this.#status(this.#binding.raw.ncclAllGather(pointerTo(s.address), pointerTo(r.address), s.count * t.per, t.type, h, stream.handle), "ncclAllGather");
   }
 
   /** Every rank's `send` reduced with `op`, rank i receiving the i-th block into `recv` (send: size × recv's count). */
@@ -536,7 +532,7 @@ export class Communicator {
     const reduce = options.op ?? "sum";
     const t = ncclTypeFor(op, s.dtype, reduce);
     this.#status(
-      this.#raw().ncclReduceScatter(pointerTo(s.address), pointerTo(r.address), r.count * t.per, t.type as ncclDataType_t, REDUCE_OPS[reduce] as ncclRedOp_t, h, stream.handle),
+      this.#binding.raw.ncclReduceScatter(pointerTo(s.address), pointerTo(r.address), r.count * t.per, t.type, REDUCE_OPS[reduce], h, stream.handle),
       "ncclReduceScatter",
     );
   }
@@ -558,7 +554,7 @@ export class Communicator {
     const p = this.#peer(op, peer);
     const d = this.#operand(op, "data", data);
     const t = ncclTypeFor(op, d.dtype, undefined);
-    this.#status(this.#raw()[fn](pointerTo(d.address), d.count * t.per, t.type as ncclDataType_t, p, h, stream.handle), fn);
+    this.#status(this.#binding.raw[fn](pointerTo(d.address), d.count * t.per, t.type, p, h, stream.handle), fn);
   }
 
   /**
@@ -579,12 +575,12 @@ export class Communicator {
     const t = ncclTypeFor(op, s.dtype, undefined);
     const block = s.count / this.size;
     const bytes = BigInt(block * s.dtype.itemsize);
-    const raw = this.#raw();
+    const raw = this.#binding.raw;
     const g = openGroup(this.#binding); // the sends and receives' own NCCL: a communicator may use another binding
     try {
       for (let peer = 0; peer < this.size; peer++) {
-        this.#status(raw.ncclSend(pointerTo(s.address + BigInt(peer) * bytes), block * t.per, t.type as ncclDataType_t, peer, h, stream.handle), "ncclSend");
-        this.#status(raw.ncclRecv(pointerTo(r.address + BigInt(peer) * bytes), block * t.per, t.type as ncclDataType_t, peer, h, stream.handle), "ncclRecv");
+        this.#status(raw.ncclSend(pointerTo(s.address + BigInt(peer) * bytes), block * t.per, t.type, peer, h, stream.handle), "ncclSend");
+        this.#status(raw.ncclRecv(pointerTo(r.address + BigInt(peer) * bytes), block * t.per, t.type, peer, h, stream.handle), "ncclRecv");
       }
     } finally {
       g.end();
@@ -604,10 +600,10 @@ export class Communicator {
     const c = config === undefined ? undefined : buildConfig(config, this.#binding);
     const out = new ArrayBuffer(8);
     const r = this.#binding.raw.ncclCommSplit(h, color ?? NCCL_SPLIT_NOCOLOR, key, ffi.pointerOf(out), c === undefined ? null : c.record.$pointer());
-    if (r !== 0 && r !== IN_PROGRESS) throw ncclError(this.#binding, r, "ncclCommSplit");
+    const pending = checkStatus(this.#nccl, r, "ncclCommSplit");
     const handle = ffi.readPointer(new DataView(out), 0) as ncclComm_t;
     const blocking = config?.blocking ?? this.blocking;
-    if (handle !== null && (r === IN_PROGRESS || !blocking)) await settle(this.#binding, handle, "ncclCommSplit");
+    if (handle !== null && (pending || !blocking)) await settle(this.#binding, handle, "ncclCommSplit");
     if (!this.blocking) await this.done();
     return handle === null ? undefined : new Communicator(handle, this.#binding, blocking, c?.keep ?? []);
   }
@@ -621,8 +617,7 @@ export class Communicator {
     if (h === null) return;
     this.#handle = null;
     untrack(this);
-    const r = this.#binding.raw.ncclCommAbort(h);
-    if (r !== 0 && r !== IN_PROGRESS) throw ncclError(this.#binding, r, "ncclCommAbort");
+    checkStatus(this.#nccl, this.#binding.raw.ncclCommAbort(h), "ncclCommAbort");
   }
 
   /**
@@ -636,9 +631,8 @@ export class Communicator {
       this.abort();
       return;
     }
-    const r = this.#binding.raw.ncclCommFinalize(h);
-    if (r !== 0 && r !== IN_PROGRESS) throw ncclError(this.#binding, r, "ncclCommFinalize");
-    if (r === IN_PROGRESS || !this.blocking) await settle(this.#binding, h, "ncclCommFinalize");
+    const pending = checkStatus(this.#nccl, this.#binding.raw.ncclCommFinalize(h), "ncclCommFinalize");
+    if (pending || !this.blocking) await settle(this.#binding, h, "ncclCommFinalize");
     this.#destroy(h);
   }
 
@@ -650,11 +644,8 @@ export class Communicator {
       this.abort();
       return;
     }
-    const r = this.#binding.raw.ncclCommFinalize(h);
-    if (r !== 0 && r !== IN_PROGRESS) throw ncclError(this.#binding, r, "ncclCommFinalize");
-    for (let s = this.#binding.ncclCommGetAsyncError(h); s !== 0; s = this.#binding.ncclCommGetAsyncError(h)) {
-      if (s !== IN_PROGRESS) throw ncclError(this.#binding, s, "ncclCommFinalize", true);
-    }
+    checkStatus(this.#nccl, this.#binding.raw.ncclCommFinalize(h), "ncclCommFinalize");
+    while (checkStatus(this.#nccl, this.#binding.ncclCommGetAsyncError(h), "ncclCommFinalize", true));
     this.#destroy(h);
   }
 
@@ -671,22 +662,23 @@ export class Communicator {
     const live = comms.filter((c) => c.#handle !== null);
     if (live.length === 0) return;
     const binding = live[0]!.#binding;
-    const start = binding.raw.ncclGroupStart();
-    if (start !== 0) throw ncclError(binding, start, "ncclGroupStart");
-    let failure: Error | undefined;
-    for (const c of live) {
-      const r = binding.raw.ncclCommFinalize(c.#handle!);
-      if (r !== 0 && r !== IN_PROGRESS) failure ??= ncclError(binding, r, "ncclCommFinalize");
-    }
-    const end = binding.raw.ncclGroupEnd();
-    if (end !== 0 && end !== IN_PROGRESS) failure ??= ncclError(binding, end, "ncclGroupEnd");
-    for (const c of live) {
-      for (let s = binding.ncclCommGetAsyncError(c.#handle!); s !== 0; s = binding.ncclCommGetAsyncError(c.#handle!)) {
-        if (s !== IN_PROGRESS) {
-          failure ??= ncclError(binding, s, "ncclCommFinalize", true);
-          break;
-        }
+    const nccl = ncclStatus(binding);
+    checkStatus(nccl, binding.raw.ncclGroupStart(), "ncclGroupStart");
+    let failure: unknown;
+    /** Runs a check, keeping the first failure instead of throwing it (every communicator is still destroyed). */
+    const keep = (check: () => void): void => {
+      try {
+        check();
+      } catch (e) {
+        failure ??= e;
       }
+    };
+    for (const c of live) keep(() => checkStatus(nccl, binding.raw.ncclCommFinalize(c.#handle!), "ncclCommFinalize"));
+    keep(() => checkStatus(nccl, binding.raw.ncclGroupEnd(), "ncclGroupEnd"));
+    for (const c of live) {
+      keep(() => {
+        while (checkStatus(nccl, binding.ncclCommGetAsyncError(c.#handle!), "ncclCommFinalize", true));
+      });
       c.#destroy(c.#handle!);
     }
     if (failure !== undefined) throw failure;
@@ -695,8 +687,7 @@ export class Communicator {
   #destroy(h: ncclComm_t): void {
     this.#handle = null;
     untrack(this);
-    const r = this.#binding.raw.ncclCommDestroy(h);
-    if (r !== 0 && r !== IN_PROGRESS) throw ncclError(this.#binding, r, "ncclCommDestroy");
+    checkStatus(this.#nccl, this.#binding.raw.ncclCommDestroy(h), "ncclCommDestroy");
   }
 
   [Symbol.dispose](): void {
@@ -719,11 +710,9 @@ export class Communicator {
 
 /** Polls a communicator until its pending non-blocking call completes; throws its error. */
 async function settle(binding: NcclBinding, handle: ncclComm_t, fn: string): Promise<void> {
+  const nccl = ncclStatus(binding);
   let delay = 1;
-  for (;;) {
-    const code = binding.ncclCommGetAsyncError(handle);
-    if (code === 0) return;
-    if (code !== IN_PROGRESS) throw ncclError(binding, code, fn, true);
+  while (checkStatus(nccl, binding.ncclCommGetAsyncError(handle), fn, true)) {
     await sleep(delay);
     delay = Math.min(delay * 2, 20);
   }
@@ -760,16 +749,15 @@ export function group(body?: () => void): GroupScope | void {
 
 /** `ncclGroupStart` on `binding`, and the scope whose end is its `ncclGroupEnd`. */
 function openGroup(binding: NcclBinding): GroupScope {
-  const r = binding.raw.ncclGroupStart();
-  if (r !== 0) throw ncclError(binding, r, "ncclGroupStart");
+  const nccl = ncclStatus(binding);
+  checkStatus(nccl, binding.raw.ncclGroupStart(), "ncclGroupStart");
   let ended = false;
   const scope: GroupScope = {
     end(): void {
       if (ended) throw new CommunicatorStateError("this group has ended already: end a group once (a `using` scope ends it by itself).");
       ended = true;
       // A non-blocking communicator's group may still be in progress (ncclInProgress): comm.done() waits for it.
-      const s = binding.raw.ncclGroupEnd();
-      if (s !== 0 && s !== IN_PROGRESS) throw ncclError(binding, s, "ncclGroupEnd");
+      checkStatus(nccl, binding.raw.ncclGroupEnd(), "ncclGroupEnd");
     },
     [Symbol.dispose](): void {
       if (!ended) scope.end();
