@@ -26,13 +26,13 @@
  *
  * @module
  */
-import { cublas, type cublasHandle_t, type cublasMath_t, type cublasEmulationStrategy_t, type cublasPointerMode_t, type cublasOperation_t, type cublasComputeType_t, type cublasGemmAlgo_t } from "../../../bindings/cublas.ts";
-import type { cudaDataType } from "../../../bindings/runtime.ts";
+import { cublas, type cublasHandle_t } from "../../../bindings/cublas.ts";
+import { cublasEmulationStrategy_t, cublasGemmAlgo_t, cublasMath_t, cublasPointerMode_t } from "../../../../generated/cuda-13.0/cublas/enums.ts";
 import { ffi, type Pointer, Scratch } from "../../../ffi/index.ts";
 import { DeviceArray } from "../../array/device-array.ts";
 import { decodeBFloat16, decodeHalf, type DTypeName } from "../../array/dtype.ts";
 import { describeValue } from "../../base/checks.ts";
-import { enterContext, leaveContext } from "../../base/driver-state.ts";
+import { contextScope } from "../../base/context-scope.ts";
 import { track, untrack } from "../../base/lifetime.ts";
 import { ClosedError, DTypeError, ShapeMismatchError } from "../../errors.ts";
 import type { Buffer } from "../../memory/buffer.ts";
@@ -50,7 +50,9 @@ import {
   type GemmTypes,
   gemmTypes,
   level1Types,
+  type Op,
   planGemv,
+  SCALAR_DATA_TYPES,
   SCALAR_DTYPES,
   type ScalarType,
   vectorBase,
@@ -67,19 +69,23 @@ import {
  */
 export type BlasMathMode = "default" | "tf32" | "pedantic" | "fp32-emulated-bf16x9" | "fp64-emulated-fixedpoint";
 
-const MATH_MODES: Readonly<Record<BlasMathMode, number>> = Object.freeze({
-  default: 0,
-  pedantic: 2,
-  tf32: 3,
-  "fp32-emulated-bf16x9": 4,
-  "fp64-emulated-fixedpoint": 8,
+const MATH_MODES: Readonly<Record<BlasMathMode, cublasMath_t>> = Object.freeze({
+  default: cublasMath_t.CUBLAS_DEFAULT_MATH,
+  pedantic: cublasMath_t.CUBLAS_PEDANTIC_MATH,
+  tf32: cublasMath_t.CUBLAS_TF32_TENSOR_OP_MATH,
+  "fp32-emulated-bf16x9": cublasMath_t.CUBLAS_FP32_EMULATED_BF16X9_MATH,
+  "fp64-emulated-fixedpoint": cublasMath_t.CUBLAS_FP64_EMULATED_FIXEDPOINT_MATH,
 });
-/** CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION. */
-const DISALLOW_REDUCED_PRECISION_REDUCTION = 16;
 
 /** When cuBLAS uses emulation a math mode allows (`cublasSetEmulationStrategy`): `"default"`, `"performant"` (where faster), `"eager"` (always). */
 export type BlasEmulationStrategy = "default" | "performant" | "eager";
-const EMULATION_STRATEGIES: Readonly<Record<BlasEmulationStrategy, number>> = Object.freeze({ default: 0, performant: 1, eager: 2 });
+const EMULATION_STRATEGIES: Readonly<Record<BlasEmulationStrategy, cublasEmulationStrategy_t>> = Object.freeze({
+  default: cublasEmulationStrategy_t.CUBLAS_EMULATION_STRATEGY_DEFAULT,
+  performant: cublasEmulationStrategy_t.CUBLAS_EMULATION_STRATEGY_PERFORMANT,
+  eager: cublasEmulationStrategy_t.CUBLAS_EMULATION_STRATEGY_EAGER,
+});
+const HOST = cublasPointerMode_t.CUBLAS_POINTER_MODE_HOST;
+const DEVICE = cublasPointerMode_t.CUBLAS_POINTER_MODE_DEVICE;
 
 /** Where alpha and beta are read and results written: host memory or device memory (`cublasPointerMode_t`). */
 export type BlasPointerMode = "host" | "device";
@@ -109,7 +115,7 @@ export interface GemmOptions {
   /** The compute type (default: "32f" for float16, bfloat16, float32, complex64; "64f" for float64, complex128; "32i" for int8). */
   readonly compute?: BlasComputeType;
   /** A `cublasGemmAlgo_t` (default CUBLAS_GEMM_DEFAULT, -1; the others are ignored on Ampere and newer). */
-  readonly algo?: number;
+  readonly algo?: cublasGemmAlgo_t;
 }
 
 /** Options of gemv. */
@@ -149,7 +155,7 @@ export class Blas {
   readonly #device: number;
   #closed = false;
   #workspace: Buffer | undefined;
-  #pointerMode: 0 | 1 = 0;
+  #pointerMode: cublasPointerMode_t = HOST;
   #mathMode: BlasMathMode = "default";
   #reducedPrecisionReduction = true;
   readonly #scratch = new Scratch(SCRATCH_BYTES);
@@ -176,11 +182,9 @@ export class Blas {
     this.#alpha = this.#scratch.pointerAt(ALPHA);
     this.#beta = this.#scratch.pointerAt(BETA);
     this.#result = this.#scratch.pointerAt(RESULT);
-    const ctx = enterContext(stream.context.handle);
-    try {
+    {
+      using _ = contextScope(stream.context.handle);
       this.#handle = cublas.cublasCreate();
-    } finally {
-      leaveContext(ctx);
     }
     const held = { handle: this.#handle, workspace: undefined as Buffer | undefined };
     this.#held = held;
@@ -296,7 +300,9 @@ export class Blas {
   }
 
   #setMath(mode: BlasMathMode, reduced: boolean): void {
-    cublas.cublasSetMathMode(this.#handle, (MATH_MODES[mode] | (reduced ? 0 : DISALLOW_REDUCED_PRECISION_REDUCTION)) as cublasMath_t);
+    // The flag ORed into the mode: cuBLAS takes the combination where the enum says a mode (cublas_api.h).
+    const flags = reduced ? 0 : cublasMath_t.CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION;
+    cublas.cublasSetMathMode(this.#handle, (MATH_MODES[mode] | flags) as cublasMath_t);
     this.#mathMode = mode;
     this.#reducedPrecisionReduction = reduced;
   }
@@ -304,7 +310,7 @@ export class Blas {
   /** When cuBLAS emulates what the math mode allows (`cublasGetEmulationStrategy`; cuBLAS 12.9 and newer). */
   get emulationStrategy(): BlasEmulationStrategy {
     this.#check("read its emulation strategy");
-    const v = cublas.cublasGetEmulationStrategy(this.#handle) as number;
+    const v = cublas.cublasGetEmulationStrategy(this.#handle);
     return (Object.keys(EMULATION_STRATEGIES) as BlasEmulationStrategy[]).find((k) => EMULATION_STRATEGIES[k] === v) ?? "default";
   }
 
@@ -312,23 +318,23 @@ export class Blas {
   set emulationStrategy(strategy: BlasEmulationStrategy) {
     this.#check("set its emulation strategy");
     if (!Object.hasOwn(EMULATION_STRATEGIES, strategy)) throw new TypeError(`Blas.emulationStrategy is one of ${Object.keys(EMULATION_STRATEGIES).join(", ")}, not ${describeValue(strategy)}`);
-    cublas.cublasSetEmulationStrategy(this.#handle, EMULATION_STRATEGIES[strategy] as cublasEmulationStrategy_t);
+    cublas.cublasSetEmulationStrategy(this.#handle, EMULATION_STRATEGIES[strategy]);
   }
 
   /** The pointer mode the handle is in now (each call sets the one its arguments need; this is for raw calls on `handle`). */
   get pointerMode(): BlasPointerMode {
-    return this.#pointerMode === 0 ? "host" : "device";
+    return this.#pointerMode === HOST ? "host" : "device";
   }
 
   set pointerMode(mode: BlasPointerMode) {
     this.#check("set its pointer mode");
     if (mode !== "host" && mode !== "device") throw new TypeError(`Blas.pointerMode is "host" or "device", not ${describeValue(mode)}`);
-    this.#setPointerMode(mode === "host" ? 0 : 1);
+    this.#setPointerMode(mode === "host" ? HOST : DEVICE);
   }
 
-  #setPointerMode(mode: 0 | 1): void {
+  #setPointerMode(mode: cublasPointerMode_t): void {
     if (this.#pointerMode === mode) return;
-    cublas.cublasSetPointerMode(this.#handle, mode as cublasPointerMode_t);
+    cublas.cublasSetPointerMode(this.#handle, mode);
     this.#pointerMode = mode;
   }
 
@@ -381,24 +387,17 @@ export class Blas {
     this.#scalars(t.scalar, options.alpha ?? 1, options.beta ?? 0, action);
     const p = g.plan;
     if (p.m === 0 || p.n === 0 || g.batch === 0) return c;
-    const ctx = enterContext(this.#context);
-    try {
-      if (p.swap) this.#callGemm(t, p.transa, p.transb, p.m, p.n, p.k, pb, p.lda, pa, p.ldb, pc, p.ldc, batched, g.strideB, g.strideA, g.strideC, g.batch, algo);
-      else this.#callGemm(t, p.transa, p.transb, p.m, p.n, p.k, pa, p.lda, pb, p.ldb, pc, p.ldc, batched, g.strideA, g.strideB, g.strideC, g.batch, algo);
-    } finally {
-      leaveContext(ctx);
-    }
+    using _ = contextScope(this.#context);
+    if (p.swap) this.#callGemm(t, p.transa, p.transb, p.m, p.n, p.k, pb, p.lda, pa, p.ldb, pc, p.ldc, batched, g.strideB, g.strideA, g.strideC, g.batch, algo);
+    else this.#callGemm(t, p.transa, p.transb, p.m, p.n, p.k, pa, p.lda, pb, p.ldb, pc, p.ldc, batched, g.strideA, g.strideB, g.strideC, g.batch, algo);
     return c;
   }
 
-  #callGemm(t: GemmTypes, ta: 0 | 1, tb: 0 | 1, m: number, n: number, k: number, A: Pointer, lda: number, B: Pointer, ldb: number, C: Pointer, ldc: number, batched: boolean, sA: number, sB: number, sC: number, batch: number, algo: number): void {
+  #callGemm(t: GemmTypes, opA: Op, opB: Op, m: number, n: number, k: number, A: Pointer, lda: number, B: Pointer, ldb: number, C: Pointer, ldc: number, batched: boolean, sA: number, sB: number, sC: number, batch: number, al: cublasGemmAlgo_t): void {
     const h = this.#handle;
-    const opA = ta as cublasOperation_t;
-    const opB = tb as cublasOperation_t;
-    const aT = t.aType as cudaDataType;
-    const cT = t.cType as cudaDataType;
-    const comp = t.compute as cublasComputeType_t;
-    const al = algo as cublasGemmAlgo_t;
+    const aT = t.aType;
+    const cT = t.cType;
+    const comp = t.compute;
     const small = fitsInt32(m, n, k, lda, ldb, ldc, batch);
     if (!batched) {
       if (small) cublas.cublasGemmEx(h, opA, opB, m, n, k, this.#alphaArg, A, aT, lda, B, aT, ldb, this.#betaArg, C, cT, ldc, comp, al);
@@ -452,12 +451,8 @@ export class Blas {
     const base = list.address;
     const at = (i: number): Pointer => ffi.pointerFromAddress(base + BigInt(i * 8 * batch));
     const [A, B] = p.swap ? [at(1), at(0)] : [at(0), at(1)];
-    const ctx = enterContext(this.#context);
-    try {
-      cublas.cublasGemmBatchedEx(this.#handle, p.transa as cublasOperation_t, p.transb as cublasOperation_t, p.m, p.n, p.k, this.#alphaArg, A, t.aType as cudaDataType, p.lda, B, t.aType as cudaDataType, p.ldb, this.#betaArg, at(2), t.cType as cudaDataType, p.ldc, batch, t.compute as cublasComputeType_t, algo as cublasGemmAlgo_t);
-    } finally {
-      leaveContext(ctx);
-    }
+    using _ = contextScope(this.#context);
+    cublas.cublasGemmBatchedEx(this.#handle, p.transa, p.transb, p.m, p.n, p.k, this.#alphaArg, A, t.aType, p.lda, B, t.aType, p.ldb, this.#betaArg, at(2), t.cType, p.ldc, batch, t.compute, algo);
     return cs;
   }
 
@@ -500,12 +495,8 @@ export class Blas {
     this.#scalars(level1Types(a.dtype, action).scalar, options.alpha ?? 1, options.beta ?? 0, action);
     if (p.m === 0 || p.n === 0) return y;
     if (!fitsInt32(p.m, p.n, p.lda, p.incx, p.incy)) throw new ShapeMismatchError(`${action}: extents beyond 2^31-1`);
-    const ctx = enterContext(this.#context);
-    try {
-      cublas[fn](this.#handle, p.trans as cublasOperation_t, p.m, p.n, this.#alphaArg, pa, p.lda, px, p.incx, this.#betaArg, py, p.incy);
-    } finally {
-      leaveContext(ctx);
-    }
+    using _ = contextScope(this.#context);
+    cublas[fn](this.#handle, p.trans, p.m, p.n, this.#alphaArg, pa, p.lda, px, p.incx, this.#betaArg, py, p.incy);
     return y;
   }
 
@@ -517,12 +508,8 @@ export class Blas {
     const { px, py, incx, incy, n, t } = this.#twoVectors(x, y, action);
     this.#scalars(t.scalar, alpha, undefined, action);
     if (n === 0) return y;
-    const ctx = enterContext(this.#context);
-    try {
-      cublas.cublasAxpyEx(this.#handle, n, this.#alphaArg, SCALAR_CUDA[t.scalar] as cudaDataType, px, t.data as cudaDataType, incx, py, t.data as cudaDataType, incy, t.execution as cudaDataType);
-    } finally {
-      leaveContext(ctx);
-    }
+    using _ = contextScope(this.#context);
+    cublas.cublasAxpyEx(this.#handle, n, this.#alphaArg, SCALAR_DATA_TYPES[t.scalar], px, t.data, incx, py, t.data, incy, t.execution);
     return y;
   }
 
@@ -534,12 +521,8 @@ export class Blas {
     const t = level1Types(x.dtype, action);
     this.#scalars(t.scalar, alpha, undefined, action);
     if (n === 0) return x;
-    const ctx = enterContext(this.#context);
-    try {
-      cublas.cublasScalEx(this.#handle, n, this.#alphaArg, SCALAR_CUDA[t.scalar] as cudaDataType, px, t.data as cudaDataType, incx, t.execution as cudaDataType);
-    } finally {
-      leaveContext(ctx);
-    }
+    using _ = contextScope(this.#context);
+    cublas.cublasScalEx(this.#handle, n, this.#alphaArg, SCALAR_DATA_TYPES[t.scalar], px, t.data, incx, t.execution);
     return x;
   }
 
@@ -551,11 +534,9 @@ export class Blas {
     const { px, py, incx, incy, n, t } = this.#twoVectors(x, y, action);
     const out = this.#resultPointer(options.out, t.dotScalar, action);
     const fn = options.conjugate === true ? "cublasDotcEx" : "cublasDotEx";
-    const ctx = enterContext(this.#context);
-    try {
-      cublas[fn](this.#handle, n, px, t.data as cudaDataType, incx, py, t.data as cudaDataType, incy, out, t.data as cudaDataType, t.execution as cudaDataType);
-    } finally {
-      leaveContext(ctx);
+    {
+      using _ = contextScope(this.#context);
+      cublas[fn](this.#handle, n, px, t.data, incx, py, t.data, incy, out, t.data, t.execution);
     }
     return options.out ?? this.#readResult(t.dotScalar);
   }
@@ -569,11 +550,9 @@ export class Blas {
     const [px, incx, n] = this.#vector(x, action);
     const t = level1Types(x.dtype, action);
     const out = this.#resultPointer(options.out, t.normScalar, action);
-    const ctx = enterContext(this.#context);
-    try {
-      cublas.cublasNrm2Ex(this.#handle, n, px, t.data as cudaDataType, incx, out, t.normType as cudaDataType, t.execution as cudaDataType);
-    } finally {
-      leaveContext(ctx);
+    {
+      using _ = contextScope(this.#context);
+      cublas.cublasNrm2Ex(this.#handle, n, px, t.data, incx, out, t.normType, t.execution);
     }
     return options.out ?? (this.#readResult(t.normScalar) as number);
   }
@@ -592,11 +571,9 @@ export class Blas {
     if (fn === undefined) throw new DTypeError(`${action}: cuBLAS's amax takes float32, float64, complex64, complex128, not ${x.dtype.name}`);
     const reversed = x.strides[0]! < 0;
     const out = this.#resultPointer(options.out, "i32", action);
-    const ctx = enterContext(this.#context);
-    try {
+    {
+      using _ = contextScope(this.#context);
       cublas[fn](this.#handle, n, px, incx, out);
-    } finally {
-      leaveContext(ctx);
     }
     if (options.out !== undefined) return options.out;
     const found = this.#scratch.readI32(RESULT) - 1;
@@ -644,7 +621,7 @@ export class Blas {
       const dv = this.#scratch.dv;
       encodeScalar(dv, ALPHA, type, alpha, `${action}: alpha`);
       if (beta !== undefined) encodeScalar(dv, BETA, type, beta as BlasScalar, `${action}: beta`);
-      this.#setPointerMode(0);
+      this.#setPointerMode(HOST);
       this.#alphaArg = this.#alpha;
       this.#betaArg = this.#beta;
       return;
@@ -652,7 +629,7 @@ export class Blas {
     // Device scalars: the pointers of the arrays go where the host values' pointers would.
     const a = this.#deviceScalar(alpha, type, "alpha", action);
     const b = beta === undefined ? null : this.#deviceScalar(beta as DeviceArray, type, "beta", action);
-    this.#setPointerMode(1);
+    this.#setPointerMode(DEVICE);
     this.#alphaArg = a;
     this.#betaArg = b;
   }
@@ -668,11 +645,11 @@ export class Blas {
   /** Where a reduction writes its result: `out` (device mode, checked) or the host scratch (host mode). */
   #resultPointer(out: DeviceArray | undefined, type: ScalarType, action: string): Pointer {
     if (out === undefined) {
-      this.#setPointerMode(0);
+      this.#setPointerMode(HOST);
       return this.#result;
     }
     const p = this.#deviceScalar(out, type, "out", action);
-    this.#setPointerMode(1);
+    this.#setPointerMode(DEVICE);
     return p;
   }
 
@@ -708,11 +685,10 @@ export class Blas {
     this.#closed = true;
     this.#last = undefined;
     untrack(this);
-    const ctx = enterContext(this.#context);
     try {
+      using _ = contextScope(this.#context);
       cublas.cublasDestroy(this.#handle);
     } finally {
-      leaveContext(ctx);
       this.#workspace?.close(this.#stream.isClosed ? undefined : this.#stream);
       this.#workspace = undefined;
       this.#held.workspace = undefined;
@@ -730,17 +706,21 @@ export class Blas {
 
 const GEMV: Partial<Record<DTypeName, "cublasSgemv" | "cublasDgemv" | "cublasCgemv" | "cublasZgemv">> = { float32: "cublasSgemv", float64: "cublasDgemv", complex64: "cublasCgemv", complex128: "cublasZgemv" };
 const AMAX: Partial<Record<DTypeName, "cublasIsamax" | "cublasIdamax" | "cublasIcamax" | "cublasIzamax">> = { float32: "cublasIsamax", float64: "cublasIdamax", complex64: "cublasIcamax", complex128: "cublasIzamax" };
-/** The cudaDataType of each scalar type. */
-const SCALAR_CUDA: Readonly<Record<ScalarType, number>> = Object.freeze({ f16: 2, bf16: 14, f32: 0, f64: 1, c32: 4, c64: 5, i32: 10 });
 
 function checkMathMode(mode: unknown): asserts mode is BlasMathMode {
   if (typeof mode !== "string" || !Object.hasOwn(MATH_MODES, mode)) throw new TypeError(`Blas.mathMode is one of ${Object.keys(MATH_MODES).join(", ")}, not ${describeValue(mode)}`);
 }
 
-function checkAlgo(algo: unknown, action: string): number {
-  if (algo === undefined) return -1;
-  if (typeof algo !== "number" || !Number.isInteger(algo)) throw new TypeError(`${action}: algo is a cublasGemmAlgo_t (an integer, -1 for the default), not ${describeValue(algo)}`);
+const GEMM_ALGOS: ReadonlySet<unknown> = new Set(Object.values(cublasGemmAlgo_t));
+
+function checkAlgo(algo: unknown, action: string): cublasGemmAlgo_t {
+  if (algo === undefined) return cublasGemmAlgo_t.CUBLAS_GEMM_DEFAULT;
+  if (!isGemmAlgo(algo)) throw new TypeError(`${action}: algo is a cublasGemmAlgo_t (CUBLAS_GEMM_DEFAULT, CUBLAS_GEMM_ALGO0 ...), not ${describeValue(algo)}`);
   return algo;
+}
+
+function isGemmAlgo(algo: unknown): algo is cublasGemmAlgo_t {
+  return GEMM_ALGOS.has(algo);
 }
 
 function checkLength(n: number, inc: number, action: string): void {

@@ -15,13 +15,13 @@
  *
  * @module
  */
-import { cublasLt, type cublasLtHandle_t, type cublasLtMatmulDescAttributes_t, type cublasLtMatmulPreferenceAttributes_t, type cublasLtMatrixLayoutAttribute_t } from "../../../bindings/cublaslt.ts";
-import type { cublasComputeType_t } from "../../../bindings/cublas.ts";
-import type { cudaDataType } from "../../../bindings/runtime.ts";
+import { cublasLt, type cublasLtHandle_t } from "../../../bindings/cublaslt.ts";
+import { cublasLtEpilogue_t, cublasLtMatmulDescAttributes_t, cublasLtMatmulPreferenceAttributes_t, cublasLtMatrixLayoutAttribute_t } from "../../../../generated/cuda-13.0/cublaslt/enums.ts";
+import { cublasLtMatmulHeuristicResult_t } from "../../../../generated/cuda-13.0/cublaslt/records.ts";
 import { ffi, type Pointer, Scratch } from "../../../ffi/index.ts";
 import { DeviceArray } from "../../array/device-array.ts";
 import { describeValue } from "../../base/checks.ts";
-import { enterContext, leaveContext } from "../../base/driver-state.ts";
+import { contextScope } from "../../base/context-scope.ts";
 import { track, untrack } from "../../base/lifetime.ts";
 import { ArrayLayoutError, ClosedError, DTypeError, ShapeMismatchError } from "../../errors.ts";
 import type { Buffer } from "../../memory/buffer.ts";
@@ -29,7 +29,7 @@ import type { Stream } from "../../stream.ts";
 import type { CUcontext } from "../../../bindings/driver.ts";
 import { arrayPointer, type BlasWorkspaceOptions, checkStream, checkWorkspace, orderStreamSwitch } from "./common.ts";
 import { BlasDeviceError } from "../../errors.ts";
-import { type BlasComputeType, type BlasScalar, encodeScalar, type GemmGeometry, gemmGeometry, type GemmTypes, gemmTypes } from "./plan.ts";
+import { type BlasComputeType, type BlasScalar, encodeScalar, type GemmGeometry, gemmGeometry, type GemmTypes, gemmTypes, SCALAR_DATA_TYPES } from "./plan.ts";
 
 /** An activation fused after the product (and the bias): `"relu"` or `"gelu"` (cuBLASLt's tanh approximation). */
 export type BlasLtActivation = "relu" | "gelu";
@@ -58,21 +58,20 @@ export interface MatmulOptions {
   readonly compute?: BlasComputeType;
 }
 
-// cublasLtEpilogue_t values.
-const EPILOGUE = Object.freeze({ none: 1, relu: 2, bias: 4, "bias-relu": 6, gelu: 32, "bias-gelu": 36 });
+/** The cublasLtEpilogue_t of each bias and activation. */
+const EPILOGUE = Object.freeze({
+  none: cublasLtEpilogue_t.CUBLASLT_EPILOGUE_DEFAULT,
+  relu: cublasLtEpilogue_t.CUBLASLT_EPILOGUE_RELU,
+  bias: cublasLtEpilogue_t.CUBLASLT_EPILOGUE_BIAS,
+  "bias-relu": cublasLtEpilogue_t.CUBLASLT_EPILOGUE_RELU_BIAS,
+  gelu: cublasLtEpilogue_t.CUBLASLT_EPILOGUE_GELU,
+  "bias-gelu": cublasLtEpilogue_t.CUBLASLT_EPILOGUE_GELU_BIAS,
+});
 type EpilogueName = keyof typeof EPILOGUE;
-// Attribute numbers (cublasLt.h).
-const DESC_TRANSA = 3 as cublasLtMatmulDescAttributes_t;
-const DESC_TRANSB = 4 as cublasLtMatmulDescAttributes_t;
-const DESC_EPILOGUE = 7 as cublasLtMatmulDescAttributes_t;
-const DESC_BIAS_POINTER = 8 as cublasLtMatmulDescAttributes_t;
-const DESC_BIAS_DATA_TYPE = 26 as cublasLtMatmulDescAttributes_t;
-const LAYOUT_BATCH_COUNT = 5 as cublasLtMatrixLayoutAttribute_t;
-const LAYOUT_STRIDED_BATCH_OFFSET = 6 as cublasLtMatrixLayoutAttribute_t;
-const PREF_MAX_WORKSPACE_BYTES = 1 as cublasLtMatmulPreferenceAttributes_t;
-/** The cudaDataType of each scalar type (the matmul's scale type). */
-const SCALE_TYPES = Object.freeze({ f16: 2, bf16: 14, f32: 0, f64: 1, c32: 4, c64: 5, i32: 10 });
-const HEURISTIC_BYTES = 96; // sizeof(cublasLtMatmulHeuristicResult_t)
+const DESC = cublasLtMatmulDescAttributes_t;
+const LAYOUT = cublasLtMatrixLayoutAttribute_t;
+/** The heuristic's results: one cublasLtMatmulHeuristicResult_t each (its chosen algorithm's 64 bytes first). */
+const HEURISTIC = cublasLtMatmulHeuristicResult_t;
 const REQUESTED_ALGOS = 8;
 
 /** The epilogue of a bias and an activation. */
@@ -161,11 +160,9 @@ export class BlasLt {
     this.#stream = stream;
     this.#context = stream.context.handle;
     this.#device = stream.device.id;
-    const ctx = enterContext(stream.context.handle);
-    try {
+    {
+      using _ = contextScope(stream.context.handle);
       this.#handle = cublasLt.cublasLtCreate();
-    } finally {
-      leaveContext(ctx);
     }
     const held = { handle: this.#handle, plans: this.#plans, workspace: undefined as Buffer | undefined };
     this.#held = held;
@@ -256,17 +253,13 @@ export class BlasLt {
     encodeScalar(dv, 16, plan.types.scalar, options.beta ?? 0, `${action}: beta`);
     if (g.plan.m === 0 || g.plan.n === 0 || g.batch === 0) return c;
     const [A, B] = g.plan.swap ? [pb, pa] : [pa, pb];
-    const ctx = enterContext(this.#context);
-    try {
-      if (pbias !== null) {
-        this.#scratch.u64[4] = ffi.bigAddressOf(pbias);
-        cublasLt.cublasLtMatmulDescSetAttribute(plan.desc, DESC_BIAS_POINTER, this.#scratch.pointerAt(32), 8);
-      }
-      const [la, lb, lc] = plan.layouts;
-      cublasLt.cublasLtMatmul(this.#handle, plan.desc, this.#scratch.pointerAt(0), A, la, B, lb, this.#scratch.pointerAt(16), pc, lc, pc, lc, plan.algo.pointer, this.#workspacePointer, this.#workspaceSize, this.#stream.handle);
-    } finally {
-      leaveContext(ctx);
+    using _ = contextScope(this.#context);
+    if (pbias !== null) {
+      this.#scratch.u64[4] = ffi.bigAddressOf(pbias);
+      cublasLt.cublasLtMatmulDescSetAttribute(plan.desc, DESC.CUBLASLT_MATMUL_DESC_BIAS_POINTER, this.#scratch.pointerAt(32), 8);
     }
+    const [la, lb, lc] = plan.layouts;
+    cublasLt.cublasLtMatmul(this.#handle, plan.desc, this.#scratch.pointerAt(0), A, la, B, lb, this.#scratch.pointerAt(16), pc, lc, pc, lc, plan.algo.pointer, this.#workspacePointer, this.#workspaceSize, this.#stream.handle);
     return c;
   }
 
@@ -318,55 +311,55 @@ export class BlasLt {
     let desc: Pointer = null;
     const layouts: [Pointer, Pointer, Pointer] = [null, null, null];
     let pref: Pointer = null;
-    const ctx = enterContext(this.#context);
+    using _ = contextScope(this.#context);
     try {
-      cublasLt.cublasLtMatmulDescCreate(out, t.compute as cublasComputeType_t, SCALE_TYPES[t.scalar] as cudaDataType);
+      cublasLt.cublasLtMatmulDescCreate(out, t.compute, SCALAR_DATA_TYPES[t.scalar]);
       desc = s.readPointer(48);
       const setDesc = (attr: cublasLtMatmulDescAttributes_t, v: number): void => {
         s.u32[8] = v;
         cublasLt.cublasLtMatmulDescSetAttribute(desc, attr, value, 4);
       };
-      setDesc(DESC_TRANSA, p.transa);
-      setDesc(DESC_TRANSB, p.transb);
-      setDesc(DESC_EPILOGUE, EPILOGUE[epilogue]);
-      if (epilogue.startsWith("bias")) setDesc(DESC_BIAS_DATA_TYPE, t.cType);
+      setDesc(DESC.CUBLASLT_MATMUL_DESC_TRANSA, p.transa);
+      setDesc(DESC.CUBLASLT_MATMUL_DESC_TRANSB, p.transb);
+      setDesc(DESC.CUBLASLT_MATMUL_DESC_EPILOGUE, EPILOGUE[epilogue]);
+      if (epilogue.startsWith("bias")) setDesc(DESC.CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, t.cType);
       // The stored matrices (before op): cuBLAS's A is m x k under op N, k x m under op T; likewise B.
       const [sA, sB] = p.swap ? [g.strideB, g.strideA] : [g.strideA, g.strideB];
-      const shapes: [number, number, number, number, number][] = [
+      const shapes: [GemmTypes["aType"], number, number, number, number][] = [
         [t.aType, p.transa === 0 ? p.m : p.k, p.transa === 0 ? p.k : p.m, p.lda, sA],
         [t.aType, p.transb === 0 ? p.k : p.n, p.transb === 0 ? p.n : p.k, p.ldb, sB],
         [t.cType, p.m, p.n, p.ldc, g.strideC],
       ];
       for (let i = 0; i < 3; i++) {
         const [type, rows, cols, ld, stride] = shapes[i]!;
-        cublasLt.cublasLtMatrixLayoutCreate(out, type as cudaDataType, rows, cols, ld);
+        cublasLt.cublasLtMatrixLayoutCreate(out, type, rows, cols, ld);
         const l = s.readPointer(48);
         layouts[i] = l;
         if (g.batch > 1) {
           s.i32[8] = g.batch;
-          cublasLt.cublasLtMatrixLayoutSetAttribute(l, LAYOUT_BATCH_COUNT, value, 4);
+          cublasLt.cublasLtMatrixLayoutSetAttribute(l, LAYOUT.CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, value, 4);
           s.i64[4] = BigInt(stride);
-          cublasLt.cublasLtMatrixLayoutSetAttribute(l, LAYOUT_STRIDED_BATCH_OFFSET, value, 8);
+          cublasLt.cublasLtMatrixLayoutSetAttribute(l, LAYOUT.CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, value, 8);
         }
       }
       cublasLt.cublasLtMatmulPreferenceCreate(out);
       pref = s.readPointer(48);
       s.u64[4] = BigInt(this.#workspaceSize);
-      cublasLt.cublasLtMatmulPreferenceSetAttribute(pref, PREF_MAX_WORKSPACE_BYTES, value, 8);
-      const results = new Scratch(HEURISTIC_BYTES * REQUESTED_ALGOS);
+      cublasLt.cublasLtMatmulPreferenceSetAttribute(pref, cublasLtMatmulPreferenceAttributes_t.CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, value, 8);
+      const results = new Scratch(HEURISTIC.$size * REQUESTED_ALGOS);
       const count = cublasLt.cublasLtMatmulAlgoGetHeuristic(this.#handle, desc, layouts[0], layouts[1], layouts[2], layouts[2], pref, REQUESTED_ALGOS, results.pointer);
       if (count === 0) {
         throw new DTypeError(`BlasLt.matmul: cuBLASLt offers no algorithm for ${key} with ${this.#workspaceSize} bytes of workspace; try another compute type, epilogue or a larger workspace`);
       }
-      const workspaceSize = Number(results.readU64(64));
-      const waves = results.dv.getFloat32(76, true);
+      const best = new HEURISTIC(results.buffer); // the first result: the heuristic's best
+      const workspaceSize = Number(best.workspaceSize);
+      const waves = best.wavesCount;
       return new MatmulPlan(key, epilogue, desc, layouts, results, workspaceSize, waves, count, t);
     } catch (e) {
       destroyDescriptors(desc, layouts);
       throw e;
     } finally {
       if (pref !== null) cublasLt.raw.cublasLtMatmulPreferenceDestroy(pref);
-      leaveContext(ctx);
     }
   }
 
@@ -380,11 +373,10 @@ export class BlasLt {
     this.#closed = true;
     untrack(this);
     this.clearPlans();
-    const ctx = enterContext(this.#context);
     try {
+      using _ = contextScope(this.#context);
       cublasLt.cublasLtDestroy(this.#handle);
     } finally {
-      leaveContext(ctx);
       this.#workspace?.close(this.#stream.isClosed ? undefined : this.#stream);
       this.#workspace = undefined;
       this.#held.workspace = undefined;

@@ -21,6 +21,8 @@
 import { encodeBFloat16, encodeHalf, type DType, type DTypeName } from "../../array/dtype.ts";
 import { describeValue } from "../../base/checks.ts";
 import { ArrayLayoutError, DTypeError, ShapeMismatchError } from "../../errors.ts";
+import { cublasComputeType_t, cublasOperation_t } from "../../../../generated/cuda-13.0/cublas/enums.ts";
+import { cudaDataType } from "../../../../generated/cuda-13.0/runtime/enums.ts";
 
 /** What the planning reads of an array: its dtype, shape and strides (a DeviceArray has them). */
 export interface ArrayGeometry {
@@ -29,32 +31,20 @@ export interface ArrayGeometry {
   readonly strides: readonly number[];
 }
 
-/** `cudaDataType` values (library_types.h) of the dtypes cuBLAS takes. */
-export const CUDA_DATA_TYPE = Object.freeze({
-  CUDA_R_16F: 2,
-  CUDA_R_16BF: 14,
-  CUDA_R_32F: 0,
-  CUDA_R_64F: 1,
-  CUDA_C_32F: 4,
-  CUDA_C_64F: 5,
-  CUDA_R_8I: 3,
-  CUDA_R_32I: 10,
-} as const);
-
 /** The dtypes cuBLAS computes in, and their `cudaDataType`. */
-export const BLAS_DATA_TYPES: Readonly<Partial<Record<DTypeName, number>>> = Object.freeze({
-  float16: CUDA_DATA_TYPE.CUDA_R_16F,
-  bfloat16: CUDA_DATA_TYPE.CUDA_R_16BF,
-  float32: CUDA_DATA_TYPE.CUDA_R_32F,
-  float64: CUDA_DATA_TYPE.CUDA_R_64F,
-  complex64: CUDA_DATA_TYPE.CUDA_C_32F,
-  complex128: CUDA_DATA_TYPE.CUDA_C_64F,
-  int8: CUDA_DATA_TYPE.CUDA_R_8I,
-  int32: CUDA_DATA_TYPE.CUDA_R_32I,
+export const BLAS_DATA_TYPES: Readonly<Partial<Record<DTypeName, cudaDataType>>> = Object.freeze({
+  float16: cudaDataType.CUDA_R_16F,
+  bfloat16: cudaDataType.CUDA_R_16BF,
+  float32: cudaDataType.CUDA_R_32F,
+  float64: cudaDataType.CUDA_R_64F,
+  complex64: cudaDataType.CUDA_C_32F,
+  complex128: cudaDataType.CUDA_C_64F,
+  int8: cudaDataType.CUDA_R_8I,
+  int32: cudaDataType.CUDA_R_32I,
 });
 
 /** The `cudaDataType` of a dtype cuBLAS takes; DTypeError naming the ones it does otherwise. */
-export function cudaDataTypeOf(dtype: DType, what: string): number {
+export function cudaDataTypeOf(dtype: DType, what: string): cudaDataType {
   const t = BLAS_DATA_TYPES[dtype.name];
   if (t === undefined) throw new DTypeError(`${what} is ${dtype.name}; cuBLAS takes float16, bfloat16, float32, float64, complex64, complex128 (and int8 into int32 in gemmEx)`);
   return t;
@@ -74,17 +64,17 @@ export function cudaDataTypeOf(dtype: DType, what: string): number {
  */
 export type BlasComputeType = "16f" | "32f" | "32f-fast-16f" | "32f-fast-16bf" | "32f-fast-tf32" | "32f-emulated-16bfx9" | "64f" | "64f-emulated-fixedpoint" | "32i";
 
-/** `cublasComputeType_t` values (cublas_api.h). */
-export const COMPUTE_TYPES: Readonly<Record<BlasComputeType, number>> = Object.freeze({
-  "16f": 64,
-  "32f": 68,
-  "32f-fast-16f": 74,
-  "32f-fast-16bf": 75,
-  "32f-fast-tf32": 77,
-  "32f-emulated-16bfx9": 78,
-  "64f": 70,
-  "64f-emulated-fixedpoint": 79,
-  "32i": 72,
+/** The `cublasComputeType_t` of each compute type. */
+export const COMPUTE_TYPES: Readonly<Record<BlasComputeType, cublasComputeType_t>> = Object.freeze({
+  "16f": cublasComputeType_t.CUBLAS_COMPUTE_16F,
+  "32f": cublasComputeType_t.CUBLAS_COMPUTE_32F,
+  "32f-fast-16f": cublasComputeType_t.CUBLAS_COMPUTE_32F_FAST_16F,
+  "32f-fast-16bf": cublasComputeType_t.CUBLAS_COMPUTE_32F_FAST_16BF,
+  "32f-fast-tf32": cublasComputeType_t.CUBLAS_COMPUTE_32F_FAST_TF32,
+  "32f-emulated-16bfx9": cublasComputeType_t.CUBLAS_COMPUTE_32F_EMULATED_16BFX9,
+  "64f": cublasComputeType_t.CUBLAS_COMPUTE_64F,
+  "64f-emulated-fixedpoint": cublasComputeType_t.CUBLAS_COMPUTE_64F_EMULATED_FIXEDPOINT,
+  "32i": cublasComputeType_t.CUBLAS_COMPUTE_32I,
 });
 
 /** The precision of alpha and beta (and of the host results of dot/nrm2): what `Blas` encodes them as. */
@@ -93,11 +83,22 @@ export type ScalarType = "f16" | "bf16" | "f32" | "f64" | "c32" | "c64" | "i32";
 /** The dtype of a device-side scalar of each scalar type (pointer mode "device"). */
 export const SCALAR_DTYPES: Readonly<Record<ScalarType, DTypeName>> = Object.freeze({ f16: "float16", bf16: "bfloat16", f32: "float32", f64: "float64", c32: "complex64", c64: "complex128", i32: "int32" });
 
+/** The `cudaDataType` of each scalar type (of alpha and beta, of a matmul's scale type). */
+export const SCALAR_DATA_TYPES: Readonly<Record<ScalarType, cudaDataType>> = Object.freeze({
+  f16: cudaDataType.CUDA_R_16F,
+  bf16: cudaDataType.CUDA_R_16BF,
+  f32: cudaDataType.CUDA_R_32F,
+  f64: cudaDataType.CUDA_R_64F,
+  c32: cudaDataType.CUDA_C_32F,
+  c64: cudaDataType.CUDA_C_64F,
+  i32: cudaDataType.CUDA_R_32I,
+});
+
 /** The dtypes of one gemm and its compute type, checked: the cuBLAS types and the scalar type. */
 export interface GemmTypes {
-  readonly aType: number;
-  readonly cType: number;
-  readonly compute: number;
+  readonly aType: cudaDataType;
+  readonly cType: cudaDataType;
+  readonly compute: cublasComputeType_t;
   readonly computeName: BlasComputeType;
   readonly scalar: ScalarType;
 }
@@ -184,8 +185,10 @@ export function matrixStorage(rows: number, cols: number, s0: number, s1: number
   );
 }
 
-/** cuBLAS's `cublasOperation_t`: 0 = N, 1 = T. */
-export type Op = 0 | 1;
+/** cuBLAS's `cublasOperation_t` of an operand: N (as stored) or T (transposed). */
+export type Op = typeof OP_N | typeof OP_T;
+const OP_N = cublasOperation_t.CUBLAS_OP_N;
+const OP_T = cublasOperation_t.CUBLAS_OP_T;
 
 /** The arguments of one cuBLAS gemm for a row-major C = A·B (see the module's notes). */
 export interface GemmPlan {
@@ -207,9 +210,9 @@ export interface GemmPlan {
  */
 export function planGemm(m: number, n: number, k: number, a: MatrixStorage, b: MatrixStorage, c: MatrixStorage): GemmPlan {
   if (c.order === "row") {
-    return { swap: true, m: n, n: m, k, transa: b.order === "row" ? 0 : 1, lda: b.ld, transb: a.order === "row" ? 0 : 1, ldb: a.ld, ldc: c.ld };
+    return { swap: true, m: n, n: m, k, transa: b.order === "row" ? OP_N : OP_T, lda: b.ld, transb: a.order === "row" ? OP_N : OP_T, ldb: a.ld, ldc: c.ld };
   }
-  return { swap: false, m, n, k, transa: a.order === "col" ? 0 : 1, lda: a.ld, transb: b.order === "col" ? 0 : 1, ldb: b.ld, ldc: c.ld };
+  return { swap: false, m, n, k, transa: a.order === "col" ? OP_N : OP_T, lda: a.ld, transb: b.order === "col" ? OP_N : OP_T, ldb: b.ld, ldc: c.ld };
 }
 
 /** The shapes and storages of a (batched) gemm's operands, checked. */
@@ -295,7 +298,7 @@ export function planGemv(a: ArrayGeometry, x: ArrayGeometry, y: ArrayGeometry, a
   if (x.shape[0] !== cols) throw new ShapeMismatchError(`${action}: A is ${rows}x${cols} but x has ${x.shape[0]} elements; expected ${cols}`);
   if (y.shape[0] !== rows) throw new ShapeMismatchError(`${action}: A is ${rows}x${cols} but y has ${y.shape[0]} elements; expected ${rows}`);
   const s = matrixStorage(rows, cols, a.strides[0]!, a.strides[1]!, `${action}: A`);
-  return s.order === "row" ? { trans: 1, m: cols, n: rows, lda: s.ld, incx, incy } : { trans: 0, m: rows, n: cols, lda: s.ld, incx, incy };
+  return s.order === "row" ? { trans: OP_T, m: cols, n: rows, lda: s.ld, incx, incy } : { trans: OP_N, m: rows, n: cols, lda: s.ld, incx, incy };
 }
 
 /** Whether every value fits cuBLAS's 32-bit `int` arguments (else the `_64` entry points are used). */
@@ -354,11 +357,11 @@ export function encodeScalar(dv: DataView, byteOffset: number, type: ScalarType,
  * type of alpha, and the real type of a norm.
  */
 export interface Level1Types {
-  readonly data: number;
-  readonly execution: number;
+  readonly data: cudaDataType;
+  readonly execution: cudaDataType;
   readonly scalar: ScalarType;
   /** The cudaDataType of nrm2's result (real). */
-  readonly normType: number;
+  readonly normType: cudaDataType;
   /** The scalar type of nrm2's result. */
   readonly normScalar: ScalarType;
   /** The scalar type of dot's result (the data's own). */
@@ -367,7 +370,7 @@ export interface Level1Types {
 
 /** The level-1 types of each dtype cuBLAS takes there. */
 export function level1Types(dtype: DType, action: string): Level1Types {
-  const { CUDA_R_16F, CUDA_R_16BF, CUDA_R_32F, CUDA_R_64F, CUDA_C_32F, CUDA_C_64F } = CUDA_DATA_TYPE;
+  const { CUDA_R_16F, CUDA_R_16BF, CUDA_R_32F, CUDA_R_64F, CUDA_C_32F, CUDA_C_64F } = cudaDataType;
   switch (dtype.name) {
     case "float16":
       return { data: CUDA_R_16F, execution: CUDA_R_32F, scalar: "f32", normType: CUDA_R_16F, normScalar: "f16", dotScalar: "f16" };
