@@ -8,7 +8,9 @@ import type { cufftHandle } from "../../../bindings/cufft.ts";
 import { DeviceArray } from "../../array/device-array.ts";
 import type { DTypeName } from "../../array/dtype.ts";
 import { describeValue } from "../../base/checks.ts";
-import { enterContext, leaveContext, withCurrentContext } from "../../base/driver-state.ts";
+import { withCurrentContext } from "../../base/driver-state.ts";
+import { contextScope } from "../../base/context-scope.ts";
+import { CUFFT_FORWARD, CUFFT_INVERSE } from "../../../../generated/cuda-13.0/cufft/constants.ts";
 import { track, untrack } from "../../base/lifetime.ts";
 import { ArrayLayoutError, ClosedError, DTypeError, ShapeMismatchError } from "../../errors.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
@@ -29,8 +31,8 @@ function loadCufft(): Promise<CufftModule> {
   return (loading ??= importLater<CufftModule>(ownModuleUrl("src/bindings/cufft"), "cufft"));
 }
 
-const FORWARD = -1;
-const INVERSE = 1;
+const FORWARD = CUFFT_FORWARD;
+const INVERSE = CUFFT_INVERSE;
 
 let scaler: ElementwiseKernel | undefined;
 
@@ -120,18 +122,14 @@ export class FftPlan {
     const i = pointerOf(input);
     const o = pointerOf(output);
     const stream = this.#fft.stream;
-    const previous = enterContext(stream.context.handle); // no closure: this is the hot path
-    try {
-      if (L.precision === "single") {
-        if (L.kind === "c2c") cufft.cufftExecC2C(h, i, o, direction === "forward" ? FORWARD : INVERSE);
-        else if (L.kind === "r2c") cufft.cufftExecR2C(h, i, o);
-        else cufft.cufftExecC2R(h, i, o);
-      } else if (L.kind === "c2c") cufft.cufftExecZ2Z(h, i, o, direction === "forward" ? FORWARD : INVERSE);
-      else if (L.kind === "r2c") cufft.cufftExecD2Z(h, i, o);
-      else cufft.cufftExecZ2D(h, i, o);
-    } finally {
-      leaveContext(previous);
-    }
+    using _ = contextScope(stream.context.handle); // no closure: this is the hot path
+    if (L.precision === "single") {
+      if (L.kind === "c2c") cufft.cufftExecC2C(h, i, o, direction === "forward" ? FORWARD : INVERSE);
+      else if (L.kind === "r2c") cufft.cufftExecR2C(h, i, o);
+      else cufft.cufftExecC2R(h, i, o);
+    } else if (L.kind === "c2c") cufft.cufftExecZ2Z(h, i, o, direction === "forward" ? FORWARD : INVERSE);
+    else if (L.kind === "r2c") cufft.cufftExecD2Z(h, i, o);
+    else cufft.cufftExecZ2D(h, i, o);
   }
 
   /** @internal Binds the plan to another stream (its `Fft`'s new one). */

@@ -7,6 +7,7 @@
  */
 import type { DTypeName } from "../../array/dtype.ts";
 import { describeValue } from "../../base/checks.ts";
+import { cufftType } from "../../../../generated/cuda-13.0/cufft/enums.ts";
 
 /** The kind of transform: complex to complex, real to complex (forward only), complex to real (inverse only). */
 export type FftKind = "c2c" | "r2c" | "c2r";
@@ -31,12 +32,12 @@ export interface FftPlanSpec {
 
 /** cuFFT's transform types (`cufftType`). */
 export const CUFFT_TYPES = Object.freeze({
-  "c2c:single": 0x29,
-  "r2c:single": 0x2a,
-  "c2r:single": 0x2c,
-  "c2c:double": 0x69,
-  "r2c:double": 0x6a,
-  "c2r:double": 0x6c,
+  "c2c:single": cufftType.CUFFT_C2C,
+  "r2c:single": cufftType.CUFFT_R2C,
+  "c2r:single": cufftType.CUFFT_C2R,
+  "c2c:double": cufftType.CUFFT_Z2Z,
+  "r2c:double": cufftType.CUFFT_D2Z,
+  "c2r:double": cufftType.CUFFT_Z2D,
 } as const);
 
 /** A plan's layout for cufftMakePlanMany64 and for checking its arrays. */

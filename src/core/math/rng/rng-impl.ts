@@ -8,7 +8,8 @@ import type { curandGenerator_t } from "../../../bindings/curand.ts";
 import { DeviceArray } from "../../array/device-array.ts";
 import type { DTypeName } from "../../array/dtype.ts";
 import { describeValue } from "../../base/checks.ts";
-import { enterContext, leaveContext, withCurrentContext } from "../../base/driver-state.ts";
+import { withCurrentContext } from "../../base/driver-state.ts";
+import { contextScope } from "../../base/context-scope.ts";
 import { track, untrack } from "../../base/lifetime.ts";
 import { ClosedError, DTypeError } from "../../errors.ts";
 import type { Stream } from "../../stream.ts";
@@ -235,15 +236,13 @@ export class Rng {
     }
     const { curand } = this.#lib;
     const p = pointerOf(out);
-    const previous = enterContext(this.#stream.context.handle);
-    try {
+    {
+      using _ = contextScope(this.#stream.context.handle);
       if (what === UNIFORM) curand.curandGenerateUniform(h, p, n);
       else if (what === UNIFORM_DOUBLE) curand.curandGenerateUniformDouble(h, p, n);
       else if (what === POISSON) curand.curandGeneratePoisson(h, p, n, lambda);
       else if (what === BITS32) curand.curandGenerate(h, p, n);
       else curand.curandGenerateLongLong(h, p, n);
-    } finally {
-      leaveContext(previous);
     }
     return out;
   }

@@ -23,18 +23,19 @@ import type { Stream } from "../../stream.ts";
 import { listOf } from "./shared.ts";
 import { mathClasses, mathFacade, type MathFace } from "../facade.ts";
 import type { Rng as RngClass } from "./rng-impl.ts";
+import { curandOrdering_t, curandRngType_t } from "../../../../generated/cuda-13.0/curand/enums.ts";
 
 /** The generators, by cuRAND's names (`CURAND_RNG_PSEUDO_*`, `CURAND_RNG_QUASI_*`). */
 export const RNG_GENERATORS = Object.freeze({
-  xorwow: 101,
-  mrg32k3a: 121,
-  mtgp32: 141,
-  mt19937: 142,
-  philox: 161,
-  sobol32: 201,
-  "scrambled-sobol32": 202,
-  sobol64: 203,
-  "scrambled-sobol64": 204,
+  xorwow: curandRngType_t.CURAND_RNG_PSEUDO_XORWOW,
+  mrg32k3a: curandRngType_t.CURAND_RNG_PSEUDO_MRG32K3A,
+  mtgp32: curandRngType_t.CURAND_RNG_PSEUDO_MTGP32,
+  mt19937: curandRngType_t.CURAND_RNG_PSEUDO_MT19937,
+  philox: curandRngType_t.CURAND_RNG_PSEUDO_PHILOX4_32_10,
+  sobol32: curandRngType_t.CURAND_RNG_QUASI_SOBOL32,
+  "scrambled-sobol32": curandRngType_t.CURAND_RNG_QUASI_SCRAMBLED_SOBOL32,
+  sobol64: curandRngType_t.CURAND_RNG_QUASI_SOBOL64,
+  "scrambled-sobol64": curandRngType_t.CURAND_RNG_QUASI_SCRAMBLED_SOBOL64,
 } as const);
 
 /** A generator's name: pseudo-random (`xorwow`, `philox`, `mrg32k3a`, `mt19937`, `mtgp32`) or quasi-random (Sobol). */
@@ -42,12 +43,12 @@ export type RngGenerator = keyof typeof RNG_GENERATORS;
 
 /** The orderings (`CURAND_ORDERING_*`): how results are laid out in memory; the default is cuRAND's default. */
 export const RNG_ORDERINGS = Object.freeze({
-  best: 100,
-  default: 101,
-  seeded: 102,
-  legacy: 103,
-  dynamic: 104,
-  "quasi-default": 201,
+  best: curandOrdering_t.CURAND_ORDERING_PSEUDO_BEST,
+  default: curandOrdering_t.CURAND_ORDERING_PSEUDO_DEFAULT,
+  seeded: curandOrdering_t.CURAND_ORDERING_PSEUDO_SEEDED,
+  legacy: curandOrdering_t.CURAND_ORDERING_PSEUDO_LEGACY,
+  dynamic: curandOrdering_t.CURAND_ORDERING_PSEUDO_DYNAMIC,
+  "quasi-default": curandOrdering_t.CURAND_ORDERING_QUASI_DEFAULT,
 } as const);
 
 /** An ordering's name. */

@@ -15,12 +15,15 @@ import type { MemoryResource } from "../../memory/resource.ts";
 import type { Stream } from "../../stream.ts";
 import { ffi, type Pointer } from "../../../ffi/index.ts";
 import { withCurrentContext } from "../../base/driver-state.ts";
+import { contextScope } from "../../base/context-scope.ts";
 import { checkArray, checkSameDtype, checkStream, checkStreamDevice, pointerOf } from "../rng/shared.ts";
 import { infoError } from "./errors.ts";
 import { importLater } from "../../../deferred.ts";
 import { ownModuleUrl } from "../../../module-url.ts";
 
 import { checkRhs, checkSquare, type CholeskyFactorization, type LuFactorization, type SolverDType, type SolverOptions, type SolverResults, type TriangleOptions } from "./solver.ts";
+import { cublasFillMode_t, cublasOperation_t } from "../../../../generated/cuda-13.0/cublas/enums.ts";
+import { cusolverEigMode_t } from "../../../../generated/cuda-13.0/cusolver/enums.ts";
 
 type CusolverModule = typeof import("../../../bindings/cusolver.ts");
 let loading: Promise<CusolverModule> | undefined;
@@ -30,11 +33,11 @@ function loadCusolver(): Promise<CusolverModule> {
 
 const FLOATS: readonly SolverDType[] = ["float32", "float64"];
 
-// cuBLAS's enums, as cuSOLVER takes them (cublas_api.h; not imported, to keep cuBLAS's tables unloaded).
-const FILL_LOWER = 0;
-const FILL_UPPER = 1;
-const OP_T = 1;
-const EIG_MODE_VECTOR = 1;
+// cuBLAS's enums as cuSOLVER takes them (from the generated enums module alone: cuBLAS's tables stay unloaded).
+const FILL_LOWER = cublasFillMode_t.CUBLAS_FILL_MODE_LOWER;
+const FILL_UPPER = cublasFillMode_t.CUBLAS_FILL_MODE_UPPER;
+const OP_T = cublasOperation_t.CUBLAS_OP_T;
+const EIG_MODE_VECTOR = cusolverEigMode_t.CUSOLVER_EIG_MODE_VECTOR;
 
 function closeable<T extends Record<string, unknown>>(parts: T): SolverResults<T> {
   const close = (): void => {
@@ -425,7 +428,8 @@ export class Solver {
   }
 
   #run(fn: () => void): void {
-    withCurrentContext(this.#stream.context.handle, fn);
+    using _ = contextScope(this.#stream.context.handle);
+    fn();
   }
 
   #info(): DeviceArray<"int32"> {

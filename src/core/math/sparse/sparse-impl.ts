@@ -14,6 +14,7 @@ import type { MemoryResource } from "../../memory/resource.ts";
 import type { Stream } from "../../stream.ts";
 import { ffi } from "../../../ffi/index.ts";
 import { withCurrentContext } from "../../base/driver-state.ts";
+import { contextScope } from "../../base/context-scope.ts";
 import { checkArray, checkSameDtype, checkStream, checkStreamDevice, pointerOf } from "../rng/shared.ts";
 import { importLater } from "../../../deferred.ts";
 import { ownModuleUrl } from "../../../module-url.ts";
@@ -261,7 +262,8 @@ export class Sparse {
   }
 
   #run(fn: () => void): void {
-    withCurrentContext(this.#stream.context.handle, fn);
+    using _ = contextScope(this.#stream.context.handle);
+    fn();
   }
 
   #operand(a: SparseMatrix, options: SparseProductOptions, action: string): { A: { descr: cusparseSpMatDescr_t; values: DeviceArray }; op: SparseOperation; m: number; k: number; dtype: SparseValueDType } {

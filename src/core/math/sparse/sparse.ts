@@ -27,6 +27,8 @@ import type { Stream } from "../../stream.ts";
 import { checkArray } from "../rng/shared.ts";
 import { mathClasses, mathFacade, type MathFace } from "../facade.ts";
 import type { Sparse as SparseClass, SparseMatrix as SparseMatrixClass } from "./sparse-impl.ts";
+import { cusparseIndexBase_t, cusparseIndexType_t, cusparseOperation_t, cusparseOrder_t, cusparseSpMMAlg_t, cusparseSpMVAlg_t } from "../../../../generated/cuda-13.0/cusparse/enums.ts";
+import { cudaDataType } from "../../../../generated/cuda-13.0/runtime/enums.ts";
 
 /** The value dtypes of sparse matrices. */
 export type SparseValueDType = "float32" | "float64" | "complex64" | "complex128";
@@ -37,21 +39,30 @@ export const VALUES: readonly SparseValueDType[] = ["float32", "float64", "compl
 const INDICES: readonly SparseIndexDType[] = ["int32", "int64"];
 
 /** cudaDataType of each value dtype (library_types.h). */
-export const CUDA_DATA_TYPES: Readonly<Record<SparseValueDType, 0 | 1 | 4 | 5>> = Object.freeze({ float32: 0, float64: 1, complex64: 4, complex128: 5 });
+export const CUDA_DATA_TYPES = Object.freeze({
+  float32: cudaDataType.CUDA_R_32F,
+  float64: cudaDataType.CUDA_R_64F,
+  complex64: cudaDataType.CUDA_C_32F,
+  complex128: cudaDataType.CUDA_C_64F,
+} as const satisfies Record<SparseValueDType, cudaDataType>);
 /** cusparseIndexType_t of each index dtype. */
-export const CUSPARSE_INDEX_TYPES: Readonly<Record<SparseIndexDType, 2 | 3>> = Object.freeze({ int32: 2, int64: 3 });
+export const CUSPARSE_INDEX_TYPES = Object.freeze({ int32: cusparseIndexType_t.CUSPARSE_INDEX_32I, int64: cusparseIndexType_t.CUSPARSE_INDEX_64I } as const satisfies Record<SparseIndexDType, cusparseIndexType_t>);
 /** @internal */
-export const INDEX_BASE_ZERO = 0;
+export const INDEX_BASE_ZERO = cusparseIndexBase_t.CUSPARSE_INDEX_BASE_ZERO;
 /** @internal */
-export const ORDER_ROW = 2;
+export const ORDER_ROW = cusparseOrder_t.CUSPARSE_ORDER_ROW;
 /** @internal */
-export const OPERATIONS = Object.freeze({ none: 0, transpose: 1, conjugateTranspose: 2 } as const);
+export const OPERATIONS = Object.freeze({
+  none: cusparseOperation_t.CUSPARSE_OPERATION_NON_TRANSPOSE,
+  transpose: cusparseOperation_t.CUSPARSE_OPERATION_TRANSPOSE,
+  conjugateTranspose: cusparseOperation_t.CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE,
+} as const);
 /** @internal */
-export const SPMV_ALG_DEFAULT = 0;
+export const SPMV_ALG_DEFAULT = cusparseSpMVAlg_t.CUSPARSE_SPMV_ALG_DEFAULT;
 /** @internal */
-export const SPMM_ALG_DEFAULT = 0;
+export const SPMM_ALG_DEFAULT = cusparseSpMMAlg_t.CUSPARSE_SPMM_ALG_DEFAULT;
 /** @internal */
-export const SPMM_COO_ALG4 = 5;
+export const SPMM_COO_ALG4 = cusparseSpMMAlg_t.CUSPARSE_SPMM_COO_ALG4;
 
 /** op(A): A, its transpose or its conjugate transpose. */
 export type SparseOperation = keyof typeof OPERATIONS;
