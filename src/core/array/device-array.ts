@@ -17,7 +17,7 @@
  *
  * @module
  */
-import type { CUdeviceptr } from "../../bindings/driver.ts";
+import { CUDA_MEMCPY2D_st, CUmemorytype, type CUdeviceptr } from "../../bindings/driver.ts";
 import { ffi } from "../../ffi/index.ts";
 import type { NativePointer } from "../../ffi/types.ts";
 import type { Device } from "../device.ts";
@@ -583,21 +583,17 @@ function copyBetween(src: DeviceArray, dst: DeviceArray, stream: Stream, action:
   stridedCopy(stream, w, src.address, dst.address, c.shape, c.a, c.b, src.size);
 }
 
-const CU_MEMORYTYPE_UNIFIED = 4;
-const memcpy2D = new DataView(new ArrayBuffer(128));
-
 function copy2D(src: bigint, srcPitch: number, dst: bigint, dstPitch: number, widthBytes: number, height: number, stream: Stream): void {
-  const d = memcpy2D;
-  for (let i = 0; i < 128; i += 8) d.setBigUint64(i, 0n, true);
-  d.setUint32(16, CU_MEMORYTYPE_UNIFIED, true); // srcMemoryType
-  d.setBigUint64(32, src, true); // srcDevice
-  d.setBigUint64(48, BigInt(srcPitch), true); // srcPitch
-  d.setUint32(72, CU_MEMORYTYPE_UNIFIED, true); // dstMemoryType
-  d.setBigUint64(88, dst, true); // dstDevice
-  d.setBigUint64(104, BigInt(dstPitch), true); // dstPitch
-  d.setBigUint64(112, BigInt(widthBytes), true); // WidthInBytes
-  d.setBigUint64(120, BigInt(height), true); // Height
-  driver.cuMemcpy2DAsync(ffi.pointerOf(d.buffer), stream.handle);
+  const d = new CUDA_MEMCPY2D_st(); // zeroed: no offsets, no host or array operands
+  d.srcMemoryType = CUmemorytype.CU_MEMORYTYPE_UNIFIED;
+  d.srcDevice = src as CUdeviceptr;
+  d.srcPitch = srcPitch;
+  d.dstMemoryType = CUmemorytype.CU_MEMORYTYPE_UNIFIED;
+  d.dstDevice = dst as CUdeviceptr;
+  d.dstPitch = dstPitch;
+  d.WidthInBytes = widthBytes;
+  d.Height = height;
+  driver.cuMemcpy2DAsync(d.$pointer(), stream.handle);
 }
 
 // ObjectCode.getGlobal hands out arrays through this link (the program layer sits below the arrays).
