@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { CUevent } from "../bindings/driver.ts";
+import { CUevent_flags, CUresult, type CUevent } from "../bindings/driver.ts";
 import type { Context } from "./context.ts";
 import type { Device } from "./device.ts";
 import { driver, leaveContext, withCurrentContext } from "./base/driver-state.ts";
@@ -23,10 +23,10 @@ export interface EventOptions {
   readonly ipc?: boolean;
 }
 
-const CU_EVENT_BLOCKING_SYNC = 1;
-const CU_EVENT_DISABLE_TIMING = 2;
-const CU_EVENT_INTERPROCESS = 4;
-const CUDA_ERROR_NOT_READY = 600;
+const CU_EVENT_BLOCKING_SYNC = CUevent_flags.CU_EVENT_BLOCKING_SYNC;
+const CU_EVENT_DISABLE_TIMING = CUevent_flags.CU_EVENT_DISABLE_TIMING;
+const CU_EVENT_INTERPROCESS = CUevent_flags.CU_EVENT_INTERPROCESS;
+const CUDA_ERROR_NOT_READY = CUresult.CUDA_ERROR_NOT_READY;
 
 function bool(name: string, v: unknown, fallback: boolean): boolean {
   if (v === undefined) return fallback;

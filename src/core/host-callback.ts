@@ -37,7 +37,7 @@
  *
  * @module
  */
-import { CUhostFn_signature, CUstreamCaptureStatus, type CUhostFn } from "../bindings/driver.ts";
+import { CUevent_flags, CUhostFn_signature, CUstreamCaptureStatus, type CUhostFn } from "../bindings/driver.ts";
 import { ffi, UnsupportedOnRuntimeError, type NativeCallback, type Pointer } from "../ffi/index.ts";
 import { driver, withCurrentContext } from "./base/driver-state.ts";
 import { waitForEvent } from "./base/waiting.ts";
@@ -233,7 +233,7 @@ export function pendingHostFunctions(): number {
 
 // ---- Bun: host functions after an event (see the module documentation) ----
 
-const CU_EVENT_DISABLE_TIMING = 2;
+const CU_EVENT_DISABLE_TIMING = CUevent_flags.CU_EVENT_DISABLE_TIMING;
 /** The last pending host function of each stream: the next one runs after it (stream order). */
 const tails = new WeakMap<Stream, Promise<void>>();
 /** Host functions queued after events that have not run yet. */

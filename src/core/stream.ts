@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { CU_STREAM_LEGACY, CU_STREAM_PER_THREAD, cudaError, type CUstream, type Raw } from "../bindings/driver.ts";
+import { CU_STREAM_LEGACY, CU_STREAM_PER_THREAD, CUresult, CUstream_flags, cudaError, type CUstream, type Raw } from "../bindings/driver.ts";
 import { ffi } from "../ffi/index.ts";
 import { Context } from "./context.ts";
 import type { Device } from "./device.ts";
@@ -31,7 +31,7 @@ export interface StreamOptions {
 }
 
 const streams = new IdentityMap<Stream>();
-const CU_STREAM_NON_BLOCKING = 1;
+const CU_STREAM_NON_BLOCKING = CUstream_flags.CU_STREAM_NON_BLOCKING;
 
 /** A CUDA stream. */
 /** What a capturing GraphBuilder keeps alive for the graph: the objects captured work references. */
@@ -46,7 +46,7 @@ export let captureSinkOf: (stream: Stream) => CaptureSink | undefined;
 /** @internal Set by a GraphBuilder when it starts and stops capturing `stream`. */
 export let setCaptureSink: (stream: Stream, sink: CaptureSink | undefined) => void;
 
-const CUDA_ERROR_NOT_READY = 600;
+const CUDA_ERROR_NOT_READY = CUresult.CUDA_ERROR_NOT_READY;
 let streamQuery: Raw["cuStreamQuery"] | undefined;
 
 export class Stream {

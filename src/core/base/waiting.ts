@@ -15,12 +15,12 @@
  * @module
  */
 import type { CUevent } from "../../bindings/driver.ts";
-import { cudaError } from "../../bindings/driver.ts";
+import { CUresult, cudaError } from "../../bindings/driver.ts";
 import { ffi } from "../../ffi/index.ts";
 import { driver } from "./driver-state.ts";
 
-const CUDA_ERROR_NOT_READY = 600;
-const CUDA_ERROR_INVALID_CONTEXT = 201;
+const CUDA_ERROR_NOT_READY = CUresult.CUDA_ERROR_NOT_READY;
+const CUDA_ERROR_INVALID_CONTEXT = CUresult.CUDA_ERROR_INVALID_CONTEXT;
 
 const tick = (): Promise<void> =>
   new Promise((resolve) => {

@@ -19,6 +19,7 @@
  */
 import { CuFileError } from "../../bindings/errors.ts";
 import type { CUfileBatchHandle_t, CUfileHandle_t } from "../../bindings/cufile.ts";
+import { CUfileOpError } from "../../../generated/cuda-13.0/cufile/gds.enums.ts";
 import { cufileModule } from "./cufile-module.ts";
 import { ffi } from "../../ffi/index.ts";
 import type { NativePointer, Pointer } from "../../ffi/types.ts";
@@ -113,7 +114,7 @@ const MODES: Readonly<Record<GdsOpenMode, (f: ReturnType<typeof openFlags>) => n
 
 
 /** CUfileOpError's CU_FILE_HANDLE_NOT_REGISTERED: cuFileHandleRegister refused the file. */
-export const CU_FILE_HANDLE_NOT_REGISTERED = 5027;
+export const CU_FILE_HANDLE_NOT_REGISTERED = CUfileOpError.CU_FILE_HANDLE_NOT_REGISTERED;
 
 /**
  * cuFile's refusal to register a file, said in full: cuFile gives only "handle not registered", and the usual cause

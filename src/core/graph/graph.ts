@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { CUDA_HOST_NODE_PARAMS_st, CUDA_GRAPH_INSTANTIATE_PARAMS_st, CUgraphExecUpdateResultInfo_st, CUgraphInstantiate_flags, cudaError, type CUgraph, type CUgraphExec } from "../../bindings/driver.ts";
+import { CUDA_HOST_NODE_PARAMS_st, CUDA_GRAPH_INSTANTIATE_PARAMS_st, CUgraphExecUpdateResultInfo_st, CUgraphInstantiate_flags, CUresult, cudaError, type CUgraph, type CUgraphExec } from "../../bindings/driver.ts";
 import type { Context } from "../context.ts";
 import { driver, makeCurrent } from "../base/driver-state.ts";
 import { ClosedError } from "../errors.ts";
@@ -55,7 +55,7 @@ export interface GraphSource {
   readonly origin: object;
 }
 
-const CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE = 910;
+const CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE = CUresult.CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
 
 function flag(options: GraphCompleteOptions, name: keyof GraphCompleteOptions): boolean {
   const v = options[name];

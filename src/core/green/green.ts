@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { CUdevResource_st, CUdevResourceType, type CUdevice, type CUgreenCtx } from "../../bindings/driver.ts";
+import { CUdevResource_st, CUdevResourceType, CUdevSmResourceSplit_flags, CUgreenCtxCreate_flags, CUstream_flags, type CUdevice, type CUgreenCtx } from "../../bindings/driver.ts";
 import { Context } from "../context.ts";
 import type { Device } from "../device.ts";
 import { driver, ensureInit } from "../base/driver-state.ts";
@@ -19,9 +19,9 @@ import { ClosedError, GreenContextError } from "../errors.ts";
 import { Stream } from "../stream.ts";
 
 const SM = CUdevResourceType.CU_DEV_RESOURCE_TYPE_SM;
-const CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING = 1;
-const CU_GREEN_CTX_DEFAULT_STREAM = 1;
-const CU_STREAM_NON_BLOCKING = 1;
+const CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING = CUdevSmResourceSplit_flags.CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING;
+const CU_GREEN_CTX_DEFAULT_STREAM = CUgreenCtxCreate_flags.CU_GREEN_CTX_DEFAULT_STREAM;
+const CU_STREAM_NON_BLOCKING = CUstream_flags.CU_STREAM_NON_BLOCKING;
 
 /** Options of {@link SMResource.split}. */
 export interface SMSplitOptions {

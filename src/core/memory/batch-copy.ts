@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { CUmemcpyAttributes_st, CUmemcpySrcAccessOrder } from "../../bindings/driver.ts";
+import { CUmemcpyAttributes_st, CUmemcpyFlags, CUmemcpySrcAccessOrder } from "../../bindings/driver.ts";
 import { formatCudaVersion } from "../../bindings/describe.ts";
 import { Buffer } from "./buffer.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
@@ -52,7 +52,7 @@ const ORDERS: Readonly<Record<SrcAccessOrder, number>> = {
   "during-api-call": CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL,
   any: CUmemcpySrcAccessOrder.CU_MEMCPY_SRC_ACCESS_ORDER_ANY,
 };
-const CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE = 1;
+const CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE = CUmemcpyFlags.CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE;
 
 function end(v: unknown, what: string): { address: bigint; size: number } {
   if (v instanceof Buffer) {

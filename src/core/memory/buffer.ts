@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { CUdeviceptr } from "../../bindings/driver.ts";
+import { CUpointer_attribute, type CUdeviceptr } from "../../bindings/driver.ts";
 import { ffi } from "../../ffi/index.ts";
 import type { NativePointer } from "../../ffi/types.ts";
 import type { Device } from "../device.ts";
@@ -384,7 +384,7 @@ function checkHost(v: unknown, action: string): HostMemory {
   throw new TypeError(`Buffer.${action} takes a Buffer, an ArrayBuffer or a typed array, not ${describeValue(v)}`);
 }
 
-const CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9;
+const CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL;
 
 function pointerDevice(ptr: CUdeviceptr): number {
   const out = new Int32Array(new ArrayBuffer(8));

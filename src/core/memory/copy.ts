@@ -20,7 +20,7 @@
  *
  * @module
  */
-import type { CUdeviceptr } from "../../bindings/driver.ts";
+import { CU_MEMHOSTALLOC_PORTABLE, type CUdeviceptr } from "../../bindings/driver.ts";
 import type { NativePointer } from "../../ffi/types.ts";
 import type { Buffer, StreamArg } from "./buffer.ts";
 import type { Device } from "../device.ts";
@@ -47,7 +47,6 @@ export interface CopyOptions extends StreamArg {
 /** The size of one staging chunk (bytes) and how many chunks are in flight. */
 export const STAGING_CHUNK_BYTES = 4 * 2 ** 20;
 const STAGING_SLOTS = 2;
-const CU_MEMHOSTALLOC_PORTABLE = 1;
 
 /** The device of device memory; undefined for host-accessible memory (pinned, managed), which needs no routing. */
 function deviceOf(b: Buffer): Device | undefined {

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { CUmemAllocationType, CUmemLocationType, type CUdeviceptr } from "../../bindings/driver.ts";
+import { CUmemAllocationType, CUmemAttach_flags, CUmemLocationType, type CUdeviceptr } from "../../bindings/driver.ts";
 import { CUDAError } from "../../bindings/errors.ts";
 import { formatCudaVersion } from "../../bindings/describe.ts";
 import { Buffer } from "./buffer.ts";
@@ -24,7 +24,7 @@ import { allocationSize, type AllocateOptions, type MemoryResource } from "./res
 import { streamOption, type Stream } from "../stream.ts";
 import { ManagedBuffer } from "./managed-buffer.ts";
 
-const CU_MEM_ATTACH_GLOBAL = 1;
+const CU_MEM_ATTACH_GLOBAL = CUmemAttach_flags.CU_MEM_ATTACH_GLOBAL;
 
 const PREFERRED_TYPES = {
   none: CUmemLocationType.CU_MEM_LOCATION_TYPE_NONE,

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { CUmemAllocationType, CUmemLocationType, type CUdeviceptr } from "../../bindings/driver.ts";
+import { CU_MEMHOSTALLOC_DEVICEMAP, CU_MEMHOSTALLOC_PORTABLE, CUmemAllocationType, CUmemLocationType, type CUdeviceptr } from "../../bindings/driver.ts";
 import { ffi } from "../../ffi/index.ts";
 import { Buffer } from "./buffer.ts";
 import { Context } from "../context.ts";
@@ -114,8 +114,6 @@ function pinnedPoolInit(o: ReturnType<typeof resolvePinnedOptions>): PoolInit {
   }
 }
 
-const CU_MEMHOSTALLOC_PORTABLE = 0x01;
-const CU_MEMHOSTALLOC_DEVICEMAP = 0x02;
 
 /**
  * Pinned host memory from `cuMemHostAlloc` (portable, mapped) and `cuMemFreeHost`: synchronous, works on every

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { cupti, cuptiError, CUpti_ActivityKernel10, CUpti_ActivityKind, CUpti_ActivityMemcpy6, CUpti_ActivityMemset4, CUpti_ActivityMemcpyKind, CUptiResult } from "../../bindings/cupti.ts";
+import { cupti, cuptiError, CUpti_ActivityKernel10, CUpti_ActivityKind, CUpti_ActivityMemcpy6, CUpti_ActivityMemset4, CUpti_ActivityMemcpyKind, CUpti_BuffersCallbackCompleteFunc_signature, CUpti_BuffersCallbackRequestFunc_signature, CUptiResult } from "../../bindings/cupti.ts";
 import { CUpti_ActivityKernel9, CUpti_ActivityMemcpy5, CUpti_ActivityMemset4 as CUpti_ActivityMemset4_12 } from "../../bindings/cuda-12.4/cupti.ts";
 import type { CUpti_BuffersCallbackCompleteFunc, CUpti_BuffersCallbackRequestFunc } from "../../bindings/cupti.ts";
 import type { CUcontext } from "../../bindings/driver.ts";
@@ -229,8 +229,8 @@ function setUp(): NonNullable<typeof state> {
   const choice = cupti.table(); // loads libcupti (LibraryNotFoundError says where it looked and what to set)
   const layouts = layoutsFor(choice.table.library.ctkVersion);
   const threadSafe = ffi.supportsThreadSafeCallbacks;
-  const req = ffi.callback({ parameters: ["pointer", "pointer", "pointer"], result: "void" } as const, requestBuffer, { threadSafe });
-  const done = ffi.callback({ parameters: ["pointer", "u32", "pointer", "u64", "u64"], result: "void" } as const, completeBuffer, { threadSafe });
+  const req = ffi.callback(CUpti_BuffersCallbackRequestFunc_signature, requestBuffer, { threadSafe });
+  const done = ffi.callback(CUpti_BuffersCallbackCompleteFunc_signature, completeBuffer, { threadSafe });
   if (threadSafe) {
     // thread-safe callbacks start referenced: they must not keep the event loop alive by themselves
     req.unref();

@@ -9,7 +9,8 @@
  *
  * @module
  */
-import type { nvmlClockType_t, nvmlDevice_t, nvmlProcessInfo_v2_st } from "../../bindings/nvml.ts";
+import type { nvmlDevice_t, nvmlProcessInfo_v2_st } from "../../bindings/nvml.ts";
+import { nvmlClockType_t, nvmlEccCounterType_t, nvmlEnableState_t, nvmlMemoryErrorType_t, nvmlPstates_t, nvmlTemperatureSensors_t } from "../../../generated/cuda-13.0/nvml/enums.ts";
 import { nvmlModule } from "./nvml-module.ts";
 import type { Device } from "../device.ts";
 import { allDevices, deviceCount } from "../base/hub.ts";
@@ -94,10 +95,15 @@ export interface ComputeProcess {
 export type ComputeMode = "default" | "exclusive-thread" | "prohibited" | "exclusive-process";
 
 const COMPUTE_MODES: readonly ComputeMode[] = ["default", "exclusive-thread", "prohibited", "exclusive-process"];
-const CLOCK_TYPES: Readonly<Record<ClockDomain, nvmlClockType_t>> = { graphics: 0, sm: 1, memory: 2, video: 3 };
-const NVML_TEMPERATURE_GPU = 0;
-const NVML_MEMORY_ERROR_TYPE_UNCORRECTED = 1;
-const NVML_VOLATILE_ECC = 0;
+const CLOCK_TYPES: Readonly<Record<ClockDomain, nvmlClockType_t>> = {
+  graphics: nvmlClockType_t.NVML_CLOCK_GRAPHICS,
+  sm: nvmlClockType_t.NVML_CLOCK_SM,
+  memory: nvmlClockType_t.NVML_CLOCK_MEM,
+  video: nvmlClockType_t.NVML_CLOCK_VIDEO,
+};
+const NVML_TEMPERATURE_GPU = nvmlTemperatureSensors_t.NVML_TEMPERATURE_GPU;
+const NVML_MEMORY_ERROR_TYPE_UNCORRECTED = nvmlMemoryErrorType_t.NVML_MEMORY_ERROR_TYPE_UNCORRECTED;
+const NVML_VOLATILE_ECC = nvmlEccCounterType_t.NVML_VOLATILE_ECC;
 const NOT_AVAILABLE_U64 = 0xffff_ffff_ffff_ffffn;
 const PROCESS_NAME_SIZE = 256;
 
@@ -326,7 +332,7 @@ export class SystemDevice {
     const lib = this.#lib();
     const h = this.handle;
     const p = optional(() => lib.nvmlDeviceGetPerformanceState(h));
-    return p === undefined || p === 32 /* NVML_PSTATE_UNKNOWN */ ? undefined : p;
+    return p === undefined || p === nvmlPstates_t.NVML_PSTATE_UNKNOWN ? undefined : p;
   }
 
   /** Whether persistence mode is on (Linux), or undefined. */
@@ -334,7 +340,7 @@ export class SystemDevice {
     const lib = this.#lib();
     const h = this.handle;
     const v = optional(() => lib.nvmlDeviceGetPersistenceMode(h));
-    return v === undefined ? undefined : v === 1;
+    return v === undefined ? undefined : v === nvmlEnableState_t.NVML_FEATURE_ENABLED;
   }
 
   /** Whether a display is initialised on the GPU, or undefined. */
@@ -342,7 +348,7 @@ export class SystemDevice {
     const lib = this.#lib();
     const h = this.handle;
     const v = optional(() => lib.nvmlDeviceGetDisplayActive(h));
-    return v === undefined ? undefined : v === 1;
+    return v === undefined ? undefined : v === nvmlEnableState_t.NVML_FEATURE_ENABLED;
   }
 
   /** The compute mode, or undefined. */

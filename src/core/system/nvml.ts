@@ -15,6 +15,7 @@
 import { FunctionNotFoundError, NVMLError } from "../../bindings/errors.ts";
 import type { NvmlSystemBinding } from "./nvml-binding.ts";
 import { nvmlModule } from "./nvml-module.ts";
+import { nvmlReturn_t } from "../../../generated/cuda-13.0/nvml/system.enums.ts";
 
 /** The NVML functions the `system` module calls (the checked style of the binding; tests substitute a fake). */
 export type NvmlApi = Pick<
@@ -54,11 +55,11 @@ export type NvmlApi = Pick<
 >;
 
 /** NVML status codes this layer treats specially. */
-export const NVML_ERROR_NOT_SUPPORTED = 3;
-export const NVML_ERROR_NOT_FOUND = 6;
-export const NVML_ERROR_INSUFFICIENT_SIZE = 7;
-export const NVML_ERROR_FUNCTION_NOT_FOUND = 13;
-export const NVML_ERROR_ARGUMENT_VERSION_MISMATCH = 25;
+export const NVML_ERROR_NOT_SUPPORTED = nvmlReturn_t.NVML_ERROR_NOT_SUPPORTED;
+export const NVML_ERROR_NOT_FOUND = nvmlReturn_t.NVML_ERROR_NOT_FOUND;
+export const NVML_ERROR_INSUFFICIENT_SIZE = nvmlReturn_t.NVML_ERROR_INSUFFICIENT_SIZE;
+export const NVML_ERROR_FUNCTION_NOT_FOUND = nvmlReturn_t.NVML_ERROR_FUNCTION_NOT_FOUND;
+export const NVML_ERROR_ARGUMENT_VERSION_MISMATCH = nvmlReturn_t.NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
 
 let override: NvmlApi | undefined;
 let ready = false;
