@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { ArrayLayoutError, DTypeError, ShapeMismatchError } from "../../src/index.ts";
-import { CUDA_DATA_TYPES, CUSPARSE_INDEX_TYPES, checkCoo, checkCsr, opShape, writeScalar } from "../../src/core/math/sparse/sparse.ts";
+import { CUSPARSE_INDEX_TYPES, checkCoo, checkCsr, opShape, writeScalar } from "../../src/core/math/sparse/sparse.ts";
+import { CUDA_DATA_TYPES } from "../../src/core/math/sparse/sparse-impl.ts";
 import { fake } from "./fake-arrays.ts";
 
 describe("CSR", () => {

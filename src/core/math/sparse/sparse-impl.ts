@@ -19,7 +19,16 @@ import { checkArray, checkSameDtype, checkStream, checkStreamDevice, pointerOf }
 import { importLater } from "../../../deferred.ts";
 import { ownModuleUrl } from "../../../module-url.ts";
 
-import { check1D, checkCoo, checkCsr, type CooInit, type CsrInit, CUDA_DATA_TYPES, CUSPARSE_INDEX_TYPES, INDEX_BASE_ZERO, OPERATIONS, opShape, ORDER_ROW, type SparseLayout, type SparseOperation, type SparseOptions, type SparseProductOptions, type SparseValueDType, SPMM_ALG_DEFAULT, SPMM_COO_ALG4, SPMV_ALG_DEFAULT, VALUES, writeScalar } from "./sparse.ts";
+import { check1D, checkCoo, checkCsr, type CooInit, type CsrInit, CUSPARSE_INDEX_TYPES, INDEX_BASE_ZERO, OPERATIONS, opShape, ORDER_ROW, type SparseLayout, type SparseOperation, type SparseOptions, type SparseProductOptions, type SparseValueDType, SPMM_ALG_DEFAULT, SPMM_COO_ALG4, SPMV_ALG_DEFAULT, VALUES, writeScalar } from "./sparse.ts";
+import { cudaDataType } from "../../../../generated/cuda-13.0/runtime/enums.ts";
+
+/** cudaDataType of each value dtype (library_types.h; here, loaded with the class, not at import). */
+export const CUDA_DATA_TYPES = Object.freeze({
+  float32: cudaDataType.CUDA_R_32F,
+  float64: cudaDataType.CUDA_R_64F,
+  complex64: cudaDataType.CUDA_C_32F,
+  complex128: cudaDataType.CUDA_C_64F,
+} as const satisfies Record<SparseValueDType, cudaDataType>);
 
 type CusparseModule = typeof import("../../../bindings/cusparse.ts");
 let loading: Promise<CusparseModule> | undefined;

@@ -28,7 +28,6 @@ import { checkArray } from "../rng/shared.ts";
 import { mathClasses, mathFacade, type MathFace } from "../facade.ts";
 import type { Sparse as SparseClass, SparseMatrix as SparseMatrixClass } from "./sparse-impl.ts";
 import { cusparseIndexBase_t, cusparseIndexType_t, cusparseOperation_t, cusparseOrder_t, cusparseSpMMAlg_t, cusparseSpMVAlg_t } from "../../../../generated/cuda-13.0/cusparse/enums.ts";
-import { cudaDataType } from "../../../../generated/cuda-13.0/runtime/enums.ts";
 
 /** The value dtypes of sparse matrices. */
 export type SparseValueDType = "float32" | "float64" | "complex64" | "complex128";
@@ -38,13 +37,6 @@ export type SparseIndexDType = "int32" | "int64";
 export const VALUES: readonly SparseValueDType[] = ["float32", "float64", "complex64", "complex128"];
 const INDICES: readonly SparseIndexDType[] = ["int32", "int64"];
 
-/** cudaDataType of each value dtype (library_types.h). */
-export const CUDA_DATA_TYPES = Object.freeze({
-  float32: cudaDataType.CUDA_R_32F,
-  float64: cudaDataType.CUDA_R_64F,
-  complex64: cudaDataType.CUDA_C_32F,
-  complex128: cudaDataType.CUDA_C_64F,
-} as const satisfies Record<SparseValueDType, cudaDataType>);
 /** cusparseIndexType_t of each index dtype. */
 export const CUSPARSE_INDEX_TYPES = Object.freeze({ int32: cusparseIndexType_t.CUSPARSE_INDEX_32I, int64: cusparseIndexType_t.CUSPARSE_INDEX_64I } as const satisfies Record<SparseIndexDType, cusparseIndexType_t>);
 /** @internal */
