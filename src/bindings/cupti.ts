@@ -7,12 +7,12 @@ import { type Checked, createChecked, generatedTables, CUptiResult, functions, l
 import { ffi } from "../ffi/index.ts";
 import { type BindingExtras, createBinding } from "./binding.ts";
 import { statusName } from "./describe.ts";
-import { BindingError } from "./errors.ts";
+import { LibraryError } from "./errors.ts";
 
 export * from "./tables/cupti.ts";
 
 /** A CUPTI call failed. */
-export class CUPTIError extends BindingError {
+export class CUPTIError extends LibraryError {
   constructor(code: number, codeName: string, description: string, functionName: string) {
     super("cupti", code, codeName, description, functionName);
     this.name = "CUPTIError";

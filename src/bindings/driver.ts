@@ -32,7 +32,7 @@ import {
 } from "./binding.ts";
 import { formatCudaVersion } from "./describe.ts";
 import { openDriverLibrary } from "./driver-library.ts";
-import { CUDAError, FunctionNotFoundError, DriverAlreadyBoundError } from "./errors.ts";
+import { CudaError, FunctionNotFoundError, DriverAlreadyBoundError } from "./errors.ts";
 
 export * from "./tables/driver.ts";
 
@@ -195,11 +195,11 @@ function describe(code: number): string | undefined {
   return ffi.readCString(ffi.readPointer(errorStrings.slot, 0)) ?? undefined;
 }
 
-/** Builds the CUDAError of a failed driver call. */
-export function cudaError(code: number | bigint, fn: string): CUDAError {
+/** Builds the CudaError of a failed driver call. */
+export function cudaError(code: number | bigint, fn: string): CudaError {
   const c = Number(code);
   const name = enumName(CUresult, c) ?? `CUresult(${c})`;
-  return new CUDAError(c, name, describe(c) ?? "no description (unknown code)", fn);
+  return new CudaError(c, name, describe(c) ?? "no description (unknown code)", fn);
 }
 
 /** The CUDA driver API: checked functions, `.raw`, and the binding's facts. */

@@ -1,13 +1,26 @@
 /**
- * Typed errors of the bindings. Every library's failure carries its status code, the code's name, a message from
- * the library, and the function that failed.
+ * Typed errors of the bindings. Every library's failure is a {@link LibraryError} carrying its status code, the
+ * code's name, a message from the library, and the function that failed; the bindings' other refusals (a bad
+ * argument, a function the loaded library lacks) sit under the subject bases of src/errors/base.ts.
  *
  * @module
  */
+import { ArgumentError, CudaTsError, type CudaTsErrorOptions, InternalError, InvalidStateError, NotFoundError } from "../errors/base.ts";
 
-/** The base of every error a binding throws for a failed call. */
-export class BindingError extends Error {
-  /** The library (driver, runtime, nvrtc, nvjitlink, nvvm, nvml, cufile, nvfatbin). */
+/** What a {@link LibraryError} takes besides its status. */
+export interface LibraryErrorOptions extends CudaTsErrorOptions {
+  /** The whole message, where the thrower words it itself (it must still name the status and the function). */
+  readonly message?: string;
+}
+
+/**
+ * A native library returned a failure status: the CUDA driver or runtime, NVRTC, nvJitLink, NVVM, NVML, cuFile,
+ * nvFatbin, CUPTI, cuBLAS, cuRAND, cuFFT, cuSOLVER, cuSPARSE, NCCL, or libc. `library` says which, `status` (also
+ * `code`) the numeric status, `statusName` (also `codeName`) its name (`CUDA_ERROR_OUT_OF_MEMORY`), `functionName`
+ * the call. The subclass says which library; the status's name and the library's description say what went wrong.
+ */
+export class LibraryError extends CudaTsError {
+  /** The library (driver, runtime, nvrtc, nvjitlink, nvvm, nvml, cufile, nvfatbin, ...). */
   readonly library: string;
   /** The status code the function returned. */
   readonly code: number;
@@ -16,34 +29,49 @@ export class BindingError extends Error {
   /** The function that failed. */
   readonly functionName: string;
 
-  constructor(library: string, code: number, codeName: string, description: string, functionName: string) {
-    super(`${codeName}: ${description} (${functionName})`);
-    this.name = "BindingError";
+  constructor(library: string, code: number, codeName: string, description: string, functionName: string, options?: LibraryErrorOptions) {
+    super(options?.message ?? `${codeName}: ${description} (${functionName})`, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "LibraryError";
     this.library = library;
     this.code = code;
     this.codeName = codeName;
     this.functionName = functionName;
   }
+
+  /** The numeric status the function returned (the same as `code`). */
+  get status(): number {
+    return this.code;
+  }
+
+  /** The status's name (the same as `codeName`). */
+  get statusName(): string {
+    return this.codeName;
+  }
 }
 
-/** A CUDA driver API call failed (CUresult ≠ CUDA_SUCCESS). */
-export class CUDAError extends BindingError {
-  constructor(code: number, codeName: string, description: string, functionName: string) {
-    super("driver", code, codeName, description, functionName);
-    this.name = "CUDAError";
+/**
+ * A CUDA driver API call failed (CUresult ≠ CUDA_SUCCESS); {@link CudaRuntimeError} is the runtime API's. `codeName`
+ * says what (`CUDA_ERROR_OUT_OF_MEMORY`, `CUDA_ERROR_ILLEGAL_ADDRESS`, ...); an error of the work on a stream
+ * (an illegal address, a failed launch) usually leaves the context unusable: restart the process.
+ */
+export class CudaError extends LibraryError {
+  /** @param library - `"driver"`, or `"runtime"` for {@link CudaRuntimeError}. */
+  constructor(code: number, codeName: string, description: string, functionName: string, library: "driver" | "runtime" = "driver") {
+    super(library, code, codeName, description, functionName);
+    this.name = "CudaError";
   }
 }
 
 /** A CUDA runtime API call failed (cudaError_t ≠ cudaSuccess). */
-export class CUDARuntimeError extends BindingError {
+export class CudaRuntimeError extends CudaError {
   constructor(code: number, codeName: string, description: string, functionName: string) {
-    super("runtime", code, codeName, description, functionName);
-    this.name = "CUDARuntimeError";
+    super(code, codeName, description, functionName, "runtime");
+    this.name = "CudaRuntimeError";
   }
 }
 
 /** An NVRTC call failed. For a failed compilation, `log` holds the compiler's log. */
-export class NVRTCError extends BindingError {
+export class NVRTCError extends LibraryError {
   /** The program log, when the failure was a compilation and the log could be read. */
   readonly log: string | undefined;
   constructor(code: number, codeName: string, description: string, functionName: string, log?: string) {
@@ -54,7 +82,7 @@ export class NVRTCError extends BindingError {
 }
 
 /** An nvJitLink call failed. For a failed link, `log` holds the linker's error log. */
-export class NVJitLinkError extends BindingError {
+export class NVJitLinkError extends LibraryError {
   /** The linker's error log, when it could be read. */
   readonly log: string | undefined;
   constructor(code: number, codeName: string, description: string, functionName: string, log?: string) {
@@ -65,7 +93,7 @@ export class NVJitLinkError extends BindingError {
 }
 
 /** A libNVVM call failed. For a failed compilation or verification, `log` holds the program log. */
-export class NVVMError extends BindingError {
+export class NVVMError extends LibraryError {
   /** The program log, when it could be read. */
   readonly log: string | undefined;
   constructor(code: number, codeName: string, description: string, functionName: string, log?: string) {
@@ -76,7 +104,7 @@ export class NVVMError extends BindingError {
 }
 
 /** An NVML call failed. */
-export class NVMLError extends BindingError {
+export class NVMLError extends LibraryError {
   constructor(code: number, codeName: string, description: string, functionName: string) {
     super("nvml", code, codeName, description, functionName);
     this.name = "NVMLError";
@@ -84,7 +112,7 @@ export class NVMLError extends BindingError {
 }
 
 /** A cuFile call failed. */
-export class CuFileError extends BindingError {
+export class CuFileError extends LibraryError {
   constructor(code: number, codeName: string, description: string, functionName: string) {
     super("cufile", code, codeName, description, functionName);
     this.name = "CuFileError";
@@ -92,7 +120,7 @@ export class CuFileError extends BindingError {
 }
 
 /** An nvFatbin call failed. */
-export class NvFatbinError extends BindingError {
+export class NvFatbinError extends LibraryError {
   constructor(code: number, codeName: string, description: string, functionName: string) {
     super("nvfatbin", code, codeName, description, functionName);
     this.name = "NvFatbinError";
@@ -100,7 +128,7 @@ export class NvFatbinError extends BindingError {
 }
 
 /** A cuBLAS or cuBLASLt call failed (`library` says which). */
-export class CUBLASError extends BindingError {
+export class CUBLASError extends LibraryError {
   constructor(library: string, code: number, codeName: string, description: string, functionName: string) {
     super(library, code, codeName, description, functionName);
     this.name = "CUBLASError";
@@ -108,7 +136,7 @@ export class CUBLASError extends BindingError {
 }
 
 /** A cuRAND call failed. */
-export class CURANDError extends BindingError {
+export class CURANDError extends LibraryError {
   constructor(library: string, code: number, codeName: string, description: string, functionName: string) {
     super(library, code, codeName, description, functionName);
     this.name = "CURANDError";
@@ -116,7 +144,7 @@ export class CURANDError extends BindingError {
 }
 
 /** A cuFFT call failed. */
-export class CUFFTError extends BindingError {
+export class CUFFTError extends LibraryError {
   constructor(library: string, code: number, codeName: string, description: string, functionName: string) {
     super(library, code, codeName, description, functionName);
     this.name = "CUFFTError";
@@ -124,7 +152,7 @@ export class CUFFTError extends BindingError {
 }
 
 /** A cuSOLVER call failed. */
-export class CUSOLVERError extends BindingError {
+export class CUSOLVERError extends LibraryError {
   constructor(library: string, code: number, codeName: string, description: string, functionName: string) {
     super(library, code, codeName, description, functionName);
     this.name = "CUSOLVERError";
@@ -132,7 +160,7 @@ export class CUSOLVERError extends BindingError {
 }
 
 /** A cuSPARSE call failed. */
-export class CUSPARSEError extends BindingError {
+export class CUSPARSEError extends LibraryError {
   constructor(library: string, code: number, codeName: string, description: string, functionName: string) {
     super(library, code, codeName, description, functionName);
     this.name = "CUSPARSEError";
@@ -140,7 +168,7 @@ export class CUSPARSEError extends BindingError {
 }
 
 /** A function the bindings know but the loaded library does not provide (an older driver, say). */
-export class FunctionNotFoundError extends Error {
+export class FunctionNotFoundError extends NotFoundError {
   /** The function's C name. */
   readonly functionName: string;
   /** The library it was looked for in. */
@@ -194,7 +222,7 @@ export class FunctionVersionError extends FunctionNotFoundError {
  * A checked call refused its arguments before reaching the native library: a negative or fractional count, a
  * count larger than the array passed can hold, a record of another type than the function takes.
  */
-export class BindingArgumentError extends TypeError {
+export class BindingArgumentError extends ArgumentError {
   /** The function that was called. */
   readonly functionName: string;
   /** The parameter at fault. */
@@ -211,7 +239,7 @@ export class BindingArgumentError extends TypeError {
  * Debug mode (`CUDA_TS_DEBUG=guards`) found a native call that wrote past the memory the checked style gave it:
  * a binding bug, reported with the function's name so it can be fixed in the generator.
  */
-export class GuardError extends Error {
+export class GuardError extends InternalError {
   /** The function whose call overwrote a guard. */
   readonly functionName: string;
   constructor(functionName: string, where: string) {
@@ -222,9 +250,11 @@ export class GuardError extends Error {
 }
 
 /** `configureDriver()` came after the first driver call, when the driver's functions are already bound. */
-export class DriverAlreadyBoundError extends Error {
+export class DriverAlreadyBoundError extends InvalidStateError {
   constructor() {
     super("configureDriver() must be called before the first driver call: the driver's functions are already bound. Call it first, or set CUDA_TS_PER_THREAD_DEFAULT_STREAM before starting the process.");
     this.name = "DriverAlreadyBoundError";
   }
 }
+
+export { ArgumentError, CudaTsError, DeviceMismatchError, InternalError, InvalidStateError, NotFoundError, UnsupportedError } from "../errors/base.ts";

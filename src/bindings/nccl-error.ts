@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { BindingError } from "./errors.ts";
+import { LibraryError } from "./errors.ts";
 
 /** An NCCL call failed (ncclResult_t other than ncclSuccess), or a communicator reported an asynchronous error. */
-export class NCCLError extends BindingError {
+export class NCCLError extends LibraryError {
   /** NCCL's last error message for the thread (`ncclGetLastError`), when it had one. */
   readonly lastError: string | undefined;
   /** Whether the error came from `ncclCommGetAsyncError` (a failure of work already queued), not from a call. */

@@ -6,7 +6,7 @@
 import { cudaError_t, type Checked, createChecked, functions, generatedTables, library as info, type Raw } from "./tables/runtime.ts";
 import { type BindingExtras, chooseByVersion, queryInts, createBinding } from "./binding.ts";
 import { libraryDescription, statusName } from "./describe.ts";
-import { CUDARuntimeError } from "./errors.ts";
+import { CudaRuntimeError } from "./errors.ts";
 
 export * from "./tables/runtime.ts";
 
@@ -23,6 +23,6 @@ export const runtime: RuntimeBinding = createBinding<Raw, Checked>({
   chooseTable: chooseByVersion("cudaRuntimeGetVersion", (lib) => queryInts(lib, "cudaRuntimeGetVersion", 1)?.[0]),
   makeError: (code, fn) => {
     const c = Number(code);
-    return new CUDARuntimeError(c, statusName(cudaError_t, "cudaError_t", c), libraryDescription(runtime, "cudaGetErrorString", c) ?? "no description", fn);
+    return new CudaRuntimeError(c, statusName(cudaError_t, "cudaError_t", c), libraryDescription(runtime, "cudaGetErrorString", c) ?? "no description", fn);
   },
 });

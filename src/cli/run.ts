@@ -25,6 +25,7 @@ import { environmentVariables, grantedPermissionFlags, isFile, nodeBuiltin, runt
 import { RENDEZVOUS_ADDR_ENV, RENDEZVOUS_SECRET_ENV, RendezvousServer } from "../core/distributed/rendezvous.ts";
 import { WORLD_ENV } from "../core/distributed/world.ts";
 import { RendezvousError } from "../core/errors.ts";
+import { ArgumentError } from "../errors/base.ts";
 
 /** The usage line of `cuda-ts run`. */
 export const RUN_USAGE =
@@ -52,7 +53,7 @@ export interface RunPlan {
 }
 
 /** A `cuda-ts run` command line that cannot be run; the message says what was wrong and how to write it. */
-export class RunUsageError extends Error {
+export class RunUsageError extends ArgumentError {
   constructor(message: string) {
     super(`cuda-ts run: ${message}\n${RUN_USAGE}`);
     this.name = "RunUsageError";

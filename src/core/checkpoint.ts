@@ -10,7 +10,7 @@
  * @module
  */
 import { CUcheckpointCheckpointArgs_st, CUcheckpointGpuPair_st, CUcheckpointLockArgs_st, CUcheckpointRestoreArgs_st, CUcheckpointUnlockArgs_st, CUprocessState } from "../bindings/driver.ts";
-import { CUDAError, FunctionNotFoundError } from "../bindings/errors.ts";
+import { CudaError, FunctionNotFoundError } from "../bindings/errors.ts";
 import { formatCudaVersion } from "../bindings/describe.ts";
 import { ffi } from "../ffi/index.ts";
 import { driver, ensureInit } from "./base/driver-state.ts";
@@ -64,7 +64,7 @@ export class CheckpointProcess {
     try {
       return fn();
     } catch (e) {
-      if (e instanceof CUDAError && UNSUPPORTED.has(e.codeName)) {
+      if (e instanceof CudaError && UNSUPPORTED.has(e.codeName)) {
         throw new CheckpointUnsupportedError(`${name} (process ${this.pid}): the driver refused with ${e.codeName}: checkpointing is not available here (it needs Linux, a supported GPU and driver, and permission over the process)`, { cause: e });
       }
       if (e instanceof FunctionNotFoundError) throw new CheckpointUnsupportedError(`${name}: this driver has no ${name}`, { cause: e });

@@ -1,46 +1,52 @@
 /**
- * Every error the object layer throws on purpose, in one place. Driver and compiler failures are the bindings'
- * typed errors (CUDAError, NVRTCError, ...), re-exported here; the classes below cover what the object layer checks
- * itself, before or around the driver.
+ * Every error the object layer throws on purpose, grouped by subject. Every class is a {@link CudaTsError}, under
+ * the subject base that says what went wrong (src/errors/base.ts): {@link ArgumentError} (a caller passed
+ * something wrong; {@link DeviceMismatchError} for another device's), {@link InvalidStateError},
+ * {@link UnsupportedError}, {@link NotFoundError}, {@link ConnectionError}, {@link InternalError}. A native
+ * library's failure status is the bindings' {@link LibraryError} ({@link CudaError} for the driver's and runtime's,
+ * NVRTCError, ...), re-exported here with the bases: this module is the root's one import path for errors.
  *
  * @module
  */
 import { CUgraphExecUpdateResult, CUgraphInstantiateResult } from "../bindings/driver.ts";
 import { formatCudaVersion } from "../bindings/describe.ts";
-import type { CUDAError } from "../bindings/errors.ts";
+import type { CudaError } from "../bindings/errors.ts";
+import { ArgumentError, ConnectionError, DeviceMismatchError, InternalError, InvalidStateError, NotFoundError, UnsupportedError } from "../errors/base.ts";
 import { enumName } from "../tables-runtime/enum.ts";
 import { briefError } from "./base/checks.ts";
 
-export { CUDAError, NVRTCError, NVJitLinkError, NVVMError, FunctionNotFoundError } from "../bindings/errors.ts";
+export {
+  ArgumentError,
+  ConnectionError,
+  CudaTsError,
+  DeviceMismatchError,
+  InternalError,
+  InvalidStateError,
+  NotFoundError,
+  UnsupportedError,
+  type CudaTsErrorOptions,
+  type DeviceMismatchOptions,
+} from "../errors/base.ts";
+export {
+  LibraryError,
+  CudaError,
+  CudaRuntimeError,
+  NVRTCError,
+  NVJitLinkError,
+  NVVMError,
+  NVMLError,
+  CuFileError, // GPUDirect Storage (src/core/gds) throws it
+  FunctionNotFoundError,
+  FunctionVersionError,
+} from "../bindings/errors.ts";
 export { SystemCallError } from "../ffi/libc-socket.ts";
-export { CuFileError } from "../bindings/errors.ts"; // GPUDirect Storage (src/core/gds) throws it
 
-/** An object was used after `close()` (or after its parent was closed). */
-export class ClosedError extends Error {
-  constructor(what: string, action: string) {
-    super(`${what} is closed: cannot ${action}. Create a new one (closed objects cannot be reopened).`);
-    this.name = "ClosedError";
-  }
-}
+// ---- Arguments: a call refused what it was passed, before the driver saw it (ArgumentError) ----
 
-/** A Device was used before `setCurrent()` made its context current (as in cuda.core). */
-export class DeviceNotInitializedError extends Error {
-  constructor(readonly deviceId: number) {
-    super(`Device ${deviceId} is not yet initialized, perhaps you forgot to call .setCurrent() first?`);
-    this.name = "DeviceNotInitializedError";
-  }
-}
-
-/** Elapsed time between two events could not be measured. */
-export class EventTimingError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "EventTimingError";
-  }
-}
+// -- launches
 
 /** A kernel argument does not fit the kernel's parameter (checked before launching). */
-export class LaunchArgumentError extends TypeError {
+export class LaunchArgumentError extends ArgumentError {
   constructor(message: string) {
     super(message);
     this.name = "LaunchArgumentError";
@@ -48,88 +54,15 @@ export class LaunchArgumentError extends TypeError {
 }
 
 /** A launch configuration that cannot be launched (bad dimensions, cluster on an old GPU, too large a grid). */
-export class LaunchConfigError extends RangeError {
+export class LaunchConfigError extends ArgumentError {
   constructor(message: string) {
     super(message);
     this.name = "LaunchConfigError";
   }
 }
 
-/** `ObjectCode.getKernel` found no kernel of that name (the driver's NOT_FOUND is the `cause`). */
-export class KernelNotFoundError extends Error {
-  /** The name asked for. */
-  readonly kernelName: string;
-  /** The symbol looked up (the lowered name of a name expression, or the name itself). */
-  readonly symbol: string;
-  constructor(kernelName: string, symbol: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "KernelNotFoundError";
-    this.kernelName = kernelName;
-    this.symbol = symbol;
-  }
-}
-
-/** A call needs a CUDA context and none is current (or none is known yet): the message says which call to make. */
-export class NoContextError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "NoContextError";
-  }
-}
-
-/** A stream was asked to wait on an event that was never recorded. */
-export class EventNotRecordedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "EventNotRecordedError";
-  }
-}
-
-/** A file the object layer reads (a cubin, PTX, libdevice) does not exist or may not be read. */
-export class HostFileError extends Error {
-  /** The file. */
-  readonly path: string;
-  constructor(path: string, message: string) {
-    super(message);
-    this.name = "HostFileError";
-    this.path = path;
-  }
-}
-
-/** The device (or this machine) lacks what a resource needs: virtual memory management, GPUDirect RDMA, Linux for IPC. */
-export class DeviceFeatureError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "DeviceFeatureError";
-  }
-}
-
-/** NVML and CUDA do not see the same GPU (another process's CUDA_VISIBLE_DEVICES, MIG, or a GPU NVML cannot read). */
-export class DeviceMatchError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "DeviceMatchError";
-  }
-}
-
-/** A link needs nvJitLink (LTO-IR, link-time optimisation, PTX output) and no usable nvJitLink is installed. */
-export class LinkerUnavailableError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "LinkerUnavailableError";
-  }
-}
-
-/** The other process closed an IPC connection before a message came. */
-export class IpcDisconnectedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "IpcDisconnectedError";
-  }
-}
-
 /** No `arch` was given and there is no device to take it from. */
-export class MissingArchError extends Error {
+export class MissingArchError extends ArgumentError {
   constructor(owner: string, cause: unknown) {
     const why = briefError(cause);
     super(
@@ -141,122 +74,108 @@ export class MissingArchError extends Error {
   }
 }
 
-/** Peer access was asked for between GPUs that cannot access each other's memory. */
-export class PeerAccessError extends Error {
-  /** The device that would access. */
-  readonly deviceId: number;
-  /** The device whose memory it would access. */
-  readonly peerId: number;
-  constructor(deviceId: number, peerId: number, message: string) {
-    super(message);
-    this.name = "PeerAccessError";
-    this.deviceId = deviceId;
-    this.peerId = peerId;
-  }
-}
+// -- arrays
 
-/** The driver refused advice for this managed memory; the message says what to do instead. */
-export class ManagedAdviceError extends Error {
-  /** The driver's error. */
-  override readonly cause: CUDAError;
-  constructor(message: string, cause: CUDAError) {
+/**
+ * Arrays whose shapes disagree (an elementwise kernel's operands, a copy's source and destination), or a shape that
+ * is not a shape (negative or fractional extents, a reshape to another element count). The message names the arrays.
+ */
+export class ShapeMismatchError extends ArgumentError {
+  constructor(message: string) {
     super(message);
-    this.name = "ManagedAdviceError";
-    this.cause = cause;
-  }
-}
-
-/** A wait ran out of time. */
-export class IpcTimeoutError extends Error {
-  constructor(what: string, ms: number) {
-    super(`${what} timed out after ${ms} ms: check that the other process is running and uses the same address`);
-    this.name = "IpcTimeoutError";
+    this.name = "ShapeMismatchError";
   }
 }
 
 /**
- * An IPC peer was refused: the process at the other end of a connection is not one this side allows (another
- * user, by default), or did not present the expected one-time token. The connection was closed and nothing was
- * sent over it.
+ * A dtype that is not one of the array dtypes, or an array whose dtype is not the one asked for (a copy between
+ * dtypes, a typed array of the wrong kind, a kernel's placeholder bound to two dtypes).
  */
-export class IpcPeerRefusedError extends Error {
-  /** The peer's user id. */
-  readonly uid: number;
-  /** The peer's group id. */
-  readonly gid: number;
-  /** The peer's process id (0 when it is in another PID namespace). */
-  readonly pid: number;
-  /** Why: `"uid"` (not an allowed user), `"predicate"` (allowPeer said no) or `"token"` (missing or wrong token). */
-  readonly reason: "uid" | "predicate" | "token";
-  constructor(peer: { readonly uid: number; readonly gid: number; readonly pid: number }, reason: "uid" | "predicate" | "token", message: string) {
+export class DTypeError extends ArgumentError {
+  constructor(message: string) {
     super(message);
-    this.name = "IpcPeerRefusedError";
-    this.uid = peer.uid;
-    this.gid = peer.gid;
-    this.pid = peer.pid;
-    this.reason = reason;
+    this.name = "DTypeError";
   }
 }
 
 /**
- * A directory or file that others could have written was refused (like ssh refuses a key file others can write):
- * it is owned by another user, or writable by its group or by everyone, or is not the kind of file expected. The
- * message names the path and the fix.
+ * An array's layout does not allow what was asked: a view reaching outside its buffer, a non-contiguous array where a
+ * contiguous one is needed, a reshape or dtype view the strides do not allow. (Arrays on different devices are a
+ * {@link DeviceMismatchError}.)
  */
-export class InsecurePathError extends Error {
-  /** The path refused. */
-  readonly path: string;
-  constructor(path: string, message: string) {
+export class ArrayLayoutError extends ArgumentError {
+  constructor(message: string) {
     super(message);
-    this.name = "InsecurePathError";
-    this.path = path;
+    this.name = "ArrayLayoutError";
+  }
+}
+
+// -- another device's objects (DeviceMismatchError)
+
+/**
+ * A stream or an array of another device than a math object's (`Rng`, `Fft`, `Solver`, `Sparse`: their handles work
+ * on the device they were made on): make the object on that device, or move the array there first. A
+ * {@link DeviceMismatchError} whose thrower words the message itself; `expected` and `actual` are NaN where it did
+ * not give them.
+ */
+export class WrongDeviceError extends DeviceMismatchError {
+  constructor(message: string, expected = Number.NaN, actual = Number.NaN) {
+    super("", expected, actual, undefined, { message });
+    this.name = "WrongDeviceError";
   }
 }
 
 /**
- * The rendezvous store failed: the server could not prove the job's secret (or refused this client's), the
- * connection closed, a wait ran out of time, or a message was malformed. The message says which and what to do.
+ * A stream or an array on another device than a cuBLAS/cuBLASLt handle's (`Blas`, `BlasLt` in cuda-ts/math/blas):
+ * a handle belongs to the device it was created on. The message names both devices and what to do (create a
+ * handle per device, or copy the array across).
  */
-export class RendezvousError extends Error {
+export class BlasDeviceError extends DeviceMismatchError {
+  /** The device that came (the same as `actual`). */
+  readonly got: number;
+  constructor(what: string, expected: number, got: number, todo: string) {
+    super(what, expected, got, todo, { message: `${what} is on device ${got}, but this handle belongs to device ${expected}; ${todo}` });
+    this.name = "BlasDeviceError";
+    this.got = got;
+  }
+}
+
+// -- tensor maps, CUDA arrays and textures, green contexts
+
+/**
+ * A tensor map that cannot be encoded: a rank outside 1..5, a box that does not fit (an extent over 256, a box
+ * larger than the tensor, an inner box row that is not a multiple of 16 bytes or wider than the swizzle), an address
+ * or stride not aligned to 16 bytes, an unsupported dtype, or an option name that is not one of the choices.
+ * Checked before the driver sees it.
+ */
+export class TensorMapError extends ArgumentError {
   constructor(message: string) {
     super(message);
-    this.name = "RendezvousError";
+    this.name = "TensorMapError";
   }
 }
 
-/** A malformed IPC message or descriptor. */
-export class IPCFormatError extends RangeError {
+/**
+ * A CUDA array, mipmapped array, texture or surface that cannot be made or copied as asked: a bad extent or
+ * channel count, a format without a dtype, a copy whose size does not match the array, a texture option that is
+ * not one of the choices. Checked before the driver sees it.
+ */
+export class TextureError extends ArgumentError {
   constructor(message: string) {
     super(message);
-    this.name = "IPCFormatError";
+    this.name = "TextureError";
   }
 }
 
-/** A graph object used in a state that does not allow the call (not building, already ended, closed, not joined). */
-export class GraphStateError extends Error {
+/** A green-context partition that cannot be made: more SMs asked for than the device (or the resource) has, a bad group count. */
+export class GreenContextError extends ArgumentError {
   constructor(message: string) {
     super(message);
-    this.name = "GraphStateError";
+    this.name = "GreenContextError";
   }
 }
 
-/** The installed driver is too old for a graph feature (conditional nodes need CUDA 12.3, if/else and switch 12.8). */
-export class GraphFeatureError extends Error {
-  /** The CUDA version the feature needs (12030 for 12.3). */
-  readonly required: number;
-  /** The driver's CUDA version (cuDriverGetVersion). */
-  readonly installed: number;
-
-  constructor(feature: string, required: number, installed: number) {
-    super(
-      `${feature}: this needs a driver for CUDA ${formatCudaVersion(required)} or newer, and the installed driver ` +
-        `supports CUDA ${formatCudaVersion(installed)}. Update the NVIDIA driver, or build the graph without ${feature}.`,
-    );
-    this.name = "GraphFeatureError";
-    this.required = required;
-    this.installed = installed;
-  }
-}
+// -- graphs
 
 const UPDATE_REASONS: Readonly<Record<number, string>> = {
   [CUgraphExecUpdateResult.CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED]:
@@ -273,7 +192,7 @@ const UPDATE_REASONS: Readonly<Record<number, string>> = {
 };
 
 /** `cuGraphExecUpdate` refused to update a Graph from another graph. */
-export class GraphUpdateError extends Error {
+export class GraphUpdateError extends ArgumentError {
   /** The driver's reason (`CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED`, ...). */
   readonly reason: string;
   /** The CUgraphExecUpdateResult value. */
@@ -293,78 +212,10 @@ export class GraphUpdateError extends Error {
   }
 }
 
-const INSTANTIATE_REASONS: Readonly<Record<number, string>> = {
-  [CUgraphInstantiateResult.CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE]: "the graph's structure is invalid (a cycle, for example)",
-  [CUgraphInstantiateResult.CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED]:
-    "the graph contains an operation that cannot be launched from the device (deviceLaunch)",
-  [CUgraphInstantiateResult.CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED]:
-    "the graph's nodes belong to several contexts, which a device-launchable graph cannot have",
-  [CUgraphInstantiateResult.CUDA_GRAPH_INSTANTIATE_CONDITIONAL_HANDLE_UNUSED]:
-    "a condition was created (createCondition) but no conditional node uses it: add ifThen/whileLoop/... for it, or do not create it",
-  [CUgraphInstantiateResult.CUDA_GRAPH_INSTANTIATE_ERROR]: "the driver gave no more specific reason",
-};
-
-/** `cuGraphInstantiateWithParams` could not make an executable graph. */
-export class GraphInstantiateError extends Error {
-  /** The driver's reason (`CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE`, ...). */
-  readonly reason: string;
-
-  constructor(result: number, cause?: unknown) {
-    const reason = enumName(CUgraphInstantiateResult, result) ?? `CUgraphInstantiateResult ${result}`;
-    super(`the graph cannot be instantiated: ${INSTANTIATE_REASONS[result] ?? "unknown reason"} (${reason})`, cause === undefined ? undefined : { cause });
-    this.name = "GraphInstantiateError";
-    this.reason = reason;
-  }
-}
-
-/**
- * Arrays whose shapes disagree (an elementwise kernel's operands, a copy's source and destination), or a shape that
- * is not a shape (negative or fractional extents, a reshape to another element count). The message names the arrays.
- */
-export class ShapeMismatchError extends RangeError {
-  constructor(message: string) {
-    super(message);
-    this.name = "ShapeMismatchError";
-  }
-}
-
-/**
- * A dtype that is not one of the array dtypes, or an array whose dtype is not the one asked for (a copy between
- * dtypes, a typed array of the wrong kind, a kernel's placeholder bound to two dtypes).
- */
-export class DTypeError extends TypeError {
-  constructor(message: string) {
-    super(message);
-    this.name = "DTypeError";
-  }
-}
-
-/**
- * An array's layout does not allow what was asked: a view reaching outside its buffer, a non-contiguous array where a
- * contiguous one is needed, a reshape or dtype view the strides do not allow, arrays on different devices.
- */
-export class ArrayLayoutError extends RangeError {
-  constructor(message: string) {
-    super(message);
-    this.name = "ArrayLayoutError";
-  }
-}
-
-// ---- the math objects (Rng, Fft, Solver, Sparse) ----
-
-/**
- * A stream or an array of another device than a math object's (`Rng`, `Fft`, `Solver`, `Sparse`: their handles work
- * on the device they were made on): make the object on that device, or move the array there first.
- */
-export class WrongDeviceError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "WrongDeviceError";
-  }
-}
+// -- the math objects: what cuSOLVER found in a matrix
 
 /** A cuSOLVER routine reported a non-zero `info` (the base class; the subclasses say what it means). */
-export class SolverInfoError extends Error {
+export class SolverInfoError extends ArgumentError {
   /** The routine (cusolverDnSgetrf...). */
   readonly routine: string;
   /** The `info` it returned. */
@@ -374,41 +225,6 @@ export class SolverInfoError extends Error {
     this.name = "SolverInfoError";
     this.routine = routine;
     this.info = info;
-  }
-}
-
-// ---- issue 19 objects: tensor maps, arrays/textures/surfaces, green contexts, checkpoint ----
-
-/**
- * A tensor map that cannot be encoded: a rank outside 1..5, a box that does not fit (an extent over 256, a box
- * larger than the tensor, an inner box row that is not a multiple of 16 bytes or wider than the swizzle), an address
- * or stride not aligned to 16 bytes, an unsupported dtype, or an option name that is not one of the choices.
- * Checked before the driver sees it.
- */
-export class TensorMapError extends RangeError {
-  constructor(message: string) {
-    super(message);
-    this.name = "TensorMapError";
-  }
-}
-
-/**
- * A CUDA array, mipmapped array, texture or surface that cannot be made or copied as asked: a bad extent or
- * channel count, a format without a dtype, a copy whose size does not match the array, a texture option that is
- * not one of the choices. Checked before the driver sees it.
- */
-export class TextureError extends RangeError {
-  constructor(message: string) {
-    super(message);
-    this.name = "TextureError";
-  }
-}
-
-/** A green-context partition that cannot be made: more SMs asked for than the device (or the resource) has, a bad group count. */
-export class GreenContextError extends RangeError {
-  constructor(message: string) {
-    super(message);
-    this.name = "GreenContextError";
   }
 }
 
@@ -445,47 +261,10 @@ export class ConvergenceError extends SolverInfoError {
   }
 }
 
-/**
- * A stream or an array on another device than a cuBLAS/cuBLASLt handle's (`Blas`, `BlasLt` in cuda-ts/math/blas):
- * a handle belongs to the device it was created on. The message names both devices and what to do (create a
- * handle per device, or copy the array across).
- */
-export class BlasDeviceError extends Error {
-  /** The handle's device. */
-  readonly expected: number;
-  /** The device that came. */
-  readonly got: number;
-  constructor(what: string, expected: number, got: number, todo: string) {
-    super(`${what} is on device ${got}, but this handle belongs to device ${expected}; ${todo}`);
-    this.name = "BlasDeviceError";
-    this.expected = expected;
-    this.got = got;
-  }
-}
-
-/** A worker of a WorkerPool failed: it did not load, crashed, or was terminated while running a job (the `cause`). */
-export class WorkerPoolError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "WorkerPoolError";
-  }
-}
-
-/**
- * The driver refused a checkpoint call as unsupported (CUDA_ERROR_NOT_SUPPORTED, CUDA_ERROR_NOT_PERMITTED, or a
- * driver older than 12.8 without the `cuCheckpointProcess*` calls). `cause` is the driver's error when there is one.
- */
-export class CheckpointUnsupportedError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "CheckpointUnsupportedError";
-  }
-}
-
-// ---- observability (issue 20): NVTX and profile() ----
+// -- NVTX and profile()
 
 /** The NVTX injection library named by `NVTX_INJECTION64_PATH` was not used; every NVTX call stays a no-op. */
-export class NvtxInjectionError extends Error {
+export class NvtxInjectionError extends ArgumentError {
   /** The variable's value. */
   readonly path: string;
   constructor(path: string, reason: string, remedy: string) {
@@ -496,7 +275,7 @@ export class NvtxInjectionError extends Error {
 }
 
 /** An NVTX argument of the wrong type or out of range (checked before anything reaches the tool). */
-export class NvtxArgumentError extends TypeError {
+export class NvtxArgumentError extends ArgumentError {
   constructor(what: string, expected: string, got: unknown) {
     super(`NVTX: ${what} must be ${expected}; got ${nvtxDescribe(got)}.`);
     this.name = "NvtxArgumentError";
@@ -511,43 +290,22 @@ function nvtxDescribe(v: unknown): string {
   return `${typeof v} ${String(v)}`;
 }
 
-/** A second `profile()` started while one was running: CUPTI's activity state is one per process. */
-export class ProfilerBusyError extends Error {
-  constructor() {
-    super("profile(): another profile() is running in this process (CUPTI's activity collection is process-wide). Await it first, or profile both parts in one call.");
-    this.name = "ProfilerBusyError";
-  }
-}
-
-/**
- * `profile()` on Bun: CUPTI delivers its activity buffers from a thread of its own, and Bun's callbacks cannot be
- * entered from another thread (on the H200, a `profile()` under Bun hung). Use Deno for kernel timings, or CUDA
- * events (`Event.elapsedTime`). `CUDA_TS_BUN_CUPTI=1` lifts the refusal, at the risk of a hang.
- */
-export class ProfilerUnsupportedError extends Error {
-  constructor() {
-    super(
-      "profile(): CUPTI's activity buffers come back on a thread of CUPTI's own, which Bun's FFI callbacks cannot take (a profile() under Bun hung on the H200). " +
-        "Run it under Deno, or time kernels with CUDA events (Event.elapsedTime); CUDA_TS_BUN_CUPTI=1 lifts this refusal at the risk of a hang.",
-    );
-    this.name = "ProfilerUnsupportedError";
-  }
-}
-
 /** A bad option of `profile()`. */
-export class ProfileOptionError extends TypeError {
+export class ProfileOptionError extends ArgumentError {
   constructor(what: string, expected: string, got: unknown) {
     super(`profile(): ${what} must be ${expected}; got ${typeof got === "string" ? JSON.stringify(got) : String(got)}.`);
     this.name = "ProfileOptionError";
   }
 }
 
+// -- NCCL collectives
+
 /**
  * NCCL (src/core/distributed): a collective's or a communicator's argument refused before NCCL sees it: a dtype
  * NCCL cannot reduce, send and receive operands of different dtypes or counts, an operand or stream on another
  * device than the communicator's. The message says what was expected, what came, and what to do.
  */
-export class CollectiveArgumentError extends TypeError {
+export class CollectiveArgumentError extends ArgumentError {
   /** The operation (allReduce, broadcast, Communicator.init, ...). */
   readonly operation: string;
   /** The argument that was refused. */
@@ -560,13 +318,305 @@ export class CollectiveArgumentError extends TypeError {
   }
 }
 
+// -- files
+
+/**
+ * A directory or file that others could have written was refused (like ssh refuses a key file others can write):
+ * it is owned by another user, or writable by its group or by everyone, or is not the kind of file expected. The
+ * message names the path and the fix.
+ */
+export class InsecurePathError extends ArgumentError {
+  /** The path refused. */
+  readonly path: string;
+  constructor(path: string, message: string) {
+    super(message);
+    this.name = "InsecurePathError";
+    this.path = path;
+  }
+}
+
+// ---- State: the object or the process does not allow the call now (InvalidStateError) ----
+
+/** An object was used after `close()` (or after its parent was closed). */
+export class ClosedError extends InvalidStateError {
+  constructor(what: string, action: string) {
+    super(`${what} is closed: cannot ${action}. Create a new one (closed objects cannot be reopened).`);
+    this.name = "ClosedError";
+  }
+}
+
+/** A Device was used before `setCurrent()` made its context current (as in cuda.core). */
+export class DeviceNotInitializedError extends InvalidStateError {
+  constructor(readonly deviceId: number) {
+    super(`Device ${deviceId} is not yet initialized, perhaps you forgot to call .setCurrent() first?`);
+    this.name = "DeviceNotInitializedError";
+  }
+}
+
+/** A call needs a CUDA context and none is current (or none is known yet): the message says which call to make. */
+export class NoContextError extends InvalidStateError {
+  constructor(message: string) {
+    super(message);
+    this.name = "NoContextError";
+  }
+}
+
+/** A stream was asked to wait on an event that was never recorded. */
+export class EventNotRecordedError extends InvalidStateError {
+  constructor(message: string) {
+    super(message);
+    this.name = "EventNotRecordedError";
+  }
+}
+
+/** Elapsed time between two events could not be measured. */
+export class EventTimingError extends InvalidStateError {
+  constructor(message: string) {
+    super(message);
+    this.name = "EventTimingError";
+  }
+}
+
+/** A graph object used in a state that does not allow the call (not building, already ended, closed, not joined). */
+export class GraphStateError extends InvalidStateError {
+  constructor(message: string) {
+    super(message);
+    this.name = "GraphStateError";
+  }
+}
+
+const INSTANTIATE_REASONS: Readonly<Record<number, string>> = {
+  [CUgraphInstantiateResult.CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE]: "the graph's structure is invalid (a cycle, for example)",
+  [CUgraphInstantiateResult.CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED]:
+    "the graph contains an operation that cannot be launched from the device (deviceLaunch)",
+  [CUgraphInstantiateResult.CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED]:
+    "the graph's nodes belong to several contexts, which a device-launchable graph cannot have",
+  [CUgraphInstantiateResult.CUDA_GRAPH_INSTANTIATE_CONDITIONAL_HANDLE_UNUSED]:
+    "a condition was created (createCondition) but no conditional node uses it: add ifThen/whileLoop/... for it, or do not create it",
+  [CUgraphInstantiateResult.CUDA_GRAPH_INSTANTIATE_ERROR]: "the driver gave no more specific reason",
+};
+
+/** `cuGraphInstantiateWithParams` could not make an executable graph. */
+export class GraphInstantiateError extends InvalidStateError {
+  /** The driver's reason (`CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE`, ...). */
+  readonly reason: string;
+
+  constructor(result: number, cause?: unknown) {
+    const reason = enumName(CUgraphInstantiateResult, result) ?? `CUgraphInstantiateResult ${result}`;
+    super(`the graph cannot be instantiated: ${INSTANTIATE_REASONS[result] ?? "unknown reason"} (${reason})`, cause === undefined ? undefined : { cause });
+    this.name = "GraphInstantiateError";
+    this.reason = reason;
+  }
+}
+
+/** A second `profile()` started while one was running: CUPTI's activity state is one per process. */
+export class ProfilerBusyError extends InvalidStateError {
+  constructor() {
+    super("profile(): another profile() is running in this process (CUPTI's activity collection is process-wide). Await it first, or profile both parts in one call.");
+    this.name = "ProfilerBusyError";
+  }
+}
+
 /**
  * NCCL (src/core/distributed): a communicator used in a state that does not allow it: after `abort()` or `close()`,
  * after an asynchronous error, or a group scope ended twice.
  */
-export class CommunicatorStateError extends Error {
+export class CommunicatorStateError extends InvalidStateError {
   constructor(message: string) {
     super(message);
     this.name = "CommunicatorStateError";
+  }
+}
+
+// ---- Unsupported: this device, driver or runtime cannot do it (UnsupportedError) ----
+
+/** The device (or this machine) lacks what a resource needs: virtual memory management, GPUDirect RDMA, Linux for IPC. */
+export class DeviceFeatureError extends UnsupportedError {
+  constructor(message: string) {
+    super(message);
+    this.name = "DeviceFeatureError";
+  }
+}
+
+/** Peer access was asked for between GPUs that cannot access each other's memory. */
+export class PeerAccessError extends UnsupportedError {
+  /** The device that would access. */
+  readonly deviceId: number;
+  /** The device whose memory it would access. */
+  readonly peerId: number;
+  constructor(deviceId: number, peerId: number, message: string) {
+    super(message);
+    this.name = "PeerAccessError";
+    this.deviceId = deviceId;
+    this.peerId = peerId;
+  }
+}
+
+/** The driver refused advice for this managed memory; the message says what to do instead. */
+export class ManagedAdviceError extends UnsupportedError {
+  /** The driver's error. */
+  override readonly cause: CudaError;
+  constructor(message: string, cause: CudaError) {
+    super(message);
+    this.name = "ManagedAdviceError";
+    this.cause = cause;
+  }
+}
+
+/** The installed driver is too old for a graph feature (conditional nodes need CUDA 12.3, if/else and switch 12.8). */
+export class GraphFeatureError extends UnsupportedError {
+  /** The CUDA version the feature needs (12030 for 12.3). */
+  readonly required: number;
+  /** The driver's CUDA version (cuDriverGetVersion). */
+  readonly installed: number;
+
+  constructor(feature: string, required: number, installed: number) {
+    super(
+      `${feature}: this needs a driver for CUDA ${formatCudaVersion(required)} or newer, and the installed driver ` +
+        `supports CUDA ${formatCudaVersion(installed)}. Update the NVIDIA driver, or build the graph without ${feature}.`,
+    );
+    this.name = "GraphFeatureError";
+    this.required = required;
+    this.installed = installed;
+  }
+}
+
+/** A link needs nvJitLink (LTO-IR, link-time optimisation, PTX output) and no usable nvJitLink is installed. */
+export class LinkerUnavailableError extends UnsupportedError {
+  constructor(message: string) {
+    super(message);
+    this.name = "LinkerUnavailableError";
+  }
+}
+
+/**
+ * The driver refused a checkpoint call as unsupported (CUDA_ERROR_NOT_SUPPORTED, CUDA_ERROR_NOT_PERMITTED, or a
+ * driver older than 12.8 without the `cuCheckpointProcess*` calls). `cause` is the driver's error when there is one.
+ */
+export class CheckpointUnsupportedError extends UnsupportedError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "CheckpointUnsupportedError";
+  }
+}
+
+/**
+ * `profile()` on Bun: CUPTI delivers its activity buffers from a thread of its own, and Bun's callbacks cannot be
+ * entered from another thread (on the H200, a `profile()` under Bun hung). Use Deno for kernel timings, or CUDA
+ * events (`Event.elapsedTime`). `CUDA_TS_BUN_CUPTI=1` lifts the refusal, at the risk of a hang.
+ */
+export class ProfilerUnsupportedError extends UnsupportedError {
+  constructor() {
+    super(
+      "profile(): CUPTI's activity buffers come back on a thread of CUPTI's own, which Bun's FFI callbacks cannot take (a profile() under Bun hung on the H200). " +
+        "Run it under Deno, or time kernels with CUDA events (Event.elapsedTime); CUDA_TS_BUN_CUPTI=1 lifts this refusal at the risk of a hang.",
+    );
+    this.name = "ProfilerUnsupportedError";
+  }
+}
+
+// ---- Not found: a kernel, a file or a GPU that is not there (NotFoundError) ----
+
+/** `ObjectCode.getKernel` found no kernel of that name (the driver's NOT_FOUND is the `cause`). */
+export class KernelNotFoundError extends NotFoundError {
+  /** The name asked for. */
+  readonly kernelName: string;
+  /** The symbol looked up (the lowered name of a name expression, or the name itself). */
+  readonly symbol: string;
+  constructor(kernelName: string, symbol: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "KernelNotFoundError";
+    this.kernelName = kernelName;
+    this.symbol = symbol;
+  }
+}
+
+/** A file the object layer reads (a cubin, PTX, libdevice) does not exist or may not be read. */
+export class HostFileError extends NotFoundError {
+  /** The file. */
+  readonly path: string;
+  constructor(path: string, message: string) {
+    super(message);
+    this.name = "HostFileError";
+    this.path = path;
+  }
+}
+
+/** NVML and CUDA do not see the same GPU (another process's CUDA_VISIBLE_DEVICES, MIG, or a GPU NVML cannot read). */
+export class DeviceMatchError extends NotFoundError {
+  constructor(message: string) {
+    super(message);
+    this.name = "DeviceMatchError";
+  }
+}
+
+// ---- Connections: IPC and the rendezvous store (ConnectionError) ----
+
+/** The other process closed an IPC connection before a message came. */
+export class IpcDisconnectedError extends ConnectionError {
+  constructor(message: string) {
+    super(message);
+    this.name = "IpcDisconnectedError";
+  }
+}
+
+/** A wait ran out of time. */
+export class IpcTimeoutError extends ConnectionError {
+  constructor(what: string, ms: number) {
+    super(`${what} timed out after ${ms} ms: check that the other process is running and uses the same address`);
+    this.name = "IpcTimeoutError";
+  }
+}
+
+/**
+ * An IPC peer was refused: the process at the other end of a connection is not one this side allows (another
+ * user, by default), or did not present the expected one-time token. The connection was closed and nothing was
+ * sent over it.
+ */
+export class IpcPeerRefusedError extends ConnectionError {
+  /** The peer's user id. */
+  readonly uid: number;
+  /** The peer's group id. */
+  readonly gid: number;
+  /** The peer's process id (0 when it is in another PID namespace). */
+  readonly pid: number;
+  /** Why: `"uid"` (not an allowed user), `"predicate"` (allowPeer said no) or `"token"` (missing or wrong token). */
+  readonly reason: "uid" | "predicate" | "token";
+  constructor(peer: { readonly uid: number; readonly gid: number; readonly pid: number }, reason: "uid" | "predicate" | "token", message: string) {
+    super(message);
+    this.name = "IpcPeerRefusedError";
+    this.uid = peer.uid;
+    this.gid = peer.gid;
+    this.pid = peer.pid;
+    this.reason = reason;
+  }
+}
+
+/** A malformed IPC message or descriptor. */
+export class IPCFormatError extends ConnectionError {
+  constructor(message: string) {
+    super(message);
+    this.name = "IPCFormatError";
+  }
+}
+
+/**
+ * The rendezvous store failed: the server could not prove the job's secret (or refused this client's), the
+ * connection closed, a wait ran out of time, or a message was malformed. The message says which and what to do.
+ */
+export class RendezvousError extends ConnectionError {
+  constructor(message: string) {
+    super(message);
+    this.name = "RendezvousError";
+  }
+}
+
+// ---- Internal: cuda-ts's own machinery (InternalError) ----
+
+/** A worker of a WorkerPool failed: it did not load, crashed, or was terminated while running a job (the `cause`). */
+export class WorkerPoolError extends InternalError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "WorkerPoolError";
   }
 }

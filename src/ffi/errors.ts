@@ -4,9 +4,13 @@
  *
  * @module
  */
+import { ArgumentError, InvalidStateError, NotFoundError, UnsupportedError } from "../errors/base.ts";
 
-/** A shared library could not be loaded (`dlopen` returned NULL). */
-export class LibraryLoadError extends Error {
+/**
+ * A shared library could not be loaded (`dlopen` returned NULL): the file is missing, or is not a library this
+ * process can load (another architecture, a missing dependency). `reason` is the dynamic loader's word.
+ */
+export class LibraryLoadError extends NotFoundError {
   /** The path or soname that was asked for, as given. */
   readonly path: string;
   /** The dynamic loader's explanation (`dlerror()`), or `null` when it gave none. */
@@ -25,7 +29,7 @@ export class LibraryLoadError extends Error {
 }
 
 /** Something this JavaScript runtime's FFI cannot do, with the runtime that can when there is one. */
-export class UnsupportedOnRuntimeError extends Error {
+export class UnsupportedOnRuntimeError extends UnsupportedError {
   /** The runtime that cannot do it. */
   readonly runtime: "bun" | "deno";
   /** What was asked for, in a few words (for example "thread-safe callbacks"). */
@@ -48,7 +52,7 @@ export class UnsupportedOnRuntimeError extends Error {
  * A struct passed by value cannot be lowered to scalar arguments faithfully (its bytes would be a NaN in a
  * floating-point register and JavaScript may change them, or a buffer is too short).
  */
-export class StructValueError extends TypeError {
+export class StructValueError extends ArgumentError {
   /**
    * @param message - the full explanation, naming the function and the struct.
    */
@@ -59,7 +63,7 @@ export class StructValueError extends TypeError {
 }
 
 /** A library that was loaded does not export a symbol the FFI layer needs (libc's loader or socket calls). */
-export class SymbolNotFoundError extends Error {
+export class SymbolNotFoundError extends NotFoundError {
   /** The library. */
   readonly path: string;
   /** The symbol. */
@@ -73,7 +77,7 @@ export class SymbolNotFoundError extends Error {
 }
 
 /** A library was used after `close()`. */
-export class LibraryClosedError extends Error {
+export class LibraryClosedError extends InvalidStateError {
   /** The library. */
   readonly path: string;
   constructor(path: string) {

@@ -9,6 +9,7 @@ import type { NativeFunction } from "./index.ts";
 import { ffi } from "./index.ts";
 import type { NativePointer } from "./types.ts";
 import { SymbolNotFoundError } from "./errors.ts";
+import { LibraryError } from "../bindings/errors.ts";
 
 const signatures = {
   socket: { parameters: ["i32", "i32", "i32"], result: "i32" },
@@ -69,15 +70,17 @@ export function errno(): number {
   return ffi.readI32(lib().__errno_location() as NativePointer, 0);
 }
 
-/** An OS error from a libc call, with errno and its text. */
-export class SystemCallError extends Error {
+const ERRNO_NAMES: Readonly<Record<number, string>> = { 2: "ENOENT", 4: "EINTR", 9: "EBADF", 11: "EAGAIN", 13: "EACCES", 98: "EADDRINUSE", 111: "ECONNREFUSED", 115: "EINPROGRESS" };
+
+/** An OS error from a libc call, with errno and its text (a {@link LibraryError} of `"libc"`: `status` is errno). */
+export class SystemCallError extends LibraryError {
   /** The errno value. */
   readonly errno: number;
   /** The call that failed. */
   readonly call: string;
   constructor(call: string, code: number, hint = "") {
     const text = ffi.readCString(lib().strerror(code)) ?? `errno ${code}`;
-    super(`${call} failed: ${text} (errno ${code})${hint ? `. ${hint}` : ""}`);
+    super("libc", code, ERRNO_NAMES[code] ?? `errno ${code}`, text, call, { message: `${call} failed: ${text} (errno ${code})${hint ? `. ${hint}` : ""}` });
     this.name = "SystemCallError";
     this.errno = code;
     this.call = call;

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { UnsupportedError } from "../errors/base.ts";
 
 /** The one-line refusal of a runtime without a usable FFI. */
 export const NO_FFI_MESSAGE =
@@ -11,7 +12,7 @@ export const NO_FFI_MESSAGE =
   "Run with `bun` or `deno run --allow-ffi`.";
 
 /** Thrown, at import, on a runtime without a usable FFI (Node.js). */
-export class UnsupportedRuntimeError extends Error {
+export class UnsupportedRuntimeError extends UnsupportedError {
   constructor() {
     super(NO_FFI_MESSAGE);
     this.name = "UnsupportedRuntimeError";

@@ -10,7 +10,7 @@
  * @module
  */
 import { Search } from "./context.ts";
-import { CudaRootNotFoundError, NotFoundError, type SearchAttempt } from "./errors.ts";
+import { CudaRootNotFoundError, SearchNotFoundError, type SearchAttempt } from "./errors.ts";
 import { findBinaryUtility } from "./binaries.ts";
 import { findLibrary, type LibrarySearchContext } from "./libraries.ts";
 import { parentDirectory } from "./paths.ts";
@@ -76,7 +76,7 @@ function subSearch<T>(search: Search, label: string, lookup: () => T): T | undef
   try {
     return lookup();
   } catch (error) {
-    if (!(error instanceof NotFoundError)) throw error;
+    if (!(error instanceof SearchNotFoundError)) throw error;
     for (const attempt of error.attempts) search.attempts.push(prefixed(label, attempt));
     for (const permission of error.missingPermissions) search.missingPermissions.add(permission);
     return undefined;

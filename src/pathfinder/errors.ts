@@ -2,8 +2,15 @@
  * The errors the pathfinder throws. A "not found" error carries every place that was searched, in order, what to
  * set to make the search succeed, and which Deno permissions were missing while searching.
  *
+ * Each error sits under the subject base that says what went wrong (src/errors/base.ts): a name not in the catalog
+ * or a bad override is an {@link ArgumentError}, a failed search a {@link NotFoundError}, a catalog cycle an
+ * {@link InternalError}. {@link PathfinderError} matches all of them with `instanceof`.
+ *
  * @module
  */
+import { ArgumentError, CudaTsError, InternalError, NotFoundError } from "../errors/base.ts";
+
+export { CudaTsError, NotFoundError };
 
 /** What kind of thing was looked for. */
 export type SearchedKind = "library" | "header directory" | "binary utility" | "bitcode library" | "static library" | "CUDA root";
@@ -18,13 +25,26 @@ export interface SearchAttempt {
   readonly outcome: string;
 }
 
-/** Base class of every error thrown by the pathfinder. */
-export class PathfinderError extends Error {
-  override name = "PathfinderError";
+/**
+ * Every error the pathfinder throws is `instanceof PathfinderError`. It is the pathfinder's family, not a base class:
+ * each of its errors extends the subject base of what went wrong (an unknown name is an `ArgumentError`, a failed
+ * search a `NotFoundError`), and this class's `instanceof` matches the family.
+ */
+export abstract class PathfinderError extends CudaTsError {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // A class that extends PathfinderError keeps the ordinary check.
+    if (this !== PathfinderError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return PATHFINDER_ERRORS.some((c) => Function.prototype[Symbol.hasInstance].call(c, value));
+  }
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "PathfinderError";
+  }
 }
 
 /** A name that is not in the pathfinder's catalog for its kind. */
-export class UnknownNameError extends PathfinderError {
+export class UnknownNameError extends ArgumentError {
   override name = "UnknownNameError";
   /** What kind of thing was asked for. */
   readonly kind: SearchedKind;
@@ -53,7 +73,7 @@ export class UnknownLibraryError extends UnknownNameError {
 }
 
 /** An override variable whose value cannot be used (a relative path). */
-export class InvalidOverrideError extends PathfinderError {
+export class InvalidOverrideError extends ArgumentError {
   override name = "InvalidOverrideError";
   /** The environment variable, such as `CUDA_TS_NVRTC_PATH`. */
   readonly variable: string;
@@ -85,9 +105,13 @@ export interface NotFoundDetails {
   readonly missingPermissions: readonly string[];
 }
 
-/** Base class of the "not found" errors: lists every searched place, a hint, and missing Deno permissions. */
-export class NotFoundError extends PathfinderError {
-  override name = "NotFoundError";
+/**
+ * Base class of the pathfinder's "not found" errors: lists every searched place, a hint, and missing Deno
+ * permissions. Set what the hint says (a `CUDA_TS_<NAME>_PATH`, `CUDA_PATH`), install the component, or grant the
+ * permissions listed.
+ */
+export class SearchNotFoundError extends NotFoundError {
+  override name = "SearchNotFoundError";
   /** What kind of thing was looked for. */
   readonly kind: SearchedKind;
   /** The name that was looked for. */
@@ -119,7 +143,7 @@ export class NotFoundError extends PathfinderError {
 }
 
 /** A dynamic library that no search step found or could load. */
-export class LibraryNotFoundError extends NotFoundError {
+export class LibraryNotFoundError extends SearchNotFoundError {
   override name = "LibraryNotFoundError";
   /** The file names that were looked for, newest first. */
   readonly sonames: readonly string[];
@@ -146,32 +170,32 @@ export class LibraryNotFoundError extends NotFoundError {
 }
 
 /** A header directory that no search step found. */
-export class HeaderDirectoryNotFoundError extends NotFoundError {
+export class HeaderDirectoryNotFoundError extends SearchNotFoundError {
   override name = "HeaderDirectoryNotFoundError";
 }
 
 /** A binary utility that no search step found. */
-export class BinaryUtilityNotFoundError extends NotFoundError {
+export class BinaryUtilityNotFoundError extends SearchNotFoundError {
   override name = "BinaryUtilityNotFoundError";
 }
 
 /** A bitcode library that no search step found. */
-export class BitcodeLibraryNotFoundError extends NotFoundError {
+export class BitcodeLibraryNotFoundError extends SearchNotFoundError {
   override name = "BitcodeLibraryNotFoundError";
 }
 
 /** A static library that no search step found. */
-export class StaticLibraryNotFoundError extends NotFoundError {
+export class StaticLibraryNotFoundError extends SearchNotFoundError {
   override name = "StaticLibraryNotFoundError";
 }
 
 /** No CUDA Toolkit root could be determined. */
-export class CudaRootNotFoundError extends NotFoundError {
+export class CudaRootNotFoundError extends SearchNotFoundError {
   override name = "CudaRootNotFoundError";
 }
 
 /** Libraries whose dependencies lead back to themselves (a catalog error). */
-export class DependencyCycleError extends PathfinderError {
+export class DependencyCycleError extends InternalError {
   override name = "DependencyCycleError";
   /** The library reached again while it was loading. */
   readonly library: string;
@@ -180,3 +204,6 @@ export class DependencyCycleError extends PathfinderError {
     this.library = library;
   }
 }
+
+/** The roots of the pathfinder's family, which `instanceof PathfinderError` matches. */
+const PATHFINDER_ERRORS: readonly (abstract new (...args: never[]) => Error)[] = [PathfinderError, UnknownNameError, InvalidOverrideError, SearchNotFoundError, DependencyCycleError];

@@ -10,7 +10,7 @@ import { findBitcodeFile, findStaticFile, type LocatedLibraryFile } from "./bitc
 import { LIBRARY_CATALOG, type PackagedWith } from "./catalog.ts";
 import { resolveOptions, Search, type PathfinderConfig, type PathfinderOptions } from "./context.ts";
 import { findToolkitRoot, type LocatedCudaRoot } from "./cuda-root.ts";
-import { NotFoundError, DependencyCycleError } from "./errors.ts";
+import { SearchNotFoundError, DependencyCycleError } from "./errors.ts";
 import { findHeaderDirectory, type LocatedHeaderDirectory } from "./headers.ts";
 import { findLibrary, loadLibrary, type LibrarySearchContext, type LoadedNvidiaLibrary, type LocatedNvidiaLibrary } from "./libraries.ts";
 import type { DynamicLoader } from "./loader.ts";
@@ -40,12 +40,12 @@ export interface SurveyOptions {
   readonly load?: boolean;
 }
 
-/** Returns the value, or `undefined` when `lookup` throws a {@link NotFoundError} (other errors propagate). */
+/** Returns the value, or `undefined` when `lookup` throws a {@link SearchNotFoundError} (other errors propagate). */
 function orUndefined<T>(lookup: () => T): T | undefined {
   try {
     return lookup();
   } catch (error) {
-    if (error instanceof NotFoundError) return undefined;
+    if (error instanceof SearchNotFoundError) return undefined;
     throw error;
   }
 }

@@ -9,6 +9,7 @@
  */
 import { ffi } from "../ffi/index.ts";
 import type { NativePointer, Pointer } from "../ffi/types.ts";
+import { ArgumentError } from "../errors/base.ts";
 
 /** One field's place in its record (byte offset and size; bit offset and width for bit-fields). */
 export interface FieldInfo {
@@ -36,7 +37,7 @@ export interface RecordClass<T extends RecordBase> {
 }
 
 /** Raised when a record is placed over memory too small for it. */
-export class RecordRangeError extends RangeError {
+export class RecordRangeError extends ArgumentError {
   constructor(name: string, need: number, have: number) {
     super(`${name} needs ${need} bytes but the memory given holds ${have}; pass a larger buffer or offset.`);
     this.name = "RecordRangeError";

@@ -8,7 +8,7 @@ import { ffi, Scratch, dl } from "../../src/ffi/index.ts";
 import { driver, CUdevice_attribute, functions as driverFunctions, type CUcontext, type CUfunction, type CUmodule } from "../../src/bindings/driver.ts";
 import { nvrtc } from "../../src/bindings/nvrtc.ts";
 import { nvjitlink, nvJitLinkResult, NVJITLINK_INPUT_CUBIN_VALUE } from "./nvjitlink-input.ts";
-import { CUDAError, NVRTCError } from "../../src/bindings/errors.ts";
+import { CudaError, NVRTCError } from "../../src/bindings/errors.ts";
 import { gpu, skipNote } from "../support/gpu.ts";
 import type { FunctionTable } from "../../src/tables-runtime/spec.ts";
 
@@ -127,7 +127,7 @@ describe.skipIf(!gpu.available)(`driver bindings on a GPU${skipNote}`, () => {
     driver.cuMemcpyDtoH(out, d, n * 4);
     for (let i = 0; i < n; i++) expect(out[i]).toBe(i * 4);
     // A launch with a bad configuration is a typed error, not a crash.
-    expect(() => driver.cuLaunchKernel(fn, 1, 1, 1, 4096, 1, 1, 0, stream, params.pointer, null)).toThrow(CUDAError);
+    expect(() => driver.cuLaunchKernel(fn, 1, 1, 1, 4096, 1, 1, 0, stream, params.pointer, null)).toThrow(CudaError);
     driver.cuStreamDestroy(stream);
     driver.cuMemFree(d);
     driver.cuModuleUnload(mod);

@@ -7,7 +7,7 @@ import { runtime, cudaError_t } from "../../src/bindings/runtime.ts";
 import { nvvm } from "../../src/bindings/nvvm.ts";
 import { cupti } from "../../src/bindings/cupti.ts";
 import { driver, CUresult } from "../../src/bindings/driver.ts";
-import { CUDARuntimeError, NVVMError, enumName, LibraryNotFoundError } from "../../src/bindings/index.ts";
+import { CudaRuntimeError, NVVMError, enumName, LibraryNotFoundError } from "../../src/bindings/index.ts";
 import { findBitcodeLibrary, tryFindNvidiaLibrary } from "../../src/pathfinder/index.ts";
 import { readFileBytes } from "../../src/host.ts";
 import { ffi, Scratch } from "../../src/ffi/index.ts";
@@ -37,8 +37,8 @@ describe.skipIf(!hasCudart)("libcudart without a GPU", () => {
     } catch (e) {
       err = e;
     }
-    expect(err).toBeInstanceOf(CUDARuntimeError);
-    const e = err as CUDARuntimeError;
+    expect(err).toBeInstanceOf(CudaRuntimeError);
+    const e = err as CudaRuntimeError;
     expect(e.code).toBe(cudaError_t.cudaErrorInsufficientDriver);
     expect(e.codeName).toBe("cudaErrorInsufficientDriver");
     expect(e.message).toMatch(/cudaErrorInsufficientDriver: CUDA driver version is insufficient.*\(cudaGetDeviceCount\)/);

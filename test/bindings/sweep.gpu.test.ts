@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { driver } from "../../src/bindings/driver.ts";
 import { ffi } from "../../src/ffi/index.ts";
 import type { Pointer } from "../../src/ffi/types.ts";
-import { BindingArgumentError, BindingError, GuardError } from "../../src/bindings/errors.ts";
+import { BindingArgumentError, LibraryError, GuardError } from "../../src/bindings/errors.ts";
 import { nvml } from "../../src/bindings/nvml.ts";
 import { gpu, skipNote } from "../support/gpu.ts";
 
@@ -58,7 +58,7 @@ function sweep(what: string, binding: object, fns: { name: string; args: ("devic
       api[f.name]!(...f.args.map((a) => (a === "device" ? device : 256)));
       results.set(f.name, "ok");
     } catch (e) {
-      if (e instanceof GuardError || e instanceof BindingArgumentError || !(e instanceof BindingError)) throw e;
+      if (e instanceof GuardError || e instanceof BindingArgumentError || !(e instanceof LibraryError)) throw e;
       results.set(f.name, e.codeName);
     }
   }

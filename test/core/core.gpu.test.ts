@@ -12,7 +12,7 @@ import {
   EventTimingError,
   Kernel,
   KernelNotFoundError,
-  CUDAError,
+  CudaError,
   LaunchArgumentError,
   LaunchConfig,
   LaunchConfigError,
@@ -127,7 +127,7 @@ describe.skipIf(!gpu.available)(`the object layer on a GPU${skipNote}`, () => {
       code.getKernel("no_such_kernel");
     } catch (e) {
       expect((e as KernelNotFoundError).kernelName).toBe("no_such_kernel");
-      expect((e as KernelNotFoundError).cause).toBeInstanceOf(CUDAError);
+      expect((e as KernelNotFoundError).cause).toBeInstanceOf(CudaError);
     }
   });
 

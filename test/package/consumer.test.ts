@@ -66,7 +66,7 @@ const cudart = tryFindNvidiaLibrary("cudart");
 const libnvvm = tryFindNvidiaLibrary("nvvm");
 
 /** The consumer's script: what works without a GPU. */
-const APP = `import { BindingError, Meeting, Program, LibraryNotFoundError, driver, gdsStatus, profile, system } from "cuda-ts";
+const APP = `import { LibraryError, Meeting, Program, LibraryNotFoundError, driver, gdsStatus, profile, system } from "cuda-ts";
 import { nvvm, runtime } from "cuda-ts/bindings";
 import { CUuuid_st, driver as driverBinding } from "cuda-ts/bindings/driver";
 import { tryFindNvidiaLibrary } from "cuda-ts/pathfinder";
@@ -121,7 +121,7 @@ for (const [what, use] of [["NVML", () => system.driverVersion()], ["cuFile", ()
     use();
     console.log(\`\${runtimeName}: \${what} answered\`);
   } catch (e) {
-    if (!(e instanceof LibraryNotFoundError) && !(e instanceof BindingError)) throw e;
+    if (!(e instanceof LibraryNotFoundError) && !(e instanceof LibraryError)) throw e;
     console.log(\`\${runtimeName}: \${what} refused with \${e.name}\`);
   }
 }

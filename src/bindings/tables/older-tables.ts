@@ -20,6 +20,7 @@
  */
 import { readSmallFile } from "../../ffi/libc-read.ts";
 import { getEnv } from "../../host.ts";
+import { InvalidStateError } from "../../errors/base.ts";
 
 /** The first driver branch of CUDA 13.0 (the newest generated table's version). */
 export const FIRST_BRANCH_OF_NEWEST = 580;
@@ -70,7 +71,7 @@ export function decideOlderTables(env: (name: string) => string | undefined, rea
 export const olderTables: OlderTablesDecision = decideOlderTables(getEnv, () => readSmallFile(KERNEL_MODULE_VERSION_FILE));
 
 /** Raised when a table this process left out is asked for (a pin to an older version after start). */
-export class TableNotLoadedError extends Error {
+export class TableNotLoadedError extends InvalidStateError {
   constructor(
     readonly library: string,
     readonly ctkVersion: string,

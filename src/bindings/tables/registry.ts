@@ -7,6 +7,7 @@
 import type { CheckedRuntime } from "../../tables-runtime/checked.ts";
 import type { FunctionTable, LibraryInfo } from "../../tables-runtime/spec.ts";
 import { getEnv, isDirectory, isFile, listDirectory, realPath } from "../../host.ts";
+import { ArgumentError } from "../../errors/base.ts";
 
 /** One generated library module of one CTK version (generated/cuda-X.Y/<lib>/index.ts), as the bindings use it. */
 export interface GeneratedTable {
@@ -71,7 +72,7 @@ export interface AddedTable {
 }
 
 /** Raised for a folder that holds no usable generated tables. */
-export class GeneratedTablesError extends Error {
+export class GeneratedTablesError extends ArgumentError {
   constructor(message: string) {
     super(message);
     this.name = "GeneratedTablesError";

@@ -19,7 +19,7 @@ export type ReleasePhase = "finalizer" | "dispose";
 export interface ReleaseFailure {
   /** The class of the object whose resource failed to release: `"Stream"`, `"Buffer"`, `"Event"`, `"Communicator"`... */
   readonly kind: string;
-  /** What the release threw: usually a `BindingError` (a `CUDAError` naming the code and the function), or an `NCCLError`. */
+  /** What the release threw: usually a `LibraryError` (a `CudaError` naming the code and the function), or an `NCCLError`. */
   readonly error: unknown;
   /** After garbage collection, or in an explicit release. */
   readonly during: ReleasePhase;

@@ -54,7 +54,7 @@ async function poll(event: CUevent, what: string): Promise<void> {
 
 let nonblockingBroken = false;
 
-/** Resolves when `event` has completed; rejects with CUDAError if the work failed. */
+/** Resolves when `event` has completed; rejects with CudaError if the work failed. */
 export async function waitForEvent(event: CUevent, what: string): Promise<void> {
   if (ffi.supportsNonblocking && !nonblockingBroken) {
     const sync = driver.nonblocking("cuEventSynchronize");

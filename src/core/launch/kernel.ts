@@ -281,7 +281,7 @@ export class Kernel {
   /**
    * Sets an attribute of this kernel on a device (default: the current device), through cuKernelSetAttribute:
    * `kernel.setAttribute("maxDynamicSharedSizeBytes", 100 * 1024)`. Values are checked before the driver sees them;
-   * the driver refuses what the device cannot do (a CUDAError).
+   * the driver refuses what the device cannot do (a CudaError).
    */
   setAttribute<K extends keyof SettableKernelAttributes>(name: K, value: SettableKernelAttributes[K], device?: Device): this {
     if (typeof name !== "string" || !Object.hasOwn(SETTABLE, name)) {

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { UnsupportedError } from "../../errors/base.ts";
 
 /** A kernel parameter's type, as far as launching needs it. */
 export type ParamType =
@@ -14,7 +15,7 @@ export type ParamType =
   | { kind: "class"; name: string };
 
 /** A mangled name this parser does not understand (caught: the kernel's parameter types stay unknown). */
-class ManglingError extends SyntaxError {
+class ManglingError extends UnsupportedError {
   override readonly name = "ManglingError";
 }
 

@@ -12,7 +12,7 @@
  * @module
  */
 import { CUmem_range_attribute, CUmemLocationType, type CUdeviceptr } from "../../bindings/driver.ts";
-import { CUDAError } from "../../bindings/errors.ts";
+import { CudaError } from "../../bindings/errors.ts";
 import { formatCudaVersion } from "../../bindings/describe.ts";
 import { Buffer } from "./buffer.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
@@ -53,7 +53,7 @@ function managedBuffer(b: unknown, what: string): Buffer {
 }
 
 function adviceError(e: unknown, advice: string): unknown {
-  if (e instanceof CUDAError && e.codeName === "CUDA_ERROR_NOT_SUPPORTED") {
+  if (e instanceof CudaError && e.codeName === "CUDA_ERROR_NOT_SUPPORTED") {
     return new ManagedAdviceError(
       `${advice}: the driver does not support this advice on this memory (CUDA_ERROR_NOT_SUPPORTED); memory from a managed pool takes no advice on some drivers: ` +
         "allocate from new ManagedMemoryResource({ pool: false }) (cuMemAllocManaged)",

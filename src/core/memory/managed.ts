@@ -10,7 +10,7 @@
  * @module
  */
 import { CUmemAllocationType, CUmemAttach_flags, CUmemLocationType, type CUdeviceptr } from "../../bindings/driver.ts";
-import { CUDAError } from "../../bindings/errors.ts";
+import { CudaError } from "../../bindings/errors.ts";
 import { formatCudaVersion } from "../../bindings/describe.ts";
 import { Buffer } from "./buffer.ts";
 import { Context } from "../context.ts";
@@ -71,7 +71,7 @@ function tryManagedPool(o: ResolvedManagedOptions): { pool: ManagedPool | undefi
     const context = Context.current();
     return { pool: new ManagedPool({ pool: handle, owned: true, ...(context === undefined ? {} : { context }) }), reason: "" };
   } catch (e) {
-    if (e instanceof CUDAError && (e.codeName === "CUDA_ERROR_NOT_SUPPORTED" || e.codeName === "CUDA_ERROR_INVALID_VALUE")) {
+    if (e instanceof CudaError && (e.codeName === "CUDA_ERROR_NOT_SUPPORTED" || e.codeName === "CUDA_ERROR_INVALID_VALUE")) {
       return { pool: undefined, reason: `cuMemPoolCreate refused a managed pool (${e.codeName})` };
     }
     throw e;
@@ -190,7 +190,7 @@ export class ManagedMemoryResource implements MemoryResource {
       if (ctx !== undefined) withCurrentContext(ctx.handle, run);
       else run();
     } catch (e) {
-      if (e instanceof CUDAError && e.codeName === "CUDA_ERROR_NOT_SUPPORTED" && this.usesPool) {
+      if (e instanceof CudaError && e.codeName === "CUDA_ERROR_NOT_SUPPORTED" && this.usesPool) {
         throw new ManagedAdviceError(
           `advise(${JSON.stringify(advice)}): this driver does not support cuMemAdvise on memory from a managed pool (CUDA_ERROR_NOT_SUPPORTED); ` +
             "create the resource with new ManagedMemoryResource({ pool: false }) (cuMemAllocManaged) to give advice",

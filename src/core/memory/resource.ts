@@ -55,7 +55,7 @@ const SIZE_T_MAX = 0xffff_ffff_ffff_ffffn;
 
 /**
  * Checks an allocation size: a whole number of bytes from 0 to 2^64-1, as a number or a bigint. Sizes beyond what
- * the device could hold are not refused here: the driver answers them (with CUDA_ERROR_OUT_OF_MEMORY, a CUDAError).
+ * the device could hold are not refused here: the driver answers them (with CUDA_ERROR_OUT_OF_MEMORY, a CudaError).
  * Returns a number where the size is a safe integer (every size a real allocation can have), else a bigint.
  */
 export function allocationSize(size: number | bigint): number | bigint {

@@ -26,7 +26,7 @@ function requireContext(what: string): void {
 /**
  * Starts the profiler's capture range on the current context (`cuProfilerStart`).
  *
- * @throws {@link NoContextError} without a current context; `CUDAError` from the driver.
+ * @throws {@link NoContextError} without a current context; `CudaError` from the driver.
  */
 export function start(): void {
   requireContext("start");
@@ -36,7 +36,7 @@ export function start(): void {
 /**
  * Stops the profiler's capture range on the current context (`cuProfilerStop`), flushing what it collected.
  *
- * @throws {@link NoContextError} without a current context; `CUDAError` from the driver.
+ * @throws {@link NoContextError} without a current context; `CudaError` from the driver.
  */
 export function stop(): void {
   requireContext("stop");

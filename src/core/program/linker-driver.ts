@@ -2,7 +2,7 @@
  * A link through the driver's `cuLink*` functions, the fallback when nvJitLink cannot be used: the JIT options and
  * their log buffers live as long as the link state, inputs are added with their `CU_JIT_INPUT_*` type, and
  * `cuLinkComplete`'s cubin (owned by the link state) is copied out before the state is destroyed. A failure's
- * CUDAError gets the linker's error log appended to its message.
+ * CudaError gets the linker's error log appended to its message.
  *
  * @module
  */
@@ -92,7 +92,7 @@ export class DriverLinkSession {
     return decodeLog(this.#infoLog);
   }
 
-  /** Destroys the link state (once; a failure throws CUDAError). The logs stay readable. */
+  /** Destroys the link state (once; a failure throws CudaError). The logs stay readable. */
   destroy(): void {
     if (this.#destroyed) return;
     this.#destroyed = true;

@@ -9,7 +9,7 @@
  * ```
  *
  * The inputs are added when the Linker is built; `link()` completes the link. A failed link throws
- * NVJitLinkError carrying the error log (nvJitLink) or a CUDAError with the log in its message (driver); both logs
+ * NVJitLinkError carrying the error log (nvJitLink) or a CudaError with the log in its message (driver); both logs
  * stay readable on the Linker (`errorLog`, `infoLog`).
  *
  * @module

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { BindingError, CUDAError, CUDARuntimeError, FunctionNotFoundError, NVJitLinkError, NVRTCError, NVVMError } from "../../bindings/errors.ts";
-import { LibraryNotFoundError, NotFoundError } from "../../pathfinder/errors.ts";
+import { LibraryError, CudaError, CudaRuntimeError, FunctionNotFoundError, NVJitLinkError, NVRTCError, NVVMError } from "../../bindings/errors.ts";
+import { LibraryNotFoundError, NotFoundError, SearchNotFoundError } from "../../pathfinder/errors.ts";
 import { ClosedError, MissingArchError } from "../errors.ts";
 
 /** An error as it crosses a Worker boundary: its class's name, message, stack and own cloneable fields. */
@@ -31,11 +31,12 @@ const CLASSES: ReadonlyMap<string, ErrorClass> = new Map<string, ErrorClass>([
   ["NVRTCError", NVRTCError],
   ["NVJitLinkError", NVJitLinkError],
   ["NVVMError", NVVMError],
-  ["CUDAError", CUDAError],
-  ["CUDARuntimeError", CUDARuntimeError],
-  ["BindingError", BindingError],
+  ["CudaError", CudaError],
+  ["CudaRuntimeError", CudaRuntimeError],
+  ["LibraryError", LibraryError],
   ["FunctionNotFoundError", FunctionNotFoundError],
   ["LibraryNotFoundError", LibraryNotFoundError],
+  ["SearchNotFoundError", SearchNotFoundError],
   ["NotFoundError", NotFoundError],
   ["ClosedError", ClosedError],
   ["MissingArchError", MissingArchError],

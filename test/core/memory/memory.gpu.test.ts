@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolve } from "node:path";
 import {
   Buffer,
-  CUDAError,
+  CudaError,
   Device,
   DeviceMemoryResource,
   IpcListener,
@@ -186,10 +186,10 @@ describe.skipIf(!gpu.available)(`memory resources on a GPU${skipNote}`, () => {
         } catch (e) {
           error = e;
         }
-        expect(error, `${mr.constructor.name}.allocate(${String(size)})`).toBeInstanceOf(CUDAError);
-        expect((error as CUDAError).codeName).toBe("CUDA_ERROR_OUT_OF_MEMORY");
+        expect(error, `${mr.constructor.name}.allocate(${String(size)})`).toBeInstanceOf(CudaError);
+        expect((error as CudaError).codeName).toBe("CUDA_ERROR_OUT_OF_MEMORY");
       }
-      expect(() => mr.allocate(2n ** 64n - 1n, { stream })).toThrow(CUDAError);
+      expect(() => mr.allocate(2n ** 64n - 1n, { stream })).toThrow(CudaError);
     }
     // The device still works afterwards.
     using b = dev.allocate(64, { stream });
