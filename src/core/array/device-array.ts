@@ -23,6 +23,7 @@ import type { NativePointer } from "../../ffi/types.ts";
 import type { Device } from "../device.ts";
 import { addressKey, driver } from "../base/driver-state.ts";
 import { describeValue } from "../base/checks.ts";
+import { refuseWrongDevice } from "../base/wrong-device.ts";
 import { argumentsChanged } from "../base/epoch.ts";
 import { ArrayLayoutError, ClosedError, DTypeError, ShapeMismatchError } from "../errors.ts";
 import { PointerArgument } from "../launch/pointer-argument.ts";
@@ -575,10 +576,10 @@ function copyBetween(src: DeviceArray, dst: DeviceArray, stream: Stream, action:
   const sd = memoryDevice(src);
   const dd = memoryDevice(dst);
   if (sd >= 0 && dd >= 0 && sd !== dd) {
-    throw new ArrayLayoutError(`${action}: a strided copy runs on one device, but the source is on device ${sd} and the destination on device ${dd}; copy a contiguous array across instead`);
+    refuseWrongDevice(`${action}: the destination`, sd, dd, "a strided copy runs on one device, the source's: copy a contiguous array across instead");
   }
   if (sd >= 0 && sd !== stream.device.id) {
-    throw new ArrayLayoutError(`${action}: the arrays are on device ${sd} but the stream is on device ${stream.device.id}; a strided copy runs on the arrays' device`);
+    refuseWrongDevice(`${action}: the stream`, sd, stream.device.id, `a strided copy runs on the arrays' device: pass a stream of device ${sd}`);
   }
   stridedCopy(stream, w, src.address, dst.address, c.shape, c.a, c.b, src.size);
 }

@@ -9,6 +9,7 @@
  */
 import { DTypeError, ShapeMismatchError, ArrayLayoutError } from "../errors.ts";
 import { describeValue } from "../base/checks.ts";
+import { refuseWrongDevice } from "../base/wrong-device.ts";
 import { DeviceArray, encodeElement, type ArrayScalar } from "../array/device-array.ts";
 import { dtypes, DTYPE_NAMES, type DType, type DTypeName } from "../array/dtype.ts";
 import { sameShape } from "../array/layout.ts";
@@ -115,7 +116,7 @@ export function bindArguments(kernelName: string, params: readonly KernelParam[]
         throw new ArrayLayoutError(`${kernelName}: ${p.name} must be contiguous but its strides are [${a.strides.join(", ")}] for shape [${a.shape.join(", ")}]; pass ${p.name}.copy({ stream })`);
       }
       const dev = a.buffer.isHostAccessible ? deviceId : a.buffer.device.id;
-      if (dev !== deviceId) throw new ArrayLayoutError(`${kernelName}: ${p.name} is on device ${dev} but the stream is on device ${deviceId}`);
+      if (dev !== deviceId) refuseWrongDevice(`${kernelName}: ${p.name}`, deviceId, dev, `the kernel runs on the stream's device: copy ${p.name} to device ${deviceId} first, or launch on a stream of device ${dev}`);
       if (!p.raw) {
         if (shape === undefined) {
           shape = a.shape;
