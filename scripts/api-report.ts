@@ -597,25 +597,52 @@ export interface ReportDifference {
   readonly diff: string;
 }
 
-/** The first differing lines of two texts, as a short diff (line numbers of the committed file). */
+/**
+ * The first differing lines of two texts, as a short diff: the first hunk (where the texts agree again for three
+ * lines, looked for within 200 lines) with at most `context` lines of each side, and how many lines differ in all.
+ */
 export function shortDiff(committed: string, current: string, context = 6): string {
   const a = committed.split("\n");
   const b = current.split("\n");
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  const agree = (i: number, j: number): boolean => {
+    for (let k = 0; k < 3; k++) {
+      if (i + k >= a.length && j + k >= b.length) return true;
+      if (a[i + k] !== b[j + k]) return false;
+    }
+    return true;
+  };
   let endA = a.length;
   let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
+  search: for (let d = 1; d <= 400; d++) {
+    for (let da = 0; da <= d; da++) {
+      const i = start + da;
+      const j = start + d - da;
+      if (i <= a.length && j <= b.length && agree(i, j)) {
+        endA = i;
+        endB = j;
+        break search;
+      }
+    }
   }
-  const removed = a.slice(start, endA);
-  const added = b.slice(start, endB);
-  const lines = [`@@ line ${start + 1}: ${removed.length} line(s) committed, ${added.length} now @@`];
-  for (const l of removed.slice(0, context)) lines.push(`- ${l}`);
-  if (removed.length > context) lines.push(`- … ${removed.length - context} more`);
-  for (const l of added.slice(0, context)) lines.push(`+ ${l}`);
-  if (added.length > context) lines.push(`+ … ${added.length - context} more`);
+  // Lines only one side has, counted as multisets: how big the whole change is.
+  const counts = new Map<string, number>();
+  for (const l of a) counts.set(l, (counts.get(l) ?? 0) + 1);
+  let added = 0;
+  for (const l of b) {
+    const n = counts.get(l) ?? 0;
+    if (n > 0) counts.set(l, n - 1);
+    else added++;
+  }
+  const removed = [...counts.values()].reduce((x, y) => x + y, 0);
+  const lines = [`@@ first difference at line ${start + 1}; in all ${removed} line(s) only committed, ${added} only now @@`];
+  const side = (sign: string, part: string[]): void => {
+    for (const l of part.slice(0, context)) lines.push(`${sign} ${l}`);
+    if (part.length > context) lines.push(`${sign} … ${part.length - context} more`);
+  };
+  side("-", a.slice(start, endA));
+  side("+", b.slice(start, endB));
   return lines.join("\n");
 }
 
