@@ -18,6 +18,7 @@
  */
 import { getEnv } from "./host.ts";
 import { filePath } from "./module-url.ts";
+import { InvalidStateError } from "./errors/base.ts";
 
 /** The variable that makes the deferred libraries load at import on every runtime (`CUDA_TS_EAGER=1`). */
 export const EAGER_VARIABLE = "CUDA_TS_EAGER";
@@ -27,7 +28,7 @@ export const EAGER_VARIABLE = "CUDA_TS_EAGER";
  * still waits on an import of its own, in the middle of an ES module graph's evaluation: `CUDA_TS_EAGER=1` loads it
  * at import instead; or Deno refused to read it: the message says which permission).
  */
-export class DeferredLoadError extends Error {
+export class DeferredLoadError extends InvalidStateError {
   /** The module's name ("nvml", "pathfinder", ...). */
   readonly module: string;
 

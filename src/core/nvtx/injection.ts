@@ -18,6 +18,7 @@
  */
 import { ffi, type FunctionType, type NativeCallback, type NativeFunction, type NativeLibrary, type NativePointer, type Pointer } from "../../ffi/index.ts";
 import { RTLD_LAZY } from "../../ffi/dl.ts";
+import { UnsupportedError } from "../../errors/base.ts";
 
 /** `NVTX_VERSION` of the headers this protocol follows (NVTX 3). */
 export const NVTX_VERSION = 3;
@@ -171,7 +172,7 @@ function slotMemory(): SlotMemory {
 export type InjectionFailure = "load" | "entry-point" | "refused";
 
 /** Thrown (internally) when the injection library cannot be attached; the public layer turns it into a warning. */
-class InjectionFailed extends Error {
+class InjectionFailed extends UnsupportedError {
   constructor(
     readonly kind: InjectionFailure,
     message: string,
