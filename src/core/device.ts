@@ -18,7 +18,6 @@ import type { MemoryResource } from "./memory/resource.ts";
 import { defaultMemoryResource } from "./memory/pool.ts";
 import { provideHubLinks } from "./base/hub.ts";
 import { enablePeerAccess } from "./memory/peer.ts";
-import { SystemDevice } from "./system/device.ts";
 
 /** A compute capability. */
 export interface ComputeCapability {
@@ -226,11 +225,6 @@ export class Device {
    */
   enablePeerAccess(peer: Device): void {
     enablePeerAccess(this, peer);
-  }
-
-  /** This GPU as NVML sees it (`system.Device`, matched by UUID). */
-  toSystemDevice(): SystemDevice {
-    return SystemDevice.fromCudaDevice(this);
   }
 
   toString(): string {

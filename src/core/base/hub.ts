@@ -24,7 +24,7 @@ export function provideHubLinks(l: HubLinks): void {
 
 function hub(): HubLinks {
   if (links === undefined) {
-    throw new ReferenceError("cuda-ts: src/core/device.ts has not loaded: import the object layer through src/core/index.ts (or src/index.ts)");
+    throw new ReferenceError("cuda-ts: src/core/device.ts has not loaded: import cuda-ts (src/index.ts), which loads it");
   }
   return links;
 }

@@ -207,7 +207,7 @@ export class ObjectCode {
    */
   getGlobal(name: string, options: GetGlobalOptions): DeviceArray {
     if (options === null || typeof options !== "object") throw new TypeError("getGlobal takes options { dtype, shape?, device? }");
-    if (globalArrayFactory === undefined) throw new ReferenceError("cuda-ts: src/core/array/device-array.ts has not loaded: import the object layer through src/core/index.ts (or src/index.ts)");
+    if (globalArrayFactory === undefined) throw new ReferenceError("cuda-ts: src/core/array/device-array.ts has not loaded: import cuda-ts (src/index.ts), which loads it");
     const { address, size } = this.getGlobalAddress(name, options.device);
     return globalArrayFactory(Buffer.fromHandle(address, size, { owner: this }), options);
   }

@@ -5,7 +5,7 @@
  *
  * NVML numbers GPUs in PCI order; CUDA numbers them fastest first unless CUDA_DEVICE_ORDER=PCI_BUS_ID, and
  * CUDA_VISIBLE_DEVICES renumbers them. The two are matched by UUID: {@link SystemDevice.toCudaDevice} and
- * `Device.toSystemDevice()`.
+ * {@link SystemDevice.fromCudaDevice} (`system.Device.fromCudaDevice(dev)`).
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * cuda-ts/math/blas: dense linear algebra on DeviceArrays through cuBLAS and cuBLASLt.
+ * `cuda-ts/math/blas`: dense linear algebra on DeviceArrays through cuBLAS and cuBLASLt.
  *
  * ```ts
  * import { Blas, BlasLt } from "cuda-ts/math/blas";
@@ -14,6 +14,8 @@
  *
  * @module
  */
+// The object layer this subject builds on (the root registers Device and DeviceArray with the layers below it).
+import "./index.ts";
 export {
   Blas,
   type BlasEmulationStrategy,
@@ -26,9 +28,9 @@ export {
   type GemmOptions,
   type GemvOptions,
   type ReductionOptions,
-} from "./blas.ts";
-export { BlasLt, MatmulPlan, type BlasLtActivation, type BlasLtOptions, type MatmulOptions } from "./blaslt.ts";
-export { BlasDeviceError } from "../../errors.ts";
-export { DEFAULT_WORKSPACE_BYTES, type BlasWorkspaceOptions } from "./common.ts";
-export { type BlasComputeType, type BlasScalar, matrixStorage, planGemm, type GemmPlan, type MatrixStorage } from "./plan.ts";
-export { CUBLASError } from "../../../bindings/errors.ts";
+} from "./core/math/blas/blas.ts";
+export { BlasLt, MatmulPlan, type BlasLtActivation, type BlasLtOptions, type MatmulOptions } from "./core/math/blas/blaslt.ts";
+export { BlasDeviceError } from "./core/errors.ts";
+export { DEFAULT_WORKSPACE_BYTES, type BlasWorkspaceOptions } from "./core/math/blas/common.ts";
+export { type BlasComputeType, type BlasScalar, matrixStorage, planGemm, type GemmPlan, type MatrixStorage } from "./core/math/blas/plan.ts";
+export { CUBLASError } from "./bindings/errors.ts";
