@@ -9,7 +9,8 @@
  *   bun examples/compile_in_worker.ts
  *   deno run --allow-ffi --allow-env --allow-read examples/compile_in_worker.ts
  */
-import { Device, LaunchConfig, Program, WorkerPool, closeCompileWorkers, configureCompileWorkers, launch, u64 } from "../src/index.ts";
+import { Device, LaunchConfig, Program, launch, u64 } from "../src/index.ts";
+import { WorkerPool, closeCompileWorkers, configureCompileWorkers } from "../src/workers.ts";
 import { ffi } from "../src/ffi/index.ts";
 import type { GpuJob, GpuJobResult } from "./workers/gpu_worker.ts";
 

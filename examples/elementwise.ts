@@ -6,7 +6,8 @@
  *   bun examples/elementwise.ts
  *   deno run --allow-ffi --allow-env --allow-read examples/elementwise.ts
  */
-import { Device, DeviceArray, ElementwiseKernel } from "../src/index.ts";
+import { Device, DeviceArray } from "../src/index.ts";
+import { ElementwiseKernel } from "../src/kernels.ts";
 
 const dev = new Device(0);
 dev.setCurrent();

@@ -6,7 +6,9 @@
  *   bun examples/fft_convolution.ts
  *   deno run --allow-ffi --allow-env --allow-read examples/fft_convolution.ts
  */
-import { Device, DeviceArray, ElementwiseKernel, Fft } from "../src/index.ts";
+import { Device, DeviceArray } from "../src/index.ts";
+import { ElementwiseKernel } from "../src/kernels.ts";
+import { Fft } from "../src/math.ts";
 
 const dev = new Device(0);
 dev.setCurrent();

@@ -9,7 +9,8 @@
  *   bun examples/foreign_interop.ts
  *   deno run --allow-ffi --allow-env --allow-read examples/foreign_interop.ts
  */
-import { Device, DeviceArray, LaunchConfig, Program, Stream, fromCudaArrayInterface, fromDLPack, launch, toDLPack } from "../src/index.ts";
+import { Device, DeviceArray, LaunchConfig, Program, Stream, launch } from "../src/index.ts";
+import { fromCudaArrayInterface, fromDLPack, toDLPack } from "../src/interop.ts";
 import { ffi } from "../src/ffi/index.ts";
 import { CUstream_flags, driver, type CUdeviceptr } from "../src/bindings/driver.ts";
 

@@ -17,22 +17,18 @@ import { mkdtempSync, openSync, readSync, closeSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  CuFile,
-  CuFileBatch,
   CuFileError,
   Device,
   LaunchConfig,
   LegacyPinnedMemoryResource,
   Program,
-  configureGdsDriver,
-  gdsStatus,
   launch,
-  registerGdsBuffer,
   u32,
   u64,
   type Buffer,
   type Stream,
 } from "../src/index.ts";
+import { CuFile, CuFileBatch, configureGdsDriver, gdsStatus, registerGdsBuffer } from "../src/gds.ts";
 
 const MiB = 1 << 20;
 const sizeMiB = Number(process.argv[2] ?? 256);

@@ -13,7 +13,7 @@
  *   deno run --allow-ffi --allow-env --allow-read examples/gemm.ts
  */
 import { Device, DeviceArray, encodeBFloat16 } from "../src/index.ts";
-import { Blas, BlasLt } from "../src/core/math/blas/index.ts";
+import { Blas, BlasLt } from "../src/math-blas.ts";
 
 const dev = new Device(0);
 dev.setCurrent();

@@ -6,7 +6,8 @@
  *   bun examples/graph_update.ts
  *   deno run --allow-ffi --allow-env --allow-read examples/graph_update.ts
  */
-import { Device, GraphUpdateError, LaunchConfig, Program, launch, type Buffer, type GraphBuilder } from "../src/index.ts";
+import { Device, GraphUpdateError, LaunchConfig, Program, launch, type Buffer } from "../src/index.ts";
+import { type GraphBuilder } from "../src/graphs.ts";
 
 const source = `
 template <typename T> __global__ void scale(T* x, T factor, size_t n) {

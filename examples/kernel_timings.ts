@@ -10,7 +10,8 @@
  *
  * Needs libcupti (a toolkit's extras/CUPTI/lib64, NVIDIA's nvidia-cuda-cupti wheel, or CUDA_TS_CUPTI_PATH).
  */
-import { Device, Event, LaunchConfig, Program, f32, launch, profile, u32, u64 } from "../src/index.ts";
+import { Device, Event, LaunchConfig, Program, f32, launch, u32, u64 } from "../src/index.ts";
+import { profile } from "../src/profiling.ts";
 
 const source = `
 extern "C" __global__ void spin(unsigned long long ns, unsigned* out) {

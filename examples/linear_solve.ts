@@ -6,7 +6,8 @@
  *   bun examples/linear_solve.ts
  *   deno run --allow-ffi --allow-env --allow-read examples/linear_solve.ts
  */
-import { Device, DeviceArray, SingularMatrixError, Solver } from "../src/index.ts";
+import { Device, DeviceArray, SingularMatrixError } from "../src/index.ts";
+import { Solver } from "../src/math.ts";
 
 const dev = new Device(0);
 dev.setCurrent();

@@ -5,7 +5,17 @@
  *   bun examples/memory_ops.ts
  *   deno run --allow-ffi --allow-env --allow-read examples/memory_ops.ts
  */
-import { Device, DeviceMemoryResource, LaunchConfig, LegacyPinnedMemoryResource, PinnedMemoryResource, Program, f32, launch, u32 } from "../src/index.ts";
+import {
+  Device,
+  DeviceMemoryResource,
+  LaunchConfig,
+  LegacyPinnedMemoryResource,
+  PinnedMemoryResource,
+  Program,
+  f32,
+  launch,
+  u32,
+} from "../src/index.ts";
 
 function check(ok: boolean, what: string): void {
   if (!ok) throw new Error(`memory_ops: ${what}`);

@@ -7,7 +7,17 @@
  *   bun examples/memory_pool_resources.ts
  *   deno run --allow-ffi --allow-env --allow-read examples/memory_pool_resources.ts
  */
-import { Device, DeviceMemoryResource, GraphMemoryResource, LaunchConfig, ManagedMemoryResource, PinnedMemoryResource, Program, launch, u32 } from "../src/index.ts";
+import {
+  Device,
+  DeviceMemoryResource,
+  LaunchConfig,
+  ManagedMemoryResource,
+  PinnedMemoryResource,
+  Program,
+  launch,
+  u32,
+} from "../src/index.ts";
+import { GraphMemoryResource } from "../src/graphs.ts";
 
 function check(ok: boolean, what: string): void {
   if (!ok) throw new Error(`memory_pool_resources: ${what}`);

@@ -7,7 +7,9 @@
  *   bun examples/monte_carlo_pi.ts
  *   deno run --allow-ffi --allow-env --allow-read examples/monte_carlo_pi.ts
  */
-import { Device, DeviceArray, ReductionKernel, Rng } from "../src/index.ts";
+import { Device, DeviceArray } from "../src/index.ts";
+import { ReductionKernel } from "../src/kernels.ts";
+import { Rng } from "../src/math.ts";
 
 const dev = new Device(0);
 dev.setCurrent();

@@ -8,7 +8,8 @@
  *   bun examples/nccl_all_reduce.ts
  *   deno run --allow-ffi --allow-env --allow-read examples/nccl_all_reduce.ts
  */
-import { Communicator, Device, DeviceArray, group } from "../src/index.ts";
+import { Device, DeviceArray } from "../src/index.ts";
+import { Communicator, group } from "../src/distributed.ts";
 
 const devices = Device.all();
 if (devices.length === 0) throw new Error("nccl_all_reduce: no CUDA device");

@@ -9,7 +9,8 @@
  * allGather collects every rank's number; send/recv pass a value around the ring (in one group); each checked.
  * Run on its own (no launcher) it is a job of one rank.
  */
-import { Communicator, DeviceArray, group, world } from "../src/index.ts";
+import { DeviceArray } from "../src/index.ts";
+import { Communicator, group, world } from "../src/distributed.ts";
 
 const w = world();
 const comm = await Communicator.fromWorld();

@@ -6,7 +6,8 @@
  *   bun examples/nvidia_smi.ts
  *   deno run --allow-ffi --allow-env --allow-read examples/nvidia_smi.ts
  */
-import { Device, system } from "../src/index.ts";
+import { Device } from "../src/index.ts";
+import * as system from "../src/system.ts";
 
 const snapshot = system.snapshot();
 console.log(new Date().toString());
@@ -19,7 +20,7 @@ if (process.env.CUDA_VISIBLE_DEVICES === undefined && snapshot.devices.length !=
   problems.push(`NVML sees ${snapshot.devices.length} GPU(s), CUDA ${cuda.length}`);
 }
 for (const dev of cuda) {
-  const gpu = dev.toSystemDevice();
+  const gpu = system.Device.fromCudaDevice(dev);
   if (gpu.uuidWithoutPrefix !== dev.uuid.toLowerCase()) problems.push(`CUDA device ${dev.id}: NVML UUID ${gpu.uuid}, CUDA ${dev.uuid}`);
   if (gpu.name !== dev.name) problems.push(`CUDA device ${dev.id}: NVML name ${gpu.name}, CUDA ${dev.name}`);
   if (gpu.toCudaDevice() !== dev) problems.push(`CUDA device ${dev.id}: NVML GPU ${gpu.uuid} maps back to another device`);

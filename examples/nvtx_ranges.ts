@@ -11,7 +11,8 @@
  *   bun examples/nvtx_ranges.ts
  *   deno run --allow-ffi --allow-env --allow-read examples/nvtx_ranges.ts
  */
-import { Device, LaunchConfig, Program, f32, launch, nvtx, profiler, u32 } from "../src/index.ts";
+import { Device, LaunchConfig, Program, f32, launch, u32 } from "../src/index.ts";
+import { nvtx, profiler } from "../src/profiling.ts";
 
 const source = `
 extern "C" __global__ void scale(float* x, float a, unsigned n) {

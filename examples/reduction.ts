@@ -5,7 +5,8 @@
  *   bun examples/reduction.ts
  *   deno run --allow-ffi --allow-env --allow-read examples/reduction.ts
  */
-import { Device, DeviceArray, ReductionKernel } from "../src/index.ts";
+import { Device, DeviceArray } from "../src/index.ts";
+import { ReductionKernel } from "../src/kernels.ts";
 
 const dev = new Device(0);
 dev.setCurrent();

@@ -8,7 +8,8 @@
  *   bun examples/simple_cubemap_texture.ts
  *   deno run --allow-ffi --allow-env --allow-read examples/simple_cubemap_texture.ts
  */
-import { CudaArray, Device, DeviceArray, LaunchConfig, Program, TextureObject, i32, launch } from "../src/index.ts";
+import { Device, DeviceArray, LaunchConfig, Program, i32, launch } from "../src/index.ts";
+import { CudaArray, TextureObject } from "../src/texture.ts";
 
 const source = `
 extern "C" __global__ void transformKernel(float* g_odata, int width, cudaTextureObject_t tex) {

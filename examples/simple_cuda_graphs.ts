@@ -8,7 +8,8 @@
  *   bun examples/simple_cuda_graphs.ts
  *   deno run --allow-ffi --allow-env --allow-read examples/simple_cuda_graphs.ts
  */
-import { Device, GraphBuilder, GraphDefinition, LaunchConfig, PinnedMemoryResource, Program, hostCallbacksSupported, launch } from "../src/index.ts";
+import { Device, LaunchConfig, PinnedMemoryResource, Program, hostCallbacksSupported, launch } from "../src/index.ts";
+import { GraphBuilder, GraphDefinition } from "../src/graphs.ts";
 
 const source = `
 #define THREADS_PER_BLOCK 256

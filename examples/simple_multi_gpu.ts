@@ -7,7 +7,18 @@
  *   bun examples/simple_multi_gpu.ts
  *   deno run --allow-ffi --allow-env --allow-read examples/simple_multi_gpu.ts
  */
-import { Device, LaunchConfig, Program, f32, launch, u64, type Buffer, type Kernel, type ObjectCode, type Stream } from "../src/index.ts";
+import {
+  Device,
+  LaunchConfig,
+  Program,
+  f32,
+  launch,
+  u64,
+  type Buffer,
+  type Kernel,
+  type ObjectCode,
+  type Stream,
+} from "../src/index.ts";
 
 const source = `
 extern "C" __global__ void scale_add(const float* a, const float* b, float* c, float s, size_t n) {

@@ -6,7 +6,8 @@
  *   bun examples/sparse_matvec.ts
  *   deno run --allow-ffi --allow-env --allow-read examples/sparse_matvec.ts
  */
-import { Device, DeviceArray, Sparse } from "../src/index.ts";
+import { Device, DeviceArray } from "../src/index.ts";
+import { Sparse } from "../src/math.ts";
 
 const dev = new Device(0);
 dev.setCurrent();

@@ -7,7 +7,8 @@
  *   bun examples/texture_sample.ts
  *   deno run --allow-ffi --allow-env --allow-read examples/texture_sample.ts
  */
-import { CudaArray, Device, DeviceArray, LaunchConfig, Program, SurfaceObject, TextureObject, f32, i32, launch } from "../src/index.ts";
+import { Device, DeviceArray, LaunchConfig, Program, f32, i32, launch } from "../src/index.ts";
+import { CudaArray, SurfaceObject, TextureObject } from "../src/texture.ts";
 
 const source = `
 extern "C" __global__ void sample(cudaTextureObject_t tex, float* out, int w, int h, float dx, float dy) {

@@ -9,7 +9,8 @@
  *   bun examples/tma_tensor_map.ts
  *   deno run --allow-ffi --allow-env --allow-read examples/tma_tensor_map.ts
  */
-import { Device, DeviceArray, LaunchConfig, Program, TensorMap, f32, launch } from "../src/index.ts";
+import { Device, DeviceArray, LaunchConfig, Program, f32, launch } from "../src/index.ts";
+import { TensorMap } from "../src/tensor-map.ts";
 
 const BOX = 32;
 const source = `

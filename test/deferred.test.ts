@@ -122,6 +122,9 @@ describe("deferred modules in a process of this runtime", () => {
     writeFileSync(
       script,
       `import * as cuda from ${JSON.stringify(join(root, "src/index.ts"))};
+import * as system from ${JSON.stringify(join(root, "src/system.ts"))};
+import { gdsStatus } from ${JSON.stringify(join(root, "src/gds.ts"))};
+import { UniqueId } from ${JSON.stringify(join(root, "src/distributed.ts"))};
 import { loadedDeferredModules } from ${JSON.stringify(join(root, "src/deferred.ts"))};
 function step(name: string, f: () => unknown): void {
   let outcome = "ran";
@@ -134,10 +137,10 @@ function step(name: string, f: () => unknown): void {
   console.log(JSON.stringify({ name, loaded: [...loadedDeferredModules()].sort(), outcome }));
 }
 step("import", () => undefined);
-step("system.driverVersion", () => cuda.system.driverVersion());
-step("gdsStatus", () => cuda.gdsStatus());
+step("system.driverVersion", () => system.driverVersion());
+step("gdsStatus", () => gdsStatus());
 step("compile", () => new cuda.Program("extern \\"C\\" __global__ void k() {}", "c++").compile("ptx"));
-step("UniqueId.create", () => cuda.UniqueId.create());
+step("UniqueId.create", () => UniqueId.create());
 `,
     );
     const cmd = runtimeCommand(script);
@@ -151,7 +154,7 @@ step("UniqueId.create", () => cuda.UniqueId.create());
     return steps;
   }
 
-  it("on Bun importing the root loads none of them and each first use loads its own (on Deno all load at import); errors are the root's classes", () => {
+  it("on Bun importing the root and the system, GDS and distributed entry points loads none of them and each first use loads its own (on Deno all load at import); errors are the root's classes", () => {
     const s = child({ CUDA_TS_TABLES: "newest" });
     if (isBun) {
       expect(s.import!.loaded).toEqual([]);

@@ -21,17 +21,15 @@
 import {
   Device,
   DeviceArray,
-  ElementwiseKernel,
   LaunchConfig,
   PinnedMemoryResource,
   Program,
-  ReductionKernel,
-  builderStats,
-  driver,
   launch,
   u64,
   type Stream,
 } from "../../src/index.ts";
+import { ElementwiseKernel, ReductionKernel, builderStats } from "../../src/kernels.ts";
+import { driver } from "../../src/bindings/driver.ts";
 import { ffi } from "../../src/ffi/index.ts";
 import type { CUdeviceptr } from "../../src/bindings/driver.ts";
 import { measure, note, now, skip, type Rep } from "./harness.ts";

@@ -23,8 +23,17 @@
  *
  * @module
  */
-import { Device, DeviceArray, encodeBFloat16, encodeHalf, type DTypeName, type MemoryResource, type Stream, SynchronousMemoryResource } from "../../src/index.ts";
-import { Blas, type BlasComputeType } from "../../src/core/math/blas/index.ts";
+import {
+  Device,
+  DeviceArray,
+  encodeBFloat16,
+  encodeHalf,
+  type DTypeName,
+  type MemoryResource,
+  type Stream,
+  SynchronousMemoryResource,
+} from "../../src/index.ts";
+import { Blas, type BlasComputeType } from "../../src/math-blas.ts";
 import { ffi } from "../../src/ffi/index.ts";
 import { cublas } from "../../src/bindings/cublas.ts";
 import { getEnv } from "../../src/host.ts";

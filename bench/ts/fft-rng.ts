@@ -16,7 +16,8 @@
  *
  * @module
  */
-import { Device, DeviceArray, Fft, Rng, type Stream } from "../../src/index.ts";
+import { Device, DeviceArray, type Stream } from "../../src/index.ts";
+import { Fft, Rng } from "../../src/math.ts";
 import { ffi } from "../../src/ffi/index.ts";
 import { BURST, burstRep, measure, note, skip, type Rep } from "./harness.ts";
 

@@ -19,7 +19,8 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CuFile, Device, LegacyPinnedMemoryResource, configureGdsDriver, gdsStatus, registerGdsBuffer } from "../../src/index.ts";
+import { Device, LegacyPinnedMemoryResource } from "../../src/index.ts";
+import { CuFile, configureGdsDriver, gdsStatus, registerGdsBuffer } from "../../src/gds.ts";
 
 const ROUNDS = 7;
 const MiB = 1 << 20;

@@ -13,7 +13,8 @@
  *
  * @module
  */
-import { Communicator, Device, DeviceArray, group, type Stream } from "../../src/index.ts";
+import { Device, DeviceArray, type Stream } from "../../src/index.ts";
+import { Communicator, group } from "../../src/distributed.ts";
 import { ffi } from "../../src/ffi/index.ts";
 
 const g = globalThis as unknown as { Deno?: { args: string[] }; process?: { argv: string[] } };

@@ -18,7 +18,7 @@
 import * as process from "node:process";
 import { driver } from "../../src/bindings/index.ts";
 import type { CUevent, CUfunction, CUdeviceptr } from "../../src/bindings/driver.ts";
-import { Device, LaunchConfig, ObjectCode, i32, launch } from "../../src/core/index.ts";
+import { Device, LaunchConfig, ObjectCode, i32, launch } from "../../src/index.ts";
 import { Scratch } from "../../src/ffi/index.ts";
 
 const [cubin, only] = process.argv.slice(2);

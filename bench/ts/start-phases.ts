@@ -79,12 +79,15 @@ if (args.includes("--empty")) {
   const entry = i >= 0 ? new URL("dist/src/index.js", root).href : new URL("src/index.ts", root).href;
   out.layer = i >= 0 ? "dist" : "src";
   const cuda = (await import(entry)) as typeof import("../../src/index.ts");
+  // The driver binding, which the root has loaded already: its own entry point (the root does not export it).
+  const driverEntry = i >= 0 ? new URL("dist/src/bindings/driver.js", root).href : new URL("src/bindings/driver.ts", root).href;
+  const { driver } = (await import(driverEntry)) as typeof import("../../src/bindings/driver.ts");
   T.push(performance.now());
-  cuda.driver.load();
+  driver.load();
   T.push(performance.now());
-  out.driver = cuda.driver.cuDriverGetVersion();
+  out.driver = driver.cuDriverGetVersion();
   T.push(performance.now());
-  cuda.driver.cuInit(0);
+  driver.cuInit(0);
   T.push(performance.now());
   new cuda.Device(0).setCurrent();
   T.push(performance.now());

@@ -22,7 +22,7 @@ import {
   type CUstream,
 } from "../../src/bindings/driver.ts";
 import { type nvrtcProgram, nvrtcProgramLog } from "../../src/bindings/nvrtc.ts";
-import * as core from "../../src/core/index.ts";
+import * as core from "../../src/index.ts";
 import { ffi, Scratch, type NativePointer, type Pointer } from "../../src/ffi/index.ts";
 import {
   BIG,

@@ -3,7 +3,8 @@
  * own bindings (its own FFI tables), makes device 0's primary context current (the same context as the main
  * thread's), and for each request compiles a kernel, runs it on its own stream and checks the result.
  */
-import { Device, LaunchConfig, Program, f32, launch, serveRequests, u64 } from "../../src/index.ts";
+import { Device, LaunchConfig, Program, f32, launch, u64 } from "../../src/index.ts";
+import { serveRequests } from "../../src/workers.ts";
 import { ffi } from "../../src/ffi/index.ts";
 
 /** What the main thread asks: scale `n` floats by `a` and add `tag` (a compile-time constant of this kernel). */

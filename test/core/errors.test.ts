@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import * as root from "../../src/index.ts";
 import * as errors from "../../src/core/errors.ts";
-import { HostFileError, ObjectCode } from "../../src/core/index.ts";
+import { HostFileError, ObjectCode } from "../../src/index.ts";
 import { sourceFiles } from "../support/import-graph.ts";
 
 const repo = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "../..");

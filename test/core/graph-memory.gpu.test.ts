@@ -6,17 +6,8 @@
  * errors. Skips cleanly where there is no driver.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  AllocNode,
-  Buffer,
-  Device,
-  GraphDefinition,
-  GraphMemoryResource,
-  GraphStateError,
-  LaunchConfig,
-  type Kernel,
-  type Stream,
-} from "../../src/index.ts";
+import { Buffer, Device, GraphStateError, LaunchConfig, type Kernel, type Stream } from "../../src/index.ts";
+import { AllocNode, GraphDefinition, GraphMemoryResource } from "../../src/graphs.ts";
 import { launch } from "../../src/core/launch/launch.ts";
 import { Program } from "../../src/core/program/program.ts";
 import { ffi } from "../../src/ffi/index.ts";

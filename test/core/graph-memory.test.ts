@@ -4,7 +4,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { CUgraphNodeType } from "../../src/bindings/driver.ts";
-import { GraphMemoryResource, NodeBuilder, graphNodeTypeName, type GraphDefinition, type GraphNode } from "../../src/index.ts";
+import {
+  GraphMemoryResource,
+  NodeBuilder,
+  graphNodeTypeName,
+  type GraphDefinition,
+  type GraphNode,
+} from "../../src/graphs.ts";
 import { GraphMemoryAttributes, graphMemoryAttribute } from "../../src/core/memory/graph-memory-resource.ts";
 import type { Device } from "../../src/core/device.ts";
 

@@ -14,7 +14,7 @@ import {
   queueHostFunction,
   registerGraphHostFunction,
 } from "../../src/core/host-callback.ts";
-import { hostCallbacksSupported, hostFunctionMode, LEGACY_DEFAULT_STREAM } from "../../src/core/index.ts";
+import { hostCallbacksSupported, hostFunctionMode, LEGACY_DEFAULT_STREAM } from "../../src/index.ts";
 
 const onBun = ffi.runtime === "bun";
 

@@ -4,7 +4,7 @@
  * a property a user could read or overwrite.
  */
 import { describe, expect, it } from "vitest";
-import { Buffer, LaunchConfig, LEGACY_DEFAULT_STREAM, f32, u64 } from "../../src/core/index.ts";
+import { Buffer, LaunchConfig, LEGACY_DEFAULT_STREAM, f32, u64 } from "../../src/index.ts";
 import type { CUdeviceptr } from "../../src/bindings/driver.ts";
 
 function ownAndInherited(o: object): string[] {

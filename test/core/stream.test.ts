@@ -1,6 +1,6 @@
 /** Stream checks that need no GPU: the `{ stream }` option of stream-ordered calls. */
 import { describe, expect, it } from "vitest";
-import { LEGACY_DEFAULT_STREAM, PER_THREAD_DEFAULT_STREAM, type Stream } from "../../src/core/index.ts";
+import { LEGACY_DEFAULT_STREAM, PER_THREAD_DEFAULT_STREAM, type Stream } from "../../src/index.ts";
 import { streamOption } from "../../src/core/stream.ts";
 
 describe("the { stream } option", () => {

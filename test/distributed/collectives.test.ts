@@ -3,7 +3,8 @@
  * allows, and the arguments Communicator refuses before it loads anything.
  */
 import { describe, expect, it } from "vitest";
-import { CollectiveArgumentError, Communicator, DTYPE_NAMES, dtypes, group, NCCL_TYPES, UniqueId } from "../../src/index.ts";
+import { CollectiveArgumentError, DTYPE_NAMES, dtypes } from "../../src/index.ts";
+import { Communicator, group, NCCL_TYPES, UniqueId } from "../../src/distributed.ts";
 import { ncclTypeFor, resolveOperand } from "../../src/core/distributed/collectives.ts";
 import { ncclDataType_t } from "../../src/bindings/nccl.ts";
 

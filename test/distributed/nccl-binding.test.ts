@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ffi, type NativeLibrary } from "../../src/ffi/index.ts";
 import { createNcclBinding, type NcclBinding, NCCLError, ncclVersionFromCode } from "../../src/bindings/nccl.ts";
 import { FunctionVersionError } from "../../src/bindings/errors.ts";
-import { buildConfig, CollectiveArgumentError, UniqueId } from "../../src/core/index.ts";
+import { CollectiveArgumentError } from "../../src/index.ts";
+import { buildConfig, UniqueId } from "../../src/distributed.ts";
 import { findCc } from "../generator/helpers.ts";
 
 const ROOT = path.resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "../..");

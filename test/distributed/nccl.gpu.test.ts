@@ -8,22 +8,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   CollectiveArgumentError,
-  Communicator,
   CommunicatorStateError,
   Device,
   DeviceArray,
   DTYPE_NAMES,
   dtypes,
   encodeHalf,
-  group,
-  NCCL_TYPES,
   NCCLError,
   type DTypeName,
   type HostArray,
-  type ReduceOp,
   type Stream,
-  UniqueId,
 } from "../../src/index.ts";
+import { Communicator, group, NCCL_TYPES, type ReduceOp, UniqueId } from "../../src/distributed.ts";
 import { toBFloat16Bits } from "../../src/core/launch/scalars.ts";
 import { nccl, ncclDataType_t, ncclRedOp_t } from "../../src/bindings/nccl.ts";
 import { ffi } from "../../src/ffi/index.ts";

@@ -5,7 +5,8 @@
  */
 import { runExample } from "../support/runtime.ts";
 import { describe, expect, it } from "vitest";
-import { Device, system } from "../../src/index.ts";
+import { Device } from "../../src/index.ts";
+import * as system from "../../src/system.ts";
 import { gpu, skipNote } from "../support/gpu.ts";
 
 describe.skipIf(!gpu.available)(`examples: show_device_properties, nvidia_smi${skipNote}`, () => {
@@ -27,7 +28,7 @@ describe.skipIf(!gpu.available)(`examples: show_device_properties, nvidia_smi${s
     expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
     expect(r.stdout).toContain(`Driver Version: ${system.driverVersion()}`);
     for (const d of Device.all()) {
-      const g = d.toSystemDevice();
+      const g = system.Device.fromCudaDevice(d);
       expect(r.stdout).toContain(`CUDA device ${d.id} = NVML GPU ${g.index}: ${g.uuid}`);
       expect(r.stdout).toContain(g.pciBusId);
     }

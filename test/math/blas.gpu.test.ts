@@ -26,7 +26,7 @@ import {
   type HostArray,
   type Stream,
 } from "../../src/index.ts";
-import { Blas, BlasDeviceError, BlasLt } from "../../src/core/math/blas/index.ts";
+import { Blas, BlasDeviceError, BlasLt } from "../../src/math-blas.ts";
 import { gpu, skipNote } from "../support/gpu.ts";
 
 /** A kernel that runs `ns` nanoseconds of the GPU's global timer (keeps a stream busy for a set time). */

@@ -7,8 +7,8 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ClosedError, LEGACY_DEFAULT_STREAM } from "../../src/index.ts";
-import * as entry from "../../src/core/math/blas/index.ts";
-import { Blas, BlasDeviceError, BlasLt, CUBLASError, DEFAULT_WORKSPACE_BYTES } from "../../src/core/math/blas/index.ts";
+import * as entry from "../../src/math-blas.ts";
+import { Blas, BlasDeviceError, BlasLt, CUBLASError, DEFAULT_WORKSPACE_BYTES } from "../../src/math-blas.ts";
 import { cublas } from "../../src/bindings/cublas.ts";
 import { cublasLt } from "../../src/bindings/cublaslt.ts";
 import { valueImportGraph } from "../support/import-graph.ts";
@@ -38,18 +38,18 @@ describe("cuda-ts/math/blas, the entry point", () => {
   it("is an entry point of the package (package.json for npm, deno.json for JSR)", () => {
     const pkg = JSON.parse(readFileSync(resolve(root, "package.json"), "utf8")) as { exports: Record<string, { node: string; default: string }> };
     const deno = JSON.parse(readFileSync(resolve(root, "deno.json"), "utf8")) as { exports: Record<string, string> };
-    expect(pkg.exports["./math/blas"]?.default).toBe("./dist/src/core/math/blas/index.js");
+    expect(pkg.exports["./math/blas"]?.default).toBe("./dist/src/math-blas.js");
     expect(pkg.exports["./math/blas"]?.node).toBe("./dist/node/math-blas.js");
-    expect(deno.exports["./math/blas"]).toBe("./src/core/math/blas/index.ts");
+    expect(deno.exports["./math/blas"]).toBe("./src/math-blas.ts");
   });
 
   it("keeps the root import free of the cuBLAS tables; the entry point reaches them", () => {
     const graph = valueImportGraph(root, "src");
     const fromRoot = reachable(graph, "src/index.ts");
-    for (const f of ["src/bindings/cublas.ts", "src/bindings/cublaslt.ts", "src/bindings/tables/cublas.ts", "src/core/math/blas/index.ts", "src/core/math/blas/blas.ts"]) {
+    for (const f of ["src/bindings/cublas.ts", "src/bindings/cublaslt.ts", "src/bindings/tables/cublas.ts", "src/math-blas.ts", "src/core/math/blas/blas.ts"]) {
       expect(fromRoot.has(f), f).toBe(false);
     }
-    const fromEntry = reachable(graph, "src/core/math/blas/index.ts");
+    const fromEntry = reachable(graph, "src/math-blas.ts");
     expect(fromEntry.has("src/bindings/cublas.ts")).toBe(true);
     expect(fromEntry.has("src/bindings/cublaslt.ts")).toBe(true);
   });

@@ -6,7 +6,19 @@
  * a GPU.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ArrayLayoutError, ClosedError, DTypeError, Device, DeviceArray, Fft, FftPlan, ShapeMismatchError, type AllocateOptions, type Buffer, type MemoryResource, type Stream } from "../../src/index.ts";
+import {
+  ArrayLayoutError,
+  ClosedError,
+  DTypeError,
+  Device,
+  DeviceArray,
+  ShapeMismatchError,
+  type AllocateOptions,
+  type Buffer,
+  type MemoryResource,
+  type Stream,
+} from "../../src/index.ts";
+import { Fft, FftPlan } from "../../src/math.ts";
 import type { CUdeviceptr } from "../../src/bindings/driver.ts";
 import { gpu, skipNote } from "../support/gpu.ts";
 import { complexOf, dft, halfSpectrum, maxAbs, maxAbsDiff, seeded } from "./reference.ts";

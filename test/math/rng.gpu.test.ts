@@ -5,7 +5,16 @@
  * call. Skips without a GPU.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ArrayLayoutError, ClosedError, DTypeError, Device, DeviceArray, Rng, WrongDeviceError, type RngGenerator, type Stream } from "../../src/index.ts";
+import {
+  ArrayLayoutError,
+  ClosedError,
+  DTypeError,
+  Device,
+  DeviceArray,
+  WrongDeviceError,
+  type Stream,
+} from "../../src/index.ts";
+import { Rng, type RngGenerator } from "../../src/math.ts";
 import { gpu, skipNote } from "../support/gpu.ts";
 
 function moments(xs: ArrayLike<number>): { mean: number; variance: number } {

@@ -5,7 +5,8 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ArrayLayoutError, ClosedError, DTypeError, Fft, FftPlan, Rng, RNG_GENERATORS, Solver, Sparse, SparseMatrix, WrongDeviceError } from "../../src/index.ts";
+import { ArrayLayoutError, ClosedError, DTypeError, WrongDeviceError } from "../../src/index.ts";
+import { Fft, FftPlan, Rng, RNG_GENERATORS, Solver, Sparse, SparseMatrix } from "../../src/math.ts";
 import { checkRngOptions, isQuasi, normalSplit, type RngOptions } from "../../src/core/math/rng/rng.ts";
 import { checkArray, checkStream, listOf } from "../../src/core/math/rng/shared.ts";
 import { valueImportGraph } from "../support/import-graph.ts";
@@ -100,7 +101,7 @@ describe("the math classes' public faces", () => {
 });
 
 describe("loading", () => {
-  it("importing cuda-ts loads none of cuRAND's, cuFFT's, cuSOLVER's or cuSPARSE's tables, nor the classes' code (they load on create)", () => {
+  it("importing cuda-ts/math loads none of cuRAND's, cuFFT's, cuSOLVER's or cuSPARSE's tables, nor the classes' code (they load on create); the root loads none of it", () => {
     const graph = valueImportGraph(root, "src");
     const seen = new Set<string>();
     const visit = (f: string): void => {
@@ -109,6 +110,8 @@ describe("loading", () => {
       for (const g of graph.get(f) ?? []) visit(g);
     };
     visit("src/index.ts");
+    expect([...seen].filter((f) => f.startsWith("src/core/math/")), "the root import reaches no math module").toEqual([]);
+    visit("src/math.ts");
     for (const lib of ["curand", "cufft", "cusolver", "cusparse"]) {
       expect(seen.has(`src/bindings/${lib}.ts`), lib).toBe(false);
       expect(seen.has(`src/bindings/tables/${lib}.ts`), lib).toBe(false);

@@ -5,7 +5,17 @@
  * and square matrices with orthonormal factors, and the symmetric eigenproblem (A·v = v·diag(w)). Skips without a GPU.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ClosedError, DTypeError, Device, DeviceArray, NotPositiveDefiniteError, ShapeMismatchError, SingularMatrixError, Solver, type Stream } from "../../src/index.ts";
+import {
+  ClosedError,
+  DTypeError,
+  Device,
+  DeviceArray,
+  NotPositiveDefiniteError,
+  ShapeMismatchError,
+  SingularMatrixError,
+  type Stream,
+} from "../../src/index.ts";
+import { Solver } from "../../src/math.ts";
 import { gpu, skipNote } from "../support/gpu.ts";
 import { matmul, maxAbs, maxAbsDiff, seeded, transpose } from "./reference.ts";
 

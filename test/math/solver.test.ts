@@ -3,7 +3,13 @@
  * square matrices and right-hand sides.
  */
 import { describe, expect, it } from "vitest";
-import { ConvergenceError, NotPositiveDefiniteError, ShapeMismatchError, SingularMatrixError, SolverInfoError } from "../../src/index.ts";
+import {
+  ConvergenceError,
+  NotPositiveDefiniteError,
+  ShapeMismatchError,
+  SingularMatrixError,
+  SolverInfoError,
+} from "../../src/index.ts";
 import { infoError } from "../../src/core/math/solver/errors.ts";
 import { checkRhs, checkSquare } from "../../src/core/math/solver/solver.ts";
 import { fake } from "./fake-arrays.ts";

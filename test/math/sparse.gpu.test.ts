@@ -5,7 +5,8 @@
  * absolute terms. Skips without a GPU.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ClosedError, DTypeError, Device, DeviceArray, ShapeMismatchError, Sparse, SparseMatrix, type Stream } from "../../src/index.ts";
+import { ClosedError, DTypeError, Device, DeviceArray, ShapeMismatchError, type Stream } from "../../src/index.ts";
+import { Sparse, SparseMatrix } from "../../src/math.ts";
 import { gpu, skipNote } from "../support/gpu.ts";
 import { matmul, maxAbsDiff, seeded, transpose } from "./reference.ts";
 

@@ -66,8 +66,12 @@ const cudart = tryFindNvidiaLibrary("cudart");
 const libnvvm = tryFindNvidiaLibrary("nvvm");
 
 /** The consumer's script: what works without a GPU. */
-const APP = `import { LibraryError, Meeting, Program, LibraryNotFoundError, driver, gdsStatus, profile, system } from "cuda-ts";
-import { nvvm, runtime } from "cuda-ts/bindings";
+const APP = `import { LibraryError, Program, LibraryNotFoundError } from "cuda-ts";
+import { Meeting } from "cuda-ts/distributed";
+import { gdsStatus } from "cuda-ts/gds";
+import { profile } from "cuda-ts/profiling";
+import * as system from "cuda-ts/system";
+import { driver, nvvm, runtime } from "cuda-ts/bindings";
 import { CUuuid_st, driver as driverBinding } from "cuda-ts/bindings/driver";
 import { tryFindNvidiaLibrary } from "cuda-ts/pathfinder";
 
@@ -115,7 +119,7 @@ entry:
   const inWorker = new TextDecoder().decode((await program.compileAsync("ptx")).code);
   console.log(\`\${runtimeName}: compileAsync \${inWorker === ptx ? "gave the same PTX" : "gave other PTX"} in a worker\`);
 }
-// NVML and cuFile load on first use on Bun (the package's own .js files, required), at import on Deno.
+// NVML and cuFile load on first use on Bun (the package's own .js files, required), at their entry points' import on Deno.
 for (const [what, use] of [["NVML", () => system.driverVersion()], ["cuFile", () => gdsStatus()]] as const) {
   try {
     use();

@@ -6,7 +6,19 @@
  * Skips where there is no GPU.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, Event, LaunchConfig, Program, launch, profile, profiler, ProfilerBusyError, ProfilerUnsupportedError, u64, type Kernel, type Stream } from "../../src/index.ts";
+import {
+  Device,
+  Event,
+  LaunchConfig,
+  Program,
+  launch,
+  ProfilerBusyError,
+  ProfilerUnsupportedError,
+  u64,
+  type Kernel,
+  type Stream,
+} from "../../src/index.ts";
+import { profile, profiler } from "../../src/profiling.ts";
 import { gpu, skipNote } from "../support/gpu.ts";
 
 const source = `

@@ -17,15 +17,13 @@ import {
   ShapeMismatchError,
   decodeHalf,
   encodeHalf,
-  fromCudaArrayInterface,
-  fromDLPack,
   i32,
   launch,
-  toDLPack,
   u64,
   type ObjectCode,
   type Stream,
 } from "../../../src/index.ts";
+import { fromCudaArrayInterface, fromDLPack, toDLPack } from "../../../src/interop.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 
 const SOURCE = `

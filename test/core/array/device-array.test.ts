@@ -8,19 +8,16 @@ import {
   ArrayLayoutError,
   Buffer,
   ClosedError,
-  DLPACK_LAYOUT,
   DTypeError,
   DeviceArray,
   LaunchArgumentError,
   ShapeMismatchError,
   dtypes,
-  fromCudaArrayInterface,
-  fromDLPack,
-  toDLPack,
   type Kernel,
   type MemoryResource,
   type ParamType,
-} from "../../../src/core/index.ts";
+} from "../../../src/index.ts";
+import { DLPACK_LAYOUT, fromCudaArrayInterface, fromDLPack, toDLPack } from "../../../src/interop.ts";
 import { packArguments } from "../../../src/core/launch/launch.ts";
 import type { ArgumentPlan } from "../../../src/core/launch/kernel.ts";
 import { parameterTypesFromMangledName } from "../../../src/core/launch/mangling.ts";

@@ -4,20 +4,18 @@
  */
 import { describe, expect, it } from "vitest";
 import {
-  DLDataTypeCode,
   DTYPE_NAMES,
   DTypeError,
   decodeBFloat16,
   decodeHalf,
-  dtypeFromDLPack,
-  dtypeFromTypestr,
   dtypeOf,
   dtypeOfHostArray,
   dtypes,
   encodeBFloat16,
   encodeElement,
   encodeHalf,
-} from "../../../src/core/index.ts";
+} from "../../../src/index.ts";
+import { DLDataTypeCode, dtypeFromDLPack, dtypeFromTypestr } from "../../../src/interop.ts";
 import { checkHostArray } from "../../../src/core/array/dtype.ts";
 
 describe("dtypes", () => {

@@ -3,7 +3,7 @@
  * transposes, dtype views, contiguity, the bytes a view reaches, and merging axes for strided copies. No GPU.
  */
 import { describe, expect, it } from "vitest";
-import { ArrayLayoutError, ShapeMismatchError } from "../../../src/core/index.ts";
+import { ArrayLayoutError, ShapeMismatchError } from "../../../src/index.ts";
 import {
   checkInside,
   checkShape,

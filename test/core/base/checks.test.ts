@@ -1,7 +1,7 @@
 /** How the object layer describes a value it refuses: one helper, the same words everywhere. */
 import { describe, expect, it } from "vitest";
 import { describeValue } from "../../../src/core/base/checks.ts";
-import { LEGACY_DEFAULT_STREAM } from "../../../src/core/index.ts";
+import { LEGACY_DEFAULT_STREAM } from "../../../src/index.ts";
 
 describe("describeValue", () => {
   it("says what came, quoting strings and marking bigints", () => {

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { track, trackLazily } from "../../../src/core/base/lifetime.ts";
 import { releaseReporting, reportReleaseFailure, type ReleaseFailure } from "../../../src/core/base/release-errors.ts";
-import { onReleaseError } from "../../../src/core/index.ts";
+import { onReleaseError } from "../../../src/index.ts";
 import { forceGc } from "../../support/gc.ts";
 
 class Owner {

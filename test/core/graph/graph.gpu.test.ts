@@ -13,16 +13,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   Buffer,
   Device,
-  GraphBuilder,
-  GraphDefinition,
   GraphFeatureError,
   GraphStateError,
   GraphUpdateError,
   LaunchConfig,
-  type Graph,
   type Kernel,
   type Stream,
 } from "../../../src/index.ts";
+import { GraphBuilder, GraphDefinition, type Graph } from "../../../src/graphs.ts";
 import { launch } from "../../../src/core/launch/launch.ts";
 import { Program } from "../../../src/core/program/program.ts";
 import { ffi, UnsupportedOnRuntimeError } from "../../../src/ffi/index.ts";

@@ -12,15 +12,14 @@ import {
 } from "../../../src/bindings/driver.ts";
 import {
   Buffer,
-  GraphCondition,
   GraphFeatureError,
   GraphInstantiateError,
   GraphStateError,
   GraphUpdateError,
   KernelScalar,
   LEGACY_DEFAULT_STREAM,
-  GraphBuilder,
 } from "../../../src/index.ts";
+import { GraphCondition, GraphBuilder } from "../../../src/graphs.ts";
 import { ffi } from "../../../src/ffi/index.ts";
 import { GraphAttachments } from "../../../src/core/graph/attachments.ts";
 import { conditionalPlan } from "../../../src/core/graph/condition.ts";

@@ -4,7 +4,16 @@
  * instantiation compiles.
  */
 import { describe, expect, it } from "vitest";
-import { ArrayLayoutError, Buffer, DTypeError, DeviceArray, ElementwiseKernel, ReductionKernel, ShapeMismatchError, dtypes, type MemoryResource } from "../../../src/core/index.ts";
+import {
+  ArrayLayoutError,
+  Buffer,
+  DTypeError,
+  DeviceArray,
+  ShapeMismatchError,
+  dtypes,
+  type MemoryResource,
+} from "../../../src/index.ts";
+import { ElementwiseKernel, ReductionKernel } from "../../../src/kernels.ts";
 import { bindArguments, parseParams } from "../../../src/core/kernels/params.ts";
 import { ELEMENTWISE_UNROLL, ELEMENTWISE_VECTOR_UNROLL, elementwiseSource, vectorWidth } from "../../../src/core/kernels/elementwise.ts";
 import { reductionSource } from "../../../src/core/kernels/reduction.ts";

@@ -10,14 +10,12 @@ import {
   DTypeError,
   Device,
   DeviceArray,
-  ElementwiseKernel,
-  ReductionKernel,
   ShapeMismatchError,
-  builderStats,
   decodeHalf,
   encodeHalf,
   type Stream,
 } from "../../../src/index.ts";
+import { ElementwiseKernel, ReductionKernel, builderStats } from "../../../src/kernels.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 
 describe.skipIf(!gpu.available)(`kernel builders on a GPU${skipNote}`, () => {

@@ -3,7 +3,13 @@
  * kernel handle that nothing reads), and LaunchConfig's native struct serves the cluster occupancy queries.
  */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_DYNAMIC_SHARED_MEMORY, Kernel, LaunchArgumentError, LaunchConfig, LaunchConfigError } from "../../../src/core/index.ts";
+import {
+  DEFAULT_DYNAMIC_SHARED_MEMORY,
+  Kernel,
+  LaunchArgumentError,
+  LaunchConfig,
+  LaunchConfigError,
+} from "../../../src/index.ts";
 import { launchConfigPointer } from "../../../src/core/launch/launch.ts";
 import type { CUkernel } from "../../../src/bindings/driver.ts";
 import { CUlaunchConfig_st } from "../../../src/bindings/driver.ts";

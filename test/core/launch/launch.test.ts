@@ -4,7 +4,20 @@
  * driver call.
  */
 import { describe, expect, it } from "vitest";
-import { Buffer, ClosedError, LaunchArgumentError, LaunchConfig, LaunchConfigError, Stream, i32, i64, launch, u32, type Kernel, type ParamType } from "../../../src/core/index.ts";
+import {
+  Buffer,
+  ClosedError,
+  LaunchArgumentError,
+  LaunchConfig,
+  LaunchConfigError,
+  Stream,
+  i32,
+  i64,
+  launch,
+  u32,
+  type Kernel,
+  type ParamType,
+} from "../../../src/index.ts";
 import { packArguments } from "../../../src/core/launch/launch.ts";
 import type { ArgumentPlan } from "../../../src/core/launch/kernel.ts";
 import type { CUdeviceptr } from "../../../src/bindings/driver.ts";

@@ -4,7 +4,7 @@
  * around it (test/core/launch/scalars.gpu.test.ts compares the same inputs with the GPU's own conversion).
  */
 import { describe, expect, it } from "vitest";
-import { bf16, f16, type KernelScalar } from "../../../src/core/index.ts";
+import { bf16, f16, type KernelScalar } from "../../../src/index.ts";
 import { toBFloat16Bits, toHalfBits } from "../../../src/core/launch/scalars.ts";
 import { BFLOAT16, BINARY16, referenceBits, tieCases, type FloatFormat } from "../../support/float-reference.ts";
 

@@ -7,7 +7,19 @@
  * ordering, the copy would see the old bytes.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { Buffer, Device, LaunchConfig, PeerAccessError, i64, launch, u32, u64, type Kernel, type ObjectCode, type Stream } from "../../../src/index.ts";
+import {
+  Buffer,
+  Device,
+  LaunchConfig,
+  PeerAccessError,
+  i64,
+  launch,
+  u32,
+  u64,
+  type Kernel,
+  type ObjectCode,
+  type Stream,
+} from "../../../src/index.ts";
 import { Program } from "../../../src/core/program/program.ts";
 import { STAGING_CHUNK_BYTES } from "../../../src/core/memory/copy.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";

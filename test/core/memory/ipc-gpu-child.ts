@@ -5,7 +5,8 @@
  *
  *   <runtime> memory-ipc-child.ts device|pinned @address
  */
-import { Buffer, Device, DeviceMemoryResource, IPCBufferDescriptor, IpcChannel, PinnedMemoryResource } from "../../../src/index.ts";
+import { Buffer, Device, DeviceMemoryResource, PinnedMemoryResource } from "../../../src/index.ts";
+import { IPCBufferDescriptor, IpcChannel } from "../../../src/distributed.ts";
 
 const [kind, address] = process.argv.slice(-2) as [string, string];
 const dev = new Device(0);

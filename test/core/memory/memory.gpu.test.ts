@@ -11,7 +11,6 @@ import {
   CudaError,
   Device,
   DeviceMemoryResource,
-  IpcListener,
   LaunchConfig,
   LegacyPinnedMemoryResource,
   ManagedAdviceError,
@@ -25,6 +24,7 @@ import {
   type MemoryResource,
   type Stream,
 } from "../../../src/index.ts";
+import { IpcListener } from "../../../src/distributed.ts";
 import { driver, CUmem_range_attribute, type CUdeviceptr } from "../../../src/bindings/driver.ts";
 import { Program } from "../../../src/core/program/program.ts";
 import { ULLONG_MAX } from "../../../src/core/memory/pool-attributes.ts";

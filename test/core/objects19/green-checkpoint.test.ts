@@ -4,7 +4,9 @@
  * checkpoint object's argument checks.
  */
 import { describe, expect, it } from "vitest";
-import { CheckpointProcess, GreenContext, GreenContextError, SMResource, type Device } from "../../../src/core/index.ts";
+import { GreenContextError, type Device } from "../../../src/index.ts";
+import { GreenContext, SMResource } from "../../../src/green.ts";
+import { CheckpointProcess } from "../../../src/checkpoint.ts";
 import { uuidBytes } from "../../../src/core/checkpoint.ts";
 import { CUdevResource_st, CUdevResourceType } from "../../../src/bindings/driver.ts";
 

@@ -4,7 +4,8 @@
  *
  *   <runtime> ipc-event-child.ts @address
  */
-import { Device, Event, IPCEventDescriptor, IpcChannel } from "../../../src/index.ts";
+import { Device, Event } from "../../../src/index.ts";
+import { IPCEventDescriptor, IpcChannel } from "../../../src/distributed.ts";
 
 const address = process.argv[process.argv.length - 1]!;
 const dev = new Device(0);

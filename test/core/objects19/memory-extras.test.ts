@@ -4,7 +4,16 @@
  * stream.
  */
 import { describe, expect, it } from "vitest";
-import { Buffer, ClosedError, DeviceArray, IPCEventDescriptor, IPCFormatError, ManagedBuffer, EVENT_DESCRIPTOR_BYTES, LEGACY_DEFAULT_STREAM, copyBatch, discardBatch, prefetchBatch, type MemoryResource } from "../../../src/core/index.ts";
+import {
+  Buffer,
+  ClosedError,
+  DeviceArray,
+  IPCFormatError,
+  LEGACY_DEFAULT_STREAM,
+  type MemoryResource,
+} from "../../../src/index.ts";
+import { ManagedBuffer, copyBatch, discardBatch, prefetchBatch } from "../../../src/memory.ts";
+import { IPCEventDescriptor, EVENT_DESCRIPTOR_BYTES } from "../../../src/distributed.ts";
 import { planBatch } from "../../../src/core/memory/batch-copy.ts";
 import { releaseNeverOnCollect } from "../../../src/core/memory/buffer.ts";
 import { CUmemcpySrcAccessOrder } from "../../../src/bindings/driver.ts";

@@ -12,39 +12,32 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  CheckpointProcess,
   CheckpointUnsupportedError,
   ClosedError,
-  CudaArray,
   Device,
   DeviceArray,
   DeviceFeatureError,
-  GreenContext,
   GreenContextError,
-  IpcListener,
   LaunchArgumentError,
   LaunchConfig,
   ManagedMemoryResource,
-  MipmappedArray,
   Program,
-  SurfaceObject,
-  TensorMap,
   TensorMapError,
   TextureError,
-  TextureObject,
-  copyBatch,
-  discardBatch,
   hostFunctionsSettled,
   f32,
   i32,
   launch,
-  prefetchBatch,
-  smResourceOf,
-  streamResources,
   u32,
   type ObjectCode,
   type Stream,
 } from "../../../src/index.ts";
+import { copyBatch, discardBatch, prefetchBatch } from "../../../src/memory.ts";
+import { IpcListener } from "../../../src/distributed.ts";
+import { CudaArray, MipmappedArray, SurfaceObject, TextureObject } from "../../../src/texture.ts";
+import { TensorMap } from "../../../src/tensor-map.ts";
+import { GreenContext, smResourceOf, streamResources } from "../../../src/green.ts";
+import { CheckpointProcess } from "../../../src/checkpoint.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 import { driver } from "../../../src/bindings/driver.ts";
 import { runScript } from "../memory/spawn.ts";

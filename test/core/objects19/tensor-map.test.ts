@@ -4,7 +4,16 @@
  * against the kernel's parameter size.
  */
 import { describe, expect, it } from "vitest";
-import { Buffer, ByValueArgument, ClosedError, DeviceArray, LaunchArgumentError, TensorMap, TensorMapError, type Kernel, type TiledTensorMapOptions } from "../../../src/core/index.ts";
+import {
+  Buffer,
+  ByValueArgument,
+  ClosedError,
+  DeviceArray,
+  LaunchArgumentError,
+  TensorMapError,
+  type Kernel,
+} from "../../../src/index.ts";
+import { TensorMap, type TiledTensorMapOptions } from "../../../src/tensor-map.ts";
 import { packArguments } from "../../../src/core/launch/launch.ts";
 import type { ArgumentPlan } from "../../../src/core/launch/kernel.ts";
 import { ffi } from "../../../src/ffi/index.ts";

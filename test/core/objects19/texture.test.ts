@@ -3,7 +3,8 @@
  * cubemap extents, texture flags and modes), and every refusal that comes before the driver as a typed error.
  */
 import { describe, expect, it } from "vitest";
-import { Buffer, ClosedError, DeviceArray, TextureError, TextureObject, SurfaceObject } from "../../../src/core/index.ts";
+import { Buffer, ClosedError, DeviceArray, TextureError } from "../../../src/index.ts";
+import { TextureObject, SurfaceObject } from "../../../src/texture.ts";
 import { arrayDescriptor } from "../../../src/core/texture/array.ts";
 import { resourceDescriptor, textureDescriptor } from "../../../src/core/texture/texture.ts";
 import {

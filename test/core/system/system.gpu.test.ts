@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { driver } from "../../../src/bindings/driver.ts";
-import { Device, SystemDevice, system } from "../../../src/index.ts";
+import { Device } from "../../../src/index.ts";
+import * as system from "../../../src/system.ts";
+import { SystemDevice } from "../../../src/system.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 
 const GIB = 2n ** 30n;
@@ -30,7 +32,7 @@ describe.skipIf(!gpu.available)(`system (NVML) on this machine's GPUs${skipNote}
 
   it("maps each CUDA device to its NVML GPU and back (UUID, name, PCI slot, compute capability)", () => {
     for (const dev of Device.all()) {
-      const g = dev.toSystemDevice();
+      const g = system.Device.fromCudaDevice(dev);
       expect(g).toBeInstanceOf(SystemDevice);
       expect(g.uuid).toMatch(/^(GPU|MIG)-[0-9a-f-]{36}$/);
       expect(g.uuidWithoutPrefix).toBe(dev.uuid.toLowerCase());
@@ -52,7 +54,7 @@ describe.skipIf(!gpu.available)(`system (NVML) on this machine's GPUs${skipNote}
 
   it("reads memory, utilisation, temperature, power, clocks and modes in range (or undefined where unsupported)", () => {
     for (const dev of Device.all()) {
-      const g = dev.toSystemDevice();
+      const g = system.Device.fromCudaDevice(dev);
       const m = g.memory;
       expect(m).toBeDefined();
       expect(m!.total).toBeGreaterThanOrEqual(dev.totalMemory);
@@ -93,7 +95,7 @@ describe.skipIf(!gpu.available)(`system (NVML) on this machine's GPUs${skipNote}
   it("sees device memory this process allocates", async () => {
     const dev = Device.all()[0]!;
     dev.setCurrent();
-    const g = dev.toSystemDevice();
+    const g = system.Device.fromCudaDevice(dev);
     using stream = dev.createStream();
     stream.sync();
     // Per process, not device-wide: other test files allocate and free on the same GPU at the same time.
@@ -119,7 +121,7 @@ describe.skipIf(!gpu.available)(`system (NVML) on this machine's GPUs${skipNote}
   it("lists compute processes with sane fields (our own, where NVML shares our PID namespace)", () => {
     const dev = Device.all()[0]!;
     dev.setCurrent();
-    const procs = dev.toSystemDevice().processes;
+    const procs = system.Device.fromCudaDevice(dev).processes;
     if (procs === undefined) return;
     for (const p of procs) {
       expect(p.pid).toBeGreaterThan(0);
@@ -145,7 +147,7 @@ describe.skipIf(!gpu.available)(`system (NVML) on this machine's GPUs${skipNote}
   });
 
   it("shuts NVML down and starts it again with working devices", () => {
-    const g = Device.all()[0]!.toSystemDevice();
+    const g = system.Device.fromCudaDevice(Device.all()[0]!);
     const name = g.name;
     system.shutdown();
     expect(system.isInitialized()).toBe(false);
