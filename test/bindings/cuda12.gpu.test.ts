@@ -1,5 +1,5 @@
 /**
- * CUDA 12.4 libraries on a CUDA 13 machine (issue 12's GPU proof): with CUDA_TS_CUDA12_LIBS naming a folder that
+ * CUDA 12.4 libraries on a CUDA 13 machine, on a GPU: with CUDA_TS_CUDA12_LIBS naming a folder that
  * holds Debian's libcudart.so.12, libnvrtc.so.12 and libnvrtc-builtins.so.12.4 (`scripts/fetch-cuda12.sh libs`
  * leaves them in .cache/cuda-12.4/lib), a child process pinned to CUDA 12 (CUDA_TS_CUDA_MAJOR=12, the folder on
  * LD_LIBRARY_PATH, the driver's table pinned to 12.4) finds them through the pathfinder, compiles a kernel with

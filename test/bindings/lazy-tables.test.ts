@@ -1,7 +1,7 @@
 /**
- * What importing cuda-ts leaves for later (issue 15): checked functions made on their first call (lazyTable),
- * record classes whose layout and accessors are made on first use (RecordBase.$define), and no Node.js built-in
- * loaded by any module of src/ (they load on first use, through src/host.ts's nodeBuiltin).
+ * What importing cuda-ts leaves for later, to keep start-up cheap: checked functions made on their first call
+ * (lazyTable), record classes whose layout and accessors are made on first use (RecordBase.$define), and no Node.js
+ * built-in loaded by any module of src/ (they load on first use, through src/host.ts's nodeBuiltin).
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * The bindings choose the generated table for the library they load (issue 12), shown without a GPU:
+ * The bindings choose the generated table for the library they load, shown without a GPU:
  *
  * - a stub driver (test/fixtures/versions/stub-driver.c, built here with the machine's C compiler) reporting
  *   CUDA 12.4: the driver binding chooses the 12.4 table, resolves cuEventElapsedTime at the 12.4 table's ABI

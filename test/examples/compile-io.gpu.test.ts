@@ -1,7 +1,7 @@
 /**
- * The examples of issue 20's compile and I/O part run with this runtime, check their own results and exit 0 with
- * their OK line: compile_in_worker.ts (compileAsync in compile workers, four GPU Workers sharing the primary
- * context) and gds_read_write.ts with 1 GiB (written through cuFile, read back into device memory, every byte
+ * The compile and I/O examples run with this runtime, check their own results and exit 0 with their OK line:
+ * compile_in_worker.ts (compileAsync in compile workers, four GPU Workers sharing the primary context) and
+ * gds_read_write.ts with 1 GiB (written through cuFile, read back into device memory, every byte
  * compared on the GPU; the read bandwidth against read() into pinned memory plus a copy is printed). Skips where
  * there is no GPU (and the GDS example where there is no libcufile).
  */

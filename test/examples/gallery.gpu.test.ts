@@ -1,5 +1,5 @@
 /**
- * The example galleries (issue 19): cuda_bindings' CUDA samples ported to cuda-ts (raw driver and NVRTC bindings
+ * The example galleries: cuda_bindings' CUDA samples ported to cuda-ts (raw driver and NVRTC bindings
  * where the sample is about the driver API, the object layer elsewhere) and cuda_core's examples extended or turned
  * TypeScript-native. Each runs with this runtime, checks its own results and exits 0 with its OK line. Skips where
  * there is no GPU.

@@ -1,5 +1,5 @@
 /**
- * The observability examples (issue 20) on the GPU, with this runtime:
+ * The observability examples on the GPU, with this runtime:
  * - nvtx_ranges.ts alone (no tool: NVTX calls are no-ops; the GPU results are checked);
  * - nvtx_ranges.ts under the gcc-built fake NVTX tool (test/fixtures/nvtx), loaded through NVTX_INJECTION64_PATH as
  *   Nsight Systems would be: the ranges, marks, domain, categories and named objects must reach it;

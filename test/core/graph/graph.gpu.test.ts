@@ -384,7 +384,7 @@ describe.skipIf(!gpu.available)(`CUDA graphs on a GPU${skipNote}`, () => {
   });
 
   it.skipIf(onDeno)("refuses graph host functions on Bun with UnsupportedOnRuntimeError, queueing nothing", async () => {
-    // stream.launchHostFunction runs on Bun through an event (test/core/objects19/objects.gpu.test.ts).
+    // stream.launchHostFunction runs on Bun through an event (test/core/device-features/device-features.gpu.test.ts).
     using builder = dev.createGraphBuilder().beginBuilding();
     let error: unknown;
     try {

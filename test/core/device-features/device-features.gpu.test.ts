@@ -1,5 +1,5 @@
 /**
- * Issue 19's objects on a real GPU, on both runtimes: tensor maps (tiled and im2col encoded, passed by value and
+ * The device features beyond the first program, on a real GPU, on both runtimes: tensor maps (tiled and im2col encoded, passed by value and
  * read back by a kernel, replaceAddress, a box that does not fit), CUDA arrays (1D/2D/3D/layered/cubemap round
  * trips through host and device memory), mipmapped levels, textures over arrays, linear and pitched memory,
  * surfaces, closed arrays; managed buffers and the batch calls; batched copies; a Buffer's deallocation stream;
@@ -70,7 +70,7 @@ extern "C" __global__ void fill_iota(int* out, unsigned n) {
   if (i < n) out[i] = (int)i * 2;
 }`;
 
-describe.skipIf(!gpu.available)(`issue 19 objects on a GPU${skipNote}`, () => {
+describe.skipIf(!gpu.available)(`tensor maps, textures, managed memory, green contexts and checkpoints on a GPU${skipNote}`, () => {
   let dev: Device;
   let stream: Stream;
   let code: ObjectCode;

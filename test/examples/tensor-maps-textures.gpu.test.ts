@@ -1,5 +1,5 @@
 /**
- * The examples of issue 19's objects (tma_tensor_map, texture_sample, simple_cubemap_texture) run with this
+ * The tensor-map and texture examples (tma_tensor_map, texture_sample, simple_cubemap_texture) run with this
  * runtime, check their own results and exit 0 with their OK line. Skips where there is no GPU.
  */
 import { describe, expect, it } from "vitest";
