@@ -9,7 +9,7 @@ import { ffi } from "../ffi/index.ts";
 import type { NativeType } from "../ffi/types.ts";
 import { type ArgumentKind, argumentCondition, argumentKind, expectedArgument } from "../tables-runtime/argument-checks.ts";
 import type { FunctionSpec } from "../tables-runtime/spec.ts";
-import { describeValue } from "../core/base/checks.ts";
+import { describeValue } from "../errors/describe.ts";
 import { BindingArgumentError } from "./errors.ts";
 
 /** What to do about a bad argument of `kind`. */

@@ -10,7 +10,7 @@ import type { NativePointer, Pointer } from "../ffi/types.ts";
 import type { ArrayElement, ArraySpec, CheckedRuntime, PointerLike } from "../tables-runtime/checked.ts";
 import { RecordBase, type RecordClass } from "../tables-runtime/record.ts";
 import type { ArgumentKind } from "../tables-runtime/argument-checks.ts";
-import { describeValue } from "../core/base/checks.ts";
+import { describeValue } from "../errors/describe.ts";
 import { argumentError, arityError } from "./arguments.ts";
 import { BindingArgumentError, GuardError } from "./errors.ts";
 

@@ -14,7 +14,7 @@ import { CudaError, FunctionNotFoundError } from "../bindings/errors.ts";
 import { formatCudaVersion } from "../bindings/describe.ts";
 import { ffi } from "../ffi/index.ts";
 import { driver, ensureInit } from "./base/driver-state.ts";
-import { describeValue } from "./base/checks.ts";
+import { describeValue } from "../errors/describe.ts";
 import { CheckpointUnsupportedError } from "./errors.ts";
 
 /** The checkpoint states of a process. */

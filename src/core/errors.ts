@@ -13,7 +13,7 @@ import { formatCudaVersion } from "../bindings/describe.ts";
 import type { CudaError } from "../bindings/errors.ts";
 import { ArgumentError, ConnectionError, DeviceMismatchError, InternalError, InvalidStateError, NotFoundError, UnsupportedError } from "../errors/base.ts";
 import { enumName } from "../tables-runtime/enum.ts";
-import { briefError } from "./base/checks.ts";
+import { briefError } from "../errors/describe.ts";
 
 export {
   ArgumentError,

@@ -44,7 +44,7 @@ import { waitForEvent } from "./base/waiting.ts";
 import { GraphAttachments } from "./graph/attachments.ts";
 import { GraphStateError } from "./errors.ts";
 import type { CaptureSink, Stream } from "./stream.ts";
-import { describeValue } from "./base/checks.ts";
+import { describeValue } from "../errors/describe.ts";
 
 /** A function the driver runs on the host when a stream or a graph reaches it. */
 export type HostFunction = () => void;

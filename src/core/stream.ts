@@ -17,7 +17,7 @@ import { graphBuilderFromStream } from "./base/hub.ts";
 import { launchHostFunction, type HostFunction } from "./host-callback.ts";
 import { IdentityMap, track, untrack } from "./base/lifetime.ts";
 import { waitForEvent } from "./base/waiting.ts";
-import { describeValue } from "./base/checks.ts";
+import { describeValue } from "../errors/describe.ts";
 
 /** Options of a new stream. */
 export interface StreamOptions {

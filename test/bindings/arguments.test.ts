@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { nvvm } from "../../src/bindings/nvvm.ts";
 import { runtime } from "../../src/bindings/runtime.ts";
 import { checkRawArguments, arityError } from "../../src/bindings/arguments.ts";
-import { describeValue } from "../../src/core/base/checks.ts";
+import { describeValue } from "../../src/errors/describe.ts";
 import { BindingArgumentError } from "../../src/bindings/errors.ts";
 import { ffi } from "../../src/ffi/index.ts";
 import { argumentCondition, type ArgumentKind } from "../../src/tables-runtime/argument-checks.ts";

@@ -22,7 +22,7 @@ import { ffi } from "../../ffi/index.ts";
 import type { NativePointer } from "../../ffi/types.ts";
 import type { Device } from "../device.ts";
 import { addressKey, driver } from "../base/driver-state.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 import { refuseWrongDevice } from "../base/wrong-device.ts";
 import { argumentsChanged } from "../base/epoch.ts";
 import { ArrayLayoutError, ClosedError, DTypeError, ShapeMismatchError } from "../errors.ts";

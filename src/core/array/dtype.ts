@@ -11,7 +11,7 @@
 import { DTypeError } from "../errors.ts";
 import type { ScalarKind } from "../launch/mangling.ts";
 import { toBFloat16Bits, toHalfBits } from "../launch/scalars.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 
 /** The names of the array dtypes. */
 export type DTypeName =

@@ -28,7 +28,7 @@
  */
 import { ffi } from "../../ffi/index.ts";
 import type { NativePointer } from "../../ffi/types.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 import { ArrayLayoutError, ClosedError, DTypeError } from "../errors.ts";
 import { Buffer } from "../memory/buffer.ts";
 import { Stream } from "../stream.ts";

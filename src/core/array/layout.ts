@@ -6,7 +6,7 @@
  * @module
  */
 import { ArrayLayoutError, ShapeMismatchError } from "../errors.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 
 /** A layout: extents, strides in elements, and the offset of element [0, 0, ...] in elements from the data start. */
 export interface Layout {

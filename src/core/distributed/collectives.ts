@@ -10,7 +10,7 @@ import type { Device } from "../device.ts";
 import { DeviceArray } from "../array/device-array.ts";
 import { type DType, type DTypeName, dtypeOf } from "../array/dtype.ts";
 import { Buffer } from "../memory/buffer.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 import { CollectiveArgumentError } from "./nccl-errors.ts";
 
 /** The reductions of NCCL: sum, product, minimum, maximum, and average (the sum divided by the number of ranks). */

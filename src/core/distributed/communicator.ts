@@ -27,7 +27,7 @@ import { ncclModule } from "./nccl-module.ts";
 import type { Device } from "../device.ts";
 import { Stream } from "../stream.ts";
 import { deviceOf, isDevice } from "../base/hub.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 import { track, untrack } from "../base/lifetime.ts";
 import { checkStatus, type LibraryStatus } from "../base/library-status.ts";
 import { CollectiveArgumentError, CommunicatorStateError } from "./nccl-errors.ts";

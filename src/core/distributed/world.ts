@@ -16,7 +16,7 @@
  * @module
  */
 import { getEnv } from "../../host.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 import { RendezvousError } from "../errors.ts";
 import { RENDEZVOUS_ADDR_ENV, RendezvousClient } from "./rendezvous.ts";
 

@@ -15,7 +15,7 @@
  * @module
  */
 import type { GdsStatus } from "./status.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 import { cufileModule } from "./cufile-module.ts";
 
 let users = 0;

@@ -24,7 +24,7 @@ import { cufileModule } from "./cufile-module.ts";
 import { ffi } from "../../ffi/index.ts";
 import type { NativePointer, Pointer } from "../../ffi/types.ts";
 import { EINVAL, SystemCallError, closeFile, errno, openFd, openFlags } from "../../ffi/libc-file.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 import { architecture } from "../../host.ts";
 import { ClosedError } from "../errors.ts";
 import { DeviceArray } from "../array/device-array.ts";

@@ -40,7 +40,7 @@ import { launchHostFunction, type HostFunction } from "../host-callback.ts";
 import { track, untrack } from "../base/lifetime.ts";
 import { releaseReporting } from "../base/release-errors.ts";
 import { Stream, setCaptureSink, captureSinkOf } from "../stream.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 
 /**
  * How capture interacts with other CUDA calls (cuStreamBeginCapture's mode): `"global"` refuses potentially unsafe

@@ -26,7 +26,7 @@ import type { Context } from "../context.ts";
 import { driver } from "../base/driver-state.ts";
 import { GraphFeatureError, GraphStateError } from "../errors.ts";
 import { KernelScalar } from "../launch/scalars.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 
 /**
  * A conditional handle (`cudaGraphConditionalHandle`, an `unsigned long long`): pass it to a kernel like any other

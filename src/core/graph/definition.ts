@@ -49,7 +49,7 @@ import { registerGraphHostFunction, type HostFunction } from "../host-callback.t
 import type { Kernel } from "../launch/kernel.ts";
 import type { KernelArgument, LaunchConfig } from "../launch/launch.ts";
 import { track, untrack } from "../base/lifetime.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 
 /**
  * The kind of a node (the driver's CUgraphNodeType by name). A GraphDefinition adds every kind but the external

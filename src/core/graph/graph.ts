@@ -32,7 +32,7 @@ import type { Kernel } from "../launch/kernel.ts";
 import type { KernelArgument, LaunchConfig, StreamLike } from "../launch/launch.ts";
 import { track, untrack } from "../base/lifetime.ts";
 import { Stream, captureSinkOf } from "../stream.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 
 /** Options of `builder.complete()` and `definition.instantiate()` (names as cuda.core's GraphCompleteOptions). */
 export interface GraphCompleteOptions {

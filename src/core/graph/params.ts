@@ -19,7 +19,7 @@ import type { Context } from "../context.ts";
 import { driver } from "../base/driver-state.ts";
 import type { Kernel } from "../launch/kernel.ts";
 import { LaunchConfig, packArguments, type KernelArgument } from "../launch/launch.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 
 /**
  * The kernel node parameters of a launch (arguments checked as `launch` checks them). Pass them to the driver at

@@ -13,7 +13,7 @@ import { CUdevResource_st, CUdevResourceType, CUdevSmResourceSplit_flags, CUgree
 import { Context } from "../context.ts";
 import type { Device } from "../device.ts";
 import { driver, ensureInit } from "../base/driver-state.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 import { track, untrack } from "../base/lifetime.ts";
 import { ClosedError, GreenContextError } from "../errors.ts";
 import { Stream } from "../stream.ts";

@@ -8,7 +8,7 @@
  * @module
  */
 import { DTypeError, ShapeMismatchError, ArrayLayoutError } from "../errors.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 import { refuseWrongDevice } from "../base/wrong-device.ts";
 import { DeviceArray, encodeElement, type ArrayScalar } from "../array/device-array.ts";
 import { dtypes, DTYPE_NAMES, type DType, type DTypeName } from "../array/dtype.ts";

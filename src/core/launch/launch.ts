@@ -41,7 +41,7 @@ import { KernelScalar, SCALAR_SIZE, writeScalar } from "./scalars.ts";
 import { PointerArgument } from "./pointer-argument.ts";
 import { ByValueArgument } from "./by-value-argument.ts";
 import { Stream, captureSinkOf } from "../stream.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 import { argumentEpoch } from "../base/epoch.ts";
 
 /** The dynamic shared memory every kernel may use without asking (48 KiB); launches asking for more raise the kernel's limit. */

@@ -11,7 +11,7 @@ import { CUmemcpyAttributes_st, CUmemcpyFlags, CUmemcpySrcAccessOrder } from "..
 import { formatCudaVersion } from "../../bindings/describe.ts";
 import { Buffer } from "./buffer.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 import { ClosedError, DeviceFeatureError } from "../errors.ts";
 import { LEGACY_DEFAULT_STREAM, streamOption, type Stream } from "../stream.ts";
 

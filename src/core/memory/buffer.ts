@@ -19,7 +19,7 @@ import type { IpcMemoryResource, MemoryResource } from "./resource.ts";
 import { HostViewSlot, makeView, type HostViewConstructor } from "./view.ts";
 import { copyOrdered, needsOrderedCopy, type CopyOptions } from "./copy.ts";
 import { streamOption, Stream, captureSinkOf, streamOptionOf } from "../stream.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 import { argumentsChanged } from "../base/epoch.ts";
 
 /** Host memory a buffer can copy to or from. */

@@ -34,7 +34,7 @@ import { driver, withCurrentContext } from "../base/driver-state.ts";
 import { GraphStateError } from "../errors.ts";
 import { allocationSize, type AllocateOptions, type MemoryResource } from "./resource.ts";
 import { streamOption } from "../stream.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 
 /** The graph memory figures of a device, in bytes (cuDeviceGetGraphMemAttribute). */
 export interface GraphMemoryAttributeValues {

@@ -57,7 +57,7 @@ import {
   SystemCallError,
 } from "../../ffi/libc-socket.ts";
 import { ffi } from "../../ffi/index.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 import type * as NodeCrypto from "node:crypto";
 import type * as NodePath from "node:path";
 

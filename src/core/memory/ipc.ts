@@ -19,7 +19,7 @@
  */
 import { ClosedError, IPCFormatError } from "../errors.ts";
 import { closeFd } from "../../ffi/libc-socket.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 
 const HANDLE_MAGIC = 0x48415443; // "CTAH" little-endian
 const BUFFER_MAGIC = 0x42495443; // "CTIB" little-endian

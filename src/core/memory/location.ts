@@ -6,7 +6,7 @@
  * @module
  */
 import { CUmem_advise, CUmemLocation_st, CUmemLocationType } from "../../bindings/driver.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 
 /** The kinds of memory location. */
 export type MemoryLocationType = "device" | "host" | "host-numa" | "host-numa-current";

@@ -16,7 +16,7 @@ import { CudaError } from "../../bindings/errors.ts";
 import { formatCudaVersion } from "../../bindings/describe.ts";
 import { Buffer } from "./buffer.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 import { ClosedError, DeviceFeatureError, ManagedAdviceError } from "../errors.ts";
 import { locationRecord, resolveAdvice, resolveLocation, type ManagedAdvice, type MemoryLocation, type MemoryLocationType } from "./location.ts";
 import { streamOption, type Stream } from "../stream.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 
 /** Options of a new device memory pool (`new DeviceMemoryResource(device, options)`). */
 export interface DeviceMemoryResourceOptions {

@@ -17,7 +17,7 @@ import type { Device } from "../device.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
 import type { IPCBufferDescriptor } from "./ipc.ts";
 import type { Stream } from "../stream.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 
 /** Options of `allocate` and `deallocate`. */
 export interface AllocateOptions {

@@ -6,7 +6,7 @@
  * @module
  */
 import { deviceOf } from "../base/hub.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 import { MissingArchError } from "../errors.ts";
 
 const ARCH = /^(sm|compute|lto)_(\d{2,3})([af]?)$/;

@@ -29,7 +29,7 @@ import { optionalInteger } from "./option-checks.ts";
 import { irBytes, nvvmVersionString, readLibdevice } from "./nvvm.ts";
 import { nvrtcVersionString } from "./nvrtc.ts";
 import { ProgramOptions, type CompileTarget, type ProgramOptionsInit } from "./options.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 
 export type { CachedProgram } from "./cache-entry.ts";
 

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 import { WorkerPool, type ModuleUrl, type RunOptions } from "../worker/pool.ts";
 import { ownModuleUrl } from "../../module-url.ts";
 import type { CompileRequest, CompileResult } from "./compile-job.ts";

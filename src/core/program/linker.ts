@@ -24,7 +24,7 @@ import { DriverLinkSession } from "./linker-driver.ts";
 import { NvJitLinkSession } from "./linker-nvjitlink.ts";
 import { LinkerOptions, type LinkerOptionsInit } from "./linker-options.ts";
 import { ObjectCode } from "./object-code.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 
 export type { LinkerBackend } from "./linker-backend.ts";
 

@@ -19,7 +19,7 @@ import { driver, ensureInit } from "../base/driver-state.ts";
 import { ClosedError, KernelNotFoundError, HostFileError } from "../errors.ts";
 import { Kernel } from "../launch/kernel.ts";
 import { track, untrack } from "../base/lifetime.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 
 /** The formats of device code. */
 export type ObjectCodeFormat = "cubin" | "ptx" | "ltoir" | "fatbin" | "object" | "library";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 
 /** Throws a TypeError: `Owner.option: expected X, got Y`. */
 export function typeFailure(owner: string, option: string, expected: string, value: unknown): never {

@@ -9,7 +9,7 @@
  * @module
  */
 import { checkArch, defaultArch } from "./arch.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 import {
   optionalBoolean,
   optionalChoice,

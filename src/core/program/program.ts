@@ -40,7 +40,7 @@ import { fromCachedProgram, toCachedProgram } from "./cache-entry.ts";
 import { compileInWorker } from "./compile-async.ts";
 import { isAbortSignal, type AbortSignalLike } from "../worker/pool.ts";
 import type { CompileRequest, CompileResult } from "./compile-job.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 
 export type { CodeType } from "./cache.ts";
 export type { CompileTarget } from "./options.ts";

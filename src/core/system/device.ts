@@ -24,7 +24,7 @@ import {
   optional,
   type NvmlApi,
 } from "./nvml.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 import { DeviceMatchError } from "../errors.ts";
 
 /** How to pick a GPU: its NVML index, its UUID ("GPU-…", the prefix optional) or its PCI bus id. */

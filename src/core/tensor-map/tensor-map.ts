@@ -24,7 +24,7 @@ import { ffi } from "../../ffi/index.ts";
 import { DeviceArray } from "../array/device-array.ts";
 import type { DTypeName } from "../array/dtype.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 import { ByValueArgument } from "../launch/by-value-argument.ts";
 import { ClosedError, TensorMapError } from "../errors.ts";
 

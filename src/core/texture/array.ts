@@ -27,7 +27,7 @@ import { DeviceArray } from "../array/device-array.ts";
 import { allocateHostArray, checkHostArray, dtypeOf, type DType, type HostArray } from "../array/dtype.ts";
 import { Context } from "../context.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 import { trackLazily, untrack } from "../base/lifetime.ts";
 import { ArrayLayoutError, ClosedError, DTypeError, NoContextError, TextureError } from "../errors.ts";
 import { streamOption, type Stream } from "../stream.ts";

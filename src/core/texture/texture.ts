@@ -30,7 +30,7 @@ import { DeviceArray } from "../array/device-array.ts";
 import type { DType } from "../array/dtype.ts";
 import type { Context } from "../context.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 import { trackLazily, untrack } from "../base/lifetime.ts";
 import { ByValueArgument } from "../launch/by-value-argument.ts";
 import { ArrayLayoutError, ClosedError, TextureError } from "../errors.ts";

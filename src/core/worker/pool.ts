@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { describeValue } from "../base/checks.ts";
+import { describeValue } from "../../errors/describe.ts";
 import { WorkerPoolError } from "../errors.ts";
 import { deserializeError } from "./errors.ts";
 import type { WorkerAnswer, WorkerReady, WorkerRequest } from "./protocol.ts";

@@ -1,6 +1,6 @@
 /** How the object layer describes a value it refuses: one helper, the same words everywhere. */
 import { describe, expect, it } from "vitest";
-import { describeValue } from "../../../src/core/base/checks.ts";
+import { describeValue } from "../../../src/errors/describe.ts";
 import { LEGACY_DEFAULT_STREAM } from "../../../src/index.ts";
 
 describe("describeValue", () => {

@@ -31,7 +31,7 @@ import { cublasEmulationStrategy_t, cublasGemmAlgo_t, cublasMath_t, cublasPointe
 import { ffi, type Pointer, Scratch } from "../../../ffi/index.ts";
 import { DeviceArray } from "../../array/device-array.ts";
 import { decodeBFloat16, decodeHalf, type DTypeName } from "../../array/dtype.ts";
-import { describeValue } from "../../base/checks.ts";
+import { describeValue } from "../../../errors/describe.ts";
 import { contextScope } from "../../base/context-scope.ts";
 import { track, untrack } from "../../base/lifetime.ts";
 import { ClosedError, DTypeError, ShapeMismatchError } from "../../errors.ts";

@@ -20,7 +20,7 @@ import { cublasLtEpilogue_t, cublasLtMatmulDescAttributes_t, cublasLtMatmulPrefe
 import { cublasLtMatmulHeuristicResult_t } from "../../../../generated/cuda-13.0/cublaslt/records.ts";
 import { ffi, type Pointer, Scratch } from "../../../ffi/index.ts";
 import { DeviceArray } from "../../array/device-array.ts";
-import { describeValue } from "../../base/checks.ts";
+import { describeValue } from "../../../errors/describe.ts";
 import { contextScope } from "../../base/context-scope.ts";
 import { track, untrack } from "../../base/lifetime.ts";
 import { ArrayLayoutError, ClosedError, DTypeError, ShapeMismatchError } from "../../errors.ts";

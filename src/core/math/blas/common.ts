@@ -5,7 +5,7 @@
  * @module
  */
 import { DeviceArray } from "../../array/device-array.ts";
-import { describeValue } from "../../base/checks.ts";
+import { describeValue } from "../../../errors/describe.ts";
 import { ClosedError } from "../../errors.ts";
 import { ffi, type Pointer } from "../../../ffi/index.ts";
 import type { MemoryResource } from "../../memory/resource.ts";

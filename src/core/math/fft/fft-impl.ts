@@ -7,7 +7,7 @@
 import type { cufftHandle } from "../../../bindings/cufft.ts";
 import { DeviceArray } from "../../array/device-array.ts";
 import type { DTypeName } from "../../array/dtype.ts";
-import { describeValue } from "../../base/checks.ts";
+import { describeValue } from "../../../errors/describe.ts";
 import { withCurrentContext } from "../../base/driver-state.ts";
 import { contextScope } from "../../base/context-scope.ts";
 import { CUFFT_FORWARD, CUFFT_INVERSE } from "../../../../generated/cuda-13.0/cufft/constants.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import type { DTypeName } from "../../array/dtype.ts";
-import { describeValue } from "../../base/checks.ts";
+import { describeValue } from "../../../errors/describe.ts";
 import { cufftType } from "../../../../generated/cuda-13.0/cufft/enums.ts";
 
 /** The kind of transform: complex to complex, real to complex (forward only), complex to real (inverse only). */

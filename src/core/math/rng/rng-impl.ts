@@ -7,7 +7,7 @@
 import type { curandGenerator_t } from "../../../bindings/curand.ts";
 import { DeviceArray } from "../../array/device-array.ts";
 import type { DTypeName } from "../../array/dtype.ts";
-import { describeValue } from "../../base/checks.ts";
+import { describeValue } from "../../../errors/describe.ts";
 import { withCurrentContext } from "../../base/driver-state.ts";
 import { contextScope } from "../../base/context-scope.ts";
 import { track, untrack } from "../../base/lifetime.ts";

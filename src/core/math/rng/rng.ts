@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { describeValue } from "../../base/checks.ts";
+import { describeValue } from "../../../errors/describe.ts";
 import type { Stream } from "../../stream.ts";
 import { listOf } from "./shared.ts";
 import { mathClasses, mathFacade, type MathFace } from "../facade.ts";

@@ -11,7 +11,7 @@
  */
 import { DeviceArray, memoryDevice } from "../../array/device-array.ts";
 import type { DTypeName } from "../../array/dtype.ts";
-import { describeValue } from "../../base/checks.ts";
+import { describeValue } from "../../../errors/describe.ts";
 import { ArrayLayoutError, ClosedError, DTypeError, WrongDeviceError } from "../../errors.ts";
 import { Stream } from "../../stream.ts";
 import { ffi, type Pointer } from "../../../ffi/index.ts";

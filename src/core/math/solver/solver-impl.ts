@@ -6,7 +6,7 @@
  */
 import type { cusolverDnHandle_t } from "../../../bindings/cusolver.ts";
 import { DeviceArray } from "../../array/device-array.ts";
-import { describeValue } from "../../base/checks.ts";
+import { describeValue } from "../../../errors/describe.ts";
 import { track, untrack } from "../../base/lifetime.ts";
 import { ClosedError, ShapeMismatchError } from "../../errors.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";

@@ -6,7 +6,7 @@
  */
 import type { cusparseDnMatDescr_t, cusparseDnVecDescr_t, cusparseHandle_t, cusparseSpMatDescr_t } from "../../../bindings/cusparse.ts";
 import { DeviceArray } from "../../array/device-array.ts";
-import { describeValue } from "../../base/checks.ts";
+import { describeValue } from "../../../errors/describe.ts";
 import { track, untrack } from "../../base/lifetime.ts";
 import { ClosedError, ShapeMismatchError } from "../../errors.ts";
 import type { Buffer } from "../../memory/buffer.ts";

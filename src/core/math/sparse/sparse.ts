@@ -20,7 +20,7 @@
  * @module
  */
 import { DeviceArray } from "../../array/device-array.ts";
-import { describeValue } from "../../base/checks.ts";
+import { describeValue } from "../../../errors/describe.ts";
 import { DTypeError, ShapeMismatchError } from "../../errors.ts";
 import type { MemoryResource } from "../../memory/resource.ts";
 import type { Stream } from "../../stream.ts";
