@@ -321,7 +321,7 @@ function checkTargets(runs: Run[], generateSeconds: number | undefined): Target[
     ratioTarget("trivial call, checked (call.cuCtxGetCurrent)", "call.cuCtxGetCurrent", "checked", bun ? 2 : 5);
     ratioTarget("core launch(), 4 args, vs C cuLaunchKernel (launch.4)", "launch.4", "core", bun ? 1.05 : 1.15);
     ratioTarget("core launch(), 256 args, vs C cuLaunchKernel (launch.256)", "launch.256", "core", bun ? 1.2 : 1.4);
-    // The object layer's own overheads (issue 11), each against C making the same driver calls.
+    // The object layer's own overheads, each against C making the same driver calls.
     ratioTarget("core launch(), 256 args, against the object layer's target (launch.256)", "launch.256", "core", bun ? 1.1 : 1.15);
     ratioTarget("core Device.allocate + close from the pool (alloc.1KiB.pool)", "alloc.1KiB.pool", "core", bun ? 1.2 : 1.4);
     ratioTarget("core createEvent + close (call.cuEventCreateDestroy)", "call.cuEventCreateDestroy", "core", bun ? 1.3 : 1.5);

@@ -10,7 +10,7 @@
  * bench/ts/startup.ts is run, so copy this one there for an old commit): contenders get the label as a prefix. Make
  * the trees alike: Deno discovers the configuration around the script (deno.json, package.json, node_modules), which
  * made even the empty start 24-28 ms slower in a full checkout than in a folder holding only dist/ and bench/ts
- * (session 6 on the H200); the main thread's CPU time (`--cpu`) is the fairer column then.
+ * (on the H200, 2026-12-01); the main thread's CPU time (`--cpu`) is the fairer column then.
  *
  * Every run of every case spawns `bench/ts/startup.ts MODE --layer L` (one warm-up round first, untimed) and times
  * it from spawn to exit; the child also reports the import's own time from inside (BENCH_INPROCESS=1). Prints JSON

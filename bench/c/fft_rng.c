@@ -1,5 +1,5 @@
 /*
- * The C side of issue 17's cuFFT and cuRAND bench (bench/ts/fft-rng.ts has the measures' table): cuFFT and cuRAND
+ * The C side of the cuFFT and cuRAND bench (bench/ts/fft-rng.ts has the measures' table): cuFFT and cuRAND
  * called directly through the runtime API, gcc -O2, -lcufft -lcurand -lcudart. Contender "c-mathlibs".
  *
  *   gcc -O2 -std=gnu11 -I$CUDA_HOME/include -o fft_rng bench/c/fft_rng.c \

@@ -1,4 +1,4 @@
-"""CuPy's side of issue 17's cuFFT bench (bench/ts/fft-rng.ts has the measures' table), as JSON lines in the suite's
+"""CuPy's side of the cuFFT bench (bench/ts/fft-rng.ts has the measures' table), as JSON lines in the suite's
 format, contender `python-cupy`:
 
   fft.c2c.1d.2^24.f32          ms  one 2^24-point complex64 FFT, in place (a cached cuFFT plan), GPU time from events

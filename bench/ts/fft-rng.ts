@@ -1,5 +1,5 @@
 /**
- * cuFFT and cuRAND through cuda-ts's `Fft` and `Rng` (issue 17's bench), on the runtime that runs this file, as JSON
+ * cuFFT and cuRAND through cuda-ts's `Fft` and `Rng`, on the runtime that runs this file, as JSON
  * lines in the suite's format (contender `<runtime>-mathlibs`; bench/c/fft_rng.c is `c-mathlibs`, bench/python/
  * fft_rng.py is `python-cupy`). The same measures, names and method in all three; bench/fft-rng-run.sh runs them side
  * by side.

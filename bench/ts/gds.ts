@@ -1,5 +1,5 @@
 /**
- * A GPU probe of GPUDirect Storage read bandwidth (issue 20; run on the GPU machine, both runtimes):
+ * A GPU probe of GPUDirect Storage read bandwidth (run on the GPU machine, both runtimes):
  *
  *     bun bench/ts/gds.ts [MiB]            deno run -A bench/ts/gds.ts [MiB]          (default 1024)
  *

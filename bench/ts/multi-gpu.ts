@@ -1,5 +1,5 @@
 /**
- * cuda-ts's contender of the several-GPU benchmark (bench/multi-gpu-run.sh; issue 21): peer-copy bandwidth and NCCL
+ * cuda-ts's contender of the several-GPU benchmark (bench/multi-gpu-run.sh): peer-copy bandwidth and NCCL
  * all-reduce bus bandwidth with two ranks in this process (`Communicator.initAll`), timed exactly as bench/c/multi_gpu.c
  * times C (host clock around `iters` calls, streams synchronised before and after, the median of 5 rounds; the
  * peer copy: the median of 11 rounds), so the two compare call for call.

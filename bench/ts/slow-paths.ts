@@ -1,5 +1,5 @@
 /**
- * A GPU probe of issue 15's Deno-only slow paths (run on the GPU machine, both runtimes, and compare with C's rows of
+ * A GPU probe of the Deno-only slow paths (run on the GPU machine, both runtimes, and compare with C's rows of
  * the same bench run):
  *
  *     bun bench/ts/slow-paths.ts            deno run -A bench/ts/slow-paths.ts
