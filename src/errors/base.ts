@@ -4,7 +4,7 @@
  *
  * ```text
  * CudaTsError
- * ├── LibraryError        a native library returned a failure status (src/bindings/errors.ts)
+ * ├── LibraryError        a native library returned a failure status (one class per library: src/bindings/errors.ts)
  * │   └── CudaError       the CUDA driver's; CudaRuntimeError the runtime's
  * ├── ArgumentError       a caller passed something wrong
  * │   └── DeviceMismatchError   something of another device than the one the call works on
@@ -146,5 +146,47 @@ export class InternalError extends CudaTsError {
   constructor(message: string, options?: CudaTsErrorOptions) {
     super(message, options);
     this.name = "InternalError";
+  }
+}
+
+/** What a {@link LibraryError} takes besides its status. */
+export interface LibraryErrorOptions extends CudaTsErrorOptions {
+  /** The whole message, where the thrower words it itself (it must still name the status and the function). */
+  readonly message?: string;
+}
+
+/**
+ * A native library returned a failure status: the CUDA driver or runtime, NVRTC, nvJitLink, NVVM, NVML, cuFile,
+ * nvFatbin, CUPTI, cuBLAS, cuRAND, cuFFT, cuSOLVER, cuSPARSE, NCCL, or libc. `library` says which, `status` (also
+ * `code`) the numeric status, `statusName` (also `codeName`) its name (`CUDA_ERROR_OUT_OF_MEMORY`), `functionName`
+ * the call. The subclass says which library; the status's name and the library's description say what went wrong.
+ */
+export class LibraryError extends CudaTsError {
+  /** The library (driver, runtime, nvrtc, nvjitlink, nvvm, nvml, cufile, nvfatbin, ...). */
+  readonly library: string;
+  /** The status code the function returned. */
+  readonly code: number;
+  /** The status code's name (CUDA_ERROR_INVALID_VALUE, NVRTC_ERROR_COMPILATION, ...). */
+  readonly codeName: string;
+  /** The function that failed. */
+  readonly functionName: string;
+
+  constructor(library: string, code: number, codeName: string, description: string, functionName: string, options?: LibraryErrorOptions) {
+    super(options?.message ?? `${codeName}: ${description} (${functionName})`, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "LibraryError";
+    this.library = library;
+    this.code = code;
+    this.codeName = codeName;
+    this.functionName = functionName;
+  }
+
+  /** The numeric status the function returned (the same as `code`). */
+  get status(): number {
+    return this.code;
+  }
+
+  /** The status's name (the same as `codeName`). */
+  get statusName(): string {
+    return this.codeName;
   }
 }
