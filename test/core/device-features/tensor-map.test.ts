@@ -15,7 +15,6 @@ import {
 } from "../../../src/index.ts";
 import { TensorMap, type TiledTensorMapOptions } from "../../../src/tensor-map.ts";
 import { packArguments } from "../../../src/core/launch/launch.ts";
-import { kArgumentSize, kDescribeArgument, kWriteValue } from "../../../src/core/launch/by-value-argument.ts";
 import type { ArgumentPlan } from "../../../src/core/launch/kernel.ts";
 import { ffi } from "../../../src/ffi/index.ts";
 
@@ -86,13 +85,13 @@ class Bytes128 extends ByValueArgument {
   constructor(readonly fill: number) {
     super();
   }
-  get [kArgumentSize](): number {
+  get argumentSize(): number {
     return 128;
   }
-  [kWriteValue](dv: DataView, offset: number): void {
+  writeValue(dv: DataView, offset: number): void {
     for (let i = 0; i < 128; i++) dv.setUint8(offset + i, this.fill);
   }
-  [kDescribeArgument](): string {
+  describeArgument(): string {
     return "a 2D float32 TensorMap (tiled, box [16, 16])";
   }
 }
