@@ -3,7 +3,7 @@
  * cuda.core's `system`. Imported as a namespace:
  *
  * ```ts
- * import { system } from "cuda-ts";
+ * import * as system from "cuda-ts/system";
  * console.log(system.driverVersion(), system.deviceCount());
  * for (const gpu of system.devices()) {
  *   console.log(gpu.name, gpu.uuid, gpu.memory?.used, gpu.temperature, gpu.power.usage, gpu.processes);
