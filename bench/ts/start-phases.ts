@@ -80,8 +80,11 @@ if (args.includes("--empty")) {
   out.layer = i >= 0 ? "dist" : "src";
   const cuda = (await import(entry)) as typeof import("../../src/index.ts");
   // The driver binding, which the root has loaded already: its own entry point (the root does not export it).
-  const driverEntry = i >= 0 ? new URL("dist/src/bindings/driver.js", root).href : new URL("src/bindings/driver.ts", root).href;
-  const { driver } = (await import(driverEntry)) as typeof import("../../src/bindings/driver.ts");
+  // `cuda-ts/bindings/driver`: dist/src/bindings/driver-entry.js (a build from before that file had the entry at
+  // dist/src/bindings/driver.js; the root has loaded either already).
+  type DriverEntry = typeof import("../../src/bindings/driver-entry.ts");
+  const entryOf = (file: string): Promise<DriverEntry> => import(new URL(file, root).href) as Promise<DriverEntry>;
+  const { driver } = i < 0 ? await entryOf("src/bindings/driver-entry.ts") : await entryOf("dist/src/bindings/driver-entry.js").catch(() => entryOf("dist/src/bindings/driver.js"));
   T.push(performance.now());
   driver.load();
   T.push(performance.now());

@@ -7,7 +7,7 @@
  * MODE:
  * - `empty`: nothing (the runtime's own start, plus reading this small file: the baseline of the others);
  * - `import`: import the package root (`core`: src/index.ts), the driver binding alone (`raw`:
- *   src/bindings/driver.ts) or every library's binding (`bindings`: src/bindings/index.ts);
+ *   src/bindings/driver-entry.ts, `cuda-ts/bindings/driver`) or every library's binding (`bindings`: src/bindings/index.ts);
  * - `setCurrent`: + `new Device(0).setCurrent()` (core) or cuInit + the primary context made current (raw);
  * - `firstKernel`: + load `k0` from CUBIN, launch it, synchronise.
  *
@@ -106,7 +106,8 @@ export async function startup(mode: string, layer: string, cubin: string | undef
     stream.sync();
     return report();
   }
-  const { driver } = (await import(from("src/bindings/driver.ts"))) as typeof import("../../src/bindings/driver.ts");
+  // The driver binding as users import it: `cuda-ts/bindings/driver` (its enums and records are a module of their own).
+  const { driver } = (await import(from("src/bindings/driver-entry.ts"))) as typeof import("../../src/bindings/driver-entry.ts");
   imported();
   if (mode === "import") return report();
   const { Scratch, ffi } = (await import(from("src/ffi/index.ts"))) as typeof import("../../src/ffi/index.ts");

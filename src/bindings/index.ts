@@ -11,7 +11,7 @@
  *
  * @module
  */
-export { driver, configureDriver, type DriverBinding, type DriverOptions } from "./driver.ts";
+export { driver, configureDriver, type DriverBinding, type DriverOptions } from "./driver-entry.ts";
 export { runtime, type RuntimeBinding } from "./runtime.ts";
 export { nvrtc, nvrtcProgramLog, type NvrtcBinding } from "./nvrtc.ts";
 export { nvjitlink, nvJitLinkErrorLog, nvJitLinkInfoLog, type NvJitLinkBinding } from "./nvjitlink.ts";

@@ -82,16 +82,32 @@ describe("src/ at import", () => {
   });
 });
 
-describe("the driver's tables (src/bindings/tables/driver.ts)", () => {
-  it("export every name the generated index exports, the checked makers' builder included (loaded on first use on Bun)", async () => {
+describe("the driver's tables (src/bindings/tables/driver.ts) and types (src/bindings/driver-types.ts)", () => {
+  it("split what the generated index exports: the function table and the checked makers' builder, and the enums, constants and records", async () => {
     const generated = (await import("../../generated/cuda-13.0/driver/index.ts")) as Record<string, unknown>;
     const tables = (await import("../../src/bindings/tables/driver.ts")) as Record<string, unknown>;
-    const names = (m: Record<string, unknown>): string[] => Object.keys(m).filter((k) => k !== "generatedTables" && k !== "carriedVersions").sort();
-    expect(names(tables)).toEqual(names(generated));
+    const types = (await import("../../src/bindings/driver-types.ts")) as Record<string, unknown>;
+    const names = (m: Record<string, unknown>): string[] => Object.keys(m).filter((k) => k !== "generatedTables" && k !== "carriedVersions");
+    expect([...names(tables), ...names(types)].sort()).toEqual(names(generated).sort());
+    expect(names(tables).sort()).toEqual(["createChecked", "functions", "library"]);
     // The same classes and enums, not copies.
-    expect(tables.CUDA_MEMCPY3D_st).toBe(generated.CUDA_MEMCPY3D_st);
-    expect(tables.CUresult).toBe(generated.CUresult);
+    expect(types.CUDA_MEMCPY3D_st).toBe(generated.CUDA_MEMCPY3D_st);
+    expect(types.CUresult).toBe(generated.CUresult);
+    expect(tables.functions).toBe(generated.functions);
     expect(tables.createChecked).not.toBe(generated.createChecked);
     expect(typeof tables.createChecked).toBe("function");
+  });
+
+  it("leaves the enums, constants and records out of cuda-ts/bindings/driver's module graph", () => {
+    const graph = valueImportGraph(root, "src");
+    const seen = new Set<string>();
+    const visit = (f: string): void => {
+      if (seen.has(f)) return;
+      seen.add(f);
+      for (const g of graph.get(f) ?? []) visit(g);
+    };
+    visit("src/bindings/driver-entry.ts");
+    for (const part of ["enums", "constants", "records"]) expect(seen.has(`generated/cuda-13.0/driver/${part}.ts`), part).toBe(false);
+    expect(seen.has("generated/cuda-13.0/driver/functions.ts")).toBe(true);
   });
 });

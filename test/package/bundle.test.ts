@@ -19,7 +19,8 @@ describe("bundle-dist", () => {
   it("makes every exports target, every module loaded at run time, node.js and the CLI an entry point", () => {
     const entries = entryPoints(root, join(root, "dist"));
     expect(entries).toContain(join(root, "dist/src/index.js"));
-    expect(entries).toContain(join(root, "dist/src/bindings/driver.js"));
+    expect(entries).toContain(join(root, "dist/src/bindings/driver-entry.js"));
+    expect(entries).toContain(join(root, "dist/src/bindings/driver-types.js"));
     expect(entries).toContain(join(root, "dist/src/node.js"));
     expect(entries).toContain(join(root, "dist/src/cli/cuda-ts.js"));
     for (const path of RUN_TIME_MODULES) expect(entries).toContain(join(root, "dist", `${path}.js`));

@@ -72,7 +72,8 @@ import { gdsStatus } from "cuda-ts/gds";
 import { profile } from "cuda-ts/profiling";
 import * as system from "cuda-ts/system";
 import { driver, nvvm, runtime } from "cuda-ts/bindings";
-import { CUuuid_st, driver as driverBinding } from "cuda-ts/bindings/driver";
+import { driver as driverBinding } from "cuda-ts/bindings/driver";
+import { CUuuid_st } from "cuda-ts/bindings/driver/types";
 import { tryFindNvidiaLibrary } from "cuda-ts/pathfinder";
 
 const runtimeName = "Bun" in globalThis ? "Bun" : "Deno";

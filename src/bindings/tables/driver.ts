@@ -15,12 +15,10 @@ import { nativeRequire } from "../../host.ts";
 import type { GeneratedTable } from "./registry.ts";
 import { olderTables } from "./older-tables.ts";
 
-// What generated/cuda-13.0/driver/index.ts exports, but its checked functions' makers (checked-impl, the table's
-// largest module of code) load when the binding first makes a checked function on Bun, not at import (src/deferred.ts).
-export * from "../../../generated/cuda-13.0/driver/enums.ts";
-export * from "../../../generated/cuda-13.0/driver/constants.ts";
-export * from "../../../generated/cuda-13.0/driver/types.ts";
-export * from "../../../generated/cuda-13.0/driver/records.ts";
+// The function table of generated/cuda-13.0/driver/index.ts; its enums, constants and records are
+// src/bindings/driver-types.ts's, so that the binding alone does not evaluate them. The checked functions' makers
+// (checked-impl, the table's largest module of code) load when the binding first makes a checked function on Bun,
+// not at import (src/deferred.ts).
 export { functions, library, type Raw };
 export type { Checked };
 
