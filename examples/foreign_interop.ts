@@ -12,7 +12,8 @@
 import { Device, DeviceArray, LaunchConfig, Program, Stream, launch } from "../src/index.ts";
 import { fromCudaArrayInterface, fromDLPack, toDLPack } from "../src/interop.ts";
 import { ffi } from "../src/ffi/index.ts";
-import { CUstream_flags, driver, type CUdeviceptr } from "../src/bindings/driver.ts";
+import { driver } from "../src/bindings/driver-entry.ts";
+import { CUstream_flags, type CUdeviceptr } from "../src/bindings/driver-types.ts";
 
 const source = `
 template <typename T>

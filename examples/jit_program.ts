@@ -7,7 +7,8 @@
  *   deno run --allow-ffi --allow-env --allow-read examples/jit_program.ts
  */
 import { ffi, Scratch } from "../src/ffi/index.ts";
-import { CUdevice_attribute, driver } from "../src/bindings/driver.ts";
+import { driver } from "../src/bindings/driver-entry.ts";
+import { CUdevice_attribute } from "../src/bindings/driver-types.ts";
 import { nvrtc } from "../src/bindings/nvrtc.ts";
 
 const saxpy = `

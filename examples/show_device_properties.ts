@@ -5,7 +5,7 @@
  *   bun examples/show_device_properties.ts
  *   deno run --allow-ffi --allow-env --allow-read examples/show_device_properties.ts
  */
-import { CUdevice_attribute } from "../src/bindings/driver.ts";
+import { CUdevice_attribute } from "../src/bindings/driver-types.ts";
 import { Device } from "../src/index.ts";
 
 const problems: string[] = [];

@@ -9,7 +9,8 @@
  */
 import { Buffer, Device, LaunchConfig, Program, launch } from "../src/index.ts";
 import { ffi } from "../src/ffi/index.ts";
-import { CU_MEMHOSTALLOC_DEVICEMAP, CU_MEMHOSTALLOC_PORTABLE, driver } from "../src/bindings/driver.ts";
+import { driver } from "../src/bindings/driver-entry.ts";
+import { CU_MEMHOSTALLOC_DEVICEMAP, CU_MEMHOSTALLOC_PORTABLE } from "../src/bindings/driver-types.ts";
 
 const source = `
 __global__ void vectorAddGPU(const float* a, const float* b, float* c, int n) {

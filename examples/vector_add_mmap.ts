@@ -10,6 +10,7 @@
  *   deno run --allow-ffi --allow-env --allow-read examples/vector_add_mmap.ts
  */
 import { Buffer, Device, LaunchConfig, Program, launch } from "../src/index.ts";
+import { driver } from "../src/bindings/driver-entry.ts";
 import {
   CUmemAccess_flags,
   CUmemAccessDesc_st,
@@ -17,10 +18,9 @@ import {
   CUmemAllocationProp_st,
   CUmemAllocationType,
   CUmemLocationType,
-  driver,
   type CUdeviceptr,
   type CUmemGenericAllocationHandle,
-} from "../src/bindings/driver.ts";
+} from "../src/bindings/driver-types.ts";
 
 const source = `
 __global__ void VecAdd_kernel(const float* A, const float* B, float* C, int N) {
