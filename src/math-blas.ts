@@ -30,7 +30,6 @@ export {
   type ReductionOptions,
 } from "./core/math/blas/blas.ts";
 export { BlasLt, MatmulPlan, type BlasLtActivation, type BlasLtOptions, type MatmulOptions } from "./core/math/blas/blaslt.ts";
-export { BlasDeviceError } from "./core/errors.ts";
 export { DEFAULT_WORKSPACE_BYTES, type BlasWorkspaceOptions } from "./core/math/blas/common.ts";
 export { type BlasComputeType, type BlasScalar, matrixStorage, planGemm, type GemmPlan, type MatrixStorage } from "./core/math/blas/plan.ts";
 export { CUBLASError } from "./bindings/errors.ts";

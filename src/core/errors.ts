@@ -110,36 +110,6 @@ export class ArrayLayoutError extends ArgumentError {
   }
 }
 
-// -- another device's objects (DeviceMismatchError)
-
-/**
- * A stream or an array of another device than a math object's (`Rng`, `Fft`, `Solver`, `Sparse`: their handles work
- * on the device they were made on): make the object on that device, or move the array there first. A
- * {@link DeviceMismatchError} whose thrower words the message itself; `expected` and `actual` are NaN where it did
- * not give them.
- */
-export class WrongDeviceError extends DeviceMismatchError {
-  constructor(message: string, expected = Number.NaN, actual = Number.NaN) {
-    super("", expected, actual, undefined, { message });
-    this.name = "WrongDeviceError";
-  }
-}
-
-/**
- * A stream or an array on another device than a cuBLAS/cuBLASLt handle's (`Blas`, `BlasLt` in cuda-ts/math/blas):
- * a handle belongs to the device it was created on. The message names both devices and what to do (create a
- * handle per device, or copy the array across).
- */
-export class BlasDeviceError extends DeviceMismatchError {
-  /** The device that came (the same as `actual`). */
-  readonly got: number;
-  constructor(what: string, expected: number, got: number, todo: string) {
-    super(what, expected, got, todo, { message: `${what} is on device ${got}, but this handle belongs to device ${expected}; ${todo}` });
-    this.name = "BlasDeviceError";
-    this.got = got;
-  }
-}
-
 // -- tensor maps, CUDA arrays and textures, green contexts
 
 /**
@@ -302,8 +272,9 @@ export class ProfileOptionError extends ArgumentError {
 
 /**
  * NCCL (src/core/distributed): a collective's or a communicator's argument refused before NCCL sees it: a dtype
- * NCCL cannot reduce, send and receive operands of different dtypes or counts, an operand or stream on another
- * device than the communicator's. The message says what was expected, what came, and what to do.
+ * NCCL cannot reduce, send and receive operands of different dtypes or counts, a missing stream. (An operand or a
+ * stream on another device than the communicator's is a {@link DeviceMismatchError}.) The message says what was
+ * expected, what came, and what to do.
  */
 export class CollectiveArgumentError extends ArgumentError {
   /** The operation (allReduce, broadcast, Communicator.init, ...). */

@@ -291,20 +291,6 @@ function isSpecial(handle: CUstream): boolean {
   return a === 1 || a === 2;
 }
 
-/**
- * Checks the `{ stream }` option of a stream-ordered operation and returns the stream. `action` names the call in
- * messages ("Buffer.copyTo"); with `owner`, the call is `owner`'s class name and `action` ("allocate"), so the
- * name is only built when the check fails.
- */
-export function streamOption(options: { readonly stream?: Stream | undefined } | undefined, action: string, owner?: object): Stream {
-  const stream = options?.stream;
-  if (stream instanceof Stream) return stream;
-  const what = owner === undefined ? action : `${owner.constructor.name}.${action}`;
-  if (options instanceof Stream) throw new TypeError(`${what} takes its stream as an option: pass { stream }, not the Stream itself`);
-  if (stream === undefined || stream === null) throw new TypeError(`${what} needs a stream: pass { stream } (for example device.createStream())`);
-  throw new TypeError(`${what}: options.stream is not a Stream but ${describeValue(stream)}; pass { stream } with a Stream (for example device.createStream())`);
-}
-
 /** The legacy default stream (CU_STREAM_LEGACY): synchronises with every blocking stream of its context. */
 export const LEGACY_DEFAULT_STREAM: Stream = new Stream(ffi.pointerFromAddress(CU_STREAM_LEGACY) as CUstream, undefined, false);
 /** The per-thread default stream (CU_STREAM_PER_THREAD). */

@@ -11,6 +11,7 @@ import {
   CommunicatorStateError,
   Device,
   DeviceArray,
+  DeviceMismatchError,
   DTYPE_NAMES,
   dtypes,
   encodeHalf,
@@ -274,8 +275,9 @@ describe.skipIf(gpus < 2)(`NCCL across GPUs of one process${gpus < 2 ? ` [skippe
         expect(out[0]).toBe(size * (ranksSum + size * (r * N)));
       }
       // A stream of another device is refused before NCCL.
-      expect(() => comms[0]!.allReduce(per[0]!.x, per[0]!.x, { stream: per[1]!.s })).toThrow(/options\.stream must be a stream of device 0/);
-      expect(() => comms[0]!.allReduce(per[1]!.x, per[1]!.x, { stream: per[0]!.s })).toThrow(/send must be on device 0/);
+      expect(() => comms[0]!.allReduce(per[0]!.x, per[0]!.x, { stream: per[1]!.s })).toThrow(DeviceMismatchError);
+      expect(() => comms[0]!.allReduce(per[0]!.x, per[0]!.x, { stream: per[1]!.s })).toThrow(/allReduce: options\.stream is on device 1, but device 0 is needed here/);
+      expect(() => comms[0]!.allReduce(per[1]!.x, per[1]!.x, { stream: per[0]!.s })).toThrow(/allReduce: send is on device 1, but device 0 is needed here/);
     } finally {
       Communicator.closeAll(comms);
     }

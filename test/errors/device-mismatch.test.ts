@@ -6,7 +6,6 @@
 import { describe, expect, it } from "vitest";
 import { ArgumentError, CudaTsError, DeviceMismatchError, InternalError, NotFoundError } from "../../src/errors/base.ts";
 import { refuseWrongDevice } from "../../src/core/base/wrong-device.ts";
-import { BlasDeviceError, WrongDeviceError } from "../../src/core/errors.ts";
 import { CudaError, CudaRuntimeError, LibraryError, NVRTCError } from "../../src/bindings/errors.ts";
 import * as pathfinder from "../../src/pathfinder/index.ts";
 
@@ -35,17 +34,6 @@ describe("DeviceMismatchError and refuseWrongDevice", () => {
     const e = thrown(() => refuseWrongDevice("axpy: x", 0, 1, "launch on a stream of device 1")) as DeviceMismatchError;
     expect(e).toBeInstanceOf(DeviceMismatchError);
     expect(e.message).toBe("axpy: x is on device 1, but device 0 is needed here; launch on a stream of device 1");
-  });
-
-  it("the math layer's wrong-device errors are DeviceMismatchErrors with their own messages", () => {
-    const blas = new BlasDeviceError("Blas.gemm: A", 0, 1, "copy it to this device first");
-    expect(blas).toBeInstanceOf(DeviceMismatchError);
-    expect([blas.expected, blas.actual, blas.got]).toEqual([0, 1, 1]);
-    expect(blas.message).toBe("Blas.gemm: A is on device 1, but this handle belongs to device 0; copy it to this device first");
-    const rng = new WrongDeviceError("Rng: the stream is on device 1 but this object was made on device 0");
-    expect(rng).toBeInstanceOf(DeviceMismatchError);
-    expect(rng.message).toBe("Rng: the stream is on device 1 but this object was made on device 0");
-    expect(rng.name).toBe("WrongDeviceError");
   });
 });
 

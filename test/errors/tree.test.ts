@@ -91,7 +91,6 @@ const SAMPLE_ARGS: Record<string, unknown[]> = {
   DeviceNotInitializedError: [0],
   PeerAccessError: [0, 1, "m"],
   DeviceMismatchError: ["x", 0, 1],
-  BlasDeviceError: ["x", 0, 1, "do"],
   FunctionVersionError: ["f", "driver", "13.0", "12.4", "12.4", "/lib"],
   SingularMatrixError: ["r", 1, 2],
   NotPositiveDefiniteError: ["r", 1, 2],

@@ -11,7 +11,7 @@ import {
   DTypeError,
   Device,
   DeviceArray,
-  WrongDeviceError,
+  DeviceMismatchError,
   type Stream,
 } from "../../src/index.ts";
 import { Rng, type RngGenerator } from "../../src/math.ts";
@@ -182,7 +182,7 @@ describe.skipIf(!gpu.available)(`Rng on a GPU${skipNote}`, () => {
     if (Device.count > 1) {
       const dev1 = new Device(1);
       using s1 = dev1.createStream();
-      expect(() => (rng.stream = s1)).toThrow(WrongDeviceError);
+      expect(() => (rng.stream = s1)).toThrow(DeviceMismatchError);
     }
     const closed = await Rng.create({ stream });
     closed.close();

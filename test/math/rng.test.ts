@@ -5,10 +5,10 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ArrayLayoutError, ClosedError, DTypeError, WrongDeviceError } from "../../src/index.ts";
+import { ArrayLayoutError, ClosedError, DTypeError } from "../../src/index.ts";
 import { Fft, FftPlan, Rng, RNG_GENERATORS, Solver, Sparse, SparseMatrix } from "../../src/math.ts";
 import { checkRngOptions, isQuasi, normalSplit, type RngOptions } from "../../src/core/math/rng/rng.ts";
-import { checkArray, checkStream, listOf } from "../../src/core/math/rng/shared.ts";
+import { checkArray, listOf, replacementStream } from "../../src/core/math/rng/shared.ts";
 import { valueImportGraph } from "../support/import-graph.ts";
 import { fake } from "./fake-arrays.ts";
 
@@ -43,10 +43,10 @@ describe("Rng options", () => {
     expect(() => checkRngOptions(null as never)).toThrow(TypeError);
   });
 
-  it("Rng.create needs a Stream (checked before the library loads)", async () => {
-    await expect(Rng.create({ stream: undefined as never })).rejects.toThrow(/Rng.create needs a Stream/);
+  it("Rng.create needs a Stream in its options (checked before the library loads)", async () => {
+    await expect(Rng.create({ stream: undefined as never })).rejects.toThrow(/Rng.create: options.stream must be a Stream/);
     await expect(Fft.create({ stream: 1 as never })).rejects.toThrow(TypeError);
-    await expect(Solver.create({} as never)).rejects.toThrow(/Solver.create needs a Stream/);
+    await expect(Solver.create({} as never)).rejects.toThrow(/Solver.create: options.stream must be a Stream/);
     await expect(Sparse.create(undefined as never)).rejects.toThrow(TypeError);
   });
 });
@@ -78,8 +78,7 @@ describe("the math objects' shared checks", () => {
   });
 
   it("take a Stream and name what came instead", () => {
-    expect(() => checkStream(null, "Rng.create")).toThrow(/Rng.create needs a Stream \(for example device.createStream\(\)\), not null/);
-    expect(new WrongDeviceError("x").name).toBe("WrongDeviceError");
+    expect(() => replacementStream(null, 0, "Rng")).toThrow(/^Rng.stream needs a Stream, not null; pass a stream from device.createStream\(\)$/);
     expect(listOf(["a", "b", "c"])).toBe("a, b or c");
   });
 });
@@ -92,10 +91,10 @@ describe("the math classes' public faces", () => {
       expect({} instanceof C, name).toBe(false);
       expect((null as unknown as object) instanceof C, name).toBe(false);
     }
-    await expect(Rng.create({ stream: null as never })).rejects.toThrow(/Rng.create needs a Stream \(for example device.createStream\(\)\), not null/);
+    await expect(Rng.create({ stream: null as never })).rejects.toThrow(/^Rng.create: options.stream must be a Stream, not null; pass \{ stream \} with a Stream \(for example device.createStream\(\)\)$/);
     await expect(Rng.create({ stream: {} as never, generator: "mersenne" as never })).rejects.toThrow(/generator "mersenne" is not one of/);
     await expect(Fft.create(null as never)).rejects.toThrow(/Fft.create takes \{ stream, memoryResource\? \}, not null/);
-    await expect(Solver.create({ stream: 1 as never })).rejects.toThrow(/Solver.create needs a Stream/);
+    await expect(Solver.create({ stream: 1 as never })).rejects.toThrow(/Solver.create: options.stream must be a Stream, not 1/);
     await expect(Sparse.create(undefined as never)).rejects.toThrow(/Sparse.create takes \{ stream, memoryResource\? \}/);
   });
 });

@@ -30,7 +30,8 @@ import { PointerArgument } from "../launch/pointer-argument.ts";
 import type { ScalarKind } from "../launch/mangling.ts";
 import { Buffer } from "../memory/buffer.ts";
 import type { MemoryResource } from "../memory/resource.ts";
-import { Stream, streamOption } from "../stream.ts";
+import { Stream } from "../stream.ts";
+import { OPTIONAL_STREAM, takeStream, takeStreamOption } from "../base/stream-arg.ts";
 import { allocateHostArray, checkHostArray, type DefaultDTypeOf, dtypeOf, dtypeOfHostArray, encodeBFloat16, encodeHalf, type DType, type DTypeName, type HostArray, type HostArrayOf } from "./dtype.ts";
 import {
   checkInside,
@@ -149,7 +150,7 @@ function hostPointer(a: HostArray): NativePointer | null {
 }
 
 function checkStream(options: unknown, action: string): Stream {
-  return streamOption(options as { stream?: Stream } | undefined, action);
+  return takeStreamOption(options as { stream?: Stream } | undefined, action);
 }
 
 function checkNotClosed(a: DeviceArray, action: string): void {
@@ -481,9 +482,9 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends PointerArgumen
       strides: this.isContiguous ? null : this.byteStrides,
       descr: [["", this.dtype.typestr]],
     };
-    if (stream !== undefined) {
-      if (!(stream instanceof Stream)) throw new TypeError(`cudaArrayInterface takes a Stream, not ${describeValue(stream)}`);
-      const a = addressKey(stream.handle);
+    const s = takeStream(stream, "DeviceArray.cudaArrayInterface", OPTIONAL_STREAM);
+    if (s !== undefined) {
+      const a = addressKey(s.handle);
       // CAI v3: 0 is disallowed (ambiguous); the legacy default stream is 1.
       desc.stream = a === 0 ? 1 : a;
     }

@@ -35,6 +35,9 @@ import { Stream } from "../stream.ts";
 import { DeviceArray, type CudaArrayInterface } from "./device-array.ts";
 import { DLDataTypeCode, dtypes, DTYPE_NAMES, type DType } from "./dtype.ts";
 import { elementExtent } from "./layout.ts";
+import { takeStream, type StreamSpec } from "../base/stream-arg.ts";
+
+const OPTIONAL_STREAM_OPTION: StreamSpec & { readonly optional: true } = Object.freeze({ name: "options.stream", optional: true });
 
 /** DLPack's `DLDeviceType` values this module reads and writes. */
 export const DLDeviceType = Object.freeze({ kDLCPU: 1, kDLCUDA: 2, kDLCUDAHost: 3, kDLCUDAManaged: 13 });
@@ -243,12 +246,12 @@ export function fromCudaArrayInterface(desc: CudaArrayInterface | Record<string,
     });
   }
   if (strides.length !== shape.length) throw new ArrayLayoutError(`CUDA Array Interface: ${strides.length} strides for ${shape.length} axes`);
-  if (d.stream !== undefined && options.stream !== undefined) {
-    if (!(options.stream instanceof Stream)) throw new TypeError(`fromCudaArrayInterface: options.stream is not a Stream but ${describeValue(options.stream)}`);
+  const consumer = takeStream(options.stream, "fromCudaArrayInterface", OPTIONAL_STREAM_OPTION);
+  if (d.stream !== undefined && consumer !== undefined) {
     const s = d.stream;
     if (typeof s !== "number" || !Number.isSafeInteger(s) || s === 0) throw new ArrayLayoutError(`CUDA Array Interface: stream must be a non-zero stream address, got ${describeValue(s)}`);
     const producer = Stream.fromHandle(ffi.pointerFromAddress(s) as unknown as Parameters<typeof Stream.fromHandle>[0]);
-    if (!producer.equals(options.stream)) options.stream.wait(producer);
+    if (!producer.equals(consumer)) consumer.wait(producer);
   }
   return wrapForeign(address, dtype, shape, strides, options.owner ?? desc);
 }

@@ -35,6 +35,15 @@ import { type CollectiveOperand, ncclTypeFor, REDUCE_OPS, type ReduceOp, type Re
 import { UniqueId } from "./unique-id.ts";
 import { joinWorld, type World, world as currentWorld } from "./world.ts";
 import type { RecordBase } from "../../tables-runtime/record.ts";
+import { takeStream, type RefusedStream, type StreamSpec } from "../base/stream-arg.ts";
+import { refuseWrongDevice } from "../base/wrong-device.ts";
+
+/** A collective's `{ stream }` and `Communicator.done`'s stream: refused with a CollectiveArgumentError. */
+function collectiveRefusal(r: RefusedStream): CollectiveArgumentError {
+  return new CollectiveArgumentError(r.action, r.name, r.expected, r.got, r.advice);
+}
+const COLLECTIVE_STREAM: StreamSpec = Object.freeze({ name: "options.stream", advice: "Pass { stream } (device.createStream()).", refuse: collectiveRefusal });
+const DONE_STREAM: StreamSpec & { readonly optional: true } = Object.freeze({ name: "stream", optional: true, advice: "Pass the stream the collectives were queued on.", refuse: collectiveRefusal });
 
 /** The error for an NCCL status (the binding's `ncclError`; NCCL's module is loaded once a binding is in use). */
 function ncclError(binding: NcclBinding, code: number, functionName: string, asynchronous = false): NCCLError {
@@ -246,6 +255,9 @@ export class Communicator {
   /** Whether NCCL calls on it block (false: a non-blocking communicator, whose calls cuda-ts completes by polling). */
   readonly blocking: boolean;
 
+  /** How the collectives take their stream (made at the first one: it names the communicator's device). */
+  #streamSpec: StreamSpec | undefined;
+
   private constructor(handle: ncclComm_t, binding: NcclBinding, blocking: boolean, keep: readonly Uint8Array[]) {
     this.#handle = handle;
     this.#binding = binding;
@@ -382,7 +394,7 @@ export class Communicator {
    */
   async done(stream?: Stream): Promise<void> {
     this.#live("wait");
-    if (stream !== undefined && !(stream instanceof Stream)) throw new CollectiveArgumentError("Communicator.done", "stream", "a Stream", describeValue(stream), "Pass the stream the collectives were queued on.");
+    takeStream(stream, "Communicator.done", DONE_STREAM);
     let finished = stream === undefined;
     let failure: unknown;
     const waiting = stream?.done().then(
@@ -403,21 +415,15 @@ export class Communicator {
   }
 
   #stream(operation: string, options: CollectiveOptions): Stream {
-    if (typeof options !== "object" || options === null || !(options.stream instanceof Stream)) {
-      throw new CollectiveArgumentError(operation, "options.stream", "a Stream", describeValue(options?.stream), "Pass { stream } (device.createStream()).");
-    }
-    const s = options.stream;
-    if (s.device.id !== this.device.id) {
-      throw new CollectiveArgumentError(operation, "options.stream", `a stream of device ${this.device.id} (the communicator's)`, `a stream of device ${s.device.id}`, `Make the stream on device ${this.device.id}.`);
-    }
-    return s;
+    const id = this.device.id;
+    const spec = (this.#streamSpec ??= Object.freeze({ ...COLLECTIVE_STREAM, device: id, deviceAdvice: `make the stream on device ${id}, or use that device's communicator` }));
+    return takeStream((options as CollectiveOptions | null | undefined)?.stream, operation, spec);
   }
 
   #operand(operation: string, argument: string, x: unknown): ResolvedOperand {
     const r = resolveOperand(operation, argument, x);
-    if (r.device.id !== this.device.id) {
-      throw new CollectiveArgumentError(operation, argument, `on device ${this.device.id} (the communicator's)`, `on device ${r.device.id}`, `Allocate it on device ${this.device.id}, or use that device's communicator.`);
-    }
+    const id = this.device.id;
+    if (r.device.id !== id) refuseWrongDevice(`${operation}: ${argument}`, id, r.device.id, `allocate it on device ${id}, or use that device's communicator`);
     return r;
   }
 

@@ -31,6 +31,7 @@ import { DeviceArray } from "../array/device-array.ts";
 import { Buffer } from "../memory/buffer.ts";
 import type { Stream } from "../stream.ts";
 import { acquireGdsDriver, type GdsDriverHold } from "./driver.ts";
+import { takeStream } from "../base/stream-arg.ts";
 
 /** Where GPUDirect Storage reads into and writes from: a Buffer, or a contiguous DeviceArray (its bytes). */
 export type GdsTarget = Buffer | DeviceArray;
@@ -252,8 +253,9 @@ export class CuFile {
   }
 
   #async(fn: "cuFileReadAsync" | "cuFileWriteAsync", target: GdsTarget, stream: Stream, range: GdsRange | undefined): GdsStreamOperation {
-    const r = resolveRange(`CuFile.${fn === "cuFileReadAsync" ? "readAsync" : "writeAsync"}`, target, range);
-    if (typeof stream !== "object" || stream === null || !("handle" in stream)) throw new TypeError(`CuFile.${fn}: expected a Stream, got ${describeValue(stream)}`);
+    const action = `CuFile.${fn === "cuFileReadAsync" ? "readAsync" : "writeAsync"}`;
+    const r = resolveRange(action, target, range);
+    takeStream(stream, action);
     // size, file offset, buffer offset, result: read by cuFile when the stream gets there, so they live in the
     // operation object until then.
     const params = new BigInt64Array(new ArrayBuffer(32)); // an ArrayBuffer of its own: its memory does not move

@@ -41,6 +41,7 @@ import { track, untrack } from "../base/lifetime.ts";
 import { releaseReporting } from "../base/release-errors.ts";
 import { Stream, setCaptureSink, captureSinkOf } from "../stream.ts";
 import { describeValue } from "../../errors/describe.ts";
+import { takeStream } from "../base/stream-arg.ts";
 
 /**
  * How capture interacts with other CUDA calls (cuStreamBeginCapture's mode): `"global"` refuses potentially unsafe
@@ -80,7 +81,7 @@ export class GraphBuilder {
 
   /** @internal A builder capturing `stream` (borrowed). */
   static fromStream(stream: Stream): GraphBuilder {
-    if (!(stream instanceof Stream)) throw new TypeError(`GraphBuilder needs a Stream, not ${describeValue(stream)}`);
+    takeStream(stream, "GraphBuilder");
     if (ffi.addressOf(stream.handle) === 0 || ffi.addressOf(stream.handle) === 1) {
       throw new GraphStateError(
         "the legacy default stream cannot be captured: build on a stream of your own (device.createStream().createGraphBuilder() or device.createGraphBuilder())",

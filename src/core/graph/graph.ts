@@ -33,6 +33,7 @@ import type { KernelArgument, LaunchConfig, StreamLike } from "../launch/launch.
 import { track, untrack } from "../base/lifetime.ts";
 import { Stream, captureSinkOf } from "../stream.ts";
 import { describeValue } from "../../errors/describe.ts";
+import { takeStream, type StreamSpec } from "../base/stream-arg.ts";
 
 /** Options of `builder.complete()` and `definition.instantiate()` (names as cuda.core's GraphCompleteOptions). */
 export interface GraphCompleteOptions {
@@ -64,12 +65,8 @@ function flag(options: GraphCompleteOptions, name: keyof GraphCompleteOptions): 
   return v;
 }
 
-/** @internal The Stream of a StreamLike argument. */
-function streamOf(stream: StreamLike, action: string): Stream {
-  const s = stream instanceof Stream ? stream : (stream as { stream?: unknown } | null)?.stream;
-  if (!(s instanceof Stream)) throw new TypeError(`${action} takes a Stream (or a GraphBuilder), not ${describeValue(stream)}`);
-  return s;
-}
+const STREAM_LIKE: StreamSpec = Object.freeze({ like: true });
+const UPLOAD_STREAM: StreamSpec = Object.freeze({ like: true, name: "uploadStream" });
 
 /** An executable graph. */
 export class Graph {
@@ -109,7 +106,7 @@ export class Graph {
     const params = new CUDA_GRAPH_INSTANTIATE_PARAMS_st();
     if (options.uploadStream !== undefined) {
       flags |= F.CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD;
-      params.hUploadStream = streamOf(options.uploadStream, "GraphCompleteOptions.uploadStream").handle;
+      params.hUploadStream = takeStream(options.uploadStream, "GraphCompleteOptions", UPLOAD_STREAM).handle;
     }
     params.flags = flags;
     let exec: CUgraphExec;
@@ -148,7 +145,7 @@ export class Graph {
    * host-callback.ts).
    */
   launch(stream: StreamLike): void {
-    const s = streamOf(stream, "Graph.launch");
+    const s = takeStream(stream, "Graph.launch", STREAM_LIKE);
     const exec = this.handle;
     makeCurrent(this.#context.handle);
     driver.cuGraphLaunch(exec, s.handle);
@@ -159,7 +156,7 @@ export class Graph {
 
   /** Uploads the graph to the device on `stream` ahead of its first launch, so that launch starts sooner. */
   upload(stream: StreamLike): void {
-    const s = streamOf(stream, "Graph.upload");
+    const s = takeStream(stream, "Graph.upload", STREAM_LIKE);
     const exec = this.handle;
     makeCurrent(this.#context.handle);
     driver.cuGraphUpload(exec, s.handle);

@@ -17,6 +17,7 @@ import { describeValue } from "../../errors/describe.ts";
 import { track, untrack } from "../base/lifetime.ts";
 import { ClosedError, GreenContextError } from "../errors.ts";
 import { Stream } from "../stream.ts";
+import { takeStream } from "../base/stream-arg.ts";
 
 const SM = CUdevResourceType.CU_DEV_RESOURCE_TYPE_SM;
 const CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING = CUdevSmResourceSplit_flags.CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING;
@@ -201,7 +202,7 @@ export class GreenContext {
  * or its context's whole SM resource (`cuCtxGetDevResource`).
  */
 export function streamResources(stream: Stream): SMResource {
-  if (!(stream instanceof Stream)) throw new TypeError(`streamResources takes a Stream, not ${describeValue(stream)}`);
+  takeStream(stream, "streamResources");
   const green = greenContexts.get(stream.context);
   if (green !== undefined && !green.isClosed) return new SMResource(driver.cuGreenCtxGetDevResource(green.handle, SM));
   return new SMResource(driver.cuCtxGetDevResource(stream.context.handle, SM));

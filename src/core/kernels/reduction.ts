@@ -21,7 +21,7 @@ import { describeValue } from "../../errors/describe.ts";
 import { launch, type KernelArgument } from "../launch/launch.ts";
 import type { Kernel } from "../launch/kernel.ts";
 import type { Stream } from "../stream.ts";
-import { streamOption } from "../stream.ts";
+import { takeStream } from "../base/stream-arg.ts";
 import { DeviceArray, encodeElement, type ArrayScalar } from "../array/device-array.ts";
 import { dtypes, DTYPE_NAMES, type DType, type DTypeName } from "../array/dtype.ts";
 import { elementCount } from "../array/layout.ts";
@@ -191,7 +191,7 @@ export class ReductionKernel {
    * element). Returns the output, or the list of outputs when there are several.
    */
   launch(stream: Stream, ...args: BuilderArgument[]): DeviceArray | DeviceArray[] {
-    const s = streamOption({ stream }, `${this.name}.launch`);
+    const s = takeStream(stream, `${this.name}.launch`);
     const total = this.params.length;
     if (args.length < this.#inputs || args.length > total) {
       throw new TypeError(`${this.name} takes ${this.#inputs} input${this.#inputs === 1 ? "" : "s"} and up to ${total - this.#inputs} output${total - this.#inputs === 1 ? "" : "s"}, ${args.length} given`);

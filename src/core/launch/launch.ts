@@ -43,6 +43,7 @@ import { ByValueArgument } from "./by-value-argument.ts";
 import { Stream, captureSinkOf } from "../stream.ts";
 import { describeValue } from "../../errors/describe.ts";
 import { argumentEpoch } from "../base/epoch.ts";
+import { takeStream, type StreamSpec } from "../base/stream-arg.ts";
 
 /** The dynamic shared memory every kernel may use without asking (48 KiB); launches asking for more raise the kernel's limit. */
 export const DEFAULT_DYNAMIC_SHARED_MEMORY = 48 * 1024;
@@ -235,6 +236,8 @@ export type KernelArgument = Buffer | PointerArgument | ByValueArgument | Kernel
 /** What `launch` accepts as a stream: a Stream, or anything with a `stream` (a GraphBuilder). */
 export type StreamLike = Stream | { readonly stream: Stream };
 
+const LAUNCH_STREAM: StreamSpec = Object.freeze({ like: true, name: "the first argument" });
+
 function argError(kernel: Kernel, i: number, got: string, size: number, expected: number, hint = ""): LaunchArgumentError {
   return new LaunchArgumentError(
     `argument ${i} of ${kernel.name}: ${got} is ${size} byte${size === 1 ? "" : "s"} but the parameter is ${expected} byte${expected === 1 ? "" : "s"}${hint}`,
@@ -339,8 +342,9 @@ let ctxGetCurrent: Raw["cuCtxGetCurrent"] | undefined;
  * LaunchArgumentError or LaunchConfigError and nothing is launched.
  */
 export function launch(stream: StreamLike, config: LaunchConfig, kernel: Kernel, ...args: KernelArgument[] | [readonly KernelArgument[]]): void {
-  const s = stream instanceof Stream ? stream : stream?.stream;
-  if (!(s instanceof Stream)) throw new TypeError(`launch: the first argument must be a Stream (or a GraphBuilder), not ${describeValue(stream)}`);
+  // The hot path checks inline and calls takeStream only to refuse (a closed stream fails at its handle below).
+  let s = stream instanceof Stream ? stream : stream?.stream;
+  if (!(s instanceof Stream)) s = takeStream(stream, "launch", LAUNCH_STREAM);
   if (!(config instanceof LaunchConfig)) throw new TypeError(`launch: the second argument must be a LaunchConfig, not ${describeValue(config)}`);
   if (typeof (kernel as { argumentPlan?: unknown } | null)?.argumentPlan !== "function") {
     throw new TypeError(`launch: the third argument must be a Kernel (objectCode.getKernel(name)), not ${describeValue(kernel)}`);

@@ -13,7 +13,8 @@ import { Buffer } from "./buffer.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
 import { describeValue } from "../../errors/describe.ts";
 import { ClosedError, DeviceFeatureError } from "../errors.ts";
-import { LEGACY_DEFAULT_STREAM, streamOption, type Stream } from "../stream.ts";
+import { LEGACY_DEFAULT_STREAM, type Stream } from "../stream.ts";
+import { takeStreamOption } from "../base/stream-arg.ts";
 
 /** A contiguous typed array on the device (a DeviceArray), as a copy's end. */
 export interface ContiguousMemory {
@@ -101,7 +102,7 @@ export function planBatch(copies: readonly BatchCopy[], options: Omit<BatchCopyO
  * (DeviceFeatureError otherwise) and a stream other than the legacy default stream.
  */
 export function copyBatch(copies: readonly BatchCopy[], options: BatchCopyOptions): void {
-  const stream = streamOption(options, "copyBatch");
+  const stream = takeStreamOption(options, "copyBatch");
   if (stream === LEGACY_DEFAULT_STREAM) throw new TypeError("copyBatch cannot run on the legacy default stream (the driver refuses batches there): pass a stream from device.createStream()");
   const p = planBatch(copies, options);
   const v = driver.driverVersion();

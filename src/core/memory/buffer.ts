@@ -18,7 +18,8 @@ import type { IPCBufferDescriptor } from "./ipc.ts";
 import type { IpcMemoryResource, MemoryResource } from "./resource.ts";
 import { HostViewSlot, makeView, type HostViewConstructor } from "./view.ts";
 import { copyOrdered, needsOrderedCopy, type CopyOptions } from "./copy.ts";
-import { streamOption, Stream, captureSinkOf, streamOptionOf } from "../stream.ts";
+import { Stream, captureSinkOf, streamOptionOf } from "../stream.ts";
+import { takeStream, takeStreamOption, type StreamSpec } from "../base/stream-arg.ts";
 import { describeValue } from "../../errors/describe.ts";
 import { argumentsChanged } from "../base/epoch.ts";
 
@@ -43,6 +44,7 @@ function hostBytes(v: HostMemory): { pointer: NativePointer | null; byteLength: 
  */
 const NO_STREAM: { readonly stream?: Stream } = Object.freeze({});
 
+const DEALLOCATION_STREAM: StreamSpec & { readonly optional: true } = Object.freeze({ name: "deallocationStream", optional: true });
 export let writeDevicePointer: (buffer: Buffer, dv: DataView, offset: number) => boolean;
 
 /**
@@ -144,7 +146,7 @@ export class Buffer {
     if (mr === null || typeof mr !== "object" || typeof (mr as Partial<IpcMemoryResource>).importBuffer !== "function") {
       throw new TypeError("Buffer.fromIpcDescriptor takes an IPC-enabled pool resource (DeviceMemoryResource.fromAllocationHandle(...)) first");
     }
-    return mr.importBuffer(descriptor, { stream: streamOption(options, "Buffer.fromIpcDescriptor") });
+    return mr.importBuffer(descriptor, { stream: takeStreamOption(options, "Buffer.fromIpcDescriptor") });
   }
 
   /**
@@ -185,7 +187,7 @@ export class Buffer {
     return this.#allocationStream;
   }
   set deallocationStream(stream: Stream | undefined) {
-    if (stream !== undefined && !(stream instanceof Stream)) throw new TypeError(`deallocationStream must be a Stream or undefined, not ${describeValue(stream)}`);
+    takeStream(stream, "Buffer", DEALLOCATION_STREAM);
     if (this.#closed) throw new ClosedError("this Buffer", "set its deallocation stream");
     this.#allocationStream = stream;
     if (this.#collectable) {
@@ -264,7 +266,7 @@ export class Buffer {
    * (peer-copy.ts): peer-to-peer where the GPUs allow it, else staged through pinned host memory.
    */
   copyTo(dst: Buffer | HostMemory, options: CopyOptions): void {
-    const stream = streamOption(options, "Buffer.copyTo");
+    const stream = takeStreamOption(options, "Buffer.copyTo");
     if (dst instanceof Buffer) {
       checkSizes(this.size, dst.size, "copyTo: the destination buffer");
       if (needsOrderedCopy(this, dst, options)) copyOrdered(this, dst, options);
@@ -286,7 +288,7 @@ export class Buffer {
    * buffers of different devices, and with `peerStream`, see {@link CopyOptions} (peer-copy.ts).
    */
   copyFrom(src: Buffer | HostMemory, options: CopyOptions): void {
-    const stream = streamOption(options, "Buffer.copyFrom");
+    const stream = takeStreamOption(options, "Buffer.copyFrom");
     if (src instanceof Buffer) {
       checkSizes(this.size, src.size, "copyFrom: the source buffer");
       if (needsOrderedCopy(src, this, options)) copyOrdered(src, this, options);
@@ -309,7 +311,7 @@ export class Buffer {
    * size must be a multiple of the pattern's.
    */
   fill(value: number | ArrayBufferView, options: StreamArg): void {
-    const stream = streamOption(options, "Buffer.fill");
+    const stream = takeStreamOption(options, "Buffer.fill");
     let width: number;
     let bits: number;
     if (typeof value === "number") {

@@ -29,6 +29,7 @@ import type { Event } from "../event.ts";
 import { enablePeerAccess } from "./peer.ts";
 import type { Stream } from "../stream.ts";
 import { PeerAccessError } from "../errors.ts";
+import { takeStream, type StreamSpec } from "../base/stream-arg.ts";
 
 /** How a copy between two devices travels. */
 export type CopyRoute = "auto" | "peer" | "host";
@@ -43,6 +44,8 @@ export interface CopyOptions extends StreamArg {
   /** For buffers on different devices: how the bytes travel (default "auto"; see peer-copy.ts). */
   readonly via?: CopyRoute;
 }
+
+const PEER_STREAM: StreamSpec & { readonly optional: true } = Object.freeze({ name: "peerStream", optional: true });
 
 /** The size of one staging chunk (bytes) and how many chunks are in flight. */
 export const STAGING_CHUNK_BYTES = 4 * 2 ** 20;
@@ -101,11 +104,8 @@ function helperStream(device: Device): Stream {
  */
 export function copyOrdered(src: Buffer, dst: Buffer, options: CopyOptions): void {
   const route = checkRoute(options.via);
-  const peerStream: unknown = options.peerStream;
-  if (peerStream !== undefined && (peerStream === null || typeof (peerStream as { handle?: unknown }).handle === "undefined")) {
-    throw new TypeError("CopyOptions.peerStream is not a Stream");
-  }
-  const given = unique(options.peerStream === undefined ? [options.stream] : [options.stream, options.peerStream]);
+  const peerStream = takeStream(options.peerStream, "CopyOptions", PEER_STREAM);
+  const given = unique(peerStream === undefined ? [options.stream] : [options.stream, peerStream]);
   if (src.size === 0) return;
   const srcDevice = deviceOf(src);
   const dstDevice = deviceOf(dst);

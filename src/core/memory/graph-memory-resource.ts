@@ -33,7 +33,7 @@ import { deviceOf, isDevice } from "../base/hub.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
 import { GraphStateError } from "../errors.ts";
 import { allocationSize, type AllocateOptions, type MemoryResource } from "./resource.ts";
-import { streamOption } from "../stream.ts";
+import { takeStreamOption } from "../base/stream-arg.ts";
 import { describeValue } from "../../errors/describe.ts";
 
 /** The graph memory figures of a device, in bytes (cuDeviceGetGraphMemAttribute). */
@@ -150,7 +150,7 @@ export class GraphMemoryResource implements MemoryResource {
    */
   allocate(size: number | bigint, options?: AllocateOptions): Buffer {
     const n = allocationSize(size);
-    const stream = streamOption(options, "allocate", this);
+    const stream = takeStreamOption(options, "allocate", this);
     if (n === 0) throw new RangeError("GraphMemoryResource.allocate: a graph allocation node cannot be empty; ask for at least 1 byte");
     this.#requireCapturing(stream.handle, "allocate");
     const ptr = withCurrentContext(this.device.context.handle, () => driver.cuMemAllocAsync(n, stream.handle));

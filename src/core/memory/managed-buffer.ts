@@ -19,7 +19,8 @@ import { driver, withCurrentContext } from "../base/driver-state.ts";
 import { describeValue } from "../../errors/describe.ts";
 import { ClosedError, DeviceFeatureError, ManagedAdviceError } from "../errors.ts";
 import { locationRecord, resolveAdvice, resolveLocation, type ManagedAdvice, type MemoryLocation, type MemoryLocationType } from "./location.ts";
-import { streamOption, type Stream } from "../stream.ts";
+import type { Stream } from "../stream.ts";
+import { takeStreamOption } from "../base/stream-arg.ts";
 import type { Context } from "../context.ts";
 
 /** A location read back from the driver: `{ type, id }` (`id` -1 where the type has none). */
@@ -174,7 +175,7 @@ export class ManagedBuffer {
 
   /** Migrates the pages to `location` ahead of use, ordered on `options.stream` (`cuMemPrefetchAsync`). */
   prefetch(location: MemoryLocation, options: ManagedStreamOptions): void {
-    const stream = streamOption(options, "ManagedBuffer.prefetch");
+    const stream = takeStreamOption(options, "ManagedBuffer.prefetch");
     const b = managedBuffer(this.buffer, "prefetch");
     const loc = locationRecord(location, "prefetch");
     if (b.size === 0) return;
@@ -246,7 +247,7 @@ function locationsOf(location: MemoryLocation | readonly MemoryLocation[], count
  * buffer. On a driver older than CUDA 13 it prefetches them one by one.
  */
 export function prefetchBatch(buffers: readonly ManagedBufferLike[], location: MemoryLocation | readonly MemoryLocation[], options: ManagedStreamOptions): void {
-  const stream = streamOption(options, "prefetchBatch");
+  const stream = takeStreamOption(options, "prefetchBatch");
   const b = batchOf(buffers, "prefetchBatch");
   const l = locationsOf(location, buffers.length, b.kept, "prefetchBatch");
   if (b.count === 0) return;
@@ -265,7 +266,7 @@ export function prefetchBatch(buffers: readonly ManagedBufferLike[], location: M
 
 /** Discards the contents of many managed buffers in one call (`cuMemDiscardBatchAsync`, CUDA 13+). */
 export function discardBatch(buffers: readonly ManagedBufferLike[], options: ManagedStreamOptions): void {
-  const stream = streamOption(options, "discardBatch");
+  const stream = takeStreamOption(options, "discardBatch");
   const b = batchOf(buffers, "discardBatch");
   needBatch("discardBatch");
   if (b.count === 0) return;
@@ -274,7 +275,7 @@ export function discardBatch(buffers: readonly ManagedBufferLike[], options: Man
 
 /** Discards many managed buffers' contents and prefetches their pages (`cuMemDiscardAndPrefetchBatchAsync`, CUDA 13+). */
 export function discardPrefetchBatch(buffers: readonly ManagedBufferLike[], location: MemoryLocation | readonly MemoryLocation[], options: ManagedStreamOptions): void {
-  const stream = streamOption(options, "discardPrefetchBatch");
+  const stream = takeStreamOption(options, "discardPrefetchBatch");
   const b = batchOf(buffers, "discardPrefetchBatch");
   const l = locationsOf(location, buffers.length, b.kept, "discardPrefetchBatch");
   needBatch("discardPrefetchBatch");

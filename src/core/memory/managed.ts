@@ -21,7 +21,8 @@ import { resolveManagedOptions, type ManagedMemoryResourceOptions, type Resolved
 import type { MemoryPoolAttributes } from "./pool-attributes.ts";
 import { applyReleaseThreshold, createPool, MemoryPoolResource } from "./pool.ts";
 import { allocationSize, type AllocateOptions, type MemoryResource } from "./resource.ts";
-import { streamOption, type Stream } from "../stream.ts";
+import type { Stream } from "../stream.ts";
+import { takeStreamOption } from "../base/stream-arg.ts";
 import { ManagedBuffer } from "./managed-buffer.ts";
 
 const CU_MEM_ATTACH_GLOBAL = CUmemAttach_flags.CU_MEM_ATTACH_GLOBAL;
@@ -169,7 +170,7 @@ export class ManagedMemoryResource implements MemoryResource {
    * `options.stream`.
    */
   prefetch(buffer: Buffer, location: MemoryLocation, options: { readonly stream: Stream }): void {
-    const stream = streamOption(options, "ManagedMemoryResource.prefetch");
+    const stream = takeStreamOption(options, "ManagedMemoryResource.prefetch");
     const handle = managedRange(buffer, "prefetch");
     if (buffer.size === 0) return;
     const loc = locationRecord(location, "prefetch");

@@ -26,7 +26,8 @@ import { closeFd, dupFd } from "../../ffi/libc-socket.ts";
 import { resolveDevicePoolOptions, type DeviceMemoryResourceOptions } from "./options.ts";
 import { MemoryPoolAttributes, ULLONG_MAX } from "./pool-attributes.ts";
 import { allocationSize, SynchronousMemoryResource, type AllocateOptions, type IpcMemoryResource, type MemoryResource } from "./resource.ts";
-import { streamOption, type Stream } from "../stream.ts";
+import type { Stream } from "../stream.ts";
+import { takeStreamOption } from "../base/stream-arg.ts";
 import { platform } from "../../host.ts";
 
 /** How a pool resource starts: a pool handle and what it owns. @internal */
@@ -233,7 +234,7 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
   /** Allocates `size` bytes from the pool, ordered on `options.stream`. */
   allocate(size: number | bigint, options?: AllocateOptions): Buffer {
     const n = allocationSize(size);
-    const stream = streamOption(options, "allocate", this);
+    const stream = takeStreamOption(options, "allocate", this);
     const pool = this.handle;
     if (this.isMapped) {
       throw new TypeError(`cannot allocate from a ${this.constructor.name} mapped from another process: allocate in the exporting process and share the buffer`);
@@ -301,7 +302,7 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
     if (!(descriptor instanceof IPCBufferDescriptor)) {
       throw new TypeError("importBuffer takes an IPCBufferDescriptor (IPCBufferDescriptor.fromBytes(bytes) on the bytes the exporter sent)");
     }
-    const stream = streamOption(options, "Buffer.fromIpcDescriptor");
+    const stream = takeStreamOption(options, "Buffer.fromIpcDescriptor");
     const pool = this.handle;
     if (!this.isIpcEnabled) throw new TypeError(`this ${this.constructor.name} is not IPC-enabled: map the exporter's pool with fromAllocationHandle first`);
     const uuid = this.#ipc?.uuid;

@@ -30,7 +30,8 @@ import { driver, withCurrentContext } from "../base/driver-state.ts";
 import { describeValue } from "../../errors/describe.ts";
 import { trackLazily, untrack } from "../base/lifetime.ts";
 import { ArrayLayoutError, ClosedError, DTypeError, NoContextError, TextureError } from "../errors.ts";
-import { streamOption, type Stream } from "../stream.ts";
+import type { Stream } from "../stream.ts";
+import { takeStreamOption } from "../base/stream-arg.ts";
 
 /** The element types a CUDA array holds (one channel). */
 export type ArrayDType = "uint8" | "int8" | "uint16" | "int16" | "uint32" | "int32" | "float16" | "float32";
@@ -301,7 +302,7 @@ export class CudaArray {
    * reused as soon as this returns (the driver stages pageable memory).
    */
   copyFrom(src: ArrayCopyPeer, options: ArrayCopyOptions): void {
-    const stream = streamOption(options, "copyFrom", this);
+    const stream = takeStreamOption(options, "copyFrom", this);
     const { copy, keep } = this.#copy(src, true, "copyFrom");
     withCurrentContext(stream.context.handle, () => driver.cuMemcpy3DAsync(copy, stream.handle));
     void keep;
@@ -312,7 +313,7 @@ export class CudaArray {
    * stream: the data is in the host array when it returns; await `toTypedArray` to wait without blocking).
    */
   copyTo(dst: ArrayCopyPeer, options: ArrayCopyOptions): void {
-    const stream = streamOption(options, "copyTo", this);
+    const stream = takeStreamOption(options, "copyTo", this);
     const { copy, keep } = this.#copy(dst, false, "copyTo");
     withCurrentContext(stream.context.handle, () => driver.cuMemcpy3DAsync(copy, stream.handle));
     if (keep !== undefined) stream.sync();
@@ -320,7 +321,7 @@ export class CudaArray {
 
   /** The array's contents in a new host TypedArray (row-major, channels innermost), once the stream reaches the copy. */
   async toTypedArray(options: ArrayCopyOptions): Promise<HostArray> {
-    const stream = streamOption(options, "toTypedArray", this);
+    const stream = takeStreamOption(options, "toTypedArray", this);
     const out = allocateHostArray(this.dtype, this.length);
     // Through a DeviceArray-free pinned-less path: copy into the host array after the stream has passed earlier work.
     await stream.done();

@@ -90,7 +90,7 @@ describe("graph options and errors", () => {
     const source = { graph: null, context: undefined, attachments: new GraphAttachments(), origin: {} } as unknown as GraphSource;
     expect(() => Graph.instantiate(source, { autoFreeOnLaunch: "yes" as unknown as boolean })).toThrow(/autoFreeOnLaunch must be a boolean/);
     expect(() => Graph.instantiate(source, { autoFreeOnLaunch: true, deviceLaunch: true })).toThrow(/cannot be combined/);
-    expect(() => Graph.instantiate(source, { uploadStream: 3 as unknown as never })).toThrow(/uploadStream takes a Stream/);
+    expect(() => Graph.instantiate(source, { uploadStream: 3 as unknown as never })).toThrow(/GraphCompleteOptions: uploadStream must be a Stream \(or a GraphBuilder\), not 3/);
   });
 
   it("a refused update says why and what to do", () => {

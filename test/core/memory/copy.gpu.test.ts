@@ -155,7 +155,7 @@ describe.skipIf(!gpu.available)(`copies and peer access on one GPU${skipNote}`, 
     using a = alloc(dev, s, 16);
     using b = alloc(dev, s, 16);
     expect(() => a.copyTo(b, { stream: s, via: "nvlink" as never })).toThrow(/via is "auto", "peer" or "host"/);
-    expect(() => a.copyTo(b, { stream: s, peerStream: {} as never })).toThrow(/peerStream is not a Stream/);
+    expect(() => a.copyTo(b, { stream: s, peerStream: {} as never })).toThrow(/CopyOptions: peerStream must be a Stream or undefined, not \{\}/);
     s.sync();
   });
 });

@@ -85,7 +85,7 @@ describe("Buffer.deallocationStream", () => {
     expect(b.deallocationStream).toBeUndefined();
     b.deallocationStream = LEGACY_DEFAULT_STREAM;
     expect(b.deallocationStream).toBe(LEGACY_DEFAULT_STREAM);
-    expect(() => (b.deallocationStream = 3 as never)).toThrow(/must be a Stream or undefined/);
+    expect(() => (b.deallocationStream = 3 as never)).toThrow(/^Buffer: deallocationStream must be a Stream or undefined, not 3/);
     b.close();
     expect(freed).toEqual([LEGACY_DEFAULT_STREAM]);
     expect(() => (b.deallocationStream = undefined)).toThrow(ClosedError);

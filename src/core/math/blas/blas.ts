@@ -17,7 +17,7 @@
  * a transposed or sliced view becomes op T and a leading dimension; a view with steps along both axes is an
  * ArrayLayoutError: pass a copy). Every argument is checked before cuBLAS is called: shapes (ShapeMismatchError),
  * dtypes and compute types (DTypeError), layouts (ArrayLayoutError), closed handles and arrays (ClosedError), arrays
- * or streams of another device (BlasDeviceError). A failed call is the bindings' CUBLASError.
+ * or streams of another device (DeviceMismatchError). A failed call is the bindings' CUBLASError.
  *
  * Scalars (alpha, beta) are numbers (`[re, im]` for complex) read on the host, or one-element DeviceArrays of the
  * scalar type read on the device; results of dot, nrm2 and amax come back as numbers (the call waits for the stream,
@@ -38,8 +38,8 @@ import { ClosedError, DTypeError, ShapeMismatchError } from "../../errors.ts";
 import type { Buffer } from "../../memory/buffer.ts";
 import type { Stream } from "../../stream.ts";
 import type { CUcontext } from "../../../bindings/driver.ts";
-import { arrayPointer, type BlasWorkspaceOptions, checkStream, checkWorkspace, orderStreamSwitch } from "./common.ts";
-import { BlasDeviceError } from "../../errors.ts";
+import { arrayPointer, type BlasWorkspaceOptions, checkWorkspace, orderStreamSwitch } from "./common.ts";
+import { STREAM_OPTION, takeStream } from "../../base/stream-arg.ts";
 import {
   type BlasComputeType,
   type BlasScalar,
@@ -173,7 +173,7 @@ export class Blas {
   /** Creates a cuBLAS handle on the stream's device, bound to the stream. */
   constructor(options: BlasOptions) {
     if (options === null || typeof options !== "object") throw new TypeError(`new Blas takes { stream, workspace?, mathMode? }, not ${describeValue(options)}`);
-    const stream = checkStream(options.stream, "new Blas");
+    const stream = takeStream(options.stream, "new Blas", STREAM_OPTION);
     const ws = checkWorkspace(options.workspace, "new Blas");
     if (options.mathMode !== undefined) checkMathMode(options.mathMode);
     this.#stream = stream;
@@ -228,14 +228,13 @@ export class Blas {
   }
 
   /**
-   * Binds the handle to another stream of its device; BlasDeviceError for a stream of another device. With a
+   * Binds the handle to another stream of its device; DeviceMismatchError for a stream of another device. With a
    * workspace of its own (`workspace` option, `setWorkspace`), the new stream first waits for the work queued on the
    * old one, whose calls may still be using that workspace.
    */
   setStream(stream: Stream): void {
     this.#check("set its stream");
-    const s = checkStream(stream, "Blas.setStream");
-    if (s.device.id !== this.#device) throw new BlasDeviceError("Blas.setStream: the stream", this.#device, s.device.id, "create a Blas for that device, or use a stream of this one");
+    const s = takeStream(stream, "Blas.setStream", { device: this.#device, deviceAdvice: "create a Blas for that device, or use a stream of this one" });
     const ws = this.#workspace;
     // The workspace is the handle's, not the stream's: the new stream waits for what the old one was given.
     if (ws !== undefined) orderStreamSwitch(this.#stream, s);

@@ -27,8 +27,8 @@ import { ArrayLayoutError, ClosedError, DTypeError, ShapeMismatchError } from ".
 import type { Buffer } from "../../memory/buffer.ts";
 import type { Stream } from "../../stream.ts";
 import type { CUcontext } from "../../../bindings/driver.ts";
-import { arrayPointer, type BlasWorkspaceOptions, checkStream, checkWorkspace, orderStreamSwitch } from "./common.ts";
-import { BlasDeviceError } from "../../errors.ts";
+import { arrayPointer, type BlasWorkspaceOptions, checkWorkspace, orderStreamSwitch } from "./common.ts";
+import { STREAM_OPTION, takeStream } from "../../base/stream-arg.ts";
 import { type BlasComputeType, type BlasScalar, encodeScalar, type GemmGeometry, gemmGeometry, type GemmTypes, gemmTypes, SCALAR_DATA_TYPES } from "./plan.ts";
 
 /** An activation fused after the product (and the bias): `"relu"` or `"gelu"` (cuBLASLt's tanh approximation). */
@@ -152,7 +152,7 @@ export class BlasLt {
   /** Creates a cuBLASLt handle for the stream's device, with its workspace. */
   constructor(options: BlasLtOptions) {
     if (options === null || typeof options !== "object") throw new TypeError(`new BlasLt takes { stream, workspace?, maxPlans? }, not ${describeValue(options)}`);
-    const stream = checkStream(options.stream, "new BlasLt");
+    const stream = takeStream(options.stream, "new BlasLt", STREAM_OPTION);
     const ws = checkWorkspace(options.workspace ?? {}, "new BlasLt")!;
     const maxPlans = options.maxPlans ?? 64;
     if (!Number.isSafeInteger(maxPlans) || maxPlans < 1) throw new RangeError(`new BlasLt: maxPlans is a positive integer, not ${describeValue(options.maxPlans)}`);
@@ -211,8 +211,7 @@ export class BlasLt {
    */
   set stream(stream: Stream) {
     this.#check("set its stream");
-    const s = checkStream(stream, "BlasLt.stream");
-    if (s.device.id !== this.#device) throw new BlasDeviceError("BlasLt.stream: the stream", this.#device, s.device.id, "create a BlasLt for that device, or use a stream of this one");
+    const s = takeStream(stream, "BlasLt.stream", { device: this.#device, deviceAdvice: "create a BlasLt for that device, or use a stream of this one" });
     if (this.#workspace !== undefined) orderStreamSwitch(this.#stream, s);
     this.#stream = s;
   }

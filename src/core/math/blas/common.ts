@@ -9,8 +9,8 @@ import { describeValue } from "../../../errors/describe.ts";
 import { ClosedError } from "../../errors.ts";
 import { ffi, type Pointer } from "../../../ffi/index.ts";
 import type { MemoryResource } from "../../memory/resource.ts";
-import { Stream } from "../../stream.ts";
-import { BlasDeviceError } from "../../errors.ts";
+import type { Stream } from "../../stream.ts";
+import { refuseWrongDevice } from "../../base/wrong-device.ts";
 
 /** Where a handle's workspace comes from. */
 export interface BlasWorkspaceOptions {
@@ -22,15 +22,6 @@ export interface BlasWorkspaceOptions {
 
 /** The default workspace: 32 MiB (cuBLAS's recommendation for Hopper; 4 MiB suffices on older GPUs). */
 export const DEFAULT_WORKSPACE_BYTES = 32 * 1024 * 1024;
-
-/** Checks a stream argument: a Stream, open. */
-export function checkStream(stream: unknown, action: string): Stream {
-  if (!(stream instanceof Stream)) {
-    throw new TypeError(`${action} needs a Stream (for example device.createStream()), not ${describeValue(stream)}`);
-  }
-  if (stream.isClosed) throw new ClosedError("the Stream", action);
-  return stream;
-}
 
 /**
  * Orders the work a handle queues on `next` after the work it queued on `previous` (a handle's stream switch), so
@@ -63,7 +54,7 @@ export function arrayPointer(a: unknown, name: string, device: number, action: s
   if (!(a instanceof DeviceArray)) throw new TypeError(`${action}: ${name} must be a DeviceArray, not ${describeValue(a)}`);
   if (a.isClosed) throw new ClosedError(`${action}: ${name} (${a.dtype.name} [${a.shape.join(", ")}])`, "compute with it");
   const d = arrayDeviceId(a);
-  if (d >= 0 && d !== device) throw new BlasDeviceError(`${action}: ${name}`, device, d, "copy it to this device first (array.copy on a stream of this device) or use a handle of its device");
+  if (d >= 0 && d !== device) refuseWrongDevice(`${action}: ${name}`, device, d, "copy it to this device first (array.copy on a stream of this device) or use a handle of its device");
   return ffi.pointerFromAddress(elementOffset === 0 ? a.address : a.address + BigInt(elementOffset * a.itemsize));
 }
 

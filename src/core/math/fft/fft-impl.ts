@@ -18,12 +18,13 @@ import type { Buffer } from "../../memory/buffer.ts";
 import type { MemoryResource } from "../../memory/resource.ts";
 import type { Stream } from "../../stream.ts";
 import { ffi } from "../../../ffi/index.ts";
-import { checkArray, checkStream, checkStreamDevice, pointerOf } from "../rng/shared.ts";
+import { checkArray, replacementStream, pointerOf } from "../rng/shared.ts";
 import { fftLayout, splitAxes, type FftLayout, type FftPlanSpec } from "./layout.ts";
 import { importLater } from "../../../deferred.ts";
 import { ownModuleUrl } from "../../../module-url.ts";
 
 import type { FftDType, FftForwardOptions, FftInverseOptions, FftOptions } from "./fft.ts";
+import { STREAM_OPTION, takeStream } from "../../base/stream-arg.ts";
 
 type CufftModule = typeof import("../../../bindings/cufft.ts");
 let loading: Promise<CufftModule> | undefined;
@@ -182,7 +183,7 @@ export class Fft {
   /** Makes an `Fft` on the stream's device. Loads cuFFT's binding on first use. */
   static async create(options: FftOptions): Promise<Fft> {
     if (typeof options !== "object" || options === null) throw new TypeError(`Fft.create takes { stream, memoryResource? }, not ${describeValue(options)}`);
-    const stream = checkStream(options.stream, "Fft.create");
+    const stream = takeStream(options.stream, "Fft.create", STREAM_OPTION);
     const lib = await loadCufft();
     return new Fft(lib, stream, options.memoryResource ?? stream.device.memoryResource);
   }
@@ -198,12 +199,12 @@ export class Fft {
   }
 
   /**
-   * Moves every plan to another stream of the device (WrongDeviceError otherwise). Waits for the old stream first:
+   * Moves every plan to another stream of the device (DeviceMismatchError otherwise). Waits for the old stream first:
    * the work areas were allocated in its order.
    */
   set stream(stream: Stream) {
     this.#open("change its stream");
-    const s = checkStreamDevice(stream, this.deviceId, "Fft: the new stream");
+    const s = replacementStream(stream, this.deviceId, "Fft");
     if (s === this.#stream) return;
     this.#stream.sync();
     withCurrentContext(s.context.handle, () => {

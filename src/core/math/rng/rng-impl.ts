@@ -13,10 +13,11 @@ import { contextScope } from "../../base/context-scope.ts";
 import { track, untrack } from "../../base/lifetime.ts";
 import { ClosedError, DTypeError } from "../../errors.ts";
 import type { Stream } from "../../stream.ts";
-import { checkArray, checkStream, checkStreamDevice, listOf, pointerOf } from "./shared.ts";
+import { checkArray, replacementStream, listOf, pointerOf } from "./shared.ts";
 import { importLater } from "../../../deferred.ts";
 import { ownModuleUrl } from "../../../module-url.ts";
 import { checkRngOptions, isQuasi, normalSplit, NO_OFFSET, RNG_GENERATORS, RNG_ORDERINGS, type NormalOptions, type RngGenerator, type RngOptions, type RngOrdering } from "./rng.ts";
+import { STREAM_OPTION, takeStream } from "../../base/stream-arg.ts";
 
 type CurandModule = typeof import("../../../bindings/curand.ts");
 let loading: Promise<CurandModule> | undefined;
@@ -97,7 +98,7 @@ export class Rng {
    */
   static async create(options: RngOptions): Promise<Rng> {
     const { generator, dimensions } = checkRngOptions(options);
-    const stream = checkStream(options.stream, "Rng.create");
+    const stream = takeStream(options.stream, "Rng.create", STREAM_OPTION);
     const lib = await loadCurand();
     const { curand } = lib;
     const handle = makeGenerator(curand, stream, generator, dimensions, options);
@@ -119,10 +120,10 @@ export class Rng {
     return this.#stream;
   }
 
-  /** Binds the generator to another stream of its device (WrongDeviceError for another device's stream). */
+  /** Binds the generator to another stream of its device (DeviceMismatchError for another device's stream). */
   set stream(stream: Stream) {
     const h = this.#open("change its stream");
-    const s = checkStreamDevice(stream, this.deviceId, "Rng: the new stream");
+    const s = replacementStream(stream, this.deviceId, "Rng");
     withCurrentContext(s.context.handle, () => this.#lib.curand.curandSetStream(h, s.handle));
     this.#stream = s;
   }

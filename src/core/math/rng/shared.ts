@@ -12,27 +12,18 @@
 import { DeviceArray, memoryDevice } from "../../array/device-array.ts";
 import type { DTypeName } from "../../array/dtype.ts";
 import { describeValue } from "../../../errors/describe.ts";
-import { ArrayLayoutError, ClosedError, DTypeError, WrongDeviceError } from "../../errors.ts";
-import { Stream } from "../../stream.ts";
+import { ArrayLayoutError, ClosedError, DTypeError } from "../../errors.ts";
+import type { Stream } from "../../stream.ts";
+import { takeStream } from "../../base/stream-arg.ts";
+import { refuseWrongDevice } from "../../base/wrong-device.ts";
 import { ffi, type Pointer } from "../../../ffi/index.ts";
 
-/** The stream of a math object's options: a Stream, open, with a context (not a default stream object). */
-export function checkStream(stream: unknown, what: string): Stream {
-  if (!(stream instanceof Stream)) {
-    throw new TypeError(`${what} needs a Stream (for example device.createStream()), not ${describeValue(stream)}`);
-  }
-  if (stream.isClosed) throw new ClosedError("the Stream given", `use it for ${what}`);
-  return stream;
-}
-
-/** A replacement stream for an object made on device `deviceId`: a Stream of that device. */
-export function checkStreamDevice(stream: unknown, deviceId: number, what: string): Stream {
-  const s = checkStream(stream, what);
-  const id = s.device.id;
-  if (id !== deviceId) {
-    throw new WrongDeviceError(`${what}: the stream is on device ${id} but this object was made on device ${deviceId}; make the object with a stream of device ${id} instead`);
-  }
-  return s;
+/**
+ * A replacement stream for a math object made on device `deviceId` (`rng.stream = s`): a Stream, open, of that
+ * device (DeviceMismatchError otherwise).
+ */
+export function replacementStream(stream: unknown, deviceId: number, owner: string): Stream {
+  return takeStream(stream, `${owner}.stream`, { device: deviceId, deviceAdvice: `pass a stream of device ${deviceId}, or make a new ${owner} with that stream` });
 }
 
 /**
@@ -49,9 +40,7 @@ export function checkArray<N extends DTypeName>(a: unknown, name: string, action
     throw new ArrayLayoutError(`${action}: ${name} (shape [${a.shape.join(", ")}], strides [${a.strides.join(", ")}]) is not contiguous; pass a contiguous array (array.copy({ stream }) makes one)`);
   }
   const dev = memoryDevice(a);
-  if (dev >= 0 && dev !== deviceId) {
-    throw new WrongDeviceError(`${action}: ${name} is on device ${dev} but this object works on device ${deviceId}; copy the array to device ${deviceId} first`);
-  }
+  if (dev >= 0 && dev !== deviceId) refuseWrongDevice(`${action}: ${name}`, deviceId, dev, `copy the array to device ${deviceId} first`);
   return a as DeviceArray<N>;
 }
 

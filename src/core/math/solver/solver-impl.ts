@@ -16,7 +16,7 @@ import type { Stream } from "../../stream.ts";
 import { ffi, type Pointer } from "../../../ffi/index.ts";
 import { withCurrentContext } from "../../base/driver-state.ts";
 import { contextScope } from "../../base/context-scope.ts";
-import { checkArray, checkSameDtype, checkStream, checkStreamDevice, pointerOf } from "../rng/shared.ts";
+import { checkArray, checkSameDtype, replacementStream, pointerOf } from "../rng/shared.ts";
 import { infoError } from "./errors.ts";
 import { importLater } from "../../../deferred.ts";
 import { ownModuleUrl } from "../../../module-url.ts";
@@ -24,6 +24,7 @@ import { ownModuleUrl } from "../../../module-url.ts";
 import { checkRhs, checkSquare, type CholeskyFactorization, type LuFactorization, type SolverDType, type SolverOptions, type SolverResults, type TriangleOptions } from "./solver.ts";
 import { cublasFillMode_t, cublasOperation_t } from "../../../../generated/cuda-13.0/cublas/enums.ts";
 import { cusolverEigMode_t } from "../../../../generated/cuda-13.0/cusolver/enums.ts";
+import { STREAM_OPTION, takeStream } from "../../base/stream-arg.ts";
 
 type CusolverModule = typeof import("../../../bindings/cusolver.ts");
 let loading: Promise<CusolverModule> | undefined;
@@ -72,7 +73,7 @@ export class Solver {
   /** Makes a cuSOLVER handle on the stream's device, bound to the stream. Loads cuSOLVER's binding on first use. */
   static async create(options: SolverOptions): Promise<Solver> {
     if (typeof options !== "object" || options === null) throw new TypeError(`Solver.create takes { stream, memoryResource? }, not ${describeValue(options)}`);
-    const stream = checkStream(options.stream, "Solver.create");
+    const stream = takeStream(options.stream, "Solver.create", STREAM_OPTION);
     const lib = await loadCusolver();
     const { cusolver } = lib;
     const handle = withCurrentContext(stream.context.handle, () => {
@@ -103,10 +104,10 @@ export class Solver {
     return this.#stream;
   }
 
-  /** Binds the handle to another stream of its device (WrongDeviceError otherwise). */
+  /** Binds the handle to another stream of its device (DeviceMismatchError otherwise). */
   set stream(stream: Stream) {
     const h = this.#open("change its stream");
-    const s = checkStreamDevice(stream, this.deviceId, "Solver: the new stream");
+    const s = replacementStream(stream, this.deviceId, "Solver");
     withCurrentContext(s.context.handle, () => this.#lib.cusolver.cusolverDnSetStream(h, s.handle));
     this.#stream = s;
   }

@@ -15,12 +15,13 @@ import type { Stream } from "../../stream.ts";
 import { ffi } from "../../../ffi/index.ts";
 import { withCurrentContext } from "../../base/driver-state.ts";
 import { contextScope } from "../../base/context-scope.ts";
-import { checkArray, checkSameDtype, checkStream, checkStreamDevice, pointerOf } from "../rng/shared.ts";
+import { checkArray, checkSameDtype, replacementStream, pointerOf } from "../rng/shared.ts";
 import { importLater } from "../../../deferred.ts";
 import { ownModuleUrl } from "../../../module-url.ts";
 
 import { check1D, checkCoo, checkCsr, type CooInit, type CsrInit, CUSPARSE_INDEX_TYPES, INDEX_BASE_ZERO, OPERATIONS, opShape, ORDER_ROW, type SparseLayout, type SparseOperation, type SparseOptions, type SparseProductOptions, type SparseValueDType, SPMM_ALG_DEFAULT, SPMM_COO_ALG4, SPMV_ALG_DEFAULT, VALUES, writeScalar } from "./sparse.ts";
 import { cudaDataType } from "../../../../generated/cuda-13.0/runtime/enums.ts";
+import { STREAM_OPTION, takeStream } from "../../base/stream-arg.ts";
 
 /** cudaDataType of each value dtype (library_types.h; here, loaded with the class, not at import). */
 export const CUDA_DATA_TYPES = Object.freeze({
@@ -132,7 +133,7 @@ export class Sparse {
   /** Makes a cuSPARSE handle on the stream's device, bound to the stream. Loads cuSPARSE's binding on first use. */
   static async create(options: SparseOptions): Promise<Sparse> {
     if (typeof options !== "object" || options === null) throw new TypeError(`Sparse.create takes { stream, memoryResource? }, not ${describeValue(options)}`);
-    const stream = checkStream(options.stream, "Sparse.create");
+    const stream = takeStream(options.stream, "Sparse.create", STREAM_OPTION);
     const lib = await loadCusparse();
     const { cusparse } = lib;
     const handle = withCurrentContext(stream.context.handle, () => {
@@ -166,7 +167,7 @@ export class Sparse {
   /** Binds the handle to another stream of its device (waits for the old one first: the workspace was allocated in its order). */
   set stream(stream: Stream) {
     const h = this.#open("change its stream");
-    const s = checkStreamDevice(stream, this.deviceId, "Sparse: the new stream");
+    const s = replacementStream(stream, this.deviceId, "Sparse");
     if (s === this.#stream) return;
     this.#stream.sync();
     withCurrentContext(s.context.handle, () => this.#lib.cusparse.cusparseSetStream(h, s.handle));
