@@ -11,6 +11,7 @@ import { ClosedError } from "./errors.ts";
 import { IdentityMap, track, untrack } from "./base/lifetime.ts";
 import type { Device } from "./device.ts";
 import { deviceOf } from "./base/hub.ts";
+import { INTERNAL, checkInternal, type Internal } from "./base/internal.ts";
 
 const contexts = new IdentityMap<Context>();
 
@@ -69,8 +70,9 @@ export class Context {
     };
   }
 
-  /** @internal */
-  constructor(handle: CUcontext, device: Device, isPrimary: boolean, owned: boolean) {
+  /** Reserved to cuda-ts (the token is not exported): use `device.context` or `Context.fromHandle`. */
+  constructor(token: Internal, handle: CUcontext, device: Device, isPrimary: boolean, owned: boolean) {
+    checkInternal(token, "Context", "device.context or Context.fromHandle");
     this.#handle = handle;
     this.#address = ffi.addressOf(handle);
     this.device = device;
@@ -152,7 +154,7 @@ export class Context {
     if (existing !== undefined) return existing;
     // Which device? Ask the driver with the context current.
     const ordinal = withCurrentContext(handle, () => driver.cuCtxGetDevice());
-    return new Context(handle, deviceOf(ordinal), false, false);
+    return new Context(INTERNAL, handle, deviceOf(ordinal), false, false);
   }
 
   /** The context current on the calling thread, or undefined when there is none. */

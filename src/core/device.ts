@@ -10,14 +10,15 @@ import { Context, type ContextLimit } from "./context.ts";
 import { currentContextHandle, driver, ensureInit, makeCurrent } from "./base/driver-state.ts";
 import { DeviceNotInitializedError } from "./errors.ts";
 import { deviceProperties, type DeviceProperties } from "./properties.ts";
-import { Stream, type StreamOptions } from "./stream.ts";
-import { Event, type EventOptions } from "./event.ts";
-import { GraphBuilder } from "./graph/builder.ts";
+import { Stream, createStream, type StreamOptions } from "./stream.ts";
+import { Event, createEvent, type EventOptions } from "./event.ts";
+import { builderFromStream, createGraphBuilder, type GraphBuilder } from "./graph/builder.ts";
 import type { Buffer } from "./memory/buffer.ts";
 import type { MemoryResource } from "./memory/resource.ts";
 import { defaultMemoryResource } from "./memory/pool.ts";
 import { provideHubLinks } from "./base/hub.ts";
 import { enablePeerAccess } from "./memory/peer.ts";
+import { INTERNAL } from "./base/internal.ts";
 
 /** A compute capability. */
 export interface ComputeCapability {
@@ -154,7 +155,7 @@ export class Device {
     }
     if (this.#context === undefined) {
       const handle = driver.cuDevicePrimaryCtxRetain(this.id) as CUcontext;
-      this.#context = new Context(handle, this, true, false);
+      this.#context = new Context(INTERNAL, handle, this, true, false);
     }
     makeCurrent(this.#context.handle);
     return undefined;
@@ -178,17 +179,17 @@ export class Device {
 
   /** Creates a stream on this device (see StreamOptions; non-blocking by default, as in cuda.core). */
   createStream(options?: StreamOptions): Stream {
-    return Stream.create(this.context, options);
+    return createStream(this.context, options);
   }
 
   /** Creates a GraphBuilder on a new stream of this device (the builder owns the stream and closes it). */
   createGraphBuilder(): GraphBuilder {
-    return GraphBuilder.create(this.context);
+    return createGraphBuilder(this.context);
   }
 
   /** Creates an event on this device. */
   createEvent(options?: EventOptions): Event {
-    return Event.create(this.context, options);
+    return createEvent(this.context, options);
   }
 
   /** The device's memory resource: its default memory pool where supported, else synchronous allocations. */
@@ -238,4 +239,4 @@ export class Device {
 }
 
 // The hub: files below this one hold ordinals and reach Device (and the graph builder a stream makes) through here.
-provideHubLinks({ Device, graphBuilderFromStream: (stream) => GraphBuilder.fromStream(stream) });
+provideHubLinks({ Device, graphBuilderFromStream: builderFromStream });

@@ -12,6 +12,7 @@ import { ClosedError, EventTimingError, IPCFormatError } from "./errors.ts";
 import { trackLazily, untrack } from "./base/lifetime.ts";
 import type { Stream } from "./stream.ts";
 import { waitForEvent } from "./base/waiting.ts";
+import { INTERNAL, checkInternal, type Internal } from "./base/internal.ts";
 
 /** Options of a new event. */
 export interface EventOptions {
@@ -43,6 +44,13 @@ function flagsOf(options: EventOptions): number {
   if (ipc && timing) throw new TypeError("an IPC event cannot record timing: create it with { ipc: true, timing: false }");
   return (timing ? 0 : CU_EVENT_DISABLE_TIMING) | (blocking ? CU_EVENT_BLOCKING_SYNC : 0) | (ipc ? CU_EVENT_INTERPROCESS : 0);
 }
+
+/** @internal Creates an event in a context (what `device.createEvent()` and `stream.record()` do). */
+export let createEvent: (context: Context, options?: EventOptions) => Event;
+/** @internal Records `event` on `stream` (what `stream.record(event)` does). */
+export let recordEvent: (event: Event, stream: Stream) => void;
+/** @internal Marks `event` recorded by something other than a stream (a graph's event-record node). */
+export let markEventRecorded: (event: Event) => void;
 
 /** A CUDA event. */
 export class Event {
@@ -78,17 +86,25 @@ export class Event {
     };
   }
 
-  /** @internal Creates an event in a context. */
-  static create(context: Context, options?: EventOptions): Event {
-    const flags = options === undefined ? CU_EVENT_DISABLE_TIMING : flagsOf(options);
-    const previous = enterContextOf(context);
-    let handle: CUevent;
-    try {
-      handle = driver.cuEventCreate(flags);
-    } finally {
-      leaveContext(previous);
-    }
-    return new Event(handle, context, flags);
+  static {
+    createEvent = (context, options) => {
+      const flags = options === undefined ? CU_EVENT_DISABLE_TIMING : flagsOf(options);
+      const previous = enterContextOf(context);
+      let handle: CUevent;
+      try {
+        handle = driver.cuEventCreate(flags);
+      } finally {
+        leaveContext(previous);
+      }
+      return new Event(handle, context, flags);
+    };
+    recordEvent = (e, stream) => {
+      driver.cuEventRecord(e.handle, stream.handle);
+      e.#recorded = true;
+    };
+    markEventRecorded = (e) => {
+      e.#recorded = true;
+    };
   }
 
   /** The CUevent handle. */
@@ -110,17 +126,6 @@ export class Event {
   /** Whether the event has been recorded on a stream. */
   get isRecorded(): boolean {
     return this.#recorded;
-  }
-
-  /** @internal Records the event on a stream (use `stream.record(event)`). */
-  recordOn(stream: Stream): void {
-    driver.cuEventRecord(this.handle, stream.handle);
-    this.#recorded = true;
-  }
-
-  /** @internal Marks the event recorded by something other than `recordOn` (a graph's event-record node). */
-  markRecorded(): void {
-    this.#recorded = true;
   }
 
   /** Blocks until the work before the event's last record has finished. */
@@ -176,7 +181,7 @@ export class Event {
     }
     const h = this.handle;
     const record = withCurrentContext(this.context.handle, () => driver.cuIpcGetEventHandle(h));
-    return new IPCEventDescriptor(record.$bytes());
+    return new IPCEventDescriptor(INTERNAL, record.$bytes());
   }
 
   /**
@@ -219,8 +224,9 @@ export class IPCEventDescriptor {
   /** The 64 bytes of the CUipcEventHandle. */
   readonly payload: Uint8Array;
 
-  /** @internal Use `event.ipcDescriptor` or `IPCEventDescriptor.fromBytes()`. */
-  constructor(payload: Uint8Array) {
+  /** Reserved to cuda-ts (the token is not exported): use `event.ipcDescriptor` or `IPCEventDescriptor.fromBytes()`. */
+  constructor(token: Internal, payload: Uint8Array) {
+    checkInternal(token, "IPCEventDescriptor", "event.ipcDescriptor or IPCEventDescriptor.fromBytes()");
     if (!(payload instanceof Uint8Array) || payload.length !== 64) throw new IPCFormatError(`an event handle is 64 bytes (CUipcEventHandle), not ${String((payload as { length?: unknown })?.length)}`);
     this.payload = payload.slice();
   }
@@ -244,7 +250,7 @@ export class IPCEventDescriptor {
     if (dv.getUint32(0, true) !== EVENT_MAGIC) throw new IPCFormatError("these bytes are not an event descriptor (wrong magic): was it made by event.ipcDescriptor.toBytes()?");
     const v = dv.getUint32(4, true);
     if (v !== EVENT_VERSION) throw new IPCFormatError(`an event descriptor of version ${v}; this cuda-ts reads version ${EVENT_VERSION}`);
-    return new IPCEventDescriptor(bytes.slice(8));
+    return new IPCEventDescriptor(INTERNAL, bytes.slice(8));
   }
 
   toString(): string {

@@ -11,13 +11,14 @@ import type { Device } from "./device.ts";
 import { addressKey, currentContextHandle, driver, ensureInit, withCurrentContext } from "./base/driver-state.ts";
 import { uncheckedNative } from "../bindings/binding.ts";
 import { ClosedError, NoContextError, EventNotRecordedError } from "./errors.ts";
-import { Event, type EventOptions } from "./event.ts";
+import { Event, createEvent, recordEvent, type EventOptions } from "./event.ts";
 import type { GraphBuilder } from "./graph/builder.ts";
 import { graphBuilderFromStream } from "./base/hub.ts";
 import { launchHostFunction, type HostFunction } from "./host-callback.ts";
 import { IdentityMap, track, untrack } from "./base/lifetime.ts";
 import { waitForEvent } from "./base/waiting.ts";
 import { describeValue } from "../errors/describe.ts";
+import { INTERNAL, checkInternal, type Internal } from "./base/internal.ts";
 
 /** Options of a new stream. */
 export interface StreamOptions {
@@ -45,6 +46,12 @@ export let streamOptionOf: (stream: Stream) => { readonly stream: Stream };
 export let captureSinkOf: (stream: Stream) => CaptureSink | undefined;
 /** @internal Set by a GraphBuilder when it starts and stops capturing `stream`. */
 export let setCaptureSink: (stream: Stream, sink: CaptureSink | undefined) => void;
+/** @internal The address of the stream's context (0 for the default streams, which use the current one). */
+export let streamContextAddress: (stream: Stream) => number;
+/**
+ * @internal Keeps host memory alive until `stream` is synchronised (while captured: as long as the graph).
+ */
+export let keepAliveOn: (stream: Stream, value: unknown) => void;
 
 const CUDA_ERROR_NOT_READY = CUresult.CUDA_ERROR_NOT_READY;
 let streamQuery: Raw["cuStreamQuery"] | undefined;
@@ -73,11 +80,20 @@ export class Stream {
     setCaptureSink = (s, sink) => {
       s.#captureSink = sink;
     };
+    streamContextAddress = (s) => s.#contextAddress;
+    keepAliveOn = (s, value) => {
+      if (s.#captureSink !== undefined) s.#captureSink.push(value);
+      else s.#inFlight.push(value);
+    };
   }
   readonly #contextAddress: number;
 
-  /** @internal */
-  constructor(handle: CUstream, context: Context | undefined, owned: boolean) {
+  /**
+   * Reserved to cuda-ts (the token is not exported): use `device.createStream()`, `context.createStream()` or
+   * `Stream.fromHandle`.
+   */
+  constructor(token: Internal, handle: CUstream, context: Context | undefined, owned: boolean) {
+    checkInternal(token, "Stream", "device.createStream() or Stream.fromHandle");
     this.#handle = handle;
     this.#context = context;
     this.#owned = owned;
@@ -93,27 +109,6 @@ export class Stream {
     }
   }
 
-  /** @internal Creates a stream in a context. */
-  static create(context: Context, options: StreamOptions = {}): Stream {
-    const nonBlocking = options.nonBlocking ?? true;
-    if (typeof nonBlocking !== "boolean") throw new TypeError(`StreamOptions.nonBlocking must be a boolean, not ${typeof nonBlocking}`);
-    const flags = nonBlocking ? CU_STREAM_NON_BLOCKING : 0;
-    return context.run(() => {
-      let priority = 0;
-      if (options.priority !== undefined) {
-        const [least, greatest] = driver.cuCtxGetStreamPriorityRange();
-        priority = options.priority;
-        if (!Number.isInteger(priority) || priority > least || priority < greatest) {
-          throw new RangeError(
-            `stream priority ${String(options.priority)} is outside this context's range: ${greatest} (highest) to ${least} (lowest)`,
-          );
-        }
-      }
-      const handle = driver.cuStreamCreateWithPriority(flags, priority);
-      return new Stream(handle, context, true);
-    });
-  }
-
   /**
    * The Stream object of a stream created elsewhere (the same object for the same live handle). The stream is
    * borrowed: closing the object does not destroy it.
@@ -124,7 +119,7 @@ export class Stream {
     const existing = streams.get(addressKey(handle));
     if (existing !== undefined) return existing;
     const ctx = context ?? Context.fromHandle(driver.cuStreamGetCtx(handle));
-    return new Stream(handle, ctx, false);
+    return new Stream(INTERNAL, handle, ctx, false);
   }
 
   /** The CUstream handle. */
@@ -144,11 +139,6 @@ export class Stream {
     const h = currentContextHandle();
     if (h === null) throw new NoContextError("the default streams use the current context, and no context is current: call device.setCurrent() first");
     return Context.fromHandle(h);
-  }
-
-  /** @internal The address of the stream's context (0 for the default streams, which use the current one). */
-  get contextAddress(): number {
-    return this.#contextAddress;
   }
 
   /** The device the stream belongs to. */
@@ -207,8 +197,8 @@ export class Stream {
 
   /** Records an event on the stream (a new one unless `event` is given) and returns it. */
   record(event?: Event, options?: EventOptions): Event {
-    const e = event ?? Event.create(this.context, options);
-    e.recordOn(this);
+    const e = event ?? createEvent(this.context, options);
+    recordEvent(e, this);
     return e;
   }
 
@@ -229,12 +219,6 @@ export class Stream {
     } finally {
       e.close();
     }
-  }
-
-  /** @internal Keeps host memory alive until the stream is synchronised (while captured: as long as the graph). */
-  keepAlive(value: unknown): void {
-    if (this.#captureSink !== undefined) this.#captureSink.push(value);
-    else this.#inFlight.push(value);
   }
 
   /**
@@ -292,10 +276,31 @@ function isSpecial(handle: CUstream): boolean {
 }
 
 /** The legacy default stream (CU_STREAM_LEGACY): synchronises with every blocking stream of its context. */
-export const LEGACY_DEFAULT_STREAM: Stream = new Stream(ffi.pointerFromAddress(CU_STREAM_LEGACY) as CUstream, undefined, false);
+export const LEGACY_DEFAULT_STREAM: Stream = new Stream(INTERNAL, ffi.pointerFromAddress(CU_STREAM_LEGACY) as CUstream, undefined, false);
 /** The per-thread default stream (CU_STREAM_PER_THREAD). */
-export const PER_THREAD_DEFAULT_STREAM: Stream = new Stream(ffi.pointerFromAddress(CU_STREAM_PER_THREAD) as CUstream, undefined, false);
+export const PER_THREAD_DEFAULT_STREAM: Stream = new Stream(INTERNAL, ffi.pointerFromAddress(CU_STREAM_PER_THREAD) as CUstream, undefined, false);
 
 function specialStream(handle: CUstream): Stream {
   return ffi.addressOf(handle) === 2 ? PER_THREAD_DEFAULT_STREAM : LEGACY_DEFAULT_STREAM;
+}
+
+/** Creates a stream in a context (what `device.createStream()` and `context.createStream()` do). */
+export function createStream(context: Context, options: StreamOptions = {}): Stream {
+  const nonBlocking = options.nonBlocking ?? true;
+  if (typeof nonBlocking !== "boolean") throw new TypeError(`StreamOptions.nonBlocking must be a boolean, not ${typeof nonBlocking}`);
+  const flags = nonBlocking ? CU_STREAM_NON_BLOCKING : 0;
+  return context.run(() => {
+    let priority = 0;
+    if (options.priority !== undefined) {
+      const [least, greatest] = driver.cuCtxGetStreamPriorityRange();
+      priority = options.priority;
+      if (!Number.isInteger(priority) || priority > least || priority < greatest) {
+        throw new RangeError(
+          `stream priority ${String(options.priority)} is outside this context's range: ${greatest} (highest) to ${least} (lowest)`,
+        );
+      }
+    }
+    const handle = driver.cuStreamCreateWithPriority(flags, priority);
+    return new Stream(INTERNAL, handle, context, true);
+  });
 }

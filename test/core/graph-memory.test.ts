@@ -13,6 +13,7 @@ import {
 } from "../../src/graphs.ts";
 import { GraphMemoryAttributes, graphMemoryAttribute } from "../../src/core/memory/graph-memory-resource.ts";
 import type { Device } from "../../src/core/device.ts";
+import { INTERNAL } from "../../src/core/base/internal.ts";
 
 /** A node builder whose definition is never reached: only argument checks run. */
 class Unreached extends NodeBuilder {
@@ -36,7 +37,7 @@ describe("graph memory (checked before the driver)", () => {
   it("names the four graph memory attributes and refuses others", () => {
     expect(["usedMemCurrent", "usedMemHigh", "reservedMemCurrent", "reservedMemHigh"].map(graphMemoryAttribute)).toEqual([0, 1, 2, 3]);
     expect(() => graphMemoryAttribute("releaseThreshold")).toThrow(/no graph memory attribute is called "releaseThreshold"; the attributes are usedMemCurrent, usedMemHigh/);
-    const attrs = new GraphMemoryAttributes({} as Device);
+    const attrs = new GraphMemoryAttributes(INTERNAL, {} as Device);
     expect(() => attrs.resetHigh("usedMemCurrent" as "usedMemHigh")).toThrow(/resets "usedMemHigh" or "reservedMemHigh"/);
   });
 

@@ -16,6 +16,7 @@ import { decodeRequest, encodeFrame, FrameReader, MAX_FRAME_BYTES } from "../../
 import { buildLdCache, parseLdCache, Pathfinder, PathfinderError, overrideVariable, unavailableLoader } from "../../src/pathfinder/index.ts";
 import { readLog } from "../../src/bindings/describe.ts";
 import { ffi } from "../../src/ffi/index.ts";
+import { INTERNAL } from "../../src/core/base/internal.ts";
 
 const onDeno = (globalThis as { Deno?: unknown }).Deno !== undefined;
 const here = import.meta.dirname ?? new URL(".", import.meta.url).pathname;
@@ -24,7 +25,7 @@ const UUID = "0123abcd-4567-89ef-0123-456789abcdef";
 
 describe("IPC decoders", () => {
   it("IPCBufferDescriptor.fromBytes: a descriptor that round-trips, or IPCFormatError", async () => {
-    const valid = new IPCBufferDescriptor(new Uint8Array(64).fill(7), 1 << 20, UUID).toBytes();
+    const valid = new IPCBufferDescriptor(INTERNAL, new Uint8Array(64).fill(7), 1 << 20, UUID).toBytes();
     let decoded = 0;
     await fuzz("IPCBufferDescriptor.fromBytes", 20_000, (rng) => {
       const bytes = mutate(rng, valid);
@@ -39,7 +40,7 @@ describe("IPC decoders", () => {
   });
 
   it("allocation-handle and token messages, UUID strings: a value or IPCFormatError", async () => {
-    const handle = new IPCAllocationHandle(0, UUID).encodeMessage();
+    const handle = new IPCAllocationHandle(INTERNAL, 0, UUID).encodeMessage();
     const token = encodeTokenMessage("a".repeat(64));
     await fuzz("IPCAllocationHandle.decodeMessage", 20_000, (rng) => {
       const bytes = mutate(rng, handle);

@@ -26,11 +26,12 @@ import { describeValue } from "../../errors/describe.ts";
 import { refuseWrongDevice } from "../base/wrong-device.ts";
 import { argumentsChanged } from "../base/epoch.ts";
 import { ArrayLayoutError, ClosedError, DTypeError, ShapeMismatchError } from "../errors.ts";
-import { PointerArgument } from "../launch/pointer-argument.ts";
+import { PointerArgument, kDescribeArgument, kElementKind, kWriteAddress } from "../launch/pointer-argument.ts";
+import { INTERNAL, checkInternal, type Internal } from "../base/internal.ts";
 import type { ScalarKind } from "../launch/mangling.ts";
 import { Buffer } from "../memory/buffer.ts";
 import type { MemoryResource } from "../memory/resource.ts";
-import { Stream } from "../stream.ts";
+import { Stream, keepAliveOn } from "../stream.ts";
 import { OPTIONAL_STREAM, takeStream, takeStreamOption } from "../base/stream-arg.ts";
 import { allocateHostArray, checkHostArray, type DefaultDTypeOf, dtypeOf, dtypeOfHostArray, encodeBFloat16, encodeHalf, type DType, type DTypeName, type HostArray, type HostArrayOf } from "./dtype.ts";
 import {
@@ -176,9 +177,13 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends PointerArgumen
   #closed = false;
   readonly #size: number;
 
-  /** @internal Use the factories (`from`, `empty`, `zeros`, `full`, `fromBuffer`) or a view method. */
-  constructor(buffer: Buffer, dtype: DType<N>, shape: readonly number[], strides: readonly number[], byteOffset: number, base: DeviceArray | undefined, ownsBuffer: boolean) {
+  /**
+   * Reserved to cuda-ts (the token is not exported): use the factories (`from`, `empty`, `zeros`, `full`,
+   * `fromBuffer`) or a view method.
+   */
+  constructor(token: Internal, buffer: Buffer, dtype: DType<N>, shape: readonly number[], strides: readonly number[], byteOffset: number, base: DeviceArray | undefined, ownsBuffer: boolean) {
     super();
+    checkInternal(token, "DeviceArray", "DeviceArray.empty, zeros, full, from or fromBuffer");
     if (!(buffer instanceof Buffer)) throw new TypeError(`a DeviceArray lives in a Buffer, not ${describeValue(buffer)}`);
     if (strides.length !== shape.length) {
       throw new ArrayLayoutError(`strides [${strides.join(", ")}] do not match shape [${shape.join(", ")}]: one stride per axis`);
@@ -205,7 +210,7 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends PointerArgumen
     const bytes = elementCount(sh) * dt.itemsize;
     const mr = options.memoryResource ?? stream.device.memoryResource;
     const buffer = mr.allocate(bytes, { stream });
-    return new DeviceArray(buffer, dt, sh, contiguousStrides(sh), 0, undefined, true);
+    return new DeviceArray(INTERNAL, buffer, dt, sh, contiguousStrides(sh), 0, undefined, true);
   }
 
   /** An array of `shape` filled with zeros. */
@@ -254,7 +259,7 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends PointerArgumen
     if (!Number.isSafeInteger(byteOffset) || byteOffset < 0) throw new ArrayLayoutError(`DeviceArray.fromBuffer: byteOffset must be a non-negative integer, got ${String(byteOffset)}`);
     const shape = options.shape === undefined ? [Math.floor((buffer.size - byteOffset) / dt.itemsize)] : checkShape(options.shape);
     const strides = options.strides === undefined ? contiguousStrides(shape) : [...options.strides];
-    return new DeviceArray(buffer, dt, shape, strides, byteOffset, undefined, false);
+    return new DeviceArray(INTERNAL, buffer, dt, shape, strides, byteOffset, undefined, false);
   }
 
   // ---- properties ----
@@ -301,16 +306,13 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends PointerArgumen
     return this.transpose();
   }
 
-  /** @internal */
-  get elementKind(): ScalarKind {
+  get [kElementKind](): ScalarKind {
     return this.dtype.scalar;
   }
-  /** @internal */
-  writeAddress(dv: DataView, offset: number): void {
+  [kWriteAddress](dv: DataView, offset: number): void {
     dv.setBigUint64(offset, this.address, true);
   }
-  /** @internal */
-  describeArgument(): string {
+  [kDescribeArgument](): string {
     return `a ${this.dtype.name} DeviceArray of shape [${this.shape.join(", ")}]`;
   }
 
@@ -322,7 +324,7 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends PointerArgumen
 
   #viewOf<M extends DTypeName>(layout: Layout, dtype: DType<M> = this.dtype as unknown as DType<M>, byteOffset = this.byteOffset + layout.offset * this.dtype.itemsize): DeviceArray<M> {
     checkNotClosed(this, "make a view of it");
-    return new DeviceArray<M>(this.buffer, dtype, layout.shape, layout.strides, byteOffset, this, false);
+    return new DeviceArray<M>(INTERNAL, this.buffer, dtype, layout.shape, layout.strides, byteOffset, this, false);
   }
 
   /**
@@ -532,7 +534,7 @@ function copyHostToDevice(buffer: Buffer, byteOffset: number, src: HostArray, by
   const p = hostPointer(src);
   if (buffer.isHostAccessible) driver.cuMemcpyAsync(dst, (p === null ? 0n : ffi.bigAddressOf(p)) as CUdeviceptr, bytes, stream.handle);
   else driver.cuMemcpyHtoDAsync(dst, p, bytes, stream.handle);
-  stream.keepAlive(src);
+  keepAliveOn(stream, src);
 }
 
 function copyDeviceToHost(dst: HostArray, buffer: Buffer, byteOffset: number, bytes: number, stream: Stream): void {
@@ -540,7 +542,7 @@ function copyDeviceToHost(dst: HostArray, buffer: Buffer, byteOffset: number, by
   const p = hostPointer(dst);
   if (buffer.isHostAccessible) driver.cuMemcpyAsync((p === null ? 0n : ffi.bigAddressOf(p)) as CUdeviceptr, src, bytes, stream.handle);
   else driver.cuMemcpyDtoHAsync(p, src, bytes, stream.handle);
-  stream.keepAlive(dst);
+  keepAliveOn(stream, dst);
 }
 
 /** The device of device-only memory, or -1 for memory the host reaches (pinned, managed). */

@@ -36,6 +36,7 @@ import { DeviceArray, type CudaArrayInterface } from "./device-array.ts";
 import { DLDataTypeCode, dtypes, DTYPE_NAMES, type DType } from "./dtype.ts";
 import { elementExtent } from "./layout.ts";
 import { takeStream, type StreamSpec } from "../base/stream-arg.ts";
+import { checkInternal, type Internal, INTERNAL } from "../base/internal.ts";
 
 const OPTIONAL_STREAM_OPTION: StreamSpec & { readonly optional: true } = Object.freeze({ name: "options.stream", optional: true });
 
@@ -87,8 +88,9 @@ export class DLPackTensor {
   /** The array described (kept alive). */
   readonly array: DeviceArray;
 
-  /** @internal */
-  constructor(managed: Uint8Array, shapeAndStrides: BigInt64Array, array: DeviceArray) {
+  /** Reserved to cuda-ts (the token is not exported): use `toDLPack(array)`. */
+  constructor(token: Internal, managed: Uint8Array, shapeAndStrides: BigInt64Array, array: DeviceArray) {
+    checkInternal(token, "DLPackTensor", "toDLPack(array)");
     this.managed = managed;
     this.shapeAndStrides = shapeAndStrides;
     this.array = array;
@@ -146,7 +148,7 @@ export function toDLPack(array: DeviceArray, options: { readonly readOnly?: bool
   dv.setBigUint64(t + L.DLTensor.shape, nd === 0 ? 0n : base, true);
   dv.setBigUint64(t + L.DLTensor.strides, nd === 0 ? 0n : base + BigInt(nd * 8), true);
   dv.setBigUint64(t + L.DLTensor.byteOffset, BigInt(array.byteOffset), true);
-  return new DLPackTensor(managed, ss, array);
+  return new DLPackTensor(INTERNAL, managed, ss, array);
 }
 
 /** What {@link fromDLPack} reads: a `DLManagedTensorVersioned*` (default) or a bare `DLTensor*`. */

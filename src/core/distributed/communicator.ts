@@ -32,7 +32,7 @@ import { track, untrack } from "../base/lifetime.ts";
 import { checkStatus, type LibraryStatus } from "../base/library-status.ts";
 import { CollectiveArgumentError, CommunicatorStateError } from "./nccl-errors.ts";
 import { type CollectiveOperand, ncclTypeFor, REDUCE_OPS, type ReduceOp, type ResolvedOperand, resolveOperand } from "./collectives.ts";
-import { UniqueId } from "./unique-id.ts";
+import { UniqueId, uniqueIdBytes } from "./unique-id.ts";
 import { joinWorld, type World, world as currentWorld } from "./world.ts";
 import type { RecordBase } from "../../tables-runtime/record.ts";
 import { takeStream, type RefusedStream, type StreamSpec } from "../base/stream-arg.ts";
@@ -322,7 +322,7 @@ export class Communicator {
     const config = buildConfig(options.config ?? {}, binding);
     deviceOf(device ?? 0).setCurrent();
     const out = new ArrayBuffer(8);
-    const r = binding.raw.ncclCommInitRankConfig(ffi.pointerOf(out), size, id.$bytes, rank, config.record.$pointer());
+    const r = binding.raw.ncclCommInitRankConfig(ffi.pointerOf(out), size, uniqueIdBytes(id), rank, config.record.$pointer());
     const handle = ffi.readPointer(new DataView(out), 0) as ncclComm_t;
     const blocking = options.config?.blocking !== false;
     const pending = checkStatus(ncclStatus(binding), r, "ncclCommInitRankConfig");
@@ -706,11 +706,6 @@ export class Communicator {
 
   toString(): string {
     return `Communicator(rank ${this.rank} of ${this.size} on device ${this.device.id}${this.#handle === null ? ", closed" : ""})`;
-  }
-
-  /** The strings the configuration points to, kept alive with the communicator. @internal */
-  get $keep(): readonly Uint8Array[] {
-    return this.#keep;
   }
 }
 

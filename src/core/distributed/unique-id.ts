@@ -12,9 +12,16 @@ import { CollectiveArgumentError } from "./nccl-errors.ts";
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
+/** @internal The bytes of `id` as `ncclCommInitRank` takes them by value (not a copy: never write them). */
+export let uniqueIdBytes: (id: UniqueId) => Uint8Array;
+
 /** An NCCL unique id (128 bytes). Immutable: the bytes are copied in and out. */
 export class UniqueId {
   readonly #bytes: Uint8Array;
+
+  static {
+    uniqueIdBytes = (id) => id.#bytes;
+  }
 
   private constructor(bytes: Uint8Array) {
     this.#bytes = bytes;
@@ -68,11 +75,6 @@ export class UniqueId {
   equals(other: UniqueId): boolean {
     const o = other.#bytes;
     return this.#bytes.every((b, i) => b === o[i]);
-  }
-
-  /** The bytes as `ncclCommInitRank` takes them by value. @internal */
-  get $bytes(): Uint8Array {
-    return this.#bytes;
   }
 
   /** Does not show the bytes (they admit a process to the communicator). */

@@ -19,6 +19,7 @@ import { getEnv } from "../../host.ts";
 import { describeValue } from "../../errors/describe.ts";
 import { RendezvousError } from "../errors.ts";
 import { RENDEZVOUS_ADDR_ENV, RendezvousClient } from "./rendezvous.ts";
+import { checkInternal, type Internal, INTERNAL } from "../base/internal.ts";
 
 /** The environment variables the launcher sets in every rank it starts. */
 export const WORLD_ENV = {
@@ -122,8 +123,9 @@ export class Meeting {
   /** The world that met. */
   readonly world: World;
 
-  /** @internal Use {@link joinWorld}. */
-  constructor(world: World, client: RendezvousClient | undefined, timeoutMs: number) {
+  /** Reserved to cuda-ts (the token is not exported): use {@link joinWorld}. */
+  constructor(token: Internal, world: World, client: RendezvousClient | undefined, timeoutMs: number) {
+    checkInternal(token, "Meeting", "joinWorld");
     this.world = world;
     this.#client = client;
     this.#timeoutMs = timeoutMs;
@@ -178,7 +180,7 @@ export async function joinWorld(options: JoinOptions = {}): Promise<Meeting> {
   const w = options.world ?? world();
   const timeoutMs = options.timeoutMs ?? defaultTimeout();
   if (!(typeof timeoutMs === "number" && timeoutMs > 0)) throw new RangeError(`joinWorld: timeoutMs is a positive number of milliseconds, not ${describeValue(timeoutMs)}`);
-  if (w.size === 1) return new Meeting(w, undefined, timeoutMs);
+  if (w.size === 1) return new Meeting(INTERNAL, w, undefined, timeoutMs);
   if (getEnv(RENDEZVOUS_ADDR_ENV) === undefined) {
     throw new RendezvousError(`this is rank ${w.rank} of ${w.size} but ${RENDEZVOUS_ADDR_ENV} is not set: start the job with \`cuda-ts run -n N script.ts\``);
   }
@@ -204,5 +206,5 @@ export async function joinWorld(options: JoinOptions = {}): Promise<Meeting> {
     client.close();
     throw e;
   }
-  return new Meeting(w, client, timeoutMs);
+  return new Meeting(INTERNAL, w, client, timeoutMs);
 }

@@ -32,6 +32,7 @@ import { Buffer } from "../memory/buffer.ts";
 import type { Stream } from "../stream.ts";
 import { acquireGdsDriver, type GdsDriverHold } from "./driver.ts";
 import { takeStream } from "../base/stream-arg.ts";
+import { checkInternal, type Internal, INTERNAL } from "../base/internal.ts";
 
 /** Where GPUDirect Storage reads into and writes from: a Buffer, or a contiguous DeviceArray (its bytes). */
 export type GdsTarget = Buffer | DeviceArray;
@@ -266,7 +267,7 @@ export class CuFile {
     const at = (i: number): NativePointer => ffi.offsetPointer(p, i * 8);
     cufileModule().cufile[fn](this.#handle, r.base, at(0), at(1), at(2), at(3), stream.handle);
     this.#inflight.push(params); // kept alive while the file is open, whoever holds the operation
-    return new GdsStreamOperation(params, this.path, fn);
+    return new GdsStreamOperation(INTERNAL, params, this.path, fn);
   }
 
   /**
@@ -301,8 +302,9 @@ export class GdsStreamOperation {
   readonly #path: string;
   readonly #fn: string;
 
-  /** @internal */
-  constructor(params: BigInt64Array, path: string, fn: string) {
+  /** Reserved to cuda-ts (the token is not exported): `file.readAsync()` and `file.writeAsync()` return one. */
+  constructor(token: Internal, params: BigInt64Array, path: string, fn: string) {
+    checkInternal(token, "GdsStreamOperation", "file.readAsync() or file.writeAsync()");
     this.#params = params;
     this.#path = path;
     this.#fn = fn;

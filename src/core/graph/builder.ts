@@ -35,11 +35,11 @@ import { debugDotPrint, type GraphDebugPrintOptions } from "./debug.ts";
 import { inspectGraph, type GraphStructure } from "./inspect.ts";
 import type { GraphDefinition } from "./definition.ts";
 import { GraphStateError } from "../errors.ts";
-import { Graph, sourceOf, type GraphCompleteOptions, type GraphSource } from "./graph.ts";
+import { Graph, instantiateGraph, kGraphSource, sourceOf, type GraphCompleteOptions, type GraphSource } from "./graph.ts";
 import { launchHostFunction, type HostFunction } from "../host-callback.ts";
 import { track, untrack } from "../base/lifetime.ts";
 import { releaseReporting } from "../base/release-errors.ts";
-import { Stream, setCaptureSink, captureSinkOf } from "../stream.ts";
+import { Stream, setCaptureSink, captureSinkOf, createStream } from "../stream.ts";
 import { describeValue } from "../../errors/describe.ts";
 import { takeStream } from "../base/stream-arg.ts";
 
@@ -60,6 +60,11 @@ const MODES: Readonly<Record<GraphBuildMode, CUstreamCaptureMode>> = {
 type BuilderKind = "primary" | "fork" | "body";
 type BuilderState = "idle" | "building" | "ended" | "closed";
 
+/** @internal A builder capturing `stream` (borrowed): what `stream.createGraphBuilder()` does. */
+export let builderFromStream: (stream: Stream) => GraphBuilder;
+/** @internal A builder on a new stream of `context` that it owns: what `device.createGraphBuilder()` does. */
+export let createGraphBuilder: (context: Context) => GraphBuilder;
+
 /** A graph under construction by stream capture. Create with `device.createGraphBuilder()` or `stream.createGraphBuilder()`. */
 export class GraphBuilder {
   #stream: Stream;
@@ -79,8 +84,12 @@ export class GraphBuilder {
     this.#attachments = attachments;
   }
 
-  /** @internal A builder capturing `stream` (borrowed). */
-  static fromStream(stream: Stream): GraphBuilder {
+  static {
+    builderFromStream = (stream) => GraphBuilder.#fromStream(stream);
+    createGraphBuilder = (context) => new GraphBuilder(createStream(context), true, "primary", "idle", null, new GraphAttachments());
+  }
+
+  static #fromStream(stream: Stream): GraphBuilder {
     takeStream(stream, "GraphBuilder");
     if (ffi.addressOf(stream.handle) === 0 || ffi.addressOf(stream.handle) === 1) {
       throw new GraphStateError(
@@ -88,11 +97,6 @@ export class GraphBuilder {
       );
     }
     return new GraphBuilder(stream, false, "primary", "idle", null, new GraphAttachments());
-  }
-
-  /** @internal A builder on a new stream of `context` that it owns (device.createGraphBuilder()). */
-  static create(context: Context): GraphBuilder {
-    return new GraphBuilder(Stream.create(context), true, "primary", "idle", null, new GraphAttachments());
   }
 
   /** The stream being captured: pass it where a stream is expected (`{ stream: builder.stream }`). */
@@ -154,7 +158,7 @@ export class GraphBuilder {
 
   /** Makes an executable Graph of the captured graph (after `endBuilding()`). Can be called more than once. */
   complete(options?: GraphCompleteOptions): Graph {
-    return Graph.instantiate(this.graphSource("complete"), options);
+    return instantiateGraph(this[kGraphSource]("complete"), options);
   }
 
   /**
@@ -162,13 +166,13 @@ export class GraphBuilder {
    * `endBuilding()`): what stream capture made of the work. See inspect.ts.
    */
   inspect(): GraphStructure {
-    const src = this.graphSource("inspect");
+    const src = this[kGraphSource]("inspect");
     return src.context.run(() => inspectGraph(src.graph));
   }
 
   /** Writes a DOT description of the captured graph to `path` (after `endBuilding()`). */
   debugDotPrint(path: string, options?: GraphDebugPrintOptions): void {
-    debugDotPrint(this.graphSource("debugDotPrint").graph, path, options);
+    debugDotPrint(this[kGraphSource]("debugDotPrint").graph, path, options);
   }
 
   /**
@@ -180,7 +184,7 @@ export class GraphBuilder {
     this.#require("building", "split", "call beginBuilding() first");
     const result: GraphBuilder[] = [this];
     for (let i = 1; i < count; i++) {
-      const stream = Stream.create(this.#stream.context);
+      const stream = createStream(this.#stream.context);
       stream.wait(this.#stream); // joins the capture, after what was captured so far
       setCaptureSink(stream, this.#attachments);
       result.push(new GraphBuilder(stream, true, "fork", "building", null, this.#attachments));
@@ -289,8 +293,7 @@ export class GraphBuilder {
     this.close();
   }
 
-  /** @internal What Graph.instantiate, Graph.update and embed need. */
-  graphSource(action: string): GraphSource {
+  [kGraphSource](action: string): GraphSource {
     if (this.#kind !== "primary") {
       throw new GraphStateError(`${action}: ${this.#kind === "body" ? "a conditional body is part of its parent's graph: complete the parent builder" : "a builder from split() has no graph of its own: join it and complete the builder it was split from"}`);
     }
@@ -331,7 +334,7 @@ export class GraphBuilder {
     const node = driver.cuGraphAddNode(graph, deps, edges, n, params);
     this.#continueAfter(node);
     return conditionalBodies(params, size).map(
-      (body) => new GraphBuilder(Stream.create(context), true, "body", "idle", body, this.#attachments),
+      (body) => new GraphBuilder(createStream(context), true, "body", "idle", body, this.#attachments),
     );
   }
 }

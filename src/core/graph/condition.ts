@@ -27,6 +27,7 @@ import { driver } from "../base/driver-state.ts";
 import { GraphFeatureError, GraphStateError } from "../errors.ts";
 import { KernelScalar } from "../launch/scalars.ts";
 import { describeValue } from "../../errors/describe.ts";
+import { checkInternal, type Internal, INTERNAL } from "../base/internal.ts";
 
 /**
  * A conditional handle (`cudaGraphConditionalHandle`, an `unsigned long long`): pass it to a kernel like any other
@@ -36,9 +37,12 @@ export class GraphCondition extends KernelScalar {
   /** The value the condition starts each launch with, or undefined when it keeps the last value set. */
   readonly defaultValue: number | undefined;
 
-  /** @internal Use `builder.createCondition()` or `definition.createCondition()`. */
-  constructor(handle: bigint, defaultValue: number | undefined) {
+  /**
+   * Reserved to cuda-ts (the token is not exported): use `builder.createCondition()` or `definition.createCondition()`.
+   */
+  constructor(token: Internal, handle: bigint, defaultValue: number | undefined) {
     super("u64", handle);
+    checkInternal(token, "GraphCondition", "builder.createCondition() or definition.createCondition()");
     this.defaultValue = defaultValue;
   }
 
@@ -94,7 +98,7 @@ export function createCondition(graph: CUgraph, context: Context, defaultValue: 
   const flags = value === undefined ? 0 : CU_GRAPH_COND_ASSIGN_DEFAULT;
   const r = driver.raw.cuGraphConditionalHandleCreate(ffi.pointerOf(out), graph, context.handle, value ?? 0, flags);
   if (r !== 0) throw cudaError(r, "cuGraphConditionalHandleCreate");
-  return new GraphCondition(out[0]!, value);
+  return new GraphCondition(INTERNAL, out[0]!, value);
 }
 
 /** @internal Checks a condition argument and the driver version; returns the handle and the body count. */

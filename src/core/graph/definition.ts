@@ -37,19 +37,20 @@ import type { Device } from "../device.ts";
 import { deviceOf, isDevice } from "../base/hub.ts";
 import { driver } from "../base/driver-state.ts";
 import { ClosedError } from "../errors.ts";
-import { Event } from "../event.ts";
+import { Event, markEventRecorded } from "../event.ts";
 import { GraphAttachments } from "./attachments.ts";
 import { conditionalBodies, conditionalNodeParams, conditionalPlan, createCondition, type ConditionalKind, type GraphCondition } from "./condition.ts";
 import { debugDotPrint, type GraphDebugPrintOptions } from "./debug.ts";
 import { GraphStateError } from "../errors.ts";
 import { kernelNodeParams, memcpyNodeParams, memsetNodeParams, setKernelNodeAttributes } from "./params.ts";
-import { Graph, sourceOf, type GraphCompleteOptions, type GraphSource } from "./graph.ts";
+import { Graph, instantiateGraph, kGraphSource, sourceOf, type GraphCompleteOptions, type GraphSource } from "./graph.ts";
 import type { GraphBuilder } from "./builder.ts";
 import { registerGraphHostFunction, type HostFunction } from "../host-callback.ts";
 import type { Kernel } from "../launch/kernel.ts";
 import type { KernelArgument, LaunchConfig } from "../launch/launch.ts";
 import { track, untrack } from "../base/lifetime.ts";
 import { describeValue } from "../../errors/describe.ts";
+import { INTERNAL, checkInternal, type Internal } from "../base/internal.ts";
 
 /**
  * The kind of a node (the driver's CUgraphNodeType by name). A GraphDefinition adds every kind but the external
@@ -73,6 +74,25 @@ export type GraphNodeType =
 
 type Create = (graph: CUgraph, deps: Pointer, count: number) => CUgraphNode;
 
+/** What the nodes of a definition use (module state of GraphDefinition). */
+let attachmentsOf: (definition: GraphDefinition) => GraphAttachments;
+/** Adds a node to `definition` after `deps`, keeping `keep` alive with the graph (module state of GraphDefinition). */
+let addNode: <N extends GraphNode>(
+  definition: GraphDefinition,
+  deps: readonly GraphNode[],
+  create: Create,
+  keep: readonly unknown[],
+  make: (h: CUgraphNode, deps: readonly GraphNode[]) => N,
+) => N;
+/** What the next `new GraphDefinition()` wraps instead of a new graph: a conditional node's body. */
+let pendingBody: { readonly graph: CUgraph; readonly parent: GraphDefinition } | undefined;
+
+/** The body graph of a conditional node of `parent`. */
+function definitionBody(graph: CUgraph, parent: GraphDefinition): GraphDefinition {
+  pendingBody = { graph, parent };
+  return new GraphDefinition();
+}
+
 /** The methods that add nodes; on a definition they add root nodes, on a node they add nodes that run after it. */
 export abstract class NodeBuilder {
   /** @internal The definition new nodes go into. */
@@ -84,7 +104,8 @@ export abstract class NodeBuilder {
   launch(config: LaunchConfig, kernel: Kernel, ...args: KernelArgument[]): KernelNode {
     const def = this.target();
     const p = kernelNodeParams(config, kernel, args, def.context, "launch");
-    return def.addNode(
+    return addNode(
+      def,
       this.predecessors(),
       (g, d, n) => {
         const node = driver.cuGraphAddKernelNode(g, d, n, p);
@@ -92,7 +113,7 @@ export abstract class NodeBuilder {
         return node;
       },
       [kernel, args],
-      (h, deps) => new KernelNode(def, h, deps, config, kernel, args),
+      (h, deps) => new KernelNode(INTERNAL, def, h, deps, config, kernel, args),
     );
   }
 
@@ -100,36 +121,36 @@ export abstract class NodeBuilder {
   memset(dst: Buffer, value: number | ArrayBufferView): GraphNode {
     const def = this.target();
     const p = memsetNodeParams(dst, value, "memset");
-    return def.addNode(this.predecessors(), (g, d, n) => driver.cuGraphAddMemsetNode(g, d, n, p, def.context.handle), [dst], plain(def, "memset"));
+    return addNode(def, this.predecessors(), (g, d, n) => driver.cuGraphAddMemsetNode(g, d, n, p, def.context.handle), [dst], plain(def, "memset"));
   }
 
   /** Adds a copy of all of `src` into `dst` (equal sizes): buffers, or host memory (kept alive with the graph). */
   memcpy(dst: Buffer | HostMemory, src: Buffer | HostMemory): GraphNode {
     const def = this.target();
     const p = memcpyNodeParams(dst, src, "memcpy");
-    return def.addNode(this.predecessors(), (g, d, n) => driver.cuGraphAddMemcpyNode(g, d, n, p, def.context.handle), [dst, src], plain(def, "memcpy"));
+    return addNode(def, this.predecessors(), (g, d, n) => driver.cuGraphAddMemcpyNode(g, d, n, p, def.context.handle), [dst, src], plain(def, "memcpy"));
   }
 
   /** Adds an event record node: the event completes when the work before it has. */
   record(event: Event): GraphNode {
     const e = checkEvent(event, "record");
-    const node = this.target().addNode(this.predecessors(), (g, d, n) => driver.cuGraphAddEventRecordNode(g, d, n, e.handle), [e], plain(this.target(), "eventRecord"));
-    e.markRecorded(); // the event counts as recorded for wait() and elapsed time once a graph can record it
+    const node = addNode(this.target(), this.predecessors(), (g, d, n) => driver.cuGraphAddEventRecordNode(g, d, n, e.handle), [e], plain(this.target(), "eventRecord"));
+    markEventRecorded(e); // the event counts as recorded for wait() and elapsed time once a graph can record it
     return node;
   }
 
   /** Adds an event wait node: work after it waits for the event's last record (in this graph or elsewhere). */
   wait(event: Event): GraphNode {
     const e = checkEvent(event, "wait");
-    return this.target().addNode(this.predecessors(), (g, d, n) => driver.cuGraphAddEventWaitNode(g, d, n, e.handle), [e], plain(this.target(), "eventWait"));
+    return addNode(this.target(), this.predecessors(), (g, d, n) => driver.cuGraphAddEventWaitNode(g, d, n, e.handle), [e], plain(this.target(), "eventWait"));
   }
 
   /** Adds a copy of another graph (a GraphDefinition, or a GraphBuilder whose building has ended) as a child graph. */
   embed(child: GraphDefinition | GraphBuilder): GraphNode {
     const src = sourceOf(child, "embed");
     const def = this.target();
-    const node = def.addNode(this.predecessors(), (g, d, n) => driver.cuGraphAddChildGraphNode(g, d, n, src.graph), [], plain(def, "graph"));
-    def.attachments.include(src.attachments);
+    const node = addNode(def, this.predecessors(), (g, d, n) => driver.cuGraphAddChildGraphNode(g, d, n, src.graph), [], plain(def, "graph"));
+    attachmentsOf(def).include(src.attachments);
     return node;
   }
 
@@ -150,11 +171,12 @@ export abstract class NodeBuilder {
     p.poolProps.location.type = CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE;
     p.poolProps.location.id = def.context.device.id;
     p.bytesize = n;
-    return def.addNode(
+    return addNode(
+      def,
       this.predecessors(),
       (g, d, k) => driver.cuGraphAddMemAllocNode(g, d, k, p.$pointer()),
       [],
-      (h, deps) => new AllocNode(def, h, deps, p.dptr, Number(n)),
+      (h, deps) => new AllocNode(INTERNAL, def, h, deps, p.dptr, Number(n)),
     );
   }
 
@@ -170,13 +192,13 @@ export abstract class NodeBuilder {
     else if (memory !== null && typeof memory === "object" && typeof (memory as Partial<Buffer>).handle === "bigint") address = (memory as Buffer).handle;
     else throw new TypeError(`deallocate takes an AllocNode, its Buffer or a device address (a bigint), not ${describeValue(memory)}`);
     if (address === 0n) throw new RangeError("deallocate: the address is 0; pass the AllocNode whose memory is freed");
-    return def.addNode(this.predecessors(), (g, d, k) => driver.cuGraphAddMemFreeNode(g, d, k, address), [], plain(def, "memFree"));
+    return addNode(def, this.predecessors(), (g, d, k) => driver.cuGraphAddMemFreeNode(g, d, k, address), [], plain(def, "memFree"));
   }
 
   /** Adds an empty node (a point to depend on). */
   empty(): GraphNode {
     const def = this.target();
-    return def.addNode(this.predecessors(), (g, d, n) => driver.cuGraphAddEmptyNode(g, d, n), [], plain(def, "empty"));
+    return addNode(def, this.predecessors(), (g, d, n) => driver.cuGraphAddEmptyNode(g, d, n), [], plain(def, "empty"));
   }
 
   /** Adds an empty node that runs after these nodes and `nodes`. */
@@ -190,11 +212,11 @@ export abstract class NodeBuilder {
    */
   callback(fn: HostFunction): GraphNode {
     const def = this.target();
-    const { fn: pointer, userData } = registerGraphHostFunction(fn, def.attachments, "GraphDefinition.callback");
+    const { fn: pointer, userData } = registerGraphHostFunction(fn, attachmentsOf(def), "GraphDefinition.callback");
     const p = new CUDA_HOST_NODE_PARAMS_st();
     p.fn = pointer;
     p.userData = userData;
-    return def.addNode(this.predecessors(), (g, d, n) => driver.cuGraphAddHostNode(g, d, n, p), [], plain(def, "host"));
+    return addNode(def, this.predecessors(), (g, d, n) => driver.cuGraphAddHostNode(g, d, n, p), [], plain(def, "host"));
   }
 
   /** Adds an if node (CUDA 12.3+): its body (`node.bodies[0]`) runs when the condition is non-zero. */
@@ -221,17 +243,18 @@ export abstract class NodeBuilder {
     const { handle, size } = conditionalPlan(kind, condition, count, action);
     const def = this.target();
     const p = conditionalNodeParams(kind, handle, size, def.context);
-    return def.addNode(
+    return addNode(
+      def,
       this.predecessors(),
       (g, d, n) => driver.cuGraphAddNode(g, d, null, n, p),
       [condition],
-      (h, deps) => new ConditionalNode(def, h, deps, condition, conditionalBodies(p, size).map((b) => GraphDefinition.body(b, def))),
+      (h, deps) => new ConditionalNode(INTERNAL, def, h, deps, condition, conditionalBodies(p, size).map((b) => definitionBody(b, def))),
     );
   }
 }
 
 function plain(def: GraphDefinition, type: GraphNodeType): (h: CUgraphNode, deps: readonly GraphNode[]) => GraphNode {
-  return (h, deps) => new GraphNode(def, h, deps, type);
+  return (h, deps) => new GraphNode(INTERNAL, def, h, deps, type);
 }
 
 function checkEvent(event: Event, action: string): Event {
@@ -249,9 +272,10 @@ export class GraphNode extends NodeBuilder {
   /** The nodes it runs after. */
   readonly dependencies: readonly GraphNode[];
 
-  /** @internal */
-  constructor(definition: GraphDefinition, handle: CUgraphNode, dependencies: readonly GraphNode[], type: GraphNodeType) {
+  /** Reserved to cuda-ts (the token is not exported): the methods of a GraphDefinition or a node add nodes. */
+  constructor(token: Internal, definition: GraphDefinition, handle: CUgraphNode, dependencies: readonly GraphNode[], type: GraphNodeType) {
     super();
+    checkInternal(token, "GraphNode", "the methods of a GraphDefinition or a node (definition.launch(...))");
     this.definition = definition;
     this.#handle = handle;
     this.dependencies = dependencies;
@@ -286,8 +310,9 @@ export class GraphNode extends NodeBuilder {
 
 /** A kernel launch node: what `Graph.setKernelArguments(node, ...)` changes in an instantiated graph. */
 export class KernelNode extends GraphNode {
-  /** @internal */
+  /** Reserved to cuda-ts (the token is not exported): the methods of a GraphDefinition or a node add nodes. */
   constructor(
+    token: Internal,
     definition: GraphDefinition,
     handle: CUgraphNode,
     dependencies: readonly GraphNode[],
@@ -298,7 +323,7 @@ export class KernelNode extends GraphNode {
     /** The arguments it was added with. */
     readonly args: readonly KernelArgument[],
   ) {
-    super(definition, handle, dependencies, "kernel");
+    super(token, definition, handle, dependencies, "kernel");
   }
 }
 
@@ -307,8 +332,9 @@ export class AllocNode extends GraphNode {
   /** The memory as a Buffer to pass to kernels and copies (borrowed: the graph owns the memory). */
   readonly buffer: Buffer;
 
-  /** @internal */
+  /** Reserved to cuda-ts (the token is not exported): the methods of a GraphDefinition or a node add nodes. */
   constructor(
+    token: Internal,
     definition: GraphDefinition,
     handle: CUgraphNode,
     dependencies: readonly GraphNode[],
@@ -317,15 +343,16 @@ export class AllocNode extends GraphNode {
     /** Its size in bytes. */
     readonly size: number,
   ) {
-    super(definition, handle, dependencies, "memAlloc");
+    super(token, definition, handle, dependencies, "memAlloc");
     this.buffer = Buffer.fromHandle(address, size, { owner: definition });
   }
 }
 
 /** A conditional node (if, if/else, while, switch); build its bodies through `bodies`. */
 export class ConditionalNode extends GraphNode {
-  /** @internal */
+  /** Reserved to cuda-ts (the token is not exported): the methods of a GraphDefinition or a node add nodes. */
   constructor(
+    token: Internal,
     definition: GraphDefinition,
     handle: CUgraphNode,
     dependencies: readonly GraphNode[],
@@ -334,7 +361,7 @@ export class ConditionalNode extends GraphNode {
     /** The body graphs (owned by the node): one for if and while, two for if/else, `count` for switch. */
     readonly bodies: readonly GraphDefinition[],
   ) {
-    super(definition, handle, dependencies, "conditional");
+    super(token, definition, handle, dependencies, "conditional");
   }
 }
 
@@ -368,36 +395,35 @@ export class GraphDefinition extends NodeBuilder {
   #closed = false;
   /** The context its nodes run in. */
   readonly context: Context;
-  /** @internal What the nodes use (shared with conditional bodies and the Graphs made from it). */
-  readonly attachments: GraphAttachments;
+  /** What the nodes use (shared with conditional bodies and the Graphs made from it). */
+  readonly #attachments: GraphAttachments;
   readonly #parent: GraphDefinition | undefined;
   readonly #nodes: GraphNode[] = [];
 
+  static {
+    attachmentsOf = (d) => d.#attachments;
+    addNode = (d, deps, create, keep, make) => d.#addNode(deps, create, keep, make);
+  }
+
   /** An empty graph for `device` (default: the current device; it must have been made current with setCurrent()). */
-  constructor(device?: Device);
-  /** @internal A conditional node's body. */
-  constructor(device: Device | undefined, body: { readonly graph: CUgraph; readonly parent: GraphDefinition });
-  constructor(device?: Device, body?: { readonly graph: CUgraph; readonly parent: GraphDefinition }) {
+  constructor(device?: Device) {
     super();
+    const body = pendingBody;
+    pendingBody = undefined;
     if (body !== undefined) {
       this.#graph = body.graph;
       this.#parent = body.parent;
       this.context = body.parent.context;
-      this.attachments = body.parent.attachments;
+      this.#attachments = body.parent.#attachments;
       return;
     }
     if (device !== undefined && !isDevice(device)) throw new TypeError(`GraphDefinition takes a Device, not ${describeValue(device)}`);
     this.context = (device ?? deviceOf()).context;
     this.#parent = undefined;
-    this.attachments = new GraphAttachments();
+    this.#attachments = new GraphAttachments();
     const graph = this.context.run(() => driver.cuGraphCreate(0));
     this.#graph = graph;
     track(this, "GraphDefinition", () => driver.cuGraphDestroy(graph));
-  }
-
-  /** @internal The body graph of a conditional node of `parent`. */
-  static body(graph: CUgraph, parent: GraphDefinition): GraphDefinition {
-    return new GraphDefinition(undefined, { graph, parent });
   }
 
   /** The CUgraph handle. */
@@ -449,7 +475,7 @@ export class GraphDefinition extends NodeBuilder {
 
   /** Makes an executable Graph. Can be called more than once; later nodes do not change earlier Graphs. */
   instantiate(options?: GraphCompleteOptions): Graph {
-    return Graph.instantiate(this.graphSource("instantiate"), options);
+    return instantiateGraph(this[kGraphSource]("instantiate"), options);
   }
 
   /** Writes a DOT description of the graph to `path`. */
@@ -471,14 +497,12 @@ export class GraphDefinition extends NodeBuilder {
     this.close();
   }
 
-  /** @internal What Graph.instantiate, Graph.update and embed need. */
-  graphSource(action: string): GraphSource {
+  [kGraphSource](action: string): GraphSource {
     if (this.#parent !== undefined) throw new GraphStateError(`${action}: a conditional body is part of its parent's graph: use the parent GraphDefinition`);
-    return { graph: this.handle, context: this.context, attachments: this.attachments, origin: this };
+    return { graph: this.handle, context: this.context, attachments: this.#attachments, origin: this };
   }
 
-  /** @internal Adds a node after `deps`, keeping `keep` alive with the graph. */
-  addNode<N extends GraphNode>(deps: readonly GraphNode[], create: Create, keep: readonly unknown[], make: (h: CUgraphNode, deps: readonly GraphNode[]) => N): N {
+  #addNode<N extends GraphNode>(deps: readonly GraphNode[], create: Create, keep: readonly unknown[], make: (h: CUgraphNode, deps: readonly GraphNode[]) => N): N {
     const graph = this.handle;
     for (const d of deps) {
       if (d.definition !== this) throw new GraphStateError("a node can only depend on nodes of the same GraphDefinition");
@@ -490,7 +514,7 @@ export class GraphDefinition extends NodeBuilder {
       list = ffi.pointerOf(dv);
     }
     const h = this.context.run(() => create(graph, list, deps.length));
-    if (keep.length > 0) this.attachments.push(...keep);
+    if (keep.length > 0) this.#attachments.push(...keep);
     const node = make(h, deps);
     this.#nodes.push(node);
     return node;

@@ -24,14 +24,14 @@ import type { GraphAttachments } from "./attachments.ts";
 import type { GraphBuilder } from "./builder.ts";
 import type { GraphDefinition, GraphNode, GraphNodeType, KernelNode } from "./definition.ts";
 import type { Buffer, HostMemory } from "../memory/buffer.ts";
-import { Event } from "../event.ts";
+import { Event, markEventRecorded } from "../event.ts";
 import { GraphInstantiateError, GraphStateError, GraphUpdateError } from "../errors.ts";
 import { kernelNodeParams, memcpyNodeParams, memsetNodeParams } from "./params.ts";
 import { holdUntilPassed, registerGraphHostFunction, type HostFunction } from "../host-callback.ts";
 import type { Kernel } from "../launch/kernel.ts";
 import type { KernelArgument, LaunchConfig, StreamLike } from "../launch/launch.ts";
 import { track, untrack } from "../base/lifetime.ts";
-import { Stream, captureSinkOf } from "../stream.ts";
+import { Stream, captureSinkOf, keepAliveOn } from "../stream.ts";
 import { describeValue } from "../../errors/describe.ts";
 import { takeStream, type StreamSpec } from "../base/stream-arg.ts";
 
@@ -46,6 +46,15 @@ export interface GraphCompleteOptions {
   /** Use the nodes' priority attributes instead of the launch stream's priority. Default false. */
   readonly useNodePriority?: boolean;
 }
+
+/**
+ * The key of the method of a GraphBuilder or GraphDefinition that gives its {@link GraphSource} (what
+ * Graph.instantiate, Graph.update and embed need); `action` names the call in messages.
+ */
+export const kGraphSource: unique symbol = Symbol("graphSource");
+
+/** @internal Instantiates a graph (cuGraphInstantiateWithParams): what `complete()` and `instantiate()` do. */
+export let instantiateGraph: (source: GraphSource, options?: GraphCompleteOptions) => Graph;
 
 /** @internal What a Graph is made from: a graph (CUgraph) under construction and what it keeps alive. */
 export interface GraphSource {
@@ -92,8 +101,11 @@ export class Graph {
     });
   }
 
-  /** @internal Instantiates a graph (cuGraphInstantiateWithParams). */
-  static instantiate(source: GraphSource, options: GraphCompleteOptions = {}): Graph {
+  static {
+    instantiateGraph = (source, options) => Graph.#instantiate(source, options);
+  }
+
+  static #instantiate(source: GraphSource, options: GraphCompleteOptions = {}): Graph {
     if (options === null || typeof options !== "object") throw new TypeError("GraphCompleteOptions must be an object");
     const F = CUgraphInstantiate_flags;
     let flags = 0;
@@ -245,7 +257,7 @@ export class Graph {
     this.#context.run(() =>
       node.type === "eventRecord" ? driver.cuGraphExecEventRecordNodeSetEvent(exec, node.handle, e) : driver.cuGraphExecEventWaitNodeSetEvent(exec, node.handle, e),
     );
-    if (node.type === "eventRecord") event.markRecorded();
+    if (node.type === "eventRecord") markEventRecorded(event);
     this.#keepForNode(node, [event]);
   }
 
@@ -314,7 +326,7 @@ export class Graph {
 
   /** What earlier parameters referenced stays alive until the last launch's stream is synchronised. */
   #retire(value: unknown): void {
-    if (value !== undefined && this.#lastStream !== undefined && !this.#lastStream.isClosed) this.#lastStream.keepAlive(value);
+    if (value !== undefined && this.#lastStream !== undefined && !this.#lastStream.isClosed) keepAliveOn(this.#lastStream, value);
   }
 
   /** Destroys the executable graph (launches already queued still run); closing twice is harmless. */
@@ -334,9 +346,9 @@ export class Graph {
 
 /** @internal The source of a GraphBuilder or GraphDefinition. */
 export function sourceOf(source: GraphBuilder | GraphDefinition, action: string): GraphSource {
-  const s = source as { graphSource?: (action: string) => GraphSource } | null;
-  if (s === null || typeof s !== "object" || typeof s.graphSource !== "function") {
+  const s = source as { [kGraphSource]?: (action: string) => GraphSource } | null;
+  if (s === null || typeof s !== "object" || typeof s[kGraphSource] !== "function") {
     throw new TypeError(`${action} takes a GraphBuilder (whose building has ended) or a GraphDefinition, not ${describeValue(source)}`);
   }
-  return s.graphSource(action);
+  return s[kGraphSource](action);
 }

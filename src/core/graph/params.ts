@@ -17,7 +17,7 @@ import { ffi } from "../../ffi/index.ts";
 import { Buffer, type HostMemory } from "../memory/buffer.ts";
 import type { Context } from "../context.ts";
 import { driver } from "../base/driver-state.ts";
-import type { Kernel } from "../launch/kernel.ts";
+import { kArgumentPlan, type Kernel } from "../launch/kernel.ts";
 import { LaunchConfig, packArguments, type KernelArgument } from "../launch/launch.ts";
 import { describeValue } from "../../errors/describe.ts";
 
@@ -27,7 +27,7 @@ import { describeValue } from "../../errors/describe.ts";
  */
 export function kernelNodeParams(config: LaunchConfig, kernel: Kernel, args: readonly KernelArgument[], context: Context, action: string): CUDA_KERNEL_NODE_PARAMS_v2_st {
   if (!(config instanceof LaunchConfig)) throw new TypeError(`${action}: the first argument must be a LaunchConfig, not ${describeValue(config)}`);
-  if (kernel === null || typeof kernel !== "object" || typeof (kernel as Partial<Kernel>).argumentPlan !== "function") {
+  if (kernel === null || typeof kernel !== "object" || typeof (kernel as Partial<Kernel>)[kArgumentPlan] !== "function") {
     throw new TypeError(`${action}: the second argument must be a Kernel (objectCode.getKernel(name)), not ${describeValue(kernel)}`);
   }
   const plan = packArguments(kernel, args);

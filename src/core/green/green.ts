@@ -17,6 +17,7 @@ import { describeValue } from "../../errors/describe.ts";
 import { track, untrack } from "../base/lifetime.ts";
 import { ClosedError, GreenContextError } from "../errors.ts";
 import { Stream } from "../stream.ts";
+import { INTERNAL, checkInternal, type Internal } from "../base/internal.ts";
 import { takeStream } from "../base/stream-arg.ts";
 
 const SM = CUdevResourceType.CU_DEV_RESOURCE_TYPE_SM;
@@ -34,27 +35,35 @@ export interface SMSplitOptions {
   readonly ignoreCoscheduling?: boolean;
 }
 
+/** The driver's record of an SM resource (module state of SMResource, for GreenContext.create). */
+let recordOf: (resource: SMResource) => CUdevResource_st;
+
 /** A set of SMs of a device: the whole device, a group cut from it, or what a split left. */
 export class SMResource {
-  /** @internal The driver's record. */
-  readonly record: CUdevResource_st;
+  /** The driver's record. */
+  readonly #record: CUdevResource_st;
 
-  /** @internal */
-  constructor(record: CUdevResource_st) {
-    this.record = record;
+  static {
+    recordOf = (r) => r.#record;
+  }
+
+  /** Reserved to cuda-ts (the token is not exported): use `smResourceOf(device)` or a split. */
+  constructor(token: Internal, record: CUdevResource_st) {
+    checkInternal(token, "SMResource", "smResourceOf(device) or a split");
+    this.#record = record;
   }
 
   /** SMs in the set. */
   get smCount(): number {
-    return this.record.sm.smCount;
+    return this.#record.sm.smCount;
   }
   /** The smallest group a split can make. */
   get minPartitionSize(): number {
-    return this.record.sm.minSmPartitionSize;
+    return this.#record.sm.minSmPartitionSize;
   }
   /** Groups are multiples of this many SMs. */
   get coscheduledAlignment(): number {
-    return this.record.sm.smCoscheduledAlignment;
+    return this.#record.sm.smCoscheduledAlignment;
   }
 
   /** The SMs a group of `count` takes after the driver's rounding (without `ignoreCoscheduling`). */
@@ -80,8 +89,8 @@ export class SMResource {
     if (groups !== undefined && groups > fit) {
       throw new GreenContextError(`split: ${groups} groups of ${count} SMs (${rounded} each after rounding) need ${groups * rounded} SMs; this resource has ${this.smCount} (at most ${fit} such groups)`);
     }
-    const [result, remaining] = driver.cuDevSmResourceSplitByCount(this.record, ignore ? CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING : 0, count, groups ?? fit);
-    return { groups: result.map((r) => new SMResource(r)), remaining: new SMResource(remaining) };
+    const [result, remaining] = driver.cuDevSmResourceSplitByCount(this.#record, ignore ? CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING : 0, count, groups ?? fit);
+    return { groups: result.map((r) => new SMResource(INTERNAL, r)), remaining: new SMResource(INTERNAL, remaining) };
   }
 
   toString(): string {
@@ -92,7 +101,7 @@ export class SMResource {
 /** The device's whole SM resource (`cuDeviceGetDevResource`). */
 export function smResourceOf(device: Device): SMResource {
   ensureInit();
-  return new SMResource(driver.cuDeviceGetDevResource(device.id as CUdevice, SM));
+  return new SMResource(INTERNAL, driver.cuDeviceGetDevResource(device.id as CUdevice, SM));
 }
 
 /** Options of a green context's stream. */
@@ -139,12 +148,12 @@ export class GreenContext {
     if (total > whole) throw new GreenContextError(`GreenContext.create: the resources hold ${total} SMs but device ${device.id} has ${whole}`);
     const size = CUdevResource_st.$size;
     const bytes = new Uint8Array(size * list.length);
-    list.forEach((r, i) => bytes.set(r.record.$bytes(), i * size));
+    list.forEach((r, i) => bytes.set(recordOf(r).$bytes(), i * size));
     const desc = driver.cuDevResourceGenerateDesc(bytes, list.length);
     const handle = driver.cuGreenCtxCreate(desc, device.id as CUdevice, CU_GREEN_CTX_DEFAULT_STREAM);
     let context: Context;
     try {
-      context = new Context(driver.cuCtxFromGreenCtx(handle), device, false, false);
+      context = new Context(INTERNAL, driver.cuCtxFromGreenCtx(handle), device, false, false);
     } catch (e) {
       driver.cuGreenCtxDestroy(handle);
       throw e;
@@ -165,14 +174,14 @@ export class GreenContext {
 
   /** The SMs this context may use (`cuGreenCtxGetDevResource`). */
   get resources(): SMResource {
-    return new SMResource(driver.cuGreenCtxGetDevResource(this.handle, SM));
+    return new SMResource(INTERNAL, driver.cuGreenCtxGetDevResource(this.handle, SM));
   }
 
   /** A stream of this green context (`cuGreenCtxStreamCreate`; always non-blocking). */
   createStream(options: GreenStreamOptions = {}): Stream {
     const priority = options.priority ?? 0;
     if (!Number.isInteger(priority)) throw new TypeError(`GreenContext.createStream: priority must be an integer, not ${describeValue(priority)}`);
-    const s = new Stream(driver.cuGreenCtxStreamCreate(this.handle, CU_STREAM_NON_BLOCKING, priority), this.context, true);
+    const s = new Stream(INTERNAL, driver.cuGreenCtxStreamCreate(this.handle, CU_STREAM_NON_BLOCKING, priority), this.context, true);
     this.#streams.add(s);
     return s;
   }
@@ -204,6 +213,6 @@ export class GreenContext {
 export function streamResources(stream: Stream): SMResource {
   takeStream(stream, "streamResources");
   const green = greenContexts.get(stream.context);
-  if (green !== undefined && !green.isClosed) return new SMResource(driver.cuGreenCtxGetDevResource(green.handle, SM));
-  return new SMResource(driver.cuCtxGetDevResource(stream.context.handle, SM));
+  if (green !== undefined && !green.isClosed) return new SMResource(INTERNAL, driver.cuGreenCtxGetDevResource(green.handle, SM));
+  return new SMResource(INTERNAL, driver.cuCtxGetDevResource(stream.context.handle, SM));
 }

@@ -4,22 +4,29 @@
  * checks the object's size against the kernel's parameter size (from `cuKernelGetParamInfo`) before anything
  * reaches the driver.
  *
- * The class lives here, below the objects that extend it, so that launch can recognise them without importing them.
+ * The class lives here, below the objects that extend it, so that launch can recognise them without importing them;
+ * so do the symbol keys of its members (no entry point re-exports them).
  *
  * @module
  */
+import { kDescribeArgument } from "./pointer-argument.ts";
 
-/** A struct passed to a kernel by value (a TensorMap). */
+export { kDescribeArgument };
+
+/** The key of the struct's size in bytes (what the kernel's parameter must be). */
+export const kArgumentSize: unique symbol = Symbol("argumentSize");
+/**
+ * The key of the method that writes the struct's bytes at `offset` (`[kArgumentSize]` bytes); it throws ClosedError
+ * when the object (or the memory it describes) was closed.
+ */
+export const kWriteValue: unique symbol = Symbol("writeValue");
+
+/**
+ * A struct passed to a kernel by value (a TensorMap, a TextureObject). Only cuda-ts's own classes extend it: launch
+ * reads it through keys this module keeps to cuda-ts.
+ */
 export abstract class ByValueArgument {
-  /** @internal The struct's size in bytes (what the kernel's parameter must be). */
-  abstract get argumentSize(): number;
-
-  /**
-   * @internal Writes the struct's bytes at `offset` (`argumentSize` bytes); throws ClosedError when the object (or
-   * the memory it describes) was closed.
-   */
-  abstract writeValue(dv: DataView, offset: number): void;
-
-  /** @internal A short description for error messages ("a 2D float32 TensorMap (tiled, box [64, 64])"). */
-  abstract describeArgument(): string;
+  abstract get [kArgumentSize](): number;
+  abstract [kWriteValue](dv: DataView, offset: number): void;
+  abstract [kDescribeArgument](): string;
 }

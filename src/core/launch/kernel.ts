@@ -16,6 +16,10 @@ import { type ParamType, parameterTypesFromMangledName, type ScalarKind } from "
 import type { ObjectCode } from "../program/object-code.ts";
 import { DEFAULT_DYNAMIC_SHARED_MEMORY, launchConfigPointer, type LaunchConfig } from "./launch.ts";
 import { SCALAR_SIZE } from "./scalars.ts";
+import { INTERNAL, checkInternal, type Internal } from "../base/internal.ts";
+import { kAllowDynamicSharedMemory, kArgumentPlan, kLaunchHandle, kMarkClosed } from "./kernel-keys.ts";
+
+export { kAllowDynamicSharedMemory, kArgumentPlan, kLaunchHandle, kMarkClosed };
 
 /** A parameter's place in the kernel's parameter buffer. */
 export interface ParamInfo {
@@ -137,8 +141,9 @@ export class Kernel {
   #launchContext: object | undefined;
   #launchFunction: CUfunction | undefined;
 
-  /** @internal */
-  constructor(handle: CUkernel, objectCode: ObjectCode | undefined, name: string, symbol: string) {
+  /** Reserved to cuda-ts (the token is not exported): use `objectCode.getKernel(name)` or `Kernel.fromHandle`. */
+  constructor(token: Internal, handle: CUkernel, objectCode: ObjectCode | undefined, name: string, symbol: string) {
+    checkInternal(token, "Kernel", "objectCode.getKernel(name) or Kernel.fromHandle");
     this.#handle = handle;
     this.objectCode = objectCode;
     this.name = name;
@@ -148,7 +153,7 @@ export class Kernel {
   /** A Kernel over a CUkernel obtained elsewhere (the device code must stay loaded). */
   static fromHandle(handle: CUkernel, objectCode?: ObjectCode): Kernel {
     const name = driver.cuKernelGetName(handle) ?? "";
-    return new Kernel(handle, objectCode, name, name);
+    return new Kernel(INTERNAL, handle, objectCode, name, name);
   }
 
   /** The CUkernel handle. */
@@ -157,13 +162,7 @@ export class Kernel {
     return this.#handle;
   }
 
-  /**
-   * @internal The handle to launch in `context`, which the caller has made current: this kernel's CUfunction there
-   * (`cuKernelGetFunction`, once per context, then kept). The driver would otherwise look the CUfunction up from
-   * the CUkernel on every launch, which costs it hundreds of nanoseconds of CPU time. Keyed by the Context object:
-   * a context created at a destroyed one's address is another object. ClosedError when the code was closed.
-   */
-  launchHandle(context: object): CUfunction {
+  [kLaunchHandle](context: object): CUfunction {
     if (this.#closed || this.objectCode?.isClosed) throw new ClosedError(`Kernel ${this.name}`, "launch or query it (its ObjectCode was closed)");
     if (this.#launchContext === context) return this.#launchFunction!;
     const f = driver.cuKernelGetFunction(this.#handle);
@@ -177,8 +176,7 @@ export class Kernel {
     return this.#closed || (this.objectCode?.isClosed ?? false);
   }
 
-  /** @internal Called when the ObjectCode closes. */
-  markClosed(): void {
+  [kMarkClosed](): void {
     this.#closed = true;
   }
 
@@ -237,8 +235,7 @@ export class Kernel {
     return this;
   }
 
-  /** @internal The reusable argument memory (built on first launch). */
-  argumentPlan(): ArgumentPlan {
+  [kArgumentPlan](): ArgumentPlan {
     if (this.#plan !== undefined) return this.#plan;
     const params = this.argumentsInfo;
     const total = params.reduce((m, p) => Math.max(m, p.offset + p.size), 0);
@@ -301,11 +298,7 @@ export class Kernel {
     return this;
   }
 
-  /**
-   * @internal Makes sure a launch on `device` may use `bytes` of dynamic shared memory: above 48 KiB, raises the
-   * kernel's maxDynamicSharedSizeBytes once per device (and again only for a larger request).
-   */
-  allowDynamicSharedMemory(device: Device, bytes: number): void {
+  [kAllowDynamicSharedMemory](device: Device, bytes: number): void {
     if (bytes <= DEFAULT_DYNAMIC_SHARED_MEMORY || (this.#sharedAllowed.get(device.id) ?? 0) >= bytes) return;
     const optin = device.properties.maxSharedMemoryPerBlockOptin;
     const static_ = this.attributes(device).sharedSizeBytes;

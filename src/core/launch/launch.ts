@@ -37,10 +37,11 @@ import { driver, makeCurrent } from "../base/driver-state.ts";
 import { uncheckedNative } from "../../bindings/binding.ts";
 import { LaunchArgumentError, LaunchConfigError } from "../errors.ts";
 import type { ArgumentPlan, Kernel } from "./kernel.ts";
+import { kAllowDynamicSharedMemory, kArgumentPlan, kLaunchHandle } from "./kernel-keys.ts";
 import { KernelScalar, SCALAR_SIZE, writeScalar } from "./scalars.ts";
-import { PointerArgument } from "./pointer-argument.ts";
-import { ByValueArgument } from "./by-value-argument.ts";
-import { Stream, captureSinkOf } from "../stream.ts";
+import { PointerArgument, kDescribeArgument, kElementKind, kWriteAddress } from "./pointer-argument.ts";
+import { ByValueArgument, kArgumentSize, kWriteValue } from "./by-value-argument.ts";
+import { Stream, captureSinkOf, streamContextAddress } from "../stream.ts";
 import { describeValue } from "../../errors/describe.ts";
 import { argumentEpoch } from "../base/epoch.ts";
 import { takeStream, type StreamSpec } from "../base/stream-arg.ts";
@@ -246,19 +247,19 @@ function argError(kernel: Kernel, i: number, got: string, size: number, expected
 
 /** Writes a typed pointer (a DeviceArray) after checking it against parameter i's size and pointee type. */
 function writePointerArgument(kernel: Kernel, i: number, arg: PointerArgument, dv: DataView, offset: number, size: number): void {
-  if (size !== 8) throw argError(kernel, i, arg.describeArgument(), 8, size);
-  const t = kernel.argumentPlan().types[i];
+  if (size !== 8) throw argError(kernel, i, arg[kDescribeArgument](), 8, size);
+  const t = kernel[kArgumentPlan]().types[i];
   if (t !== undefined) {
     if (t.kind === "scalar") {
-      throw new LaunchArgumentError(`argument ${i} of ${kernel.name}: the parameter is a ${t.scalar} value, not a pointer, but ${arg.describeArgument()} was passed`);
+      throw new LaunchArgumentError(`argument ${i} of ${kernel.name}: the parameter is a ${t.scalar} value, not a pointer, but ${arg[kDescribeArgument]()} was passed`);
     }
-    if (t.kind === "pointer" && t.pointee !== undefined && t.pointee !== arg.elementKind) {
+    if (t.kind === "pointer" && t.pointee !== undefined && t.pointee !== arg[kElementKind]) {
       throw new LaunchArgumentError(
-        `argument ${i} of ${kernel.name}: the parameter points to ${t.pointee} but ${arg.describeArgument()} holds ${arg.elementKind}; pass an array of that dtype (or array.view(dtype) to reinterpret the bytes)`,
+        `argument ${i} of ${kernel.name}: the parameter points to ${t.pointee} but ${arg[kDescribeArgument]()} holds ${arg[kElementKind]}; pass an array of that dtype (or array.view(dtype) to reinterpret the bytes)`,
       );
     }
   }
-  arg.writeAddress(dv, offset);
+  arg[kWriteAddress](dv, offset);
 }
 
 function writeArgument(kernel: Kernel, i: number, arg: unknown, dv: DataView, offset: number, size: number): void {
@@ -279,7 +280,7 @@ function writeArgument(kernel: Kernel, i: number, arg: unknown, dv: DataView, of
   }
   switch (typeof arg) {
     case "number": {
-      const t = kernel.argumentPlan().types[i];
+      const t = kernel[kArgumentPlan]().types[i];
       if (t?.kind === "scalar") {
         if (SCALAR_SIZE[t.scalar] !== size) throw argError(kernel, i, `a ${t.scalar}`, SCALAR_SIZE[t.scalar], size);
         const v = t.scalar === "i64" || t.scalar === "u64" ? BigInt(Math.trunc(arg)) : t.scalar === "bool" ? arg !== 0 : arg;
@@ -304,11 +305,11 @@ function writeArgument(kernel: Kernel, i: number, arg: unknown, dv: DataView, of
       return;
   }
   if (arg instanceof ByValueArgument) {
-    const s = arg.argumentSize;
+    const s = arg[kArgumentSize];
     if (s !== size) {
-      throw argError(kernel, i, arg.describeArgument(), s, size, s === 128 ? "; a tensor map is taken by value: declare the parameter `const __grid_constant__ CUtensorMap`" : "");
+      throw argError(kernel, i, arg[kDescribeArgument](), s, size, s === 128 ? "; a tensor map is taken by value: declare the parameter `const __grid_constant__ CUtensorMap`" : "");
     }
-    arg.writeValue(dv, offset);
+    arg[kWriteValue](dv, offset);
     return;
   }
   if (arg instanceof RecordBase) {
@@ -346,7 +347,7 @@ export function launch(stream: StreamLike, config: LaunchConfig, kernel: Kernel,
   let s = stream instanceof Stream ? stream : stream?.stream;
   if (!(s instanceof Stream)) s = takeStream(stream, "launch", LAUNCH_STREAM);
   if (!(config instanceof LaunchConfig)) throw new TypeError(`launch: the second argument must be a LaunchConfig, not ${describeValue(config)}`);
-  if (typeof (kernel as { argumentPlan?: unknown } | null)?.argumentPlan !== "function") {
+  if (typeof (kernel as { [kArgumentPlan]?: unknown } | null)?.[kArgumentPlan] !== "function") {
     throw new TypeError(`launch: the third argument must be a Kernel (objectCode.getKernel(name)), not ${describeValue(kernel)}`);
   }
   // The spread form's arguments are copied into one reused array, so that `args` itself never escapes this function
@@ -357,7 +358,7 @@ export function launch(stream: StreamLike, config: LaunchConfig, kernel: Kernel,
   if (args.length === 1 && Array.isArray(args[0])) {
     list = args[0];
   } else {
-    spread = kernel.argumentPlan().spread;
+    spread = kernel[kArgumentPlan]().spread;
     const n = args.length;
     if (n === spread.length) {
       for (let i = 0; i < n; i++) spread[i] = args[i];
@@ -377,19 +378,19 @@ export function launch(stream: StreamLike, config: LaunchConfig, kernel: Kernel,
       native.checkedDevice = dev.id;
     }
   }
-  if (config.sharedMemory > DEFAULT_DYNAMIC_SHARED_MEMORY) kernel.allowDynamicSharedMemory(s.device, config.sharedMemory);
+  if (config.sharedMemory > DEFAULT_DYNAMIC_SHARED_MEMORY) kernel[kAllowDynamicSharedMemory](s.device, config.sharedMemory);
   const plan = packArguments(kernel, list);
   const handle = s.handle;
   // The kernel runs in the current context: make it the stream's.
   // A stream of a known context launches the kernel's CUfunction there (kept by the kernel: the driver need not look
   // it up from the CUkernel each time); a default stream (the current context's) launches the CUkernel itself.
-  const ctx = s.contextAddress;
+  const ctx = streamContextAddress(s);
   let fn: CUfunction;
   if (ctx !== 0) {
     (ctxGetCurrent ??= uncheckedNative(driver, "cuCtxGetCurrent"))(ctxSlot);
     const context = s.context;
     if (ctxWords[0]! + ctxWords[1]! * 4294967296 !== ctx) makeCurrent(context.handle);
-    fn = kernel.launchHandle(context);
+    fn = kernel[kLaunchHandle](context);
   } else {
     fn = kernel.handle as unknown as CUfunction;
   }
@@ -420,7 +421,7 @@ export function launch(stream: StreamLike, config: LaunchConfig, kernel: Kernel,
  * not written again.
  */
 export function packArguments(kernel: Kernel, args: readonly unknown[]): ArgumentPlan {
-  const plan = kernel.argumentPlan();
+  const plan = kernel[kArgumentPlan]();
   const sizes = plan.sizes;
   const n = sizes.length;
   if (args.length !== n) {

@@ -18,10 +18,11 @@ import type { IPCBufferDescriptor } from "./ipc.ts";
 import type { IpcMemoryResource, MemoryResource } from "./resource.ts";
 import { HostViewSlot, makeView, type HostViewConstructor } from "./view.ts";
 import { copyOrdered, needsOrderedCopy, type CopyOptions } from "./copy.ts";
-import { Stream, captureSinkOf, streamOptionOf } from "../stream.ts";
+import { Stream, captureSinkOf, keepAliveOn, streamOptionOf } from "../stream.ts";
 import { takeStream, takeStreamOption, type StreamSpec } from "../base/stream-arg.ts";
 import { describeValue } from "../../errors/describe.ts";
 import { argumentsChanged } from "../base/epoch.ts";
+import { INTERNAL, checkInternal, type Internal } from "../base/internal.ts";
 
 /** Host memory a buffer can copy to or from. */
 export type HostMemory = ArrayBuffer | ArrayBufferView;
@@ -53,6 +54,12 @@ export let writeDevicePointer: (buffer: Buffer, dv: DataView, offset: number) =>
  */
 export let releaseNeverOnCollect: (buffer: Buffer) => void;
 
+/**
+ * @internal For resources that move or grow an allocation in place (VirtualMemoryResource.grow): `buffer` now spans
+ * `size` bytes at `handle`. Host views made before are detached.
+ */
+export let relocateBuffer: (buffer: Buffer, handle: CUdeviceptr, size: number) => void;
+
 export class Buffer {
   #handle: CUdeviceptr;
   #closed = false;
@@ -75,6 +82,7 @@ export class Buffer {
   #collectable: boolean;
 
   static {
+    relocateBuffer = (b, handle, size) => b.#relocate(handle, size);
     releaseNeverOnCollect = (b) => {
       b.#collectable = false;
       untrack(b);
@@ -88,8 +96,12 @@ export class Buffer {
     };
   }
 
-  /** @internal Use a memory resource's `allocate`, or `Buffer.fromHandle`. */
-  constructor(handle: CUdeviceptr, size: number, memoryResource: MemoryResource | undefined, stream: Stream | undefined, owner?: unknown) {
+  /**
+   * Reserved to cuda-ts (the token is not exported): use a memory resource's `allocate`, or `Buffer.fromHandle`
+   * (which a memory resource of your own uses to make its buffers).
+   */
+  constructor(token: Internal, handle: CUdeviceptr, size: number, memoryResource: MemoryResource | undefined, stream: Stream | undefined, owner?: unknown) {
+    checkInternal(token, "Buffer", "a memory resource's allocate, or Buffer.fromHandle");
     this.#handle = handle;
     this.#size = size;
     this.memoryResource = memoryResource;
@@ -119,11 +131,8 @@ export class Buffer {
     return () => mr.deallocate(h, size, s === undefined || s.isClosed ? NO_STREAM : streamOptionOf(s));
   }
 
-  /**
-   * @internal For resources that move or grow an allocation in place (VirtualMemoryResource.grow): the buffer now
-   * spans `size` bytes at `handle`. Host views made before are detached.
-   */
-  relocate(handle: CUdeviceptr, size: number): void {
+  /** See relocateBuffer. */
+  #relocate(handle: CUdeviceptr, size: number): void {
     if (this.#closed) throw new ClosedError("this Buffer", "be resized");
     this.#views?.release();
     this.#handle = handle;
@@ -158,7 +167,7 @@ export class Buffer {
       throw new TypeError("Buffer.fromHandle takes a memoryResource or an owner, not both");
     }
     if (!Number.isSafeInteger(size) || size < 0) throw new RangeError(`size must be a non-negative integer, not ${size}`);
-    return new Buffer(BigInt(handle) as CUdeviceptr, size, options.memoryResource, undefined, options.owner);
+    return new Buffer(INTERNAL, BigInt(handle) as CUdeviceptr, size, options.memoryResource, undefined, options.owner);
   }
 
   /** The device pointer (CUdeviceptr). */
@@ -279,7 +288,7 @@ export class Buffer {
     if (this.size === 0) return;
     if (this.isHostAccessible) driver.cuMemcpyAsync(hostAddress(host.pointer), this.handle, (this.#byteCount ??= sizeArgument(this.#size)), stream.handle);
     else driver.cuMemcpyDtoHAsync(host.pointer, this.handle, (this.#byteCount ??= sizeArgument(this.#size)), stream.handle);
-    stream.keepAlive(dst);
+    keepAliveOn(stream, dst);
     captureSinkOf(stream)?.push(this);
   }
 
@@ -301,7 +310,7 @@ export class Buffer {
     if (this.size === 0) return;
     if (this.isHostAccessible) driver.cuMemcpyAsync(this.handle, hostAddress(host.pointer), (this.#byteCount ??= sizeArgument(this.#size)), stream.handle);
     else driver.cuMemcpyHtoDAsync(this.handle, host.pointer, (this.#byteCount ??= sizeArgument(this.#size)), stream.handle);
-    stream.keepAlive(src);
+    keepAliveOn(stream, src);
     captureSinkOf(stream)?.push(this);
   }
 

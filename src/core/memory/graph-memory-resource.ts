@@ -35,6 +35,7 @@ import { GraphStateError } from "../errors.ts";
 import { allocationSize, type AllocateOptions, type MemoryResource } from "./resource.ts";
 import { takeStreamOption } from "../base/stream-arg.ts";
 import { describeValue } from "../../errors/describe.ts";
+import { INTERNAL, checkInternal, type Internal } from "../base/internal.ts";
 
 /** The graph memory figures of a device, in bytes (cuDeviceGetGraphMemAttribute). */
 export interface GraphMemoryAttributeValues {
@@ -70,8 +71,10 @@ const slot = new Scratch(8);
 
 /** The graph memory attributes of one device: read one by name, or reset a high watermark to 0. */
 export class GraphMemoryAttributes {
-  /** @internal */
-  constructor(readonly device: Device) {}
+  /** Reserved to cuda-ts (the token is not exported): use a GraphMemoryResource's `attributes`. */
+  constructor(token: Internal, readonly device: Device) {
+    checkInternal(token, "GraphMemoryAttributes", "graphMemoryResource.attributes");
+  }
 
   /** Reads one attribute. */
   get(name: GraphMemoryAttributeName): bigint {
@@ -138,7 +141,7 @@ export class GraphMemoryResource implements MemoryResource {
 
   /** The device's graph memory figures (shared by every GraphMemoryResource of the device). */
   get attributes(): GraphMemoryAttributes {
-    return (this.#attributes ??= new GraphMemoryAttributes(this.device));
+    return (this.#attributes ??= new GraphMemoryAttributes(INTERNAL, this.device));
   }
 
   /**
@@ -154,7 +157,7 @@ export class GraphMemoryResource implements MemoryResource {
     if (n === 0) throw new RangeError("GraphMemoryResource.allocate: a graph allocation node cannot be empty; ask for at least 1 byte");
     this.#requireCapturing(stream.handle, "allocate");
     const ptr = withCurrentContext(this.device.context.handle, () => driver.cuMemAllocAsync(n, stream.handle));
-    const buffer = new Buffer(ptr, Number(n), this, stream);
+    const buffer = new Buffer(INTERNAL, ptr, Number(n), this, stream);
     releaseNeverOnCollect(buffer); // the graph owns the memory: see the module's documentation
     return buffer;
   }

@@ -60,6 +60,7 @@ import { ffi } from "../../ffi/index.ts";
 import { describeValue } from "../../errors/describe.ts";
 import type * as NodeCrypto from "node:crypto";
 import type * as NodePath from "node:path";
+import { checkInternal, type Internal, INTERNAL } from "../base/internal.ts";
 
 // Node.js built-ins, loaded on first use (src/host.ts, nodeBuiltin).
 const nodeCrypto = (): typeof NodeCrypto => nodeBuiltin("node:crypto") as typeof NodeCrypto;
@@ -308,7 +309,7 @@ export class IpcListener {
         throw e;
       }
       const admitted = await this.#admit(fd, d.at);
-      if (!(admitted instanceof IpcPeerRefusedError)) return new IpcChannel(fd, admitted);
+      if (!(admitted instanceof IpcPeerRefusedError)) return new IpcChannel(INTERNAL, fd, admitted);
       closeFd(fd);
       if (onRefused === undefined) throw admitted;
       onRefused(admitted);
@@ -332,7 +333,7 @@ export class IpcListener {
     if (tokens.length === 0) return fail("every one-time token of this listener has been used");
     let data: Uint8Array;
     try {
-      const ch = new IpcChannel(fd, peer);
+      const ch = new IpcChannel(INTERNAL, fd, peer);
       const m = await ch.receive({ timeoutMs: Math.min(10_000, Math.max(0, at - Date.now())), maxBytes: 12 + MAX_TOKEN_BYTES, maxFds: 0 });
       data = m.data;
       for (const f of m.fds) closeFd(f);
@@ -374,8 +375,9 @@ export class IpcChannel {
   /** The process at the other end, as the kernel recorded it when the connection was made. */
   readonly peer: PeerCredentials;
 
-  /** @internal Use {@link IpcChannel.connect} or {@link IpcListener.accept}. */
-  constructor(fd: number, peer: PeerCredentials) {
+  /** Reserved to cuda-ts (the token is not exported): use {@link IpcChannel.connect} or {@link IpcListener.accept}. */
+  constructor(token: Internal, fd: number, peer: PeerCredentials) {
+    checkInternal(token, "IpcChannel", "IpcChannel.connect or IpcListener.accept");
     this.#fd = fd;
     this.peer = peer;
   }
@@ -409,7 +411,7 @@ export class IpcChannel {
       closeFd(fd);
       throw refused;
     }
-    const ch = new IpcChannel(fd, peer);
+    const ch = new IpcChannel(INTERNAL, fd, peer);
     if (token !== undefined) {
       try {
         ch.send(token);
@@ -491,7 +493,7 @@ export class IpcChannel {
     try {
       if (m.fds.length !== 1) throw new RangeError(`an allocation-handle message carries one file descriptor, this one carried ${m.fds.length}: was it sent with sendAllocationHandle?`);
       const { uuid } = IPCAllocationHandle.decodeMessage(m.data);
-      return new IPCAllocationHandle(m.fds[0]!, uuid);
+      return new IPCAllocationHandle(INTERNAL, m.fds[0]!, uuid);
     } catch (e) {
       for (const f of m.fds) closeFd(f);
       throw e;

@@ -20,6 +20,7 @@
 import { ClosedError, IPCFormatError } from "../errors.ts";
 import { closeFd } from "../../ffi/libc-socket.ts";
 import { describeValue } from "../../errors/describe.ts";
+import { checkInternal, type Internal, INTERNAL } from "../base/internal.ts";
 
 const HANDLE_MAGIC = 0x48415443; // "CTAH" little-endian
 const BUFFER_MAGIC = 0x42495443; // "CTIB" little-endian
@@ -111,8 +112,11 @@ export class IPCAllocationHandle {
   /** The pool's UUID: the same in every process that maps the pool. */
   readonly uuid: string;
 
-  /** @internal Use a resource's `allocationHandle` or `IpcChannel.receiveAllocationHandle()`. */
-  constructor(fd: number, uuid: string) {
+  /**
+   * Reserved to cuda-ts (the token is not exported): use a resource's `allocationHandle` or `IpcChannel.receiveAllocationHandle()`.
+   */
+  constructor(token: Internal, fd: number, uuid: string) {
+    checkInternal(token, "IPCAllocationHandle", "a resource's allocationHandle or IpcChannel.receiveAllocationHandle()");
     if (!Number.isInteger(fd) || fd < 0) throw new RangeError(`a file descriptor is a non-negative integer, not ${fd}`);
     uuidToBytes(uuid);
     this.#fd = fd;
@@ -172,8 +176,11 @@ export class IPCBufferDescriptor {
   /** The UUID of the pool the buffer belongs to. */
   readonly poolUuid: string;
 
-  /** @internal Use `buffer.ipcDescriptor` or `IPCBufferDescriptor.fromBytes()`. */
-  constructor(payload: Uint8Array, size: number, poolUuid: string) {
+  /**
+   * Reserved to cuda-ts (the token is not exported): use `buffer.ipcDescriptor` or `IPCBufferDescriptor.fromBytes()`.
+   */
+  constructor(token: Internal, payload: Uint8Array, size: number, poolUuid: string) {
+    checkInternal(token, "IPCBufferDescriptor", "buffer.ipcDescriptor or IPCBufferDescriptor.fromBytes()");
     if (!(payload instanceof Uint8Array) || payload.length !== 64) throw new IPCFormatError(`an export payload is 64 bytes (CUmemPoolPtrExportData), not ${payload?.length}`);
     if (!Number.isSafeInteger(size) || size < 0) throw new IPCFormatError(`a buffer size is a non-negative integer, not ${size}`);
     uuidToBytes(poolUuid);
@@ -199,7 +206,7 @@ export class IPCBufferDescriptor {
     const dv = header(bytes, BUFFER_MAGIC, BUFFER_DESCRIPTOR_BYTES, "a buffer descriptor");
     const size = dv.getBigUint64(8, true);
     if (size > BigInt(Number.MAX_SAFE_INTEGER)) throw new IPCFormatError(`a buffer descriptor's size ${size} is larger than any buffer`);
-    return new IPCBufferDescriptor(bytes.slice(32, 96), Number(size), uuidFromBytes(bytes.slice(16, 32)));
+    return new IPCBufferDescriptor(INTERNAL, bytes.slice(32, 96), Number(size), uuidFromBytes(bytes.slice(16, 32)));
   }
 
   toString(): string {

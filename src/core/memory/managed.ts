@@ -24,6 +24,7 @@ import { allocationSize, type AllocateOptions, type MemoryResource } from "./res
 import type { Stream } from "../stream.ts";
 import { takeStreamOption } from "../base/stream-arg.ts";
 import { ManagedBuffer } from "./managed-buffer.ts";
+import { INTERNAL } from "../base/internal.ts";
 
 const CU_MEM_ATTACH_GLOBAL = CUmemAttach_flags.CU_MEM_ATTACH_GLOBAL;
 
@@ -70,7 +71,7 @@ function tryManagedPool(o: ResolvedManagedOptions): { pool: ManagedPool | undefi
       maxSize: 0n,
     });
     const context = Context.current();
-    return { pool: new ManagedPool({ pool: handle, owned: true, ...(context === undefined ? {} : { context }) }), reason: "" };
+    return { pool: new ManagedPool(INTERNAL, { pool: handle, owned: true, ...(context === undefined ? {} : { context }) }), reason: "" };
   } catch (e) {
     if (e instanceof CudaError && (e.codeName === "CUDA_ERROR_NOT_SUPPORTED" || e.codeName === "CUDA_ERROR_INVALID_VALUE")) {
       return { pool: undefined, reason: `cuMemPoolCreate refused a managed pool (${e.codeName})` };
@@ -141,7 +142,7 @@ export class ManagedMemoryResource implements MemoryResource {
     const ctx = (this.#context ??= options.stream?.context ?? Context.current());
     if (ctx === undefined) throw new NoContextError("ManagedMemoryResource.allocate needs a current context: call device.setCurrent() or pass { stream }");
     const ptr = n === 0 ? (0n as CUdeviceptr) : withCurrentContext(ctx.handle, () => driver.cuMemAllocManaged(n, CU_MEM_ATTACH_GLOBAL));
-    return new Buffer(ptr, Number(n), this, options.stream);
+    return new Buffer(INTERNAL, ptr, Number(n), this, options.stream);
   }
 
   /**

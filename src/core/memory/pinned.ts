@@ -13,10 +13,11 @@ import { allDevices } from "../base/hub.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
 import type { IPCAllocationHandle } from "./ipc.ts";
 import { resolvePinnedOptions, type PinnedMemoryResourceOptions } from "./options.ts";
-import { applyReleaseThreshold, createPool, exportPool, importPool, MemoryPoolResource, setPoolAccess, type PoolInit } from "./pool.ts";
+import { applyReleaseThreshold, createPool, exportPool, importPool, MemoryPoolResource, ownsHandle, registered, setPoolAccess, type PoolInit } from "./pool.ts";
 import { allocationSize, type AllocateOptions, type MemoryResource } from "./resource.ts";
 import type { Stream } from "../stream.ts";
 import { NoContextError } from "../errors.ts";
+import { INTERNAL } from "../base/internal.ts";
 
 let pendingInit: PoolInit | undefined;
 
@@ -40,7 +41,7 @@ export class PinnedMemoryResource extends MemoryPoolResource {
 
   constructor(options?: PinnedMemoryResourceOptions) {
     const o = resolvePinnedOptions(options);
-    super(pendingInit ?? pinnedPoolInit(o));
+    super(INTERNAL, pendingInit ?? pinnedPoolInit(o));
     pendingInit = undefined;
     this.numaId = o.numaId;
     if (!this.isMapped) applyReleaseThreshold(this.attributes, o.releaseThreshold, false);
@@ -70,9 +71,9 @@ export class PinnedMemoryResource extends MemoryPoolResource {
    */
   static fromAllocationHandle(handle: IPCAllocationHandle | number): PinnedMemoryResource {
     const uuid = typeof handle === "number" ? undefined : handle.uuid;
-    const existing = MemoryPoolResource.registered(uuid);
+    const existing = registered(uuid);
     if (existing instanceof PinnedMemoryResource) {
-      if (typeof handle !== "number" && !existing.ownsHandle(handle)) handle.close();
+      if (typeof handle !== "number" && !ownsHandle(existing, handle)) handle.close();
       return existing;
     }
     const context = Context.current();
@@ -137,7 +138,7 @@ export class LegacyPinnedMemoryResource implements MemoryResource {
     const n = allocationSize(size);
     const ctx = (this.#context ??= options.stream?.context ?? currentContext("LegacyPinnedMemoryResource.allocate"));
     const ptr = n === 0 ? (0n as CUdeviceptr) : (ffi.bigAddressOf(withCurrentContext(ctx.handle, () => driver.cuMemHostAlloc(n, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP))) as CUdeviceptr);
-    return new Buffer(ptr, Number(n), this, options.stream);
+    return new Buffer(INTERNAL, ptr, Number(n), this, options.stream);
   }
 
   deallocate(ptr: CUdeviceptr, _size: number, options: AllocateOptions = {}): void {

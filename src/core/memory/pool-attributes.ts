@@ -8,6 +8,7 @@
 import { CUmemPool_attribute, type CUmemoryPool } from "../../bindings/driver.ts";
 import { Scratch } from "../../ffi/index.ts";
 import { driver } from "../base/driver-state.ts";
+import { checkInternal, type Internal } from "../base/internal.ts";
 
 /** How an attribute may be changed. */
 export type PoolAttributeAccess = "read-write" | "read-only" | "reset-only";
@@ -90,8 +91,9 @@ const scratch = new Scratch(8);
 export class MemoryPoolAttributes {
   readonly #pool: () => CUmemoryPool;
 
-  /** @internal Use a pool resource's `attributes`. */
-  constructor(pool: () => CUmemoryPool) {
+  /** Reserved to cuda-ts (the token is not exported): use a pool resource's `attributes`. */
+  constructor(token: Internal, pool: () => CUmemoryPool) {
+    checkInternal(token, "MemoryPoolAttributes", "a pool resource's attributes");
     this.#pool = pool;
   }
 

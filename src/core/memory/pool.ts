@@ -29,6 +29,7 @@ import { allocationSize, SynchronousMemoryResource, type AllocateOptions, type I
 import type { Stream } from "../stream.ts";
 import { takeStreamOption } from "../base/stream-arg.ts";
 import { platform } from "../../host.ts";
+import { INTERNAL, checkInternal, type Internal } from "../base/internal.ts";
 
 /** How a pool resource starts: a pool handle and what it owns. @internal */
 export interface PoolInit {
@@ -75,7 +76,7 @@ const fdSlot = new Scratch(8);
 export function exportPool(pool: CUmemoryPool): IPCAllocationHandle {
   fdSlot.i32[0] = -1;
   driver.cuMemPoolExportToShareableHandle(fdSlot.pointer, pool, IPC_HANDLE_TYPE, 0);
-  return new IPCAllocationHandle(fdSlot.i32[0]!, newUuid());
+  return new IPCAllocationHandle(INTERNAL, fdSlot.i32[0]!, newUuid());
 }
 
 /** Maps a pool exported by another process. Closes a received handle; leaves a plain descriptor number open. @internal */
@@ -118,7 +119,8 @@ export function setPoolAccess(pool: CUmemoryPool, deviceIds: readonly number[], 
 /** Registered pools by UUID (exporters and importers), so one process maps a pool once. */
 const registry = new Map<string, WeakRef<MemoryPoolResource>>();
 
-function registered(uuid: string | undefined): MemoryPoolResource | undefined {
+/** The registered resource of a UUID (one mapping per pool per process). */
+export function registered(uuid: string | undefined): MemoryPoolResource | undefined {
   if (uuid === undefined) return undefined;
   const r = registry.get(uuid)?.deref();
   if (r === undefined || r.isClosed) {
@@ -134,6 +136,13 @@ export function applyReleaseThreshold(attributes: MemoryPoolAttributes, threshol
   else if (raiseZero && attributes.releaseThreshold === 0n) attributes.releaseThreshold = ULLONG_MAX;
 }
 
+/** Whether `handle` is `resource`'s own exported handle (which it keeps open). */
+export function ownsHandle(resource: MemoryPoolResource, handle: unknown): boolean {
+  return handle !== undefined && ipcOf(resource)?.handle === handle;
+}
+
+let ipcOf: (resource: MemoryPoolResource) => PoolInit["ipc"];
+
 /**
  * What every pool resource shares: stream-ordered allocation from `handle`, attributes, IPC and closing. Concrete
  * resources: {@link DeviceMemoryResource}, `PinnedMemoryResource`, `ManagedMemoryResource`.
@@ -145,6 +154,10 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
   #context: Context | undefined;
   #attributes: MemoryPoolAttributes | undefined;
 
+  static {
+    ipcOf = (r) => r.#ipc;
+  }
+
   /** Whether device code can use the memory. */
   abstract readonly isDeviceAccessible: boolean;
   /** Whether host code can use the memory. */
@@ -154,8 +167,11 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
   /** The device ordinal, or -1. */
   abstract readonly deviceId: number;
 
-  /** @internal */
-  constructor(init: PoolInit) {
+  /**
+   * Reserved to cuda-ts (the token is not exported): subclasses pass it; users construct DeviceMemoryResource or PinnedMemoryResource.
+   */
+  constructor(token: Internal, init: PoolInit) {
+    checkInternal(token, "MemoryPoolResource", "DeviceMemoryResource, PinnedMemoryResource or DefaultPoolMemoryResource");
     this.#pool = init.pool;
     this.#owned = init.owned;
     this.#ipc = init.ipc;
@@ -203,7 +219,7 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
   /** The pool's attributes (usage counters, release threshold, reuse flags), read live. */
   get attributes(): MemoryPoolAttributes {
     void this.handle;
-    return (this.#attributes ??= new MemoryPoolAttributes(() => this.handle));
+    return (this.#attributes ??= new MemoryPoolAttributes(INTERNAL, () => this.handle));
   }
 
   /**
@@ -239,7 +255,7 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
     if (this.isMapped) {
       throw new TypeError(`cannot allocate from a ${this.constructor.name} mapped from another process: allocate in the exporting process and share the buffer`);
     }
-    if (n === 0) return new Buffer(0n as CUdeviceptr, 0, this.bufferResource(), stream);
+    if (n === 0) return new Buffer(INTERNAL, 0n as CUdeviceptr, 0, this.bufferResource(), stream);
     const ctx = this.allocationContext(stream);
     this.#context ??= ctx;
     const previous = enterContextOf(ctx);
@@ -249,7 +265,7 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
     } finally {
       leaveContext(previous);
     }
-    return new Buffer(ptr, Number(n), this.bufferResource(), stream);
+    return new Buffer(INTERNAL, ptr, Number(n), this.bufferResource(), stream);
   }
 
   /**
@@ -294,7 +310,7 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
     const ctx = this.#context;
     if (ctx === undefined) throw new NoContextError(`no context is known for this ${this.constructor.name} yet: allocate the buffer from it first`);
     const data = withCurrentContext(ctx.handle, () => driver.cuMemPoolExportPointer(buffer.handle));
-    return new IPCBufferDescriptor(data.$bytes(), buffer.size, uuid);
+    return new IPCBufferDescriptor(INTERNAL, data.$bytes(), buffer.size, uuid);
   }
 
   /** Opens a shared buffer of this pool (mapped from the exporter) from its descriptor. */
@@ -314,7 +330,7 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
     const bytes = new Uint8Array(new ArrayBuffer(64));
     bytes.set(descriptor.payload);
     const ptr = withCurrentContext(ctx.handle, () => driver.cuMemPoolImportPointer(pool, bytes));
-    return new Buffer(ptr, descriptor.size, this, stream);
+    return new Buffer(INTERNAL, ptr, descriptor.size, this, stream);
   }
 
   /**
@@ -340,15 +356,6 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
     return `${this.constructor.name}(${this.#pool === undefined ? "closed" : `pool 0x${ffi.addressOf(this.#pool).toString(16)}`})`;
   }
 
-  /** @internal Whether `handle` is this resource's own exported handle (which it keeps open). */
-  ownsHandle(handle: unknown): boolean {
-    return handle !== undefined && this.#ipc?.handle === handle;
-  }
-
-  /** @internal The registered resource of a UUID (one mapping per pool per process). */
-  static registered(uuid: string | undefined): MemoryPoolResource | undefined {
-    return registered(uuid);
-  }
 }
 
 let pendingInit: PoolInit | undefined;
@@ -366,7 +373,7 @@ export class DeviceMemoryResource extends MemoryPoolResource {
 
   constructor(device: Device | number, options?: DeviceMemoryResourceOptions) {
     const dev = deviceOf(device);
-    super(pendingInit ?? devicePoolInit(dev, options));
+    super(INTERNAL, pendingInit ?? devicePoolInit(dev, options));
     pendingInit = undefined;
     this.device = dev;
     if (!this.isMapped) {
@@ -398,9 +405,9 @@ export class DeviceMemoryResource extends MemoryPoolResource {
    * returned as is.
    */
   static fromAllocationHandle(device: Device | number, handle: IPCAllocationHandle | number): DeviceMemoryResource {
-    const existing = MemoryPoolResource.registered(handle instanceof IPCAllocationHandle ? handle.uuid : undefined);
+    const existing = registered(handle instanceof IPCAllocationHandle ? handle.uuid : undefined);
     if (existing instanceof DeviceMemoryResource) {
-      if (handle instanceof IPCAllocationHandle && !existing.ownsHandle(handle)) handle.close();
+      if (handle instanceof IPCAllocationHandle && !ownsHandle(existing, handle)) handle.close();
       return existing;
     }
     const dev = deviceOf(device);

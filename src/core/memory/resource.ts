@@ -18,6 +18,7 @@ import { driver, withCurrentContext } from "../base/driver-state.ts";
 import type { IPCBufferDescriptor } from "./ipc.ts";
 import type { Stream } from "../stream.ts";
 import { describeValue } from "../../errors/describe.ts";
+import { INTERNAL } from "../base/internal.ts";
 
 /** Options of `allocate` and `deallocate`. */
 export interface AllocateOptions {
@@ -83,7 +84,7 @@ export class SynchronousMemoryResource implements MemoryResource {
   allocate(size: number | bigint, options: AllocateOptions = {}): Buffer {
     const n = allocationSize(size);
     const ptr = n === 0 ? (0n as CUdeviceptr) : withCurrentContext(this.device.context.handle, () => driver.cuMemAlloc(n));
-    return new Buffer(ptr, Number(n), this, options.stream);
+    return new Buffer(INTERNAL, ptr, Number(n), this, options.stream);
   }
   deallocate(ptr: CUdeviceptr, _size: number, options: AllocateOptions = {}): void {
     if (ptr === 0n) return;

@@ -11,13 +11,14 @@
  */
 import { CUmemAccessDesc_st, CUmemAllocationProp_st, CUmemLocationType, type CUdeviceptr, type CUmemGenericAllocationHandle } from "../../bindings/driver.ts";
 import { Scratch } from "../../ffi/index.ts";
-import { Buffer } from "./buffer.ts";
+import { Buffer, relocateBuffer } from "./buffer.ts";
 import type { Device } from "../device.ts";
 import { deviceOf } from "../base/hub.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
 import { allocationSize, type AllocateOptions, type MemoryResource } from "./resource.ts";
 import { alignUp, growthPlan, resolveVirtualOptions, type ResolvedVirtualOptions, type VirtualMemoryResourceOptions } from "./virtual-options.ts";
 import { DeviceFeatureError } from "../errors.ts";
+import { INTERNAL } from "../base/internal.ts";
 
 interface Chunk {
   /** Offset from the allocation's base. */
@@ -149,8 +150,8 @@ export class VirtualMemoryResource implements MemoryResource {
    */
   allocate(size: number | bigint, options: AllocateOptions = {}): Buffer {
     const n = allocationSize(size);
-    if (n === 0) return new Buffer(0n as CUdeviceptr, 0, this, options.stream);
-    return new Buffer(this.#create(n) as CUdeviceptr, Number(n), this, options.stream);
+    if (n === 0) return new Buffer(INTERNAL, 0n as CUdeviceptr, 0, this, options.stream);
+    return new Buffer(INTERNAL, this.#create(n) as CUdeviceptr, Number(n), this, options.stream);
   }
 
   /** Reserves, creates, maps and opens at least `n` bytes; returns the base address. */
@@ -201,7 +202,7 @@ export class VirtualMemoryResource implements MemoryResource {
     const n = allocationSize(newSize);
     if (n < buffer.size) throw new RangeError(`grow makes buffers larger: ${n} bytes is less than the buffer's ${buffer.size}; allocate a smaller buffer and copy instead`);
     if (buffer.size === 0) {
-      if (n > 0) buffer.relocate(this.#create(n) as CUdeviceptr, Number(n));
+      if (n > 0) relocateBuffer(buffer, this.#create(n) as CUdeviceptr, Number(n));
       return buffer;
     }
     const base = buffer.handle as bigint;
@@ -211,7 +212,7 @@ export class VirtualMemoryResource implements MemoryResource {
       const plan = growthPlan(a.mapped, BigInt(n), this.granularity);
       if (plan.extra > 0n && !this.#growInPlace(a, plan.extra)) this.#growByRemapping(a, plan.extra);
     });
-    buffer.relocate(a.base as CUdeviceptr, Number(n));
+    relocateBuffer(buffer, a.base as CUdeviceptr, Number(n));
     return buffer;
   }
 

@@ -42,6 +42,7 @@ import { getEnv, pathOwnership } from "../../host.ts";
 import { currentUid } from "../../ffi/libc-socket.ts";
 import { AttachedTool, attachInjectionLibrary, CBID, injectionFailure, NVTX_VERSION } from "./injection.ts";
 import { NvtxArgumentError, NvtxInjectionError } from "../errors.ts";
+import { INTERNAL, checkInternal, type Internal } from "../base/internal.ts";
 
 export { NvtxArgumentError, NvtxInjectionError };
 
@@ -109,15 +110,18 @@ const NOOP_RANGE: NvtxRange = Object.freeze({
 
 /** A string registered with a domain: passed as a message, the tool gets a handle instead of the characters. */
 export class RegisteredString {
-  /** @internal */
+  /** Reserved to cuda-ts (the token is not exported): use `domain.registerString(value)`. */
   constructor(
+    token: Internal,
     /** The string. */
     readonly value: string,
     /** The tool's handle (`nvtxStringHandle_t`), `null` when no tool is attached. */
     readonly handle: Pointer,
-    /** @internal the domain that registered it. */
+    /** The domain that registered it: the string is a message of that domain's events only. */
     readonly domain: Domain,
-  ) {}
+  ) {
+    checkInternal(token, "RegisteredString", "domain.registerString(value)");
+  }
 }
 
 /** An event's message: characters, or a string registered with the same domain. */
@@ -249,8 +253,8 @@ export function status(): NvtxStatus {
  */
 export function attachForTesting(path: string | undefined): NvtxInjectionError | undefined {
   attach(path);
-  defaultDomain.forget();
-  for (const d of domains.values()) d.forget();
+  forgetDomain(defaultDomain);
+  for (const d of domains.values()) forgetDomain(d);
   return failure;
 }
 
@@ -402,12 +406,17 @@ class StartedRange implements NvtxRange {
   end(): void {
     if (!this.#open) return;
     this.#open = false;
-    this.domain.endRange(this.id);
+    endDomainRange(this.domain, this.id);
   }
   [Symbol.dispose](): void {
     this.end();
   }
 }
+
+/** Drops a domain's tool handle after the tool changed (module state of Domain). */
+let forgetDomain: (domain: Domain) => void;
+/** Ends a start/end range of a domain by the id the tool returned (module state of Domain). */
+let endDomainRange: (domain: Domain, id: bigint) => void;
 
 /**
  * An NVTX domain: a namespace for ranges, marks, categories and registered strings that a tool can show or filter on
@@ -419,25 +428,28 @@ export class Domain {
   #handle: Pointer = null;
   #made = false;
 
-  /** @internal use `nvtx.domain(name)`. */
-  constructor(name: string | null) {
+  static {
+    forgetDomain = (d) => {
+      d.#handle = null;
+      d.#made = false;
+    };
+    endDomainRange = (d, id) => d.#endRange(id);
+  }
+
+  /** Reserved to cuda-ts (the token is not exported): use `nvtx.domain(name)`. */
+  constructor(token: Internal, name: string | null) {
+    checkInternal(token, "Domain", "nvtx.domain(name)");
     this.name = name;
   }
 
-  /** @internal the tool's handle of this domain (created on first use while a tool is attached). */
-  handle(t: AttachedTool): Pointer {
+  /** The tool's handle of this domain (created on first use while a tool is attached). */
+  #toolHandle(t: AttachedTool): Pointer {
     if (this.name === null || this.#made) return this.#handle;
     this.#made = true;
     const create = t.fn(CORE2, CBID.CORE2.DomainCreateA, T.create);
     const bytes = ffi.cstring(this.name);
     this.#handle = create === null ? null : create(ffi.pointerOf(bytes));
     return this.#handle;
-  }
-
-  /** @internal after the tool changed. */
-  forget(): void {
-    this.#handle = null;
-    this.#made = false;
   }
 
   /**
@@ -469,7 +481,7 @@ export class Domain {
       if (f !== null) r = f(attributesAddress());
     } else {
       const f = t.fn(CORE2, CBID.CORE2.DomainRangePushEx, T.dPush);
-      if (f !== null) r = f(this.handle(t), attributesAddress());
+      if (f !== null) r = f(this.#toolHandle(t), attributesAddress());
     }
     void keep;
     return r;
@@ -488,7 +500,7 @@ export class Domain {
       return f === null ? -1 : f();
     }
     const f = t.fn(CORE2, CBID.CORE2.DomainRangePop, T.dPop);
-    return f === null ? -1 : f(this.handle(t));
+    return f === null ? -1 : f(this.#toolHandle(t));
   }
 
   /**
@@ -505,18 +517,18 @@ export class Domain {
       if (f !== null) id = f(attributesAddress());
     } else {
       const f = t.fn(CORE2, CBID.CORE2.DomainRangeStartEx, T.dStart);
-      if (f !== null) id = f(this.handle(t), attributesAddress());
+      if (f !== null) id = f(this.#toolHandle(t), attributesAddress());
     }
     void keep;
     return new StartedRange(this, id);
   }
 
-  /** @internal ends a start/end range by the id the tool returned. */
-  endRange(id: bigint): void {
+  /** Ends a start/end range by the id the tool returned. */
+  #endRange(id: bigint): void {
     const t = tool === undefined ? firstCall() : tool;
     if (t === null) return;
     if (this.name === null) t.fn(CORE, CBID.CORE.RangeEnd, T.end)?.(id);
-    else t.fn(CORE2, CBID.CORE2.DomainRangeEnd, T.dEnd)?.(this.handle(t), id);
+    else t.fn(CORE2, CBID.CORE2.DomainRangeEnd, T.dEnd)?.(this.#toolHandle(t), id);
   }
 
   /** Marks an instant (`nvtxMarkEx`, `nvtxDomainMarkEx`). */
@@ -525,7 +537,7 @@ export class Domain {
     if (t === null) return;
     const keep = fill(this, message, options);
     if (this.name === null) t.fn(CORE, CBID.CORE.MarkEx, T.eventP)?.(attributesAddress());
-    else t.fn(CORE2, CBID.CORE2.DomainMarkEx, T.dEvent)?.(this.handle(t), attributesAddress());
+    else t.fn(CORE2, CBID.CORE2.DomainMarkEx, T.dEvent)?.(this.#toolHandle(t), attributesAddress());
     void keep;
   }
 
@@ -537,7 +549,7 @@ export class Domain {
     if (t === null) return;
     const bytes = ffi.cstring(name);
     if (this.name === null) t.fn(CORE, CBID.CORE.NameCategoryA, T.nameU32)?.(category, ffi.pointerOf(bytes));
-    else t.fn(CORE2, CBID.CORE2.DomainNameCategoryA, T.dNameCategory)?.(this.handle(t), category, ffi.pointerOf(bytes));
+    else t.fn(CORE2, CBID.CORE2.DomainNameCategoryA, T.dNameCategory)?.(this.#toolHandle(t), category, ffi.pointerOf(bytes));
   }
 
   /**
@@ -547,14 +559,14 @@ export class Domain {
   registerString(value: string): RegisteredString {
     if (typeof value !== "string") throw new NvtxArgumentError("a registered string", "a string", value);
     const t = tool === undefined ? firstCall() : tool;
-    if (t === null) return new RegisteredString(value, null, this);
+    if (t === null) return new RegisteredString(INTERNAL, value, null, this);
     const f = t.fn(CORE2, CBID.CORE2.DomainRegisterStringA, T.dRegister);
     const bytes = ffi.cstring(value);
-    return new RegisteredString(value, f === null ? null : f(this.handle(t), ffi.pointerOf(bytes)), this);
+    return new RegisteredString(INTERNAL, value, f === null ? null : f(this.#toolHandle(t), ffi.pointerOf(bytes)), this);
   }
 }
 
-const defaultDomain = new Domain(null);
+const defaultDomain = new Domain(INTERNAL, null);
 const domains = new Map<string, Domain>();
 
 /** The default domain (what `nvtx.range`, `nvtx.mark`, ... use). */
@@ -569,7 +581,7 @@ export function domain(name: string): Domain {
   if (typeof name !== "string" || name === "") throw new NvtxArgumentError("a domain's name", "a non-empty string", name);
   let d = domains.get(name);
   if (d === undefined) {
-    d = new Domain(name);
+    d = new Domain(INTERNAL, name);
     domains.set(name, d);
   }
   return d;

@@ -17,7 +17,8 @@ import { deviceOf } from "../base/hub.ts";
 import { readFileBytes } from "../../host.ts";
 import { driver, ensureInit } from "../base/driver-state.ts";
 import { ClosedError, KernelNotFoundError, HostFileError } from "../errors.ts";
-import { Kernel } from "../launch/kernel.ts";
+import { Kernel, kMarkClosed } from "../launch/kernel.ts";
+import { INTERNAL } from "../base/internal.ts";
 import { track, untrack } from "../base/lifetime.ts";
 import { describeValue } from "../../errors/describe.ts";
 
@@ -163,7 +164,7 @@ export class ObjectCode {
         { cause: e },
       );
     }
-    k = new Kernel(handle, this, name, lowered);
+    k = new Kernel(INTERNAL, handle, this, name, lowered);
     this.#kernels.set(name, k);
     return k;
   }
@@ -229,7 +230,7 @@ export class ObjectCode {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    for (const k of this.#kernels.values()) k.markClosed();
+    for (const k of this.#kernels.values()) k[kMarkClosed]();
     if (this.#library !== undefined) {
       untrack(this);
       driver.cuLibraryUnload(this.#library);

@@ -25,7 +25,7 @@ import { DeviceArray } from "../array/device-array.ts";
 import type { DTypeName } from "../array/dtype.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
 import { describeValue } from "../../errors/describe.ts";
-import { ByValueArgument } from "../launch/by-value-argument.ts";
+import { ByValueArgument, kArgumentSize, kDescribeArgument, kWriteValue } from "../launch/by-value-argument.ts";
 import { ClosedError, TensorMapError } from "../errors.ts";
 
 /** The element types a tensor map can describe, by name (the array's dtype gives the default). */
@@ -357,19 +357,16 @@ export class TensorMap extends ByValueArgument {
     return this.#map.$bytes().slice();
   }
 
-  /** @internal */
-  get argumentSize(): number {
+  get [kArgumentSize](): number {
     return CUtensorMap_st.$size;
   }
-  /** @internal */
-  writeValue(dv: DataView, offset: number): void {
+  [kWriteValue](dv: DataView, offset: number): void {
     const array = this.#array;
     if (array === undefined) throw new ClosedError("this TensorMap", "pass it to a kernel");
     if (array.isClosed) throw new ClosedError(`the array of this TensorMap (${array.dtype.name} [${array.shape.join(", ")}])`, "pass the map to a kernel");
     new Uint8Array(dv.buffer, dv.byteOffset + offset, CUtensorMap_st.$size).set(this.#map.$bytes());
   }
-  /** @internal */
-  describeArgument(): string {
+  [kDescribeArgument](): string {
     const b = this.box === undefined ? "" : `, box [${this.box.join(", ")}]`;
     return `a ${this.rank}D ${this.dataType} TensorMap (${this.kind}${b})`;
   }

@@ -32,6 +32,7 @@ import { trackLazily, untrack } from "../base/lifetime.ts";
 import { ArrayLayoutError, ClosedError, DTypeError, NoContextError, TextureError } from "../errors.ts";
 import type { Stream } from "../stream.ts";
 import { takeStreamOption } from "../base/stream-arg.ts";
+import { checkInternal, type Internal, INTERNAL } from "../base/internal.ts";
 
 /** The element types a CUDA array holds (one channel). */
 export type ArrayDType = "uint8" | "int8" | "uint16" | "int16" | "uint32" | "int32" | "float16" | "float32";
@@ -183,8 +184,9 @@ export class CudaArray {
     arrayParts = (a) => ({ context: a.#context, dependents: a.#dependents });
   }
 
-  /** @internal Use {@link CudaArray.create} (or `MipmappedArray.level`). */
-  constructor(handle: CUarray, context: Context, dtype: DType, channels: ArrayChannels, ext: ArrayExtent, flags: number, owner: MipmappedArray | undefined) {
+  /** Reserved to cuda-ts (the token is not exported): use {@link CudaArray.create} (or `MipmappedArray.level`). */
+  constructor(token: Internal, handle: CUarray, context: Context, dtype: DType, channels: ArrayChannels, ext: ArrayExtent, flags: number, owner: MipmappedArray | undefined) {
+    checkInternal(token, "CudaArray", "CudaArray.create");
     this.#handle = handle;
     this.#context = context;
     this.dtype = dtype;
@@ -206,7 +208,7 @@ export class CudaArray {
     const { desc, dtype, channels, extent: ext, flags } = arrayDescriptor(options, "CudaArray.create");
     const context = contextOf(options.context, "CudaArray.create");
     const handle = withCurrentContext(context.handle, () => driver.cuArray3DCreate(desc));
-    return new CudaArray(handle, context, dtype, channels, ext, flags, undefined);
+    return new CudaArray(INTERNAL, handle, context, dtype, channels, ext, flags, undefined);
   }
 
   /** The CUarray handle (ClosedError after close()). */
@@ -374,6 +376,9 @@ function contextOf(context: Context | undefined, what: string): Context {
   return ctx;
 }
 
+/** @internal Textures over a mipmapped array (closed before it). */
+export let mipmappedDependents: (m: MipmappedArray) => Set<{ close(): void }>;
+
 /** @internal The context and dependents of an array (for textures and surfaces). */
 export function arrayInternals(a: CudaArray): { readonly context: Context; dependents: Set<{ close(): void }> } {
   return arrayParts(a);
@@ -404,6 +409,10 @@ export class MipmappedArray {
   #closed = false;
   readonly #levels: (CudaArray | undefined)[] = [];
   readonly #dependents = new Set<{ close(): void }>();
+
+  static {
+    mipmappedDependents = (m) => m.#dependents;
+  }
 
   private constructor(handle: CUmipmappedArray, context: Context, dtype: DType, channels: ArrayChannels, ext: ArrayExtent, flags: number, levels: number) {
     this.#handle = handle;
@@ -464,14 +473,9 @@ export class MipmappedArray {
     const existing = this.#levels[i];
     if (existing !== undefined) return existing;
     const h = withCurrentContext(this.#context.handle, () => driver.cuMipmappedArrayGetLevel(this.#handle, i));
-    const a = new CudaArray(h, this.#context, this.dtype, this.channels, this.levelExtent(i), this.#flags, this);
+    const a = new CudaArray(INTERNAL, h, this.#context, this.dtype, this.channels, this.levelExtent(i), this.#flags, this);
     this.#levels[i] = a;
     return a;
-  }
-
-  /** @internal Textures over this mipmapped array (closed before it). */
-  get dependents(): Set<{ close(): void }> {
-    return this.#dependents;
   }
 
   /** Destroys the mipmapped array and its levels (closing textures over them first). Closing twice is harmless. */

@@ -32,9 +32,9 @@ import type { Context } from "../context.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
 import { describeValue } from "../../errors/describe.ts";
 import { trackLazily, untrack } from "../base/lifetime.ts";
-import { ByValueArgument } from "../launch/by-value-argument.ts";
+import { ByValueArgument, kArgumentSize, kDescribeArgument, kWriteValue } from "../launch/by-value-argument.ts";
 import { ArrayLayoutError, ClosedError, TextureError } from "../errors.ts";
-import { arrayFormat, arrayInternals, checkChannels, CudaArray, MipmappedArray, type ArrayChannels } from "./array.ts";
+import { arrayFormat, arrayInternals, checkChannels, CudaArray, MipmappedArray, mipmappedDependents, type ArrayChannels } from "./array.ts";
 
 /** How coordinates outside the texture are read. */
 export type AddressMode = "wrap" | "clamp" | "mirror" | "border";
@@ -190,7 +190,7 @@ export function resourceDescriptor(resource: TextureResource, what: string): Res
     if (resource.isClosed) throw new ClosedError("this MipmappedArray", `make a ${what} over it`);
     desc.resType = CUresourcetype.CU_RESOURCE_TYPE_MIPMAPPED_ARRAY as never;
     desc.res.mipmap.hMipmappedArray = resource.handle;
-    return { desc, dtype: resource.dtype, context: resource.context, keep: resource, dependents: resource.dependents, closed: () => resource.isClosed };
+    return { desc, dtype: resource.dtype, context: resource.context, keep: resource, dependents: mipmappedDependents(resource), closed: () => resource.isClosed };
   }
   if (resource !== null && typeof resource === "object" && ("linear" in resource || "pitch2D" in resource)) {
     const linear = "linear" in resource;
@@ -282,16 +282,13 @@ export class TextureObject extends ByValueArgument {
     return this.#closed || this.#resolved.closed();
   }
 
-  /** @internal */
-  get argumentSize(): number {
+  get [kArgumentSize](): number {
     return 8;
   }
-  /** @internal */
-  writeValue(dv: DataView, offset: number): void {
+  [kWriteValue](dv: DataView, offset: number): void {
     dv.setBigUint64(offset, BigInt(this.handle), true);
   }
-  /** @internal */
-  describeArgument(): string {
+  [kDescribeArgument](): string {
     return "a TextureObject (cudaTextureObject_t)";
   }
 
@@ -358,16 +355,13 @@ export class SurfaceObject extends ByValueArgument {
     return this.#closed || this.array.isClosed;
   }
 
-  /** @internal */
-  get argumentSize(): number {
+  get [kArgumentSize](): number {
     return 8;
   }
-  /** @internal */
-  writeValue(dv: DataView, offset: number): void {
+  [kWriteValue](dv: DataView, offset: number): void {
     dv.setBigUint64(offset, BigInt(this.handle), true);
   }
-  /** @internal */
-  describeArgument(): string {
+  [kDescribeArgument](): string {
     return "a SurfaceObject (cudaSurfaceObject_t)";
   }
 

@@ -19,7 +19,7 @@ import {
 } from "../../../src/index.ts";
 import { DLPACK_LAYOUT, fromCudaArrayInterface, fromDLPack, toDLPack } from "../../../src/interop.ts";
 import { packArguments } from "../../../src/core/launch/launch.ts";
-import type { ArgumentPlan } from "../../../src/core/launch/kernel.ts";
+import { kArgumentPlan, type ArgumentPlan } from "../../../src/core/launch/kernel.ts";
 import { parameterTypesFromMangledName } from "../../../src/core/launch/mangling.ts";
 import { ffi } from "../../../src/ffi/index.ts";
 
@@ -186,7 +186,7 @@ function fakeKernel(params: readonly { size: number; type?: ParamType }[]): Kern
     packedEpoch: -1,
     spread: new Array<unknown>(info.length).fill(undefined),
   };
-  return { name: "fake", argumentPlan: () => plan } as unknown as Kernel;
+  return { name: "fake", [kArgumentPlan]: () => plan } as unknown as Kernel;
 }
 
 describe("arrays as kernel arguments", () => {

@@ -9,6 +9,7 @@ import { GreenContext, SMResource } from "../../../src/green.ts";
 import { CheckpointProcess } from "../../../src/checkpoint.ts";
 import { uuidBytes } from "../../../src/core/checkpoint.ts";
 import { CUdevResource_st, CUdevResourceType } from "../../../src/bindings/driver.ts";
+import { INTERNAL } from "../../../src/core/base/internal.ts";
 
 /** An H200-like SM resource: 132 SMs, groups of at least 8 in multiples of 8. */
 function h200(): SMResource {
@@ -18,7 +19,7 @@ function h200(): SMResource {
   sm.smCount = 132;
   sm.minSmPartitionSize = 8;
   sm.smCoscheduledAlignment = 8;
-  return new SMResource(r);
+  return new SMResource(INTERNAL, r);
 }
 
 function refusal(fn: () => unknown): GreenContextError {

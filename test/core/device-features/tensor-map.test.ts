@@ -15,7 +15,8 @@ import {
 } from "../../../src/index.ts";
 import { TensorMap, type TiledTensorMapOptions } from "../../../src/tensor-map.ts";
 import { packArguments } from "../../../src/core/launch/launch.ts";
-import type { ArgumentPlan } from "../../../src/core/launch/kernel.ts";
+import { kArgumentSize, kDescribeArgument, kWriteValue } from "../../../src/core/launch/by-value-argument.ts";
+import { kArgumentPlan, type ArgumentPlan } from "../../../src/core/launch/kernel.ts";
 import { ffi } from "../../../src/ffi/index.ts";
 
 const BASE = 0x7f00_0000_0000n;
@@ -85,13 +86,13 @@ class Bytes128 extends ByValueArgument {
   constructor(readonly fill: number) {
     super();
   }
-  get argumentSize(): number {
+  get [kArgumentSize](): number {
     return 128;
   }
-  writeValue(dv: DataView, offset: number): void {
+  [kWriteValue](dv: DataView, offset: number): void {
     for (let i = 0; i < 128; i++) dv.setUint8(offset + i, this.fill);
   }
-  describeArgument(): string {
+  [kDescribeArgument](): string {
     return "a 2D float32 TensorMap (tiled, box [16, 16])";
   }
 }
@@ -120,7 +121,7 @@ function fakeKernel(sizes: number[]): Kernel {
     packedEpoch: -1,
     spread: new Array<unknown>(info.length).fill(undefined),
   };
-  return { name: "tma_kernel", argumentPlan: () => plan } as unknown as Kernel;
+  return { name: "tma_kernel", [kArgumentPlan]: () => plan } as unknown as Kernel;
 }
 
 describe("launch passes a by-value argument (a tensor map)", () => {

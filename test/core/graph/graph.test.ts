@@ -20,12 +20,14 @@ import {
   LEGACY_DEFAULT_STREAM,
 } from "../../../src/index.ts";
 import { GraphCondition, GraphBuilder } from "../../../src/graphs.ts";
+import { builderFromStream } from "../../../src/core/graph/builder.ts";
 import { ffi } from "../../../src/ffi/index.ts";
 import { GraphAttachments } from "../../../src/core/graph/attachments.ts";
 import { conditionalPlan } from "../../../src/core/graph/condition.ts";
 import { debugDotFlags } from "../../../src/core/graph/debug.ts";
 import { fillPattern, memcpyNodeParams, memsetNodeParams } from "../../../src/core/graph/params.ts";
-import { Graph, type GraphSource } from "../../../src/core/graph/graph.ts";
+import { Graph, instantiateGraph, type GraphSource } from "../../../src/core/graph/graph.ts";
+import { INTERNAL } from "../../../src/core/base/internal.ts";
 
 const device = (address: bigint, size: number) => Buffer.fromHandle(address, size);
 
@@ -88,9 +90,9 @@ describe("graph options and errors", () => {
 
   it("complete/instantiate options are checked before the driver", () => {
     const source = { graph: null, context: undefined, attachments: new GraphAttachments(), origin: {} } as unknown as GraphSource;
-    expect(() => Graph.instantiate(source, { autoFreeOnLaunch: "yes" as unknown as boolean })).toThrow(/autoFreeOnLaunch must be a boolean/);
-    expect(() => Graph.instantiate(source, { autoFreeOnLaunch: true, deviceLaunch: true })).toThrow(/cannot be combined/);
-    expect(() => Graph.instantiate(source, { uploadStream: 3 as unknown as never })).toThrow(/GraphCompleteOptions: uploadStream must be a Stream \(or a GraphBuilder\), not 3/);
+    expect(() => instantiateGraph(source, { autoFreeOnLaunch: "yes" as unknown as boolean })).toThrow(/autoFreeOnLaunch must be a boolean/);
+    expect(() => instantiateGraph(source, { autoFreeOnLaunch: true, deviceLaunch: true })).toThrow(/cannot be combined/);
+    expect(() => instantiateGraph(source, { uploadStream: 3 as unknown as never })).toThrow(/GraphCompleteOptions: uploadStream must be a Stream \(or a GraphBuilder\), not 3/);
   });
 
   it("a refused update says why and what to do", () => {
@@ -117,13 +119,13 @@ describe("graph options and errors", () => {
 
   it("the legacy default stream cannot be captured", () => {
     expect(() => LEGACY_DEFAULT_STREAM.createGraphBuilder()).toThrow(GraphStateError);
-    expect(() => GraphBuilder.fromStream(LEGACY_DEFAULT_STREAM)).toThrow(/legacy default stream cannot be captured/);
+    expect(() => builderFromStream(LEGACY_DEFAULT_STREAM)).toThrow(/legacy default stream cannot be captured/);
   });
 });
 
 describe("GraphCondition", () => {
   it("is a u64 kernel argument holding the handle, and cannot be changed", () => {
-    const c = new GraphCondition(0x1234_5678_9abcn, 1);
+    const c = new GraphCondition(INTERNAL, 0x1234_5678_9abcn, 1);
     expect(c).toBeInstanceOf(KernelScalar);
     expect(c.kind).toBe("u64");
     expect(c.size).toBe(8);

@@ -11,11 +11,12 @@ import {
   LaunchConfigError,
 } from "../../../src/index.ts";
 import { launchConfigPointer } from "../../../src/core/launch/launch.ts";
+import { INTERNAL } from "../../../src/core/base/internal.ts";
 import type { CUkernel } from "../../../src/bindings/driver.ts";
 import { CUlaunchConfig_st } from "../../../src/bindings/driver.ts";
 import { ffi } from "../../../src/ffi/index.ts";
 
-const fake = (): Kernel => new Kernel(ffi.pointerFromAddress(0x1000) as unknown as CUkernel, undefined, "k", "k");
+const fake = (): Kernel => new Kernel(INTERNAL, ffi.pointerFromAddress(0x1000) as unknown as CUkernel, undefined, "k", "k");
 
 describe("Kernel.setAttribute", () => {
   it("refuses unknown attributes and out-of-range values with LaunchArgumentError before the driver", () => {

@@ -19,7 +19,7 @@ import {
   type ParamType,
 } from "../../../src/index.ts";
 import { packArguments } from "../../../src/core/launch/launch.ts";
-import type { ArgumentPlan } from "../../../src/core/launch/kernel.ts";
+import { kArgumentPlan, type ArgumentPlan } from "../../../src/core/launch/kernel.ts";
 import type { CUdeviceptr } from "../../../src/bindings/driver.ts";
 import { ffi } from "../../../src/ffi/index.ts";
 
@@ -94,7 +94,7 @@ function fakeKernel(params: readonly { size: number; type?: ParamType }[]): Kern
     packedEpoch: -1,
     spread: new Array<unknown>(info.length).fill(undefined),
   };
-  return { name: "fake", argumentPlan: () => plan } as unknown as Kernel;
+  return { name: "fake", [kArgumentPlan]: () => plan } as unknown as Kernel;
 }
 
 describe("argument packing", () => {

@@ -13,6 +13,7 @@ import { IPCAllocationHandle } from "../../../src/core/memory/ipc.ts";
 import { MessageBlock, socketAddress } from "../../../src/ffi/libc-socket.ts";
 import { IpcChannel, IpcListener } from "../../../src/core/memory/ipc-socket.ts";
 import { runScript } from "./spawn.ts";
+import { INTERNAL } from "../../../src/core/base/internal.ts";
 
 const here = import.meta.dirname ?? new URL(".", import.meta.url).pathname;
 const libc = ffi.openLibrary("libc.so.6");
@@ -66,7 +67,7 @@ describe("passing file descriptors", () => {
     using ch = await listener.accept({ timeoutMs: 30_000 });
     const fd = memfd("hello through a descriptor");
     const shared = memfd("an allocation handle stand-in");
-    using handle = new IPCAllocationHandle(shared, "0123abcd-4567-89ef-0123-456789abcdef");
+    using handle = new IPCAllocationHandle(INTERNAL, shared, "0123abcd-4567-89ef-0123-456789abcdef");
     ch.send(new TextEncoder().encode("meta"), [fd]);
     close(fd);
     ch.sendAllocationHandle(handle);
@@ -98,7 +99,7 @@ describe("passing file descriptors", () => {
     expect([...m.data]).toEqual([1, 2, 3]);
     expect(m.fds).toEqual([]);
     const fd = memfd("x");
-    b.sendAllocationHandle(new IPCAllocationHandle(fd, "00000000-0000-4000-8000-000000000001"));
+    b.sendAllocationHandle(new IPCAllocationHandle(INTERNAL, fd, "00000000-0000-4000-8000-000000000001"));
     const h = await a.receiveAllocationHandle({ timeoutMs: 5000 });
     expect(h.uuid).toBe("00000000-0000-4000-8000-000000000001");
     expect(h.fd).not.toBe(fd);

@@ -14,6 +14,7 @@ import {
 } from "../../../src/index.ts";
 import { ManagedBuffer, copyBatch, discardBatch, prefetchBatch } from "../../../src/memory.ts";
 import { IPCEventDescriptor, EVENT_DESCRIPTOR_BYTES } from "../../../src/distributed.ts";
+import { INTERNAL } from "../../../src/core/base/internal.ts";
 import { planBatch } from "../../../src/core/memory/batch-copy.ts";
 import { releaseNeverOnCollect } from "../../../src/core/memory/buffer.ts";
 import { CUmemcpySrcAccessOrder } from "../../../src/bindings/driver.ts";
@@ -66,14 +67,14 @@ describe("ManagedBuffer and the batch operations", () => {
 describe("IPCEventDescriptor", () => {
   it("round-trips its bytes and refuses anything else", () => {
     const payload = Uint8Array.from({ length: 64 }, (_, i) => i * 3);
-    const bytes = new IPCEventDescriptor(payload).toBytes();
+    const bytes = new IPCEventDescriptor(INTERNAL, payload).toBytes();
     expect(bytes.length).toBe(EVENT_DESCRIPTOR_BYTES);
     expect([...IPCEventDescriptor.fromBytes(bytes).payload]).toEqual([...payload]);
     expect(() => IPCEventDescriptor.fromBytes(new Uint8Array(10))).toThrow(IPCFormatError);
     const wrong = bytes.slice();
     wrong[0] = wrong[0]! ^ 1;
     expect(() => IPCEventDescriptor.fromBytes(wrong)).toThrow(/wrong magic/);
-    expect(() => new IPCEventDescriptor(new Uint8Array(63))).toThrow(IPCFormatError);
+    expect(() => new IPCEventDescriptor(INTERNAL, new Uint8Array(63))).toThrow(IPCFormatError);
   });
 });
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { CUmem_advise, CUmemAccess_flags, CUmemAllocationHandleType, CUmemLocationType, CUmemPool_attribute } from "../../../src/bindings/driver.ts";
 import { ffi } from "../../../src/ffi/index.ts";
-import { Buffer } from "../../../src/core/memory/buffer.ts";
+import { Buffer, relocateBuffer } from "../../../src/core/memory/buffer.ts";
 import { ClosedError, IPCFormatError } from "../../../src/core/errors.ts";
 import { locationRecord, MANAGED_ADVICE, resolveAdvice, resolveLocation } from "../../../src/core/memory/location.ts";
 import { BUFFER_DESCRIPTOR_BYTES, HANDLE_MESSAGE_BYTES, IPCAllocationHandle, IPCBufferDescriptor, uuidFromBytes, uuidToBytes } from "../../../src/core/memory/ipc.ts";
@@ -15,6 +15,7 @@ import { allocationSize, type MemoryResource } from "../../../src/core/memory/re
 import { detach, HostViewSlot, isDetached } from "../../../src/core/memory/view.ts";
 import { alignUp, growthPlan, resolveVirtualOptions } from "../../../src/core/memory/virtual-options.ts";
 import type { CUdeviceptr } from "../../../src/bindings/driver.ts";
+import { INTERNAL } from "../../../src/core/base/internal.ts";
 
 const libc = ffi.openLibrary("libc.so.6");
 const malloc = libc.bind("malloc", { parameters: ["u64"], result: "pointer" } as const)!;
@@ -30,7 +31,7 @@ class MallocResource implements MemoryResource {
     const n = Number(allocationSize(size));
     const p = ffi.bigAddressOf(malloc(BigInt(Math.max(n, 1))));
     this.live.add(p);
-    return new Buffer(p as CUdeviceptr, n, this, undefined);
+    return Buffer.fromHandle(p, n, { memoryResource: this });
   }
   deallocate(ptr: CUdeviceptr): void {
     if (!this.live.delete(ptr)) throw new Error("double free");
@@ -83,7 +84,7 @@ describe("host views of host-accessible buffers", () => {
     const old = b.handle;
     const p = ffi.bigAddressOf(malloc(32n));
     mr.live.add(p);
-    b.relocate(p as CUdeviceptr, 32);
+    relocateBuffer(b, p as CUdeviceptr, 32);
     expect(v.length).toBe(0);
     expect(b.size).toBe(32);
     expect(b.asTypedArray(Uint32Array).length).toBe(8);
@@ -262,7 +263,7 @@ describe("IPC descriptors", () => {
 
   it("round-trip a buffer descriptor through bytes", () => {
     const payload = Uint8Array.from({ length: 64 }, (_, i) => i * 3);
-    const d = new IPCBufferDescriptor(payload, 123_456_789, uuid);
+    const d = new IPCBufferDescriptor(INTERNAL, payload, 123_456_789, uuid);
     const bytes = d.toBytes();
     expect(bytes.length).toBe(BUFFER_DESCRIPTOR_BYTES);
     const back = IPCBufferDescriptor.fromBytes(bytes);
@@ -276,7 +277,7 @@ describe("IPC descriptors", () => {
   });
 
   it("reject malformed descriptor bytes with what was expected", () => {
-    const good = new IPCBufferDescriptor(new Uint8Array(64), 8, uuid).toBytes();
+    const good = new IPCBufferDescriptor(INTERNAL, new Uint8Array(64), 8, uuid).toBytes();
     expect(() => IPCBufferDescriptor.fromBytes(good.subarray(1))).toThrow(/is 96 bytes, not 95/);
     const wrongMagic = good.slice();
     wrongMagic[0] = 0;
@@ -287,15 +288,15 @@ describe("IPC descriptors", () => {
     const huge = good.slice();
     new DataView(huge.buffer).setBigUint64(8, 1n << 60n, true);
     expect(() => IPCBufferDescriptor.fromBytes(huge)).toThrow(/larger than any buffer/);
-    expect(() => new IPCBufferDescriptor(new Uint8Array(63), 1, uuid)).toThrow(/64 bytes/);
+    expect(() => new IPCBufferDescriptor(INTERNAL, new Uint8Array(63), 1, uuid)).toThrow(/64 bytes/);
   });
 
   it("encode the allocation-handle message sent with the descriptor", () => {
-    const h = new IPCAllocationHandle(0, uuid); // fd 0 only as a number: never closed here
+    const h = new IPCAllocationHandle(INTERNAL, 0, uuid); // fd 0 only as a number: never closed here
     const m = h.encodeMessage();
     expect(m.length).toBe(HANDLE_MESSAGE_BYTES);
     expect(IPCAllocationHandle.decodeMessage(m)).toEqual({ uuid });
-    expect(() => IPCAllocationHandle.decodeMessage(new IPCBufferDescriptor(new Uint8Array(64), 1, uuid).toBytes())).toThrow(IPCFormatError);
-    expect(() => new IPCAllocationHandle(-1, uuid)).toThrow(/non-negative integer/);
+    expect(() => IPCAllocationHandle.decodeMessage(new IPCBufferDescriptor(INTERNAL, new Uint8Array(64), 1, uuid).toBytes())).toThrow(IPCFormatError);
+    expect(() => new IPCAllocationHandle(INTERNAL, -1, uuid)).toThrow(/non-negative integer/);
   });
 });

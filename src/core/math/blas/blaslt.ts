@@ -30,6 +30,7 @@ import type { CUcontext } from "../../../bindings/driver.ts";
 import { arrayPointer, type BlasWorkspaceOptions, checkWorkspace, orderStreamSwitch } from "./common.ts";
 import { STREAM_OPTION, takeStream } from "../../base/stream-arg.ts";
 import { type BlasComputeType, type BlasScalar, encodeScalar, type GemmGeometry, gemmGeometry, type GemmTypes, gemmTypes, SCALAR_DATA_TYPES } from "./plan.ts";
+import { INTERNAL, checkInternal, type Internal } from "../../base/internal.ts";
 
 /** An activation fused after the product (and the bias): `"relu"` or `"gelu"` (cuBLASLt's tanh approximation). */
 export type BlasLtActivation = "relu" | "gelu";
@@ -80,6 +81,20 @@ export function epilogueOf(hasBias: boolean, activation: BlasLtActivation | unde
   return hasBias ? (`bias-${activation}` as EpilogueName) : activation;
 }
 
+/** What a plan holds for cuBLASLt: made once with the plan, read by every matmul. */
+interface PlanParts {
+  readonly desc: Pointer;
+  readonly layouts: readonly [Pointer, Pointer, Pointer];
+  /** The heuristic results; the chosen algorithm's 64 bytes first. */
+  readonly algo: Scratch;
+  readonly types: GemmTypes;
+}
+
+/** A plan's parts (module state of MatmulPlan). */
+let planParts: (plan: MatmulPlan) => PlanParts;
+/** Destroys a plan's descriptor and layouts (with its BlasLt, or when dropped from the cache). */
+let closePlan: (plan: MatmulPlan) => void;
+
 /**
  * One planned matmul: cuBLASLt's descriptor, layouts and chosen algorithm for a shape, dtype and epilogue. Made and
  * cached by `BlasLt`; closed with it.
@@ -95,36 +110,32 @@ export class MatmulPlan {
   readonly wavesCount: number;
   /** How many algorithms the heuristic offered for this problem. */
   readonly algorithmCount: number;
-  /** @internal */ readonly desc: Pointer;
-  /** @internal */ readonly layouts: readonly [Pointer, Pointer, Pointer];
-  /** @internal The heuristic results; the chosen algorithm's 64 bytes first. */
-  readonly algo: Scratch;
-  /** @internal */ readonly types: GemmTypes;
+  readonly #parts: PlanParts;
   #closed = false;
 
-  /** @internal */
-  constructor(key: string, epilogue: EpilogueName, desc: Pointer, layouts: [Pointer, Pointer, Pointer], algo: Scratch, workspaceSize: number, wavesCount: number, algorithmCount: number, types: GemmTypes) {
+  static {
+    planParts = (plan) => plan.#parts;
+    closePlan = (plan) => {
+      if (plan.#closed) return;
+      plan.#closed = true;
+      destroyDescriptors(plan.#parts.desc, plan.#parts.layouts);
+    };
+  }
+
+  /** Reserved to cuda-ts (the token is not exported): use `blasLt.plan(a, b, c)`. */
+  constructor(token: Internal, key: string, epilogue: EpilogueName, parts: PlanParts, workspaceSize: number, wavesCount: number, algorithmCount: number) {
+    checkInternal(token, "MatmulPlan", "blasLt.plan(a, b, c)");
     this.key = key;
     this.epilogue = epilogue;
-    this.desc = desc;
-    this.layouts = layouts;
-    this.algo = algo;
+    this.#parts = parts;
     this.workspaceSize = workspaceSize;
     this.wavesCount = wavesCount;
     this.algorithmCount = algorithmCount;
-    this.types = types;
   }
 
   /** Whether the plan was closed (with its BlasLt, or dropped from the cache). */
   get isClosed(): boolean {
     return this.#closed;
-  }
-
-  /** @internal Destroys the descriptor and layouts. */
-  close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    destroyDescriptors(this.desc, this.layouts);
   }
 }
 
@@ -167,7 +178,7 @@ export class BlasLt {
     const held = { handle: this.#handle, plans: this.#plans, workspace: undefined as Buffer | undefined };
     this.#held = held;
     track(this, "BlasLt", () => {
-      for (const p of held.plans.values()) p.close();
+      for (const p of held.plans.values()) closePlan(p);
       cublasLt.cublasLtDestroy(held.handle);
     });
     if (ws.size > 0) {
@@ -228,7 +239,7 @@ export class BlasLt {
 
   /** Drops every cached plan. */
   clearPlans(): void {
-    for (const p of this.#plans.values()) p.close();
+    for (const p of this.#plans.values()) closePlan(p);
     this.#plans.clear();
   }
 
@@ -245,7 +256,7 @@ export class BlasLt {
     const pc = arrayPointer(c, "C", dev, action);
     const bias = options.bias;
     const pbias = bias === undefined ? null : arrayPointer(bias, "bias", dev, action);
-    const plan = this.plan(a, b, c, options);
+    const plan = planParts(this.plan(a, b, c, options));
     const g = gemmGeometry(a, b, c, c.ndim === 3, action);
     const dv = this.#scratch.dv;
     encodeScalar(dv, 0, plan.types.scalar, options.alpha ?? 1, `${action}: alpha`);
@@ -295,7 +306,7 @@ export class BlasLt {
     const made = this.#makePlan(key, t, g, epilogue);
     if (this.#plans.size >= this.#maxPlans) {
       const oldest = this.#plans.keys().next().value as string;
-      this.#plans.get(oldest)!.close();
+      closePlan(this.#plans.get(oldest)!);
       this.#plans.delete(oldest);
     }
     this.#plans.set(key, made);
@@ -353,7 +364,7 @@ export class BlasLt {
       const best = new HEURISTIC(results.buffer); // the first result: the heuristic's best
       const workspaceSize = Number(best.workspaceSize);
       const waves = best.wavesCount;
-      return new MatmulPlan(key, epilogue, desc, layouts, results, workspaceSize, waves, count, t);
+      return new MatmulPlan(INTERNAL, key, epilogue, { desc, layouts, algo: results, types: t }, workspaceSize, waves, count);
     } catch (e) {
       destroyDescriptors(desc, layouts);
       throw e;
