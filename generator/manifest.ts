@@ -84,6 +84,13 @@ const library = z
      * reach), its status enum and those enums and constants; the whole library's tables are not loaded with it.
      */
     subsets: z.record(identifier, subset).default({}),
+    /**
+     * Parts of the checked style's makers, emitted as modules of their own (`checked-impl.<name>.ts`, gathered by
+     * `checked-impl.ts`): name → who uses the part and why, and its functions by C name (a name these headers do not
+     * declare is left out: older versions lack some). A binding may load a part alone: the object layer's calls
+     * without the whole library's makers.
+     */
+    makerParts: z.record(identifier, z.object({ description: z.string().min(1), functions: z.array(identifier).min(1) }).strict()).default({}),
   })
   .strict();
 

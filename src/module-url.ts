@@ -28,6 +28,7 @@ export const RUN_TIME_MODULES = [
   "src/ffi/dl",
   "src/pathfinder/index",
   "generated/cuda-13.0/driver/checked-impl",
+  "generated/cuda-13.0/driver/checked-impl.core",
   "src/core/system/nvml-binding",
   "src/core/gds/cufile-binding",
   "src/bindings/nccl",

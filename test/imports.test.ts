@@ -35,7 +35,7 @@ describe("imports in src/", () => {
       "src/ffi/current.ts -> ./deno.ts",
       "src/pathfinder/system-loader.ts -> ../ffi/dl.ts",
       "src/pathfinder/on-demand.ts -> ./index.ts",
-      "src/bindings/tables/driver.ts -> ../../../generated/cuda-13.0/driver/checked-impl.ts",
+      "src/bindings/tables/driver.ts -> ../../../generated/cuda-13.0/driver/checked-impl.core.ts",
       // The older tables, at import where the driver needs them. Named literally so that `deno run --allow-ffi` runs
       // from the sources too (a module named at run time needs --allow-read there); Deno's fetching them costs
       // nothing measurable (CPU machine, medians of 21), unlike the math libraries' and CUPTI's tables (10 ms).

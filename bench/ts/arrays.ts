@@ -29,7 +29,7 @@ import {
   type Stream,
 } from "../../src/index.ts";
 import { ElementwiseKernel, ReductionKernel, builderStats } from "../../src/kernels.ts";
-import { driver } from "../../src/bindings/driver.ts";
+import { driver } from "../../src/bindings/driver-entry.ts";
 import { ffi } from "../../src/ffi/index.ts";
 import type { CUdeviceptr } from "../../src/bindings/driver.ts";
 import { measure, note, now, skip, type Rep } from "./harness.ts";

@@ -78,7 +78,7 @@ async function startup(mode: string, layer: string, cubin: string | undefined): 
     stream.sync();
     return;
   }
-  const { driver } = await import("../../src/bindings/driver.ts");
+  const { driver } = await import("../../src/bindings/driver-entry.ts");
   if (mode === "import") return;
   const { Scratch, ffi } = await import("../../src/ffi/index.ts");
   const raw = driver.raw;

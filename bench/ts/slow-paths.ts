@@ -21,7 +21,7 @@
  * @module
  */
 import * as fs from "node:fs";
-import { driver } from "../../src/bindings/driver.ts";
+import { driver } from "../../src/bindings/driver-entry.ts";
 import { nvrtc } from "../../src/bindings/nvrtc.ts";
 import { ffi, Scratch } from "../../src/ffi/index.ts";
 import type { NativePointer } from "../../src/ffi/types.ts";

@@ -237,10 +237,16 @@ export function emitChecked(
   statusRecord: IrRecord | undefined,
   statusValues: Map<string, string>,
   index: ReadonlyMap<string, IrRecord> = new Map(),
-): { api: string; impl: string } {
+  parts: LibrarySpec["makerParts"] = {},
+): { api: string; impl: string; parts: Map<string, string> } {
   let iface = "";
   let impl = "";
   let makers = "";
+  // The parts' makers (headers-manifest.json's `makerParts`): function → its part; each part's makers and their code.
+  const partOf = new Map<string, string>();
+  for (const [part, p] of Object.entries(parts)) for (const f of p.functions) partOf.set(f, part);
+  const partImpl = new Map<string, string>(Object.keys(parts).map((part) => [part, ""]));
+  const partMakers = new Map<string, string>(Object.keys(parts).map((part) => [part, ""]));
   const statusType = spec.status?.type;
   const recordsByName = new Map(lib.records.map((r) => [r.name, r]));
   const retry = spec.sizeQueryStatus.map((n) => statusValues.get(n)).filter((v): v is string => v !== undefined);
@@ -558,14 +564,21 @@ export function emitChecked(
     const text = body.join("\n");
     const slots = [...new Set([...text.matchAll(/\bo(\d+)\b/g)].map((m) => Number(m[1])))].sort((a, b) => a - b);
     const used = Object.keys(VIEW_NAMES).filter((v) => new RegExp(`\\b${v}\\[`).test(text));
-    impl += `function ${fn.name}$(raw: Raw, rt: CheckedRuntime): Checked[${JSON.stringify(fn.name)}] {\n`;
-    for (const k of slots) impl += `  const o${k} = rt.out[${k}]!;\n`;
-    for (const v of used) impl += `  const ${v} = rt.${v};\n`;
-    if (/\bisPtr\(/.test(text)) impl += "  const isPtr = rt.isPointer;\n";
-    if (/\bF\$/.test(text)) impl += `  const F$ = ${nameLiteral};\n`;
-    impl += specs;
-    impl += `  return function ${fn.name}(${allSig.join(", ")}): ${resultTs} {\n${body.map((l) => `    ${l}\n`).join("")}  };\n}\n\n`;
-    makers += `  ${fn.name}: ${fn.name}$,\n`;
+    let maker = `function ${fn.name}$(raw: Raw, rt: CheckedRuntime): Checked[${JSON.stringify(fn.name)}] {\n`;
+    for (const k of slots) maker += `  const o${k} = rt.out[${k}]!;\n`;
+    for (const v of used) maker += `  const ${v} = rt.${v};\n`;
+    if (/\bisPtr\(/.test(text)) maker += "  const isPtr = rt.isPointer;\n";
+    if (/\bF\$/.test(text)) maker += `  const F$ = ${nameLiteral};\n`;
+    maker += specs;
+    maker += `  return function ${fn.name}(${allSig.join(", ")}): ${resultTs} {\n${body.map((l) => `    ${l}\n`).join("")}  };\n}\n\n`;
+    const part = partOf.get(fn.name);
+    if (part === undefined) {
+      impl += maker;
+      makers += `  ${fn.name}: ${fn.name}$,\n`;
+    } else {
+      partImpl.set(part, partImpl.get(part)! + maker);
+      partMakers.set(part, partMakers.get(part)! + `  ${fn.name}: ${fn.name}$,\n`);
+    }
   }
   const header = (file: string): string[] => [
     `The checked call style of ${lib.library}: a failure throws the library's typed error, out-parameters come back`,
@@ -582,19 +595,49 @@ export function emitChecked(
   let apiHead = `import type { ${rtTypes(api).filter((t) => t !== "CheckedRuntime" && t !== "ArraySpec").join(", ") || "PointerLike"} } from "${sourceModule("tables-runtime/checked")}";\n`;
   apiHead += pointerImport(api);
   for (const l of imp.lines()) apiHead += typeOnly(l) + "\n";
-  // checked-impl.ts: one maker per function, and createChecked, which makes each function on its first call.
+  // checked-impl.ts: one maker per function, and createChecked, which makes each function on its first call. The
+  // parts' makers are modules of their own (checked-impl.<part>.ts), which this one gathers.
+  const partNames = [...partImpl.keys()];
+  const partIdent = (part: string): string => `${part}Makers`;
   let out = `// The checked call style of ${lib.library} (documented in checked.ts): one maker per function, then the table.\n\n`;
   out += impl;
-  out += `/** Every function's maker, by C name. */\nconst makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) => Checked[K] } = {\n${makers}};\n\n`;
+  out += `/** Every function's maker, by C name${partNames.length > 0 ? ` (with the parts': ${partNames.map((n) => `checked-impl.${n}.ts`).join(", ")})` : ""}. */\n`;
+  out += `export const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) => Checked[K] } = {\n${partNames.map((n) => `  ...${partIdent(n)},\n`).join("")}${makers}};\n\n`;
   out += docBlock([
     "Builds the checked call style over a raw table. Each function is made on its first call (then it replaces its",
     "placeholder in the table), so that building the table, at import, costs next to nothing.",
   ]);
   out += `export function createChecked(raw: Raw, rt: CheckedRuntime): Checked {\n  return lazyTable(makers, raw, rt);\n}\n`;
-  let head = `import { ${rtTypes(out).map((t) => `type ${t}`).join(", ")}, lazyTable } from "${sourceModule("tables-runtime/checked")}";\n`;
-  head += pointerImport(out);
-  head += `import type { Checked } from "./checked.ts";\n`;
-  head += `import type { Raw } from "./functions.ts";\n`;
-  for (const l of imp.lines()) head += l + "\n";
-  return { api: apiHead + "\n" + api, impl: head + "\n" + out };
+  // Each module imports only the names its code uses (a part must not load what it does not need).
+  const usedImports = (text: string): string[] =>
+    imp.lines().flatMap((l) => {
+      const m = /^import (type )?\{ (.*) \} from (".*");$/.exec(l);
+      if (m === null) return [l];
+      const names = m[2]!.split(", ").filter((n) => new RegExp(`\\b${n.replace(/^type /, "").replace(/\$/g, "\\$")}\\b`).test(text));
+      if (names.length === 0) return [];
+      // Only types left: `import type`, so that the module is not loaded for them.
+      if (m[1] === undefined && names.every((n) => n.startsWith("type "))) return [`import type { ${names.map((n) => n.slice(5)).join(", ")} } from ${m[3]};`];
+      return [`import ${m[1] ?? ""}{ ${names.join(", ")} } from ${m[3]};`];
+    });
+  const moduleHead = (text: string, lazy: boolean): string => {
+    let h = `import { ${rtTypes(text).map((t) => `type ${t}`).join(", ")}${lazy ? ", lazyTable" : ""} } from "${sourceModule("tables-runtime/checked")}";\n`;
+    h += pointerImport(text);
+    h += `import type { Checked } from "./checked.ts";\n`;
+    h += `import type { Raw } from "./functions.ts";\n`;
+    for (const l of partNames.length > 0 ? usedImports(text) : imp.lines()) h += l + "\n";
+    return h;
+  };
+  let head = moduleHead(out, true);
+  for (const n of partNames) head += `import { makers as ${partIdent(n)} } from "./checked-impl.${n}.ts";\n`;
+  const partFiles = new Map<string, string>();
+  for (const n of partNames) {
+    let body = `// Part of the checked call style of ${lib.library} (documented in checked.ts): the makers of ${parts[n]!.description}\n`;
+    body += `// checked-impl.ts gathers them with the rest; a binding may load this part alone.\n\n`;
+    body += partImpl.get(n)!;
+    const inPart = [...partMakers.get(n)!.matchAll(/^ {2}(\w+):/gm)].map((m) => JSON.stringify(m[1]));
+    body += `/** The functions of this part. */\nexport type PartName = ${inPart.length === 0 ? "never" : inPart.join(" | ")};\n\n`;
+    body += `/** The makers of this part, by C name. */\nexport const makers: { readonly [K in PartName]: (raw: Raw, rt: CheckedRuntime) => Checked[K] } = {\n${partMakers.get(n)!}};\n`;
+    partFiles.set(n, moduleHead(body, false) + "\n" + body);
+  }
+  return { api: apiHead + "\n" + api, impl: head + "\n" + out, parts: partFiles };
 }

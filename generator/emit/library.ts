@@ -99,13 +99,14 @@ export function emitLibrary(lib: IrLibrary, spec: LibrarySpec, all: IrLibrary[])
       }
     }
   }
-  const checked = emitChecked(lib, spec, new ImportTracker(names, "checked"), statusRecord, statusValues, index);
+  const checked = emitChecked(lib, spec, new ImportTracker(names, "checked"), statusRecord, statusValues, index, spec.makerParts);
   for (const [name, subset] of Object.entries(spec.subsets)) {
     const made = emitSubset(lib, spec, names, index, name, subset, statusEnum, (part, imp) => emitChecked(part, spec, imp, statusRecord, statusValues, index));
     for (const [file, body] of made) add(file, body);
   }
   add("checked.ts", checked.api);
   add("checked-impl.ts", checked.impl);
+  for (const [part, body] of checked.parts) add(`checked-impl.${part}.ts`, body);
   add(
     "index.ts",
     [

@@ -17,5 +17,7 @@
  *
  * @module
  */
+import "./driver-all-makers.ts";
+
 export * from "./driver-binding.ts";
 export type * from "./driver-types.ts";

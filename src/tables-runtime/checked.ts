@@ -156,3 +156,24 @@ export function lazyTable<T extends object, A extends readonly unknown[]>(makers
   }
   return table as T;
 }
+
+/**
+ * {@link lazyTable} over makers found by name at each function's first call (`makerOf(name)`): a library whose
+ * makers come in parts that load apart (the driver's: the object layer's part at import, the rest later). `names`
+ * are every function's, so that the table has every entry before any maker is loaded.
+ */
+export function lazyTableOf<T extends object, A extends readonly unknown[]>(names: readonly string[], makerOf: (name: string) => (...args: A) => unknown, ...args: A): T {
+  type Fn = (...callArgs: unknown[]) => unknown;
+  const table: Record<string, unknown> = {};
+  for (const name of names) {
+    let made: Fn | undefined;
+    table[name] = function (this: unknown, ...callArgs: unknown[]): unknown {
+      if (made === undefined) {
+        made = makerOf(name)(...args) as Fn;
+        table[name] = made;
+      }
+      return made.apply(this, callArgs);
+    };
+  }
+  return table as T;
+}

@@ -179,7 +179,7 @@ type AnyFn = (...args: unknown[]) => unknown;
 type Binding = Record<string, unknown> & { raw: Record<string, AnyFn>; load(): { path: string }; table(): { table: { library: LibraryInfo }; reason: string } };
 
 const BINDINGS: Readonly<Record<string, readonly [module: string, name: string]>> = {
-  driver: ["driver", "driver"],
+  driver: ["driver-entry", "driver"],
   runtime: ["runtime", "runtime"],
   nvrtc: ["nvrtc", "nvrtc"],
   nvjitlink: ["nvjitlink", "nvjitlink"],

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { CheckedRuntimeImpl } from "../../src/bindings/checked-runtime.ts";
-import { driver } from "../../src/bindings/driver.ts";
+import { driver } from "../../src/bindings/driver-entry.ts";
 import { BindingArgumentError, GuardError } from "../../src/bindings/errors.ts";
 import { nvml } from "../../src/bindings/nvml.ts";
 import { ffi } from "../../src/ffi/index.ts";

@@ -5,7 +5,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { ffi, Scratch, dl } from "../../src/ffi/index.ts";
-import { driver, CUdevice_attribute, functions as driverFunctions, type CUcontext, type CUfunction, type CUmodule } from "../../src/bindings/driver.ts";
+import { driver } from "../../src/bindings/driver-entry.ts";
+import {
+  CUdevice_attribute,
+  functions as driverFunctions,
+  type CUcontext,
+  type CUfunction,
+  type CUmodule,
+} from "../../src/bindings/driver.ts";
 import { nvrtc } from "../../src/bindings/nvrtc.ts";
 import { nvjitlink, nvJitLinkResult, NVJITLINK_INPUT_CUBIN_VALUE } from "./nvjitlink-input.ts";
 import { CudaError, NVRTCError } from "../../src/bindings/errors.ts";

@@ -87,7 +87,8 @@ describe("the driver's tables (src/bindings/tables/driver.ts) and types (src/bin
     const generated = (await import("../../generated/cuda-13.0/driver/index.ts")) as Record<string, unknown>;
     const tables = (await import("../../src/bindings/tables/driver.ts")) as Record<string, unknown>;
     const types = (await import("../../src/bindings/driver-types.ts")) as Record<string, unknown>;
-    const names = (m: Record<string, unknown>): string[] => Object.keys(m).filter((k) => k !== "generatedTables" && k !== "carriedVersions");
+    const own = new Set(["generatedTables", "carriedVersions", "checkedMakersLoadLater", "provideCheckedMakers"]);
+    const names = (m: Record<string, unknown>): string[] => Object.keys(m).filter((k) => !own.has(k));
     expect([...names(tables), ...names(types)].sort()).toEqual(names(generated).sort());
     expect(names(tables).sort()).toEqual(["createChecked", "functions", "library"]);
     // The same classes and enums, not copies.
@@ -109,5 +110,30 @@ describe("the driver's tables (src/bindings/tables/driver.ts) and types (src/bin
     visit("src/bindings/driver-entry.ts");
     for (const part of ["enums", "constants", "records"]) expect(seen.has(`generated/cuda-13.0/driver/${part}.ts`), part).toBe(false);
     expect(seen.has("generated/cuda-13.0/driver/functions.ts")).toBe(true);
+  });
+});
+
+describe("the driver's checked makers in parts (headers-manifest.json's makerParts)", () => {
+  it("puts every driver function the object layer calls in the object layer's part, which the package root loads alone", () => {
+    const manifest = JSON.parse(readFileSync(resolve(root, "headers-manifest.json"), "utf8")) as {
+      libraries: { driver: { makerParts: Record<string, { functions: string[] }> } };
+    };
+    const part = new Set(manifest.libraries.driver.makerParts.core!.functions);
+    const called = new Set<string>();
+    const files = [...valueImportGraph(root, "src").keys()].filter((f) => f.startsWith("src/core/") || /^src\/[\w-]+\.ts$/.test(f));
+    for (const f of files) for (const m of readFileSync(resolve(root, f), "utf8").matchAll(/\bdriver\.(cu[A-Z]\w*)\b/g)) called.add(m[1]!);
+    expect(called.size).toBeGreaterThan(100);
+    expect([...called].filter((f) => !part.has(f)).sort(), "add these to makerParts.core in headers-manifest.json and regenerate").toEqual([]);
+    // And no more than it calls: the part is what the root loads.
+    expect([...part].filter((f) => !called.has(f)).sort(), "remove these from makerParts.core (the object layer no longer calls them)").toEqual([]);
+    const graph = valueImportGraph(root, "src");
+    const seen = new Set<string>();
+    const visit = (f: string): void => {
+      if (seen.has(f)) return;
+      seen.add(f);
+      for (const g of graph.get(f) ?? []) visit(g);
+    };
+    visit("src/index.ts");
+    expect(seen.has("src/bindings/driver-all-makers.ts"), "the root must not load the whole driver table's makers").toBe(false);
   });
 });

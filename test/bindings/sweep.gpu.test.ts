@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { driver } from "../../src/bindings/driver.ts";
+import { driver } from "../../src/bindings/driver-entry.ts";
 import { ffi } from "../../src/ffi/index.ts";
 import type { Pointer } from "../../src/ffi/types.ts";
 import { BindingArgumentError, LibraryError, GuardError } from "../../src/bindings/errors.ts";

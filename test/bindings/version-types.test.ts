@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { driver as driver12, type CUcontext, type CUevent } from "../../src/bindings/cuda-12.4/driver.ts";
 import { runtime as runtime12, type cudaDeviceProp as Prop12 } from "../../src/bindings/cuda-12.4/runtime.ts";
-import { driver } from "../../src/bindings/driver.ts";
+import { driver } from "../../src/bindings/driver-entry.ts";
 import { runtime, type cudaDeviceProp as Prop13 } from "../../src/bindings/runtime.ts";
 import { driver as driver13 } from "../../src/bindings/cuda-13.0/driver.ts";
 

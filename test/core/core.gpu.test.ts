@@ -38,7 +38,8 @@ import {
   type KernelScalar,
 } from "../../src/index.ts";
 import { NVRTCError } from "../../src/bindings/errors.ts";
-import { CUmemLocation_st, driver } from "../../src/bindings/driver.ts";
+import { driver } from "../../src/bindings/driver-entry.ts";
+import { CUmemLocation_st } from "../../src/bindings/driver.ts";
 import { findNvidiaHeaderDirectory } from "../../src/pathfinder/index.ts";
 import { gpu, skipNote } from "../support/gpu.ts";
 

@@ -6,7 +6,7 @@
  * GPU throws {@link GpuRequiredError} instead, naming the cause: every GPU test file then fails rather than skips, so
  * a bug in our own pathfinder or driver binding cannot turn the GPU run into a green run of skips.
  */
-import { driver } from "../../src/bindings/driver.ts";
+import { driver } from "../../src/bindings/driver-entry.ts";
 
 /** The environment variable that turns the probe's skip into a failure. */
 export const REQUIRE_GPU_VARIABLE = "CUDA_TS_REQUIRE_GPU";

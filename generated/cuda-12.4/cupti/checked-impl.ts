@@ -12,7 +12,7 @@
 // Header cupti_nvtx_cbid.h sha256 fdaccfb51d60e2a8afbd7eea6ef1d1520d111c2585ee210e2721cc37da997bd1
 // Header cupti_common.h sha256 f399bbe1bc54817a77b4468f4297b379ace6a6c34cc38d4fb2335262641d4f6d
 // Header cupti_activity_deprecated.h sha256 ad826ca002710360534f9d3ea2537c118712cdd95706945b4750132c6deb5483
-// Seal: sha256 a0e5c0230088292df36f44b824dfd59020bc02f753feff04dac8fc87aa9ff963
+// Seal: sha256 9429115a8d149d5715ffcd7fa74ffd2432957bbd2d06c7498dcb4aee37c65ff5
 
 import { type CheckedRuntime, type PointerLike, lazyTable } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -1273,7 +1273,7 @@ function cuptiActivityEnableDeviceGraph$(raw: Raw, rt: CheckedRuntime): Checked[
 }
 
 /** Every function's maker, by C name. */
-const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) => Checked[K] } = {
+export const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) => Checked[K] } = {
   cuptiGetResultString: cuptiGetResultString$,
   cuptiGetErrorMessage: cuptiGetErrorMessage$,
   cuptiGetVersion: cuptiGetVersion$,

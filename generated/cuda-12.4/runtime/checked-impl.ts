@@ -8,7 +8,7 @@
 // Header texture_types.h sha256 ef79ed57283cafc7f32b2e55224eb2baf0b8e460de59ea5a2c8a8893e337462f
 // Header vector_types.h sha256 e82278caddca0fbcd055f9b5361ae0a8d618103108656c1a8af945c75da784d8
 // Header device_types.h sha256 d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084
-// Seal: sha256 0c46de16bc7f7e41d11a8ead5a783a287034c851184bb71f2b2b84f477dbfe60
+// Seal: sha256 4432718e9c872e2288da83dcc072c2ad1576c4ed6fda9c665bded4682410952a
 
 import { type CheckedRuntime, type PointerLike, type ArraySpec, lazyTable } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -4122,7 +4122,7 @@ function cudaProfilerStop$(raw: Raw, rt: CheckedRuntime): Checked["cudaProfilerS
 }
 
 /** Every function's maker, by C name. */
-const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) => Checked[K] } = {
+export const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) => Checked[K] } = {
   cudaDeviceReset: cudaDeviceReset$,
   cudaDeviceSynchronize: cudaDeviceSynchronize$,
   cudaDeviceSetLimit: cudaDeviceSetLimit$,

@@ -2,7 +2,7 @@
 // DO NOT EDIT: regenerate with `npm run generate` (see README.md).
 // Header cublas_v2.h sha256 78514be9bda58bf84a21eb35a8d31b6744562a62beab78757ce22eae7c6f1b26
 // Header cublas_api.h sha256 71afd43abd16698be7cbe3120d72700dc0004edc3d3944d865cdbc8d04c22b21
-// Seal: sha256 3a0d006f5a040311b9e5db7ae77811bf3b1204ce1b5a95a8b2fe75a6c8cdb9a8
+// Seal: sha256 b35a35975791757aaf52dd1cf5500c77418116bbd0d14ecb748e9bf953fe51b4
 
 import { type CheckedRuntime, type PointerLike, lazyTable } from "../../../src/tables-runtime/checked.ts";
 import type { Checked } from "./checked.ts";
@@ -14148,7 +14148,7 @@ function cublasUint8gemmBias$(raw: Raw, rt: CheckedRuntime): Checked["cublasUint
 }
 
 /** Every function's maker, by C name. */
-const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) => Checked[K] } = {
+export const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) => Checked[K] } = {
   cublasCreate_v2: cublasCreate_v2$,
   cublasCreate: cublasCreate$,
   cublasDestroy_v2: cublasDestroy_v2$,

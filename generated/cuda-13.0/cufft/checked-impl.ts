@@ -2,7 +2,7 @@
 // DO NOT EDIT: regenerate with `npm run generate` (see README.md).
 // Header cufft.h sha256 ab33889d803d807d8112c9f79886b85ad836a754fe9a5c9ddc60681f30560413
 // Header cufftXt.h sha256 f93d196aacdef40c71a68f5010bb4a19d33a7a798fac137add21af4885cecb1a
-// Seal: sha256 1641c0abbddc705fee7df3e3daf910ad2e2b5435ba12a2703c87b5dbba375fa9
+// Seal: sha256 c92861318719400f586b81a922c1fe7e4c1b3acf0b5b4ec6ec070a1f5d2121ff
 
 import { type CheckedRuntime, type PointerLike, lazyTable } from "../../../src/tables-runtime/checked.ts";
 import type { Checked } from "./checked.ts";
@@ -785,7 +785,7 @@ function cufftXtSetWorkAreaPolicy$(raw: Raw, rt: CheckedRuntime): Checked["cufft
 }
 
 /** Every function's maker, by C name. */
-const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) => Checked[K] } = {
+export const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) => Checked[K] } = {
   cufftPlan1d: cufftPlan1d$,
   cufftPlan2d: cufftPlan2d$,
   cufftPlan3d: cufftPlan3d$,

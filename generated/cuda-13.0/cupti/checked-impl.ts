@@ -12,7 +12,7 @@
 // Header cupti_nvtx_cbid.h sha256 fdaccfb51d60e2a8afbd7eea6ef1d1520d111c2585ee210e2721cc37da997bd1
 // Header cupti_common.h sha256 f399bbe1bc54817a77b4468f4297b379ace6a6c34cc38d4fb2335262641d4f6d
 // Header cupti_activity_deprecated.h sha256 5af03458a91accb30a42b58df09a5989df56c8be4edd6e6521fc2f0778575ca8
-// Seal: sha256 88f301a8615ddedc820533a4f21c21277aa187626d753deb907aa4ee72c3441e
+// Seal: sha256 f7b7d55c1c76c364b3d880edb617f9d52a26fe38053083854820468db6abc76f
 
 import { type CheckedRuntime, type PointerLike, lazyTable } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -1355,7 +1355,7 @@ function cuptiActivityEnableCudaEventDeviceTimestamps$(raw: Raw, rt: CheckedRunt
 }
 
 /** Every function's maker, by C name. */
-const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) => Checked[K] } = {
+export const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) => Checked[K] } = {
   cuptiGetResultString: cuptiGetResultString$,
   cuptiGetErrorMessage: cuptiGetErrorMessage$,
   cuptiGetVersion: cuptiGetVersion$,

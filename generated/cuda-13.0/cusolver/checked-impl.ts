@@ -2,7 +2,7 @@
 // DO NOT EDIT: regenerate with `npm run generate` (see README.md).
 // Header cusolverDn.h sha256 d2218a53beeaef8d5f7c1a2724b7da3813dc26462f90d473a304d8e86360b158
 // Header cusolver_common.h sha256 cc62d7777848a5f5dfa9a3b9f139b689670983a8b7375ef43e7705a92e9c787a
-// Seal: sha256 f32bbaab5e0a31fb4e043a54cc14df082dd266a7d48b7c48b8df6ffbf70e3fd7
+// Seal: sha256 27d4d6be7ce04687f17aac9d7546f6c722581f75d341edd6d776c665f0305212
 
 import { type CheckedRuntime, type PointerLike, lazyTable } from "../../../src/tables-runtime/checked.ts";
 import type { Checked } from "./checked.ts";
@@ -6620,7 +6620,7 @@ function cusolverDnLoggerForceDisable$(raw: Raw, rt: CheckedRuntime): Checked["c
 }
 
 /** Every function's maker, by C name. */
-const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) => Checked[K] } = {
+export const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) => Checked[K] } = {
   cusolverGetProperty: cusolverGetProperty$,
   cusolverGetVersion: cusolverGetVersion$,
   cusolverDnCreate: cusolverDnCreate$,

@@ -4,15 +4,16 @@
 // Header cudaProfiler.h sha256 b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d
 // Header cudaTypedefs.h sha256 da2352ecb06115c252394c9ba72472d1dc525569d30f9c83e2da300fce788f2f
 // Header cudaProfilerTypedefs.h sha256 c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba
-// Seal: sha256 325693b570f0e83a76193f0bfa26e89154aed4f218a16998d8771b9f773fe5ac
+// Seal: sha256 450555e4228dddc1ad7bb01ea19cf95b61b4048bcc34d040a2b0fdba7e32a321
 
 import { type CheckedRuntime, type PointerLike, type ArraySpec, lazyTable } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
 import type { Checked } from "./checked.ts";
 import type { Raw } from "./functions.ts";
-import type { CUaddress_mode, CUarray_format, CUcoredumpSettings, CUdevResourceType, CUdevice_P2PAttribute, CUdevice_attribute, CUdriverProcAddressQueryResult, CUexecAffinityType, CUfilter_mode, CUflushGPUDirectRDMAWritesScope, CUflushGPUDirectRDMAWritesTarget, CUfunc_cache, CUfunctionLoadingState, CUfunction_attribute, CUgraphMem_attribute, CUgraphNodeType, CUjitInputType, CUlimit, CUmemAccess_flags, CUmemAllocationGranularity_flags, CUmemAllocationHandleType, CUmemAllocationType, CUmemPool_attribute, CUmemRangeHandleType, CUmem_advise, CUmem_range_attribute, CUmoduleLoadingMode, CUmulticastGranularity_flags, CUoutput_mode, CUpointer_attribute, CUprocessState, CUresult, CUsharedconfig, CUstreamCaptureMode, CUstreamCaptureStatus, CUtensorMapDataType, CUtensorMapFloatOOBfill, CUtensorMapIm2ColWideMode, CUtensorMapInterleave, CUtensorMapL2promotion, CUtensorMapSwizzle } from "./enums.ts";
-import type { CUarray, CUasyncCallback, CUasyncCallbackHandle, CUcontext, CUdevResourceDesc, CUdevice, CUdeviceptr, CUevent, CUexternalMemory, CUexternalSemaphore, CUfunction, CUgraph, CUgraphConditionalHandle, CUgraphExec, CUgraphNode, CUgraphicsResource, CUgreenCtx, CUhostFn, CUkernel, CUkernelNodeAttrID, CUlibrary, CUlinkState, CUlogIterator, CUlogsCallback, CUlogsCallbackHandle, CUmemGenericAllocationHandle, CUmemoryPool, CUmipmappedArray, CUmodule, CUoccupancyB2DSize, CUstream, CUstreamAttrID, CUstreamCallback, CUsurfObject, CUsurfref, CUtexObject, CUtexref, CUuserObject, cuuint32_t, cuuint64_t } from "./types.ts";
-import { CUDA_ARRAY3D_DESCRIPTOR_st, CUDA_ARRAY_DESCRIPTOR_st, CUDA_ARRAY_MEMORY_REQUIREMENTS_st, CUDA_ARRAY_SPARSE_PROPERTIES_st, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st, CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st, CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st, CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st, CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st, CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, CUDA_GRAPH_INSTANTIATE_PARAMS_st, CUDA_HOST_NODE_PARAMS_st, CUDA_KERNEL_NODE_PARAMS_v2_st, CUDA_LAUNCH_PARAMS_st, CUDA_MEMCPY2D_st, CUDA_MEMCPY3D_BATCH_OP_st, CUDA_MEMCPY3D_PEER_st, CUDA_MEMCPY3D_st, CUDA_MEMSET_NODE_PARAMS_st, CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, CUDA_RESOURCE_DESC_st, CUDA_RESOURCE_VIEW_DESC_st, CUDA_TEXTURE_DESC_st, CUarrayMapInfo_st, CUcheckpointCheckpointArgs_st, CUcheckpointLockArgs_st, CUcheckpointRestoreArgs_st, CUcheckpointUnlockArgs_st, CUctxCreateParams_st, CUdevResource_st, CUdevprop_st, CUexecAffinityParam_st, CUgraphEdgeData_st, CUgraphExecUpdateResultInfo_st, CUgraphNodeParams_st, CUipcEventHandle_st, CUipcMemHandle_st, CUlaunchAttributeValue_union, CUlaunchConfig_st, CUmemAccessDesc_st, CUmemAllocationProp_st, CUmemDecompressParams_st, CUmemLocation_st, CUmemPoolProps_st, CUmemPoolPtrExportData_st, CUmemcpyAttributes_st, CUmulticastObjectProp_st, CUstreamBatchMemOpParams_union, CUtensorMap_st, CUuuid_st } from "./records.ts";
+import type { CUaddress_mode, CUarray_format, CUcoredumpSettings, CUdevice_P2PAttribute, CUdriverProcAddressQueryResult, CUexecAffinityType, CUfilter_mode, CUflushGPUDirectRDMAWritesScope, CUflushGPUDirectRDMAWritesTarget, CUfunc_cache, CUfunctionLoadingState, CUfunction_attribute, CUjitInputType, CUmemAccess_flags, CUmemAllocationHandleType, CUmemAllocationType, CUmemRangeHandleType, CUmoduleLoadingMode, CUmulticastGranularity_flags, CUoutput_mode, CUpointer_attribute, CUresult, CUsharedconfig, CUtensorMapDataType, CUtensorMapFloatOOBfill, CUtensorMapIm2ColWideMode, CUtensorMapInterleave, CUtensorMapL2promotion, CUtensorMapSwizzle } from "./enums.ts";
+import type { CUarray, CUasyncCallback, CUasyncCallbackHandle, CUcontext, CUdevice, CUdeviceptr, CUevent, CUexternalMemory, CUexternalSemaphore, CUfunction, CUgraph, CUgraphConditionalHandle, CUgraphExec, CUgraphNode, CUgraphicsResource, CUgreenCtx, CUhostFn, CUkernel, CUkernelNodeAttrID, CUlibrary, CUlinkState, CUlogIterator, CUlogsCallback, CUlogsCallbackHandle, CUmemGenericAllocationHandle, CUmemoryPool, CUmipmappedArray, CUmodule, CUoccupancyB2DSize, CUstream, CUstreamAttrID, CUstreamCallback, CUsurfObject, CUsurfref, CUtexObject, CUtexref, CUuserObject, cuuint32_t, cuuint64_t } from "./types.ts";
+import { CUDA_ARRAY3D_DESCRIPTOR_st, CUDA_ARRAY_DESCRIPTOR_st, CUDA_ARRAY_MEMORY_REQUIREMENTS_st, CUDA_ARRAY_SPARSE_PROPERTIES_st, CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st, CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st, CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st, CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st, CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st, CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, CUDA_HOST_NODE_PARAMS_st, CUDA_KERNEL_NODE_PARAMS_v2_st, CUDA_LAUNCH_PARAMS_st, CUDA_MEMCPY2D_st, CUDA_MEMCPY3D_BATCH_OP_st, CUDA_MEMCPY3D_PEER_st, CUDA_MEMCPY3D_st, CUDA_MEMSET_NODE_PARAMS_st, CUDA_RESOURCE_DESC_st, CUDA_RESOURCE_VIEW_DESC_st, CUDA_TEXTURE_DESC_st, CUarrayMapInfo_st, CUctxCreateParams_st, CUdevprop_st, CUexecAffinityParam_st, CUgraphEdgeData_st, CUgraphExecUpdateResultInfo_st, CUgraphNodeParams_st, CUipcMemHandle_st, CUlaunchAttributeValue_union, CUlaunchConfig_st, CUmemAllocationProp_st, CUmemDecompressParams_st, CUmemLocation_st, CUmulticastObjectProp_st, CUstreamBatchMemOpParams_union, CUtensorMap_st, CUuuid_st } from "./records.ts";
+import { makers as coreMakers } from "./checked-impl.core.ts";
 
 // The checked call style of driver (documented in checked.ts): one maker per function, then the table.
 
@@ -42,30 +43,6 @@ function cuGetErrorName$(raw: Raw, rt: CheckedRuntime): Checked["cuGetErrorName"
   };
 }
 
-function cuInit$(raw: Raw, rt: CheckedRuntime): Checked["cuInit"] {
-  const F$ = "cuInit";
-  return function cuInit(Flags: number): void {
-    if (arguments.length !== 1) rt.arity(F$, "Flags", 1, arguments.length);
-    if (!((typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0)))) rt.bad(F$, "Flags", "u32", Flags);
-    const r = raw.cuInit(Flags);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuDriverGetVersion$(raw: Raw, rt: CheckedRuntime): Checked["cuDriverGetVersion"] {
-  const o0 = rt.out[0]!;
-  const i32 = rt.i32;
-  const F$ = "cuDriverGetVersion";
-  return function cuDriverGetVersion(): number {
-    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
-    const r = raw.cuDriverGetVersion(o0);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return i32[0]!;
-  };
-}
-
 function cuDeviceGet$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGet"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
@@ -77,45 +54,6 @@ function cuDeviceGet$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGet"] {
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
     return i32[0]! as CUdevice;
-  };
-}
-
-function cuDeviceGetCount$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetCount"] {
-  const o0 = rt.out[0]!;
-  const i32 = rt.i32;
-  const F$ = "cuDeviceGetCount";
-  return function cuDeviceGetCount(): number {
-    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
-    const r = raw.cuDeviceGetCount(o0);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return i32[0]!;
-  };
-}
-
-function cuDeviceGetName$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetName"] {
-  const F$ = "cuDeviceGetName";
-  const A_cuDeviceGetName: ArraySpec = { elements: [{ kind: "string", size: 1 }], count: null, query: false, retry: [] };
-  return function cuDeviceGetName(len: number, dev: CUdevice): string {
-    if (arguments.length !== 2) rt.arity(F$, "len,dev", 2, arguments.length);
-    if (!((typeof len === "number" && (len | 0) === len && (+len !== 0 || 1 / len > 0)))) rt.bad(F$, "len", "i32", len);
-    rt.count(len, F$, "len");
-    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
-    const a = rt.arrays(F$, A_cuDeviceGetName, len, (p) => raw.cuDeviceGetName(p[0]!, len, dev));
-    return a[0] as string;
-  };
-}
-
-function cuDeviceGetUuid$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetUuid"] {
-  const F$ = "cuDeviceGetUuid";
-  return function cuDeviceGetUuid(dev: CUdevice, uuid?: CUuuid_st): CUuuid_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "dev,uuid", 1, arguments.length);
-    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
-    const $uuid = uuid === undefined ? rt.record(CUuuid_st) : rt.recordArg(uuid, CUuuid_st, F$, "uuid");
-    const r = raw.cuDeviceGetUuid($uuid.$pointer(), dev);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return $uuid;
   };
 }
 
@@ -133,20 +71,6 @@ function cuDeviceGetLuid$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetLui
   };
 }
 
-function cuDeviceTotalMem$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceTotalMem"] {
-  const o0 = rt.out[0]!;
-  const u64 = rt.u64;
-  const F$ = "cuDeviceTotalMem";
-  return function cuDeviceTotalMem(dev: CUdevice): bigint {
-    if (arguments.length !== 1) rt.arity(F$, "dev", 1, arguments.length);
-    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
-    const r = raw.cuDeviceTotalMem(o0, dev);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return u64[0]!;
-  };
-}
-
 function cuDeviceGetTexture1DLinearMaxWidth$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetTexture1DLinearMaxWidth"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
@@ -160,21 +84,6 @@ function cuDeviceGetTexture1DLinearMaxWidth$(raw: Raw, rt: CheckedRuntime): Chec
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
-  };
-}
-
-function cuDeviceGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetAttribute"] {
-  const o0 = rt.out[0]!;
-  const i32 = rt.i32;
-  const F$ = "cuDeviceGetAttribute";
-  return function cuDeviceGetAttribute(attrib: CUdevice_attribute, dev: CUdevice): number {
-    if (arguments.length !== 2) rt.arity(F$, "attrib,dev", 2, arguments.length);
-    if (!((typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0)))) rt.bad(F$, "attrib", "u32", attrib);
-    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
-    const r = raw.cuDeviceGetAttribute(o0, attrib, dev);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return i32[0]!;
   };
 }
 
@@ -212,19 +121,6 @@ function cuDeviceSetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceSet
     const r = raw.cuDeviceSetMemPool(dev, pool);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuDeviceGetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetMemPool"] {
-  const o0 = rt.out[0]!;
-  const F$ = "cuDeviceGetMemPool";
-  return function cuDeviceGetMemPool(dev: CUdevice): CUmemoryPool {
-    if (arguments.length !== 1) rt.arity(F$, "dev", 1, arguments.length);
-    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
-    const r = raw.cuDeviceGetMemPool(o0, dev);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUmemoryPool;
   };
 }
 
@@ -296,19 +192,6 @@ function cuDeviceComputeCapability$(raw: Raw, rt: CheckedRuntime): Checked["cuDe
   };
 }
 
-function cuDevicePrimaryCtxRetain$(raw: Raw, rt: CheckedRuntime): Checked["cuDevicePrimaryCtxRetain"] {
-  const o0 = rt.out[0]!;
-  const F$ = "cuDevicePrimaryCtxRetain";
-  return function cuDevicePrimaryCtxRetain(dev: CUdevice): CUcontext {
-    if (arguments.length !== 1) rt.arity(F$, "dev", 1, arguments.length);
-    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
-    const r = raw.cuDevicePrimaryCtxRetain(o0, dev);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUcontext;
-  };
-}
-
 function cuDevicePrimaryCtxRelease$(raw: Raw, rt: CheckedRuntime): Checked["cuDevicePrimaryCtxRelease"] {
   const F$ = "cuDevicePrimaryCtxRelease";
   return function cuDevicePrimaryCtxRelease(dev: CUdevice): void {
@@ -373,18 +256,6 @@ function cuCtxCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxCreate"] {
   };
 }
 
-function cuCtxDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxDestroy"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuCtxDestroy";
-  return function cuCtxDestroy(ctx: CUcontext): void {
-    if (arguments.length !== 1) rt.arity(F$, "ctx", 1, arguments.length);
-    if (!(isPtr(ctx))) rt.bad(F$, "ctx", "pointer", ctx);
-    const r = raw.cuCtxDestroy(ctx);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, ctx);
-  };
-}
-
 function cuCtxPushCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxPushCurrent"] {
   const isPtr = rt.isPointer;
   const F$ = "cuCtxPushCurrent";
@@ -406,43 +277,6 @@ function cuCtxPopCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxPopCurren
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUcontext;
-  };
-}
-
-function cuCtxSetCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetCurrent"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuCtxSetCurrent";
-  return function cuCtxSetCurrent(ctx: CUcontext): void {
-    if (arguments.length !== 1) rt.arity(F$, "ctx", 1, arguments.length);
-    if (!(isPtr(ctx))) rt.bad(F$, "ctx", "pointer", ctx);
-    const r = raw.cuCtxSetCurrent(ctx);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, ctx);
-  };
-}
-
-function cuCtxGetCurrent$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetCurrent"] {
-  const o0 = rt.out[0]!;
-  const F$ = "cuCtxGetCurrent";
-  return function cuCtxGetCurrent(): CUcontext {
-    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
-    const r = raw.cuCtxGetCurrent(o0);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUcontext;
-  };
-}
-
-function cuCtxGetDevice$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetDevice"] {
-  const o0 = rt.out[0]!;
-  const i32 = rt.i32;
-  const F$ = "cuCtxGetDevice";
-  return function cuCtxGetDevice(): CUdevice {
-    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
-    const r = raw.cuCtxGetDevice(o0);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return i32[0]! as CUdevice;
   };
 }
 
@@ -500,16 +334,6 @@ function cuCtxGetId$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetId"] {
   };
 }
 
-function cuCtxSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSynchronize"] {
-  const F$ = "cuCtxSynchronize";
-  return function cuCtxSynchronize(): void {
-    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
-    const r = raw.cuCtxSynchronize();
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
 function cuCtxSynchronize_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSynchronize_v2"] {
   const isPtr = rt.isPointer;
   const F$ = "cuCtxSynchronize_v2";
@@ -519,32 +343,6 @@ function cuCtxSynchronize_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSynch
     const r = raw.cuCtxSynchronize_v2(ctx);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, ctx);
-  };
-}
-
-function cuCtxSetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxSetLimit"] {
-  const F$ = "cuCtxSetLimit";
-  return function cuCtxSetLimit(limit: CUlimit, value: bigint | number): void {
-    if (arguments.length !== 2) rt.arity(F$, "limit,value", 2, arguments.length);
-    if (!((typeof limit === "number" && (limit >>> 0) === limit && (+limit !== 0 || 1 / limit > 0)))) rt.bad(F$, "limit", "u32", limit);
-    if (!((typeof value === "bigint" ? value >= 0n && value <= 18446744073709551615n : Number.isSafeInteger(value) && value >= 0))) rt.bad(F$, "value", "u64", value);
-    const r = raw.cuCtxSetLimit(limit, value);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuCtxGetLimit$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetLimit"] {
-  const o0 = rt.out[0]!;
-  const u64 = rt.u64;
-  const F$ = "cuCtxGetLimit";
-  return function cuCtxGetLimit(limit: CUlimit): bigint {
-    if (arguments.length !== 1) rt.arity(F$, "limit", 1, arguments.length);
-    if (!((typeof limit === "number" && (limit >>> 0) === limit && (+limit !== 0 || 1 / limit > 0)))) rt.bad(F$, "limit", "u32", limit);
-    const r = raw.cuCtxGetLimit(o0, limit);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return u64[0]!;
   };
 }
 
@@ -584,20 +382,6 @@ function cuCtxGetApiVersion$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetApi
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, ctx);
     return u32[0]!;
-  };
-}
-
-function cuCtxGetStreamPriorityRange$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetStreamPriorityRange"] {
-  const o0 = rt.out[0]!;
-  const o1 = rt.out[1]!;
-  const i32 = rt.i32;
-  const F$ = "cuCtxGetStreamPriorityRange";
-  return function cuCtxGetStreamPriorityRange(): [leastPriority: number, greatestPriority: number] {
-    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
-    const r = raw.cuCtxGetStreamPriorityRange(o0, o1);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return [i32[0]!, i32[2]!];
   };
 }
 
@@ -831,34 +615,6 @@ function cuModuleGetGlobal$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGetG
   };
 }
 
-function cuLinkCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkCreate"] {
-  const o0 = rt.out[0]!;
-  const F$ = "cuLinkCreate";
-  return function cuLinkCreate(numOptions: number, options: PointerLike, optionValues: PointerLike): CUlinkState {
-    if (arguments.length !== 3) rt.arity(F$, "numOptions,options,optionValues", 3, arguments.length);
-    if (!((typeof numOptions === "number" && (numOptions >>> 0) === numOptions && (+numOptions !== 0 || 1 / numOptions > 0)))) rt.bad(F$, "numOptions", "u32", numOptions);
-    const r = raw.cuLinkCreate(numOptions, rt.sized(options, numOptions, 4, F$, "options"), rt.ptr(optionValues, F$, "optionValues"), o0);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUlinkState;
-  };
-}
-
-function cuLinkAddData$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkAddData"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuLinkAddData";
-  return function cuLinkAddData(state: CUlinkState, type: CUjitInputType, data: PointerLike, size: bigint | number, name: string | PointerLike, numOptions: number, options: PointerLike, optionValues: PointerLike): void {
-    if (arguments.length !== 8) rt.arity(F$, "state,type,data,size,name,numOptions,options,optionValues", 8, arguments.length);
-    if (!(isPtr(state))) rt.bad(F$, "state", "pointer", state);
-    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
-    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad(F$, "size", "u64", size);
-    if (!((typeof numOptions === "number" && (numOptions >>> 0) === numOptions && (+numOptions !== 0 || 1 / numOptions > 0)))) rt.bad(F$, "numOptions", "u32", numOptions);
-    const r = raw.cuLinkAddData(state, type, rt.sized(data, size, 1, F$, "data"), size, rt.cstr(name, 0, F$, "name"), numOptions, rt.sized(options, numOptions, 4, F$, "options"), rt.ptr(optionValues, F$, "optionValues"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, state);
-  };
-}
-
 function cuLinkAddFile$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkAddFile"] {
   const isPtr = rt.isPointer;
   const F$ = "cuLinkAddFile";
@@ -868,34 +624,6 @@ function cuLinkAddFile$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkAddFile"] 
     if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     if (!((typeof numOptions === "number" && (numOptions >>> 0) === numOptions && (+numOptions !== 0 || 1 / numOptions > 0)))) rt.bad(F$, "numOptions", "u32", numOptions);
     const r = raw.cuLinkAddFile(state, type, rt.cstr(path, 0, F$, "path"), numOptions, rt.sized(options, numOptions, 4, F$, "options"), rt.ptr(optionValues, F$, "optionValues"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, state);
-  };
-}
-
-function cuLinkComplete$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkComplete"] {
-  const o0 = rt.out[0]!;
-  const o1 = rt.out[1]!;
-  const u64 = rt.u64;
-  const isPtr = rt.isPointer;
-  const F$ = "cuLinkComplete";
-  return function cuLinkComplete(state: CUlinkState): [cubinOut: Pointer, sizeOut: bigint] {
-    if (arguments.length !== 1) rt.arity(F$, "state", 1, arguments.length);
-    if (!(isPtr(state))) rt.bad(F$, "state", "pointer", state);
-    const r = raw.cuLinkComplete(state, o0, o1);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, state);
-    return [rt.readPointer(0), u64[1]!];
-  };
-}
-
-function cuLinkDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuLinkDestroy"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuLinkDestroy";
-  return function cuLinkDestroy(state: CUlinkState): void {
-    if (arguments.length !== 1) rt.arity(F$, "state", 1, arguments.length);
-    if (!(isPtr(state))) rt.bad(F$, "state", "pointer", state);
-    const r = raw.cuLinkDestroy(state);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, state);
   };
@@ -929,20 +657,6 @@ function cuModuleGetSurfRef$(raw: Raw, rt: CheckedRuntime): Checked["cuModuleGet
   };
 }
 
-function cuLibraryLoadData$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryLoadData"] {
-  const o0 = rt.out[0]!;
-  const F$ = "cuLibraryLoadData";
-  return function cuLibraryLoadData(code: PointerLike, jitOptions: PointerLike, jitOptionsValues: PointerLike, numJitOptions: number, libraryOptions: PointerLike, libraryOptionValues: PointerLike, numLibraryOptions: number): CUlibrary {
-    if (arguments.length !== 7) rt.arity(F$, "code,jitOptions,jitOptionsValues,numJitOptions,libraryOptions,libraryOptionValues,numLibraryOptions", 7, arguments.length);
-    if (!((typeof numJitOptions === "number" && (numJitOptions >>> 0) === numJitOptions && (+numJitOptions !== 0 || 1 / numJitOptions > 0)))) rt.bad(F$, "numJitOptions", "u32", numJitOptions);
-    if (!((typeof numLibraryOptions === "number" && (numLibraryOptions >>> 0) === numLibraryOptions && (+numLibraryOptions !== 0 || 1 / numLibraryOptions > 0)))) rt.bad(F$, "numLibraryOptions", "u32", numLibraryOptions);
-    const r = raw.cuLibraryLoadData(o0, rt.ptr(code, F$, "code"), rt.sized(jitOptions, numJitOptions, 4, F$, "jitOptions"), rt.ptr(jitOptionsValues, F$, "jitOptionsValues"), numJitOptions, rt.sized(libraryOptions, numLibraryOptions, 4, F$, "libraryOptions"), rt.ptr(libraryOptionValues, F$, "libraryOptionValues"), numLibraryOptions);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUlibrary;
-  };
-}
-
 function cuLibraryLoadFromFile$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryLoadFromFile"] {
   const o0 = rt.out[0]!;
   const F$ = "cuLibraryLoadFromFile";
@@ -954,60 +668,6 @@ function cuLibraryLoadFromFile$(raw: Raw, rt: CheckedRuntime): Checked["cuLibrar
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUlibrary;
-  };
-}
-
-function cuLibraryUnload$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryUnload"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuLibraryUnload";
-  return function cuLibraryUnload(library: CUlibrary): void {
-    if (arguments.length !== 1) rt.arity(F$, "library", 1, arguments.length);
-    if (!(isPtr(library))) rt.bad(F$, "library", "pointer", library);
-    const r = raw.cuLibraryUnload(library);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, library);
-  };
-}
-
-function cuLibraryGetKernel$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGetKernel"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuLibraryGetKernel";
-  return function cuLibraryGetKernel(library: CUlibrary, name: string | PointerLike): CUkernel {
-    if (arguments.length !== 2) rt.arity(F$, "library,name", 2, arguments.length);
-    if (!(isPtr(library))) rt.bad(F$, "library", "pointer", library);
-    const r = raw.cuLibraryGetKernel(o0, library, rt.cstr(name, 0, F$, "name"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUkernel;
-  };
-}
-
-function cuLibraryGetKernelCount$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGetKernelCount"] {
-  const o0 = rt.out[0]!;
-  const u32 = rt.u32;
-  const isPtr = rt.isPointer;
-  const F$ = "cuLibraryGetKernelCount";
-  return function cuLibraryGetKernelCount(lib: CUlibrary): number {
-    if (arguments.length !== 1) rt.arity(F$, "lib", 1, arguments.length);
-    if (!(isPtr(lib))) rt.bad(F$, "lib", "pointer", lib);
-    const r = raw.cuLibraryGetKernelCount(o0, lib);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return u32[0]!;
-  };
-}
-
-function cuLibraryEnumerateKernels$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryEnumerateKernels"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuLibraryEnumerateKernels";
-  const A_cuLibraryEnumerateKernels: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: null, query: false, retry: [] };
-  return function cuLibraryEnumerateKernels(numKernels: number, lib: CUlibrary): CUkernel[] {
-    if (arguments.length !== 2) rt.arity(F$, "numKernels,lib", 2, arguments.length);
-    if (!((typeof numKernels === "number" && (numKernels >>> 0) === numKernels && (+numKernels !== 0 || 1 / numKernels > 0)))) rt.bad(F$, "numKernels", "u32", numKernels);
-    if (!(isPtr(lib))) rt.bad(F$, "lib", "pointer", lib);
-    const a = rt.arrays(F$, A_cuLibraryEnumerateKernels, numKernels, (p) => raw.cuLibraryEnumerateKernels(p[0]!, numKernels, lib));
-    return a[0] as CUkernel[];
   };
 }
 
@@ -1025,20 +685,6 @@ function cuLibraryGetModule$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGe
   };
 }
 
-function cuKernelGetFunction$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelGetFunction"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuKernelGetFunction";
-  return function cuKernelGetFunction(kernel: CUkernel): CUfunction {
-    if (arguments.length !== 1) rt.arity(F$, "kernel", 1, arguments.length);
-    if (!(isPtr(kernel))) rt.bad(F$, "kernel", "pointer", kernel);
-    const r = raw.cuKernelGetFunction(o0, kernel);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUfunction;
-  };
-}
-
 function cuKernelGetLibrary$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelGetLibrary"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
@@ -1050,22 +696,6 @@ function cuKernelGetLibrary$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelGet
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
     return rt.readPointer(0) as CUlibrary;
-  };
-}
-
-function cuLibraryGetGlobal$(raw: Raw, rt: CheckedRuntime): Checked["cuLibraryGetGlobal"] {
-  const o0 = rt.out[0]!;
-  const o1 = rt.out[1]!;
-  const u64 = rt.u64;
-  const isPtr = rt.isPointer;
-  const F$ = "cuLibraryGetGlobal";
-  return function cuLibraryGetGlobal(library: CUlibrary, name: string | PointerLike): [dptr: CUdeviceptr, bytes: bigint] {
-    if (arguments.length !== 2) rt.arity(F$, "library,name", 2, arguments.length);
-    if (!(isPtr(library))) rt.bad(F$, "library", "pointer", library);
-    const r = raw.cuLibraryGetGlobal(o0, o1, library, rt.cstr(name, 0, F$, "name"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return [u64[0]! as CUdeviceptr, u64[1]!];
   };
 }
 
@@ -1099,38 +729,6 @@ function cuLibraryGetUnifiedFunction$(raw: Raw, rt: CheckedRuntime): Checked["cu
   };
 }
 
-function cuKernelGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelGetAttribute"] {
-  const o0 = rt.out[0]!;
-  const i32 = rt.i32;
-  const isPtr = rt.isPointer;
-  const F$ = "cuKernelGetAttribute";
-  return function cuKernelGetAttribute(attrib: CUfunction_attribute, kernel: CUkernel, dev: CUdevice): number {
-    if (arguments.length !== 3) rt.arity(F$, "attrib,kernel,dev", 3, arguments.length);
-    if (!((typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0)))) rt.bad(F$, "attrib", "u32", attrib);
-    if (!(isPtr(kernel))) rt.bad(F$, "kernel", "pointer", kernel);
-    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
-    const r = raw.cuKernelGetAttribute(o0, attrib, kernel, dev);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return i32[0]!;
-  };
-}
-
-function cuKernelSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelSetAttribute"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuKernelSetAttribute";
-  return function cuKernelSetAttribute(attrib: CUfunction_attribute, val: number, kernel: CUkernel, dev: CUdevice): void {
-    if (arguments.length !== 4) rt.arity(F$, "attrib,val,kernel,dev", 4, arguments.length);
-    if (!((typeof attrib === "number" && (attrib >>> 0) === attrib && (+attrib !== 0 || 1 / attrib > 0)))) rt.bad(F$, "attrib", "u32", attrib);
-    if (!((typeof val === "number" && (val | 0) === val && (+val !== 0 || 1 / val > 0)))) rt.bad(F$, "val", "i32", val);
-    if (!(isPtr(kernel))) rt.bad(F$, "kernel", "pointer", kernel);
-    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
-    const r = raw.cuKernelSetAttribute(attrib, val, kernel, dev);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
 function cuKernelSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelSetCacheConfig"] {
   const isPtr = rt.isPointer;
   const F$ = "cuKernelSetCacheConfig";
@@ -1142,20 +740,6 @@ function cuKernelSetCacheConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuKerne
     const r = raw.cuKernelSetCacheConfig(kernel, config, dev);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, kernel);
-  };
-}
-
-function cuKernelGetName$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelGetName"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuKernelGetName";
-  return function cuKernelGetName(hfunc: CUkernel): string | null {
-    if (arguments.length !== 1) rt.arity(F$, "hfunc", 1, arguments.length);
-    if (!(isPtr(hfunc))) rt.bad(F$, "hfunc", "pointer", hfunc);
-    const r = raw.cuKernelGetName(o0, hfunc);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readString(0);
   };
 }
 
@@ -1176,34 +760,6 @@ function cuKernelGetParamInfo$(raw: Raw, rt: CheckedRuntime): Checked["cuKernelG
   };
 }
 
-function cuMemGetInfo$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetInfo"] {
-  const o0 = rt.out[0]!;
-  const o1 = rt.out[1]!;
-  const u64 = rt.u64;
-  const F$ = "cuMemGetInfo";
-  return function cuMemGetInfo(): [free: bigint, total: bigint] {
-    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
-    const r = raw.cuMemGetInfo(o0, o1);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return [u64[0]!, u64[1]!];
-  };
-}
-
-function cuMemAlloc$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAlloc"] {
-  const o0 = rt.out[0]!;
-  const u64 = rt.u64;
-  const F$ = "cuMemAlloc";
-  return function cuMemAlloc(bytesize: bigint | number): CUdeviceptr {
-    if (arguments.length !== 1) rt.arity(F$, "bytesize", 1, arguments.length);
-    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad(F$, "bytesize", "u64", bytesize);
-    const r = raw.cuMemAlloc(o0, bytesize);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return u64[0]! as CUdeviceptr;
-  };
-}
-
 function cuMemAllocPitch$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocPitch"] {
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
@@ -1218,17 +774,6 @@ function cuMemAllocPitch$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocPitc
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
     return [u64[0]! as CUdeviceptr, u64[1]!];
-  };
-}
-
-function cuMemFree$(raw: Raw, rt: CheckedRuntime): Checked["cuMemFree"] {
-  const F$ = "cuMemFree";
-  return function cuMemFree(dptr: CUdeviceptr): void {
-    if (arguments.length !== 1) rt.arity(F$, "dptr", 1, arguments.length);
-    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad(F$, "dptr", "u64", dptr);
-    const r = raw.cuMemFree(dptr);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
   };
 }
 
@@ -1260,30 +805,6 @@ function cuMemAllocHost$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocHost"
   };
 }
 
-function cuMemFreeHost$(raw: Raw, rt: CheckedRuntime): Checked["cuMemFreeHost"] {
-  const F$ = "cuMemFreeHost";
-  return function cuMemFreeHost(p: PointerLike): void {
-    if (arguments.length !== 1) rt.arity(F$, "p", 1, arguments.length);
-    const r = raw.cuMemFreeHost(rt.ptr(p, F$, "p"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuMemHostAlloc$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostAlloc"] {
-  const o0 = rt.out[0]!;
-  const F$ = "cuMemHostAlloc";
-  return function cuMemHostAlloc(bytesize: bigint | number, Flags: number): Pointer {
-    if (arguments.length !== 2) rt.arity(F$, "bytesize,Flags", 2, arguments.length);
-    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad(F$, "bytesize", "u64", bytesize);
-    if (!((typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0)))) rt.bad(F$, "Flags", "u32", Flags);
-    const r = raw.cuMemHostAlloc(o0, bytesize, Flags);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0);
-  };
-}
-
 function cuMemHostGetDevicePointer$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostGetDevicePointer"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
@@ -1308,21 +829,6 @@ function cuMemHostGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuMemHostGet
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
     return u32[0]!;
-  };
-}
-
-function cuMemAllocManaged$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocManaged"] {
-  const o0 = rt.out[0]!;
-  const u64 = rt.u64;
-  const F$ = "cuMemAllocManaged";
-  return function cuMemAllocManaged(bytesize: bigint | number, flags: number): CUdeviceptr {
-    if (arguments.length !== 2) rt.arity(F$, "bytesize,flags", 2, arguments.length);
-    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad(F$, "bytesize", "u64", bytesize);
-    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
-    const r = raw.cuMemAllocManaged(o0, bytesize, flags);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return u64[0]! as CUdeviceptr;
   };
 }
 
@@ -1364,45 +870,6 @@ function cuDeviceGetByPCIBusId$(raw: Raw, rt: CheckedRuntime): Checked["cuDevice
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
     return i32[0]! as CUdevice;
-  };
-}
-
-function cuDeviceGetPCIBusId$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetPCIBusId"] {
-  const F$ = "cuDeviceGetPCIBusId";
-  const A_cuDeviceGetPCIBusId: ArraySpec = { elements: [{ kind: "string", size: 1 }], count: null, query: false, retry: [] };
-  return function cuDeviceGetPCIBusId(len: number, dev: CUdevice): string {
-    if (arguments.length !== 2) rt.arity(F$, "len,dev", 2, arguments.length);
-    if (!((typeof len === "number" && (len | 0) === len && (+len !== 0 || 1 / len > 0)))) rt.bad(F$, "len", "i32", len);
-    rt.count(len, F$, "len");
-    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
-    const a = rt.arrays(F$, A_cuDeviceGetPCIBusId, len, (p) => raw.cuDeviceGetPCIBusId(p[0]!, len, dev));
-    return a[0] as string;
-  };
-}
-
-function cuIpcGetEventHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcGetEventHandle"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuIpcGetEventHandle";
-  return function cuIpcGetEventHandle(event: CUevent, pHandle?: CUipcEventHandle_st): CUipcEventHandle_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "event,pHandle", 1, arguments.length);
-    if (!(isPtr(event))) rt.bad(F$, "event", "pointer", event);
-    const $pHandle = pHandle === undefined ? rt.record(CUipcEventHandle_st) : rt.recordArg(pHandle, CUipcEventHandle_st, F$, "pHandle");
-    const r = raw.cuIpcGetEventHandle($pHandle.$pointer(), event);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return $pHandle;
-  };
-}
-
-function cuIpcOpenEventHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuIpcOpenEventHandle"] {
-  const o0 = rt.out[0]!;
-  const F$ = "cuIpcOpenEventHandle";
-  return function cuIpcOpenEventHandle(handle: Uint8Array | CUipcEventHandle_st): CUevent {
-    if (arguments.length !== 1) rt.arity(F$, "handle", 1, arguments.length);
-    const r = raw.cuIpcOpenEventHandle(o0, rt.struct(handle, 64, F$, "handle", CUipcEventHandle_st));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUevent;
   };
 }
 
@@ -1646,66 +1113,6 @@ function cuMemcpy3DPeer$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy3DPeer"
   };
 }
 
-function cuMemcpyAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAsync"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuMemcpyAsync";
-  return function cuMemcpyAsync(dst: CUdeviceptr, src: CUdeviceptr, ByteCount: bigint | number, hStream: CUstream): void {
-    if (arguments.length !== 4) rt.arity(F$, "dst,src,ByteCount,hStream", 4, arguments.length);
-    if (!((typeof dst === "bigint" ? dst >= 0n && dst <= 18446744073709551615n : Number.isSafeInteger(dst) && dst >= 0))) rt.bad(F$, "dst", "u64", dst);
-    if (!((typeof src === "bigint" ? src >= 0n && src <= 18446744073709551615n : Number.isSafeInteger(src) && src >= 0))) rt.bad(F$, "src", "u64", src);
-    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad(F$, "ByteCount", "u64", ByteCount);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuMemcpyAsync(dst, src, ByteCount, hStream);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuMemcpyPeerAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyPeerAsync"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuMemcpyPeerAsync";
-  return function cuMemcpyPeerAsync(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, ByteCount: bigint | number, hStream: CUstream): void {
-    if (arguments.length !== 6) rt.arity(F$, "dstDevice,dstContext,srcDevice,srcContext,ByteCount,hStream", 6, arguments.length);
-    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad(F$, "dstDevice", "u64", dstDevice);
-    if (!(isPtr(dstContext))) rt.bad(F$, "dstContext", "pointer", dstContext);
-    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad(F$, "srcDevice", "u64", srcDevice);
-    if (!(isPtr(srcContext))) rt.bad(F$, "srcContext", "pointer", srcContext);
-    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad(F$, "ByteCount", "u64", ByteCount);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuMemcpyPeerAsync(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuMemcpyHtoDAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyHtoDAsync"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuMemcpyHtoDAsync";
-  return function cuMemcpyHtoDAsync(dstDevice: CUdeviceptr, srcHost: PointerLike, ByteCount: bigint | number, hStream: CUstream): void {
-    if (arguments.length !== 4) rt.arity(F$, "dstDevice,srcHost,ByteCount,hStream", 4, arguments.length);
-    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad(F$, "dstDevice", "u64", dstDevice);
-    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad(F$, "ByteCount", "u64", ByteCount);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuMemcpyHtoDAsync(dstDevice, rt.sized(srcHost, ByteCount, 1, F$, "srcHost"), ByteCount, hStream);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuMemcpyDtoHAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoHAsync"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuMemcpyDtoHAsync";
-  return function cuMemcpyDtoHAsync(dstHost: PointerLike, srcDevice: CUdeviceptr, ByteCount: bigint | number, hStream: CUstream): void {
-    if (arguments.length !== 4) rt.arity(F$, "dstHost,srcDevice,ByteCount,hStream", 4, arguments.length);
-    if (!((typeof srcDevice === "bigint" ? srcDevice >= 0n && srcDevice <= 18446744073709551615n : Number.isSafeInteger(srcDevice) && srcDevice >= 0))) rt.bad(F$, "srcDevice", "u64", srcDevice);
-    if (!((typeof ByteCount === "bigint" ? ByteCount >= 0n && ByteCount <= 18446744073709551615n : Number.isSafeInteger(ByteCount) && ByteCount >= 0))) rt.bad(F$, "ByteCount", "u64", ByteCount);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuMemcpyDtoHAsync(rt.ptr(dstHost, F$, "dstHost"), srcDevice, ByteCount, hStream);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
 function cuMemcpyDtoDAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyDtoDAsync"] {
   const isPtr = rt.isPointer;
   const F$ = "cuMemcpyDtoDAsync";
@@ -1751,30 +1158,6 @@ function cuMemcpyAtoHAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyAtoH
   };
 }
 
-function cuMemcpy2DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy2DAsync"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuMemcpy2DAsync";
-  return function cuMemcpy2DAsync(pCopy: PointerLike, hStream: CUstream): void {
-    if (arguments.length !== 2) rt.arity(F$, "pCopy,hStream", 2, arguments.length);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuMemcpy2DAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY2D_st, F$, "pCopy"), F$, "pCopy"), hStream);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuMemcpy3DAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy3DAsync"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuMemcpy3DAsync";
-  return function cuMemcpy3DAsync(pCopy: PointerLike, hStream: CUstream): void {
-    if (arguments.length !== 2) rt.arity(F$, "pCopy,hStream", 2, arguments.length);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuMemcpy3DAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_st, F$, "pCopy"), F$, "pCopy"), hStream);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
 function cuMemcpy3DPeerAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy3DPeerAsync"] {
   const isPtr = rt.isPointer;
   const F$ = "cuMemcpy3DPeerAsync";
@@ -1782,20 +1165,6 @@ function cuMemcpy3DPeerAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpy3D
     if (arguments.length !== 2) rt.arity(F$, "pCopy,hStream", 2, arguments.length);
     if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemcpy3DPeerAsync(rt.ptr(rt.expect(pCopy, CUDA_MEMCPY3D_PEER_st, F$, "pCopy"), F$, "pCopy"), hStream);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuMemcpyBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemcpyBatchAsync"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuMemcpyBatchAsync";
-  return function cuMemcpyBatchAsync(dsts: PointerLike, srcs: PointerLike, sizes: PointerLike, count: bigint | number, attrs: PointerLike, attrsIdxs: PointerLike, numAttrs: bigint | number, hStream: CUstream): void {
-    if (arguments.length !== 8) rt.arity(F$, "dsts,srcs,sizes,count,attrs,attrsIdxs,numAttrs,hStream", 8, arguments.length);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
-    if (!((typeof numAttrs === "bigint" ? numAttrs >= 0n && numAttrs <= 18446744073709551615n : Number.isSafeInteger(numAttrs) && numAttrs >= 0))) rt.bad(F$, "numAttrs", "u64", numAttrs);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuMemcpyBatchAsync(rt.sized(dsts, count, 8, F$, "dsts"), rt.sized(srcs, count, 8, F$, "srcs"), rt.sized(sizes, count, 8, F$, "sizes"), count, rt.sized(attrs, numAttrs, 24, F$, "attrs", CUmemcpyAttributes_st), rt.sized(attrsIdxs, numAttrs, 8, F$, "attrsIdxs"), numAttrs, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
   };
@@ -1894,51 +1263,6 @@ function cuMemsetD2D32$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD2D32"] 
     if (!((typeof Width === "bigint" ? Width >= 0n && Width <= 18446744073709551615n : Number.isSafeInteger(Width) && Width >= 0))) rt.bad(F$, "Width", "u64", Width);
     if (!((typeof Height === "bigint" ? Height >= 0n && Height <= 18446744073709551615n : Number.isSafeInteger(Height) && Height >= 0))) rt.bad(F$, "Height", "u64", Height);
     const r = raw.cuMemsetD2D32(dstDevice, dstPitch, ui, Width, Height);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuMemsetD8Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD8Async"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuMemsetD8Async";
-  return function cuMemsetD8Async(dstDevice: CUdeviceptr, uc: number, N: bigint | number, hStream: CUstream): void {
-    if (arguments.length !== 4) rt.arity(F$, "dstDevice,uc,N,hStream", 4, arguments.length);
-    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad(F$, "dstDevice", "u64", dstDevice);
-    if (!((typeof uc === "number" && (uc & 255) === uc && (+uc !== 0 || 1 / uc > 0)))) rt.bad(F$, "uc", "u8", uc);
-    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad(F$, "N", "u64", N);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuMemsetD8Async(dstDevice, uc, N, hStream);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuMemsetD16Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD16Async"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuMemsetD16Async";
-  return function cuMemsetD16Async(dstDevice: CUdeviceptr, us: number, N: bigint | number, hStream: CUstream): void {
-    if (arguments.length !== 4) rt.arity(F$, "dstDevice,us,N,hStream", 4, arguments.length);
-    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad(F$, "dstDevice", "u64", dstDevice);
-    if (!((typeof us === "number" && (us & 65535) === us && (+us !== 0 || 1 / us > 0)))) rt.bad(F$, "us", "u16", us);
-    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad(F$, "N", "u64", N);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuMemsetD16Async(dstDevice, us, N, hStream);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuMemsetD32Async$(raw: Raw, rt: CheckedRuntime): Checked["cuMemsetD32Async"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuMemsetD32Async";
-  return function cuMemsetD32Async(dstDevice: CUdeviceptr, ui: number, N: bigint | number, hStream: CUstream): void {
-    if (arguments.length !== 4) rt.arity(F$, "dstDevice,ui,N,hStream", 4, arguments.length);
-    if (!((typeof dstDevice === "bigint" ? dstDevice >= 0n && dstDevice <= 18446744073709551615n : Number.isSafeInteger(dstDevice) && dstDevice >= 0))) rt.bad(F$, "dstDevice", "u64", dstDevice);
-    if (!((typeof ui === "number" && (ui >>> 0) === ui && (+ui !== 0 || 1 / ui > 0)))) rt.bad(F$, "ui", "u32", ui);
-    if (!((typeof N === "bigint" ? N >= 0n && N <= 18446744073709551615n : Number.isSafeInteger(N) && N >= 0))) rt.bad(F$, "N", "u64", N);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuMemsetD32Async(dstDevice, ui, N, hStream);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
   };
@@ -2094,30 +1418,6 @@ function cuArrayGetPlane$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayGetPlan
   };
 }
 
-function cuArrayDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuArrayDestroy"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuArrayDestroy";
-  return function cuArrayDestroy(hArray: CUarray): void {
-    if (arguments.length !== 1) rt.arity(F$, "hArray", 1, arguments.length);
-    if (!(isPtr(hArray))) rt.bad(F$, "hArray", "pointer", hArray);
-    const r = raw.cuArrayDestroy(hArray);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hArray);
-  };
-}
-
-function cuArray3DCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuArray3DCreate"] {
-  const o0 = rt.out[0]!;
-  const F$ = "cuArray3DCreate";
-  return function cuArray3DCreate(pAllocateArray: PointerLike): CUarray {
-    if (arguments.length !== 1) rt.arity(F$, "pAllocateArray", 1, arguments.length);
-    const r = raw.cuArray3DCreate(o0, rt.ptr(rt.expect(pAllocateArray, CUDA_ARRAY3D_DESCRIPTOR_st, F$, "pAllocateArray"), F$, "pAllocateArray"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUarray;
-  };
-}
-
 function cuArray3DGetDescriptor$(raw: Raw, rt: CheckedRuntime): Checked["cuArray3DGetDescriptor"] {
   const isPtr = rt.isPointer;
   const F$ = "cuArray3DGetDescriptor";
@@ -2129,46 +1429,6 @@ function cuArray3DGetDescriptor$(raw: Raw, rt: CheckedRuntime): Checked["cuArray
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
     return $pArrayDescriptor;
-  };
-}
-
-function cuMipmappedArrayCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMipmappedArrayCreate"] {
-  const o0 = rt.out[0]!;
-  const F$ = "cuMipmappedArrayCreate";
-  return function cuMipmappedArrayCreate(pMipmappedArrayDesc: PointerLike, numMipmapLevels: number): CUmipmappedArray {
-    if (arguments.length !== 2) rt.arity(F$, "pMipmappedArrayDesc,numMipmapLevels", 2, arguments.length);
-    if (!((typeof numMipmapLevels === "number" && (numMipmapLevels >>> 0) === numMipmapLevels && (+numMipmapLevels !== 0 || 1 / numMipmapLevels > 0)))) rt.bad(F$, "numMipmapLevels", "u32", numMipmapLevels);
-    const r = raw.cuMipmappedArrayCreate(o0, rt.ptr(rt.expect(pMipmappedArrayDesc, CUDA_ARRAY3D_DESCRIPTOR_st, F$, "pMipmappedArrayDesc"), F$, "pMipmappedArrayDesc"), numMipmapLevels);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUmipmappedArray;
-  };
-}
-
-function cuMipmappedArrayGetLevel$(raw: Raw, rt: CheckedRuntime): Checked["cuMipmappedArrayGetLevel"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuMipmappedArrayGetLevel";
-  return function cuMipmappedArrayGetLevel(hMipmappedArray: CUmipmappedArray, level: number): CUarray {
-    if (arguments.length !== 2) rt.arity(F$, "hMipmappedArray,level", 2, arguments.length);
-    if (!(isPtr(hMipmappedArray))) rt.bad(F$, "hMipmappedArray", "pointer", hMipmappedArray);
-    if (!((typeof level === "number" && (level >>> 0) === level && (+level !== 0 || 1 / level > 0)))) rt.bad(F$, "level", "u32", level);
-    const r = raw.cuMipmappedArrayGetLevel(o0, hMipmappedArray, level);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUarray;
-  };
-}
-
-function cuMipmappedArrayDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuMipmappedArrayDestroy"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuMipmappedArrayDestroy";
-  return function cuMipmappedArrayDestroy(hMipmappedArray: CUmipmappedArray): void {
-    if (arguments.length !== 1) rt.arity(F$, "hMipmappedArray", 1, arguments.length);
-    if (!(isPtr(hMipmappedArray))) rt.bad(F$, "hMipmappedArray", "pointer", hMipmappedArray);
-    const r = raw.cuMipmappedArrayDestroy(hMipmappedArray);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hMipmappedArray);
   };
 }
 
@@ -2203,76 +1463,6 @@ function cuMemBatchDecompressAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMe
   };
 }
 
-function cuMemAddressReserve$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAddressReserve"] {
-  const o0 = rt.out[0]!;
-  const u64 = rt.u64;
-  const F$ = "cuMemAddressReserve";
-  return function cuMemAddressReserve(size: bigint | number, alignment: bigint | number, addr: CUdeviceptr, flags: bigint | number): CUdeviceptr {
-    if (arguments.length !== 4) rt.arity(F$, "size,alignment,addr,flags", 4, arguments.length);
-    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad(F$, "size", "u64", size);
-    if (!((typeof alignment === "bigint" ? alignment >= 0n && alignment <= 18446744073709551615n : Number.isSafeInteger(alignment) && alignment >= 0))) rt.bad(F$, "alignment", "u64", alignment);
-    if (!((typeof addr === "bigint" ? addr >= 0n && addr <= 18446744073709551615n : Number.isSafeInteger(addr) && addr >= 0))) rt.bad(F$, "addr", "u64", addr);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
-    const r = raw.cuMemAddressReserve(o0, size, alignment, addr, flags);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return u64[0]! as CUdeviceptr;
-  };
-}
-
-function cuMemAddressFree$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAddressFree"] {
-  const F$ = "cuMemAddressFree";
-  return function cuMemAddressFree(ptr: CUdeviceptr, size: bigint | number): void {
-    if (arguments.length !== 2) rt.arity(F$, "ptr,size", 2, arguments.length);
-    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad(F$, "ptr", "u64", ptr);
-    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad(F$, "size", "u64", size);
-    const r = raw.cuMemAddressFree(ptr, size);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuMemCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMemCreate"] {
-  const o0 = rt.out[0]!;
-  const u64 = rt.u64;
-  const F$ = "cuMemCreate";
-  return function cuMemCreate(size: bigint | number, prop: PointerLike, flags: bigint | number): CUmemGenericAllocationHandle {
-    if (arguments.length !== 3) rt.arity(F$, "size,prop,flags", 3, arguments.length);
-    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad(F$, "size", "u64", size);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
-    const r = raw.cuMemCreate(o0, size, rt.ptr(rt.expect(prop, CUmemAllocationProp_st, F$, "prop"), F$, "prop"), flags);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return u64[0]! as CUmemGenericAllocationHandle;
-  };
-}
-
-function cuMemRelease$(raw: Raw, rt: CheckedRuntime): Checked["cuMemRelease"] {
-  const F$ = "cuMemRelease";
-  return function cuMemRelease(handle: CUmemGenericAllocationHandle): void {
-    if (arguments.length !== 1) rt.arity(F$, "handle", 1, arguments.length);
-    if (!((typeof handle === "bigint" ? handle >= 0n && handle <= 18446744073709551615n : Number.isSafeInteger(handle) && handle >= 0))) rt.bad(F$, "handle", "u64", handle);
-    const r = raw.cuMemRelease(handle);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuMemMap$(raw: Raw, rt: CheckedRuntime): Checked["cuMemMap"] {
-  const F$ = "cuMemMap";
-  return function cuMemMap(ptr: CUdeviceptr, size: bigint | number, offset: bigint | number, handle: CUmemGenericAllocationHandle, flags: bigint | number): void {
-    if (arguments.length !== 5) rt.arity(F$, "ptr,size,offset,handle,flags", 5, arguments.length);
-    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad(F$, "ptr", "u64", ptr);
-    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad(F$, "size", "u64", size);
-    if (!((typeof offset === "bigint" ? offset >= 0n && offset <= 18446744073709551615n : Number.isSafeInteger(offset) && offset >= 0))) rt.bad(F$, "offset", "u64", offset);
-    if (!((typeof handle === "bigint" ? handle >= 0n && handle <= 18446744073709551615n : Number.isSafeInteger(handle) && handle >= 0))) rt.bad(F$, "handle", "u64", handle);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
-    const r = raw.cuMemMap(ptr, size, offset, handle, flags);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
 function cuMemMapArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemMapArrayAsync"] {
   const isPtr = rt.isPointer;
   const F$ = "cuMemMapArrayAsync";
@@ -2281,31 +1471,6 @@ function cuMemMapArrayAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemMapArr
     if (!((typeof count === "number" && (count >>> 0) === count && (+count !== 0 || 1 / count > 0)))) rt.bad(F$, "count", "u32", count);
     if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
     const r = raw.cuMemMapArrayAsync(rt.ptr(rt.expect(mapInfoList, CUarrayMapInfo_st, F$, "mapInfoList"), F$, "mapInfoList"), count, hStream);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuMemUnmap$(raw: Raw, rt: CheckedRuntime): Checked["cuMemUnmap"] {
-  const F$ = "cuMemUnmap";
-  return function cuMemUnmap(ptr: CUdeviceptr, size: bigint | number): void {
-    if (arguments.length !== 2) rt.arity(F$, "ptr,size", 2, arguments.length);
-    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad(F$, "ptr", "u64", ptr);
-    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad(F$, "size", "u64", size);
-    const r = raw.cuMemUnmap(ptr, size);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuMemSetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemSetAccess"] {
-  const F$ = "cuMemSetAccess";
-  return function cuMemSetAccess(ptr: CUdeviceptr, size: bigint | number, desc: PointerLike, count: bigint | number): void {
-    if (arguments.length !== 4) rt.arity(F$, "ptr,size,desc,count", 4, arguments.length);
-    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad(F$, "ptr", "u64", ptr);
-    if (!((typeof size === "bigint" ? size >= 0n && size <= 18446744073709551615n : Number.isSafeInteger(size) && size >= 0))) rt.bad(F$, "size", "u64", size);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
-    const r = raw.cuMemSetAccess(ptr, size, rt.ptr(rt.expect(desc, CUmemAccessDesc_st, F$, "desc"), F$, "desc"), count);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
   };
@@ -2352,20 +1517,6 @@ function cuMemImportFromShareableHandle$(raw: Raw, rt: CheckedRuntime): Checked[
   };
 }
 
-function cuMemGetAllocationGranularity$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetAllocationGranularity"] {
-  const o0 = rt.out[0]!;
-  const u64 = rt.u64;
-  const F$ = "cuMemGetAllocationGranularity";
-  return function cuMemGetAllocationGranularity(prop: PointerLike, option: CUmemAllocationGranularity_flags): bigint {
-    if (arguments.length !== 2) rt.arity(F$, "prop,option", 2, arguments.length);
-    if (!((typeof option === "number" && (option >>> 0) === option && (+option !== 0 || 1 / option > 0)))) rt.bad(F$, "option", "u32", option);
-    const r = raw.cuMemGetAllocationGranularity(o0, rt.ptr(rt.expect(prop, CUmemAllocationProp_st, F$, "prop"), F$, "prop"), option);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return u64[0]!;
-  };
-}
-
 function cuMemGetAllocationPropertiesFromHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuMemGetAllocationPropertiesFromHandle"] {
   const F$ = "cuMemGetAllocationPropertiesFromHandle";
   return function cuMemGetAllocationPropertiesFromHandle(handle: CUmemGenericAllocationHandle, prop?: CUmemAllocationProp_st): CUmemAllocationProp_st {
@@ -2392,87 +1543,6 @@ function cuMemRetainAllocationHandle$(raw: Raw, rt: CheckedRuntime): Checked["cu
   };
 }
 
-function cuMemFreeAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemFreeAsync"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuMemFreeAsync";
-  return function cuMemFreeAsync(dptr: CUdeviceptr, hStream: CUstream): void {
-    if (arguments.length !== 2) rt.arity(F$, "dptr,hStream", 2, arguments.length);
-    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad(F$, "dptr", "u64", dptr);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuMemFreeAsync(dptr, hStream);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuMemAllocAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocAsync"] {
-  const o0 = rt.out[0]!;
-  const u64 = rt.u64;
-  const isPtr = rt.isPointer;
-  const F$ = "cuMemAllocAsync";
-  return function cuMemAllocAsync(bytesize: bigint | number, hStream: CUstream): CUdeviceptr {
-    if (arguments.length !== 2) rt.arity(F$, "bytesize,hStream", 2, arguments.length);
-    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad(F$, "bytesize", "u64", bytesize);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuMemAllocAsync(o0, bytesize, hStream);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return u64[0]! as CUdeviceptr;
-  };
-}
-
-function cuMemPoolTrimTo$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolTrimTo"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuMemPoolTrimTo";
-  return function cuMemPoolTrimTo(pool: CUmemoryPool, minBytesToKeep: bigint | number): void {
-    if (arguments.length !== 2) rt.arity(F$, "pool,minBytesToKeep", 2, arguments.length);
-    if (!(isPtr(pool))) rt.bad(F$, "pool", "pointer", pool);
-    if (!((typeof minBytesToKeep === "bigint" ? minBytesToKeep >= 0n && minBytesToKeep <= 18446744073709551615n : Number.isSafeInteger(minBytesToKeep) && minBytesToKeep >= 0))) rt.bad(F$, "minBytesToKeep", "u64", minBytesToKeep);
-    const r = raw.cuMemPoolTrimTo(pool, minBytesToKeep);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, pool);
-  };
-}
-
-function cuMemPoolSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolSetAttribute"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuMemPoolSetAttribute";
-  return function cuMemPoolSetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: PointerLike): void {
-    if (arguments.length !== 3) rt.arity(F$, "pool,attr,value", 3, arguments.length);
-    if (!(isPtr(pool))) rt.bad(F$, "pool", "pointer", pool);
-    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
-    const r = raw.cuMemPoolSetAttribute(pool, attr, rt.ptr(value, F$, "value"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, pool);
-  };
-}
-
-function cuMemPoolGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolGetAttribute"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuMemPoolGetAttribute";
-  return function cuMemPoolGetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: PointerLike): void {
-    if (arguments.length !== 3) rt.arity(F$, "pool,attr,value", 3, arguments.length);
-    if (!(isPtr(pool))) rt.bad(F$, "pool", "pointer", pool);
-    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
-    const r = raw.cuMemPoolGetAttribute(pool, attr, rt.ptr(value, F$, "value"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, pool);
-  };
-}
-
-function cuMemPoolSetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolSetAccess"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuMemPoolSetAccess";
-  return function cuMemPoolSetAccess(pool: CUmemoryPool, map: PointerLike, count: bigint | number): void {
-    if (arguments.length !== 3) rt.arity(F$, "pool,map,count", 3, arguments.length);
-    if (!(isPtr(pool))) rt.bad(F$, "pool", "pointer", pool);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
-    const r = raw.cuMemPoolSetAccess(pool, rt.ptr(rt.expect(map, CUmemAccessDesc_st, F$, "map"), F$, "map"), count);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, pool);
-  };
-}
-
 function cuMemPoolGetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolGetAccess"] {
   const o0 = rt.out[0]!;
   const u32 = rt.u32;
@@ -2485,30 +1555,6 @@ function cuMemPoolGetAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolGe
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
     return u32[0]! as CUmemAccess_flags;
-  };
-}
-
-function cuMemPoolCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolCreate"] {
-  const o0 = rt.out[0]!;
-  const F$ = "cuMemPoolCreate";
-  return function cuMemPoolCreate(poolProps: PointerLike): CUmemoryPool {
-    if (arguments.length !== 1) rt.arity(F$, "poolProps", 1, arguments.length);
-    const r = raw.cuMemPoolCreate(o0, rt.ptr(rt.expect(poolProps, CUmemPoolProps_st, F$, "poolProps"), F$, "poolProps"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUmemoryPool;
-  };
-}
-
-function cuMemPoolDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolDestroy"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuMemPoolDestroy";
-  return function cuMemPoolDestroy(pool: CUmemoryPool): void {
-    if (arguments.length !== 1) rt.arity(F$, "pool", 1, arguments.length);
-    if (!(isPtr(pool))) rt.bad(F$, "pool", "pointer", pool);
-    const r = raw.cuMemPoolDestroy(pool);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, pool);
   };
 }
 
@@ -2548,79 +1594,6 @@ function cuMemSetMemPool$(raw: Raw, rt: CheckedRuntime): Checked["cuMemSetMemPoo
     const r = raw.cuMemSetMemPool(rt.ptr(rt.expect(location, CUmemLocation_st, F$, "location"), F$, "location"), type, pool);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuMemAllocFromPoolAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAllocFromPoolAsync"] {
-  const o0 = rt.out[0]!;
-  const u64 = rt.u64;
-  const isPtr = rt.isPointer;
-  const F$ = "cuMemAllocFromPoolAsync";
-  return function cuMemAllocFromPoolAsync(bytesize: bigint | number, pool: CUmemoryPool, hStream: CUstream): CUdeviceptr {
-    if (arguments.length !== 3) rt.arity(F$, "bytesize,pool,hStream", 3, arguments.length);
-    if (!((typeof bytesize === "bigint" ? bytesize >= 0n && bytesize <= 18446744073709551615n : Number.isSafeInteger(bytesize) && bytesize >= 0))) rt.bad(F$, "bytesize", "u64", bytesize);
-    if (!(isPtr(pool))) rt.bad(F$, "pool", "pointer", pool);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuMemAllocFromPoolAsync(o0, bytesize, pool, hStream);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return u64[0]! as CUdeviceptr;
-  };
-}
-
-function cuMemPoolExportToShareableHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolExportToShareableHandle"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuMemPoolExportToShareableHandle";
-  return function cuMemPoolExportToShareableHandle(handle_out: PointerLike, pool: CUmemoryPool, handleType: CUmemAllocationHandleType, flags: bigint | number): void {
-    if (arguments.length !== 4) rt.arity(F$, "handle_out,pool,handleType,flags", 4, arguments.length);
-    if (!(isPtr(pool))) rt.bad(F$, "pool", "pointer", pool);
-    if (!((typeof handleType === "number" && (handleType >>> 0) === handleType && (+handleType !== 0 || 1 / handleType > 0)))) rt.bad(F$, "handleType", "u32", handleType);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
-    const r = raw.cuMemPoolExportToShareableHandle(rt.ptr(handle_out, F$, "handle_out"), pool, handleType, flags);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuMemPoolImportFromShareableHandle$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolImportFromShareableHandle"] {
-  const o0 = rt.out[0]!;
-  const F$ = "cuMemPoolImportFromShareableHandle";
-  return function cuMemPoolImportFromShareableHandle(handle: PointerLike, handleType: CUmemAllocationHandleType, flags: bigint | number): CUmemoryPool {
-    if (arguments.length !== 3) rt.arity(F$, "handle,handleType,flags", 3, arguments.length);
-    if (!((typeof handleType === "number" && (handleType >>> 0) === handleType && (+handleType !== 0 || 1 / handleType > 0)))) rt.bad(F$, "handleType", "u32", handleType);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
-    const r = raw.cuMemPoolImportFromShareableHandle(o0, rt.ptr(handle, F$, "handle"), handleType, flags);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUmemoryPool;
-  };
-}
-
-function cuMemPoolExportPointer$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolExportPointer"] {
-  const F$ = "cuMemPoolExportPointer";
-  return function cuMemPoolExportPointer(ptr: CUdeviceptr, shareData_out?: CUmemPoolPtrExportData_st): CUmemPoolPtrExportData_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "ptr,shareData_out", 1, arguments.length);
-    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad(F$, "ptr", "u64", ptr);
-    const $shareData_out = shareData_out === undefined ? rt.record(CUmemPoolPtrExportData_st) : rt.recordArg(shareData_out, CUmemPoolPtrExportData_st, F$, "shareData_out");
-    const r = raw.cuMemPoolExportPointer($shareData_out.$pointer(), ptr);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return $shareData_out;
-  };
-}
-
-function cuMemPoolImportPointer$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPoolImportPointer"] {
-  const o0 = rt.out[0]!;
-  const u64 = rt.u64;
-  const isPtr = rt.isPointer;
-  const F$ = "cuMemPoolImportPointer";
-  return function cuMemPoolImportPointer(pool: CUmemoryPool, shareData: PointerLike): CUdeviceptr {
-    if (arguments.length !== 2) rt.arity(F$, "pool,shareData", 2, arguments.length);
-    if (!(isPtr(pool))) rt.bad(F$, "pool", "pointer", pool);
-    const r = raw.cuMemPoolImportPointer(o0, pool, rt.ptr(rt.expect(shareData, CUmemPoolPtrExportData_st, F$, "shareData"), F$, "shareData"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return u64[0]! as CUdeviceptr;
   };
 }
 
@@ -2708,104 +1681,6 @@ function cuMulticastGetGranularity$(raw: Raw, rt: CheckedRuntime): Checked["cuMu
   };
 }
 
-function cuPointerGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuPointerGetAttribute"] {
-  const F$ = "cuPointerGetAttribute";
-  return function cuPointerGetAttribute(data: PointerLike, attribute: CUpointer_attribute, ptr: CUdeviceptr): void {
-    if (arguments.length !== 3) rt.arity(F$, "data,attribute,ptr", 3, arguments.length);
-    if (!((typeof attribute === "number" && (attribute >>> 0) === attribute && (+attribute !== 0 || 1 / attribute > 0)))) rt.bad(F$, "attribute", "u32", attribute);
-    if (!((typeof ptr === "bigint" ? ptr >= 0n && ptr <= 18446744073709551615n : Number.isSafeInteger(ptr) && ptr >= 0))) rt.bad(F$, "ptr", "u64", ptr);
-    const r = raw.cuPointerGetAttribute(rt.ptr(data, F$, "data"), attribute, ptr);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuMemPrefetchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPrefetchAsync"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuMemPrefetchAsync";
-  return function cuMemPrefetchAsync(devPtr: CUdeviceptr, count: bigint | number, location: Uint8Array | CUmemLocation_st, flags: number, hStream: CUstream): void {
-    if (arguments.length !== 5) rt.arity(F$, "devPtr,count,location,flags,hStream", 5, arguments.length);
-    if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad(F$, "devPtr", "u64", devPtr);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
-    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuMemPrefetchAsync(devPtr, count, rt.struct(location, 8, F$, "location", CUmemLocation_st), flags, hStream);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuMemAdvise$(raw: Raw, rt: CheckedRuntime): Checked["cuMemAdvise"] {
-  const F$ = "cuMemAdvise";
-  return function cuMemAdvise(devPtr: CUdeviceptr, count: bigint | number, advice: CUmem_advise, location: Uint8Array | CUmemLocation_st): void {
-    if (arguments.length !== 4) rt.arity(F$, "devPtr,count,advice,location", 4, arguments.length);
-    if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad(F$, "devPtr", "u64", devPtr);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
-    if (!((typeof advice === "number" && (advice >>> 0) === advice && (+advice !== 0 || 1 / advice > 0)))) rt.bad(F$, "advice", "u32", advice);
-    const r = raw.cuMemAdvise(devPtr, count, advice, rt.struct(location, 8, F$, "location", CUmemLocation_st));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuMemPrefetchBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemPrefetchBatchAsync"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuMemPrefetchBatchAsync";
-  return function cuMemPrefetchBatchAsync(dptrs: PointerLike, sizes: PointerLike, count: bigint | number, prefetchLocs: PointerLike, prefetchLocIdxs: PointerLike, numPrefetchLocs: bigint | number, flags: bigint | number, hStream: CUstream): void {
-    if (arguments.length !== 8) rt.arity(F$, "dptrs,sizes,count,prefetchLocs,prefetchLocIdxs,numPrefetchLocs,flags,hStream", 8, arguments.length);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
-    if (!((typeof numPrefetchLocs === "bigint" ? numPrefetchLocs >= 0n && numPrefetchLocs <= 18446744073709551615n : Number.isSafeInteger(numPrefetchLocs) && numPrefetchLocs >= 0))) rt.bad(F$, "numPrefetchLocs", "u64", numPrefetchLocs);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuMemPrefetchBatchAsync(rt.sized(dptrs, count, 8, F$, "dptrs"), rt.sized(sizes, count, 8, F$, "sizes"), count, rt.sized(prefetchLocs, numPrefetchLocs, 8, F$, "prefetchLocs", CUmemLocation_st), rt.sized(prefetchLocIdxs, numPrefetchLocs, 8, F$, "prefetchLocIdxs"), numPrefetchLocs, flags, hStream);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuMemDiscardBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemDiscardBatchAsync"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuMemDiscardBatchAsync";
-  return function cuMemDiscardBatchAsync(dptrs: PointerLike, sizes: PointerLike, count: bigint | number, flags: bigint | number, hStream: CUstream): void {
-    if (arguments.length !== 5) rt.arity(F$, "dptrs,sizes,count,flags,hStream", 5, arguments.length);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuMemDiscardBatchAsync(rt.sized(dptrs, count, 8, F$, "dptrs"), rt.sized(sizes, count, 8, F$, "sizes"), count, flags, hStream);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuMemDiscardAndPrefetchBatchAsync$(raw: Raw, rt: CheckedRuntime): Checked["cuMemDiscardAndPrefetchBatchAsync"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuMemDiscardAndPrefetchBatchAsync";
-  return function cuMemDiscardAndPrefetchBatchAsync(dptrs: PointerLike, sizes: PointerLike, count: bigint | number, prefetchLocs: PointerLike, prefetchLocIdxs: PointerLike, numPrefetchLocs: bigint | number, flags: bigint | number, hStream: CUstream): void {
-    if (arguments.length !== 8) rt.arity(F$, "dptrs,sizes,count,prefetchLocs,prefetchLocIdxs,numPrefetchLocs,flags,hStream", 8, arguments.length);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
-    if (!((typeof numPrefetchLocs === "bigint" ? numPrefetchLocs >= 0n && numPrefetchLocs <= 18446744073709551615n : Number.isSafeInteger(numPrefetchLocs) && numPrefetchLocs >= 0))) rt.bad(F$, "numPrefetchLocs", "u64", numPrefetchLocs);
-    if (!((typeof flags === "bigint" ? flags >= 0n && flags <= 18446744073709551615n : Number.isSafeInteger(flags) && flags >= 0))) rt.bad(F$, "flags", "u64", flags);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuMemDiscardAndPrefetchBatchAsync(rt.sized(dptrs, count, 8, F$, "dptrs"), rt.sized(sizes, count, 8, F$, "sizes"), count, rt.sized(prefetchLocs, numPrefetchLocs, 8, F$, "prefetchLocs", CUmemLocation_st), rt.sized(prefetchLocIdxs, numPrefetchLocs, 8, F$, "prefetchLocIdxs"), numPrefetchLocs, flags, hStream);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuMemRangeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuMemRangeGetAttribute"] {
-  const F$ = "cuMemRangeGetAttribute";
-  return function cuMemRangeGetAttribute(data: PointerLike, dataSize: bigint | number, attribute: CUmem_range_attribute, devPtr: CUdeviceptr, count: bigint | number): void {
-    if (arguments.length !== 5) rt.arity(F$, "data,dataSize,attribute,devPtr,count", 5, arguments.length);
-    if (!((typeof dataSize === "bigint" ? dataSize >= 0n && dataSize <= 18446744073709551615n : Number.isSafeInteger(dataSize) && dataSize >= 0))) rt.bad(F$, "dataSize", "u64", dataSize);
-    if (!((typeof attribute === "number" && (attribute >>> 0) === attribute && (+attribute !== 0 || 1 / attribute > 0)))) rt.bad(F$, "attribute", "u32", attribute);
-    if (!((typeof devPtr === "bigint" ? devPtr >= 0n && devPtr <= 18446744073709551615n : Number.isSafeInteger(devPtr) && devPtr >= 0))) rt.bad(F$, "devPtr", "u64", devPtr);
-    if (!((typeof count === "bigint" ? count >= 0n && count <= 18446744073709551615n : Number.isSafeInteger(count) && count >= 0))) rt.bad(F$, "count", "u64", count);
-    const r = raw.cuMemRangeGetAttribute(rt.sized(data, dataSize, 1, F$, "data"), dataSize, attribute, devPtr, count);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
 function cuMemRangeGetAttributes$(raw: Raw, rt: CheckedRuntime): Checked["cuMemRangeGetAttributes"] {
   const F$ = "cuMemRangeGetAttributes";
   return function cuMemRangeGetAttributes(data: PointerLike, dataSizes: PointerLike, attributes: PointerLike, numAttributes: bigint | number, devPtr: CUdeviceptr, count: bigint | number): void {
@@ -2856,35 +1731,6 @@ function cuStreamCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamCreate"
   };
 }
 
-function cuStreamCreateWithPriority$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamCreateWithPriority"] {
-  const o0 = rt.out[0]!;
-  const F$ = "cuStreamCreateWithPriority";
-  return function cuStreamCreateWithPriority(flags: number, priority: number): CUstream {
-    if (arguments.length !== 2) rt.arity(F$, "flags,priority", 2, arguments.length);
-    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
-    if (!((typeof priority === "number" && (priority | 0) === priority && (+priority !== 0 || 1 / priority > 0)))) rt.bad(F$, "priority", "i32", priority);
-    const r = raw.cuStreamCreateWithPriority(o0, flags, priority);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUstream;
-  };
-}
-
-function cuStreamGetPriority$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetPriority"] {
-  const o0 = rt.out[0]!;
-  const i32 = rt.i32;
-  const isPtr = rt.isPointer;
-  const F$ = "cuStreamGetPriority";
-  return function cuStreamGetPriority(hStream: CUstream): number {
-    if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuStreamGetPriority(hStream, o0);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hStream);
-    return i32[0]!;
-  };
-}
-
 function cuStreamGetDevice$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetDevice"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
@@ -2897,21 +1743,6 @@ function cuStreamGetDevice$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetD
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
     return i32[0]! as CUdevice;
-  };
-}
-
-function cuStreamGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetFlags"] {
-  const o0 = rt.out[0]!;
-  const u32 = rt.u32;
-  const isPtr = rt.isPointer;
-  const F$ = "cuStreamGetFlags";
-  return function cuStreamGetFlags(hStream: CUstream): number {
-    if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuStreamGetFlags(hStream, o0);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hStream);
-    return u32[0]!;
   };
 }
 
@@ -2930,20 +1761,6 @@ function cuStreamGetId$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetId"] 
   };
 }
 
-function cuStreamGetCtx$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetCtx"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuStreamGetCtx";
-  return function cuStreamGetCtx(hStream: CUstream): CUcontext {
-    if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuStreamGetCtx(hStream, o0);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hStream);
-    return rt.readPointer(0) as CUcontext;
-  };
-}
-
 function cuStreamGetCtx_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetCtx_v2"] {
   const o0 = rt.out[0]!;
   const o1 = rt.out[1]!;
@@ -2956,20 +1773,6 @@ function cuStreamGetCtx_v2$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetC
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
     return [rt.readPointer(0) as CUcontext, rt.readPointer(1) as CUgreenCtx];
-  };
-}
-
-function cuStreamWaitEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamWaitEvent"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuStreamWaitEvent";
-  return function cuStreamWaitEvent(hStream: CUstream, hEvent: CUevent, Flags: number): void {
-    if (arguments.length !== 3) rt.arity(F$, "hStream,hEvent,Flags", 3, arguments.length);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    if (!(isPtr(hEvent))) rt.bad(F$, "hEvent", "pointer", hEvent);
-    if (!((typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0)))) rt.bad(F$, "Flags", "u32", Flags);
-    const r = raw.cuStreamWaitEvent(hStream, hEvent, Flags);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hStream);
   };
 }
 
@@ -2987,34 +1790,6 @@ function cuStreamAddCallback$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamAd
   };
 }
 
-function cuStreamBeginCapture$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamBeginCapture"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuStreamBeginCapture";
-  return function cuStreamBeginCapture(hStream: CUstream, mode: CUstreamCaptureMode): void {
-    if (arguments.length !== 2) rt.arity(F$, "hStream,mode", 2, arguments.length);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    if (!((typeof mode === "number" && (mode >>> 0) === mode && (+mode !== 0 || 1 / mode > 0)))) rt.bad(F$, "mode", "u32", mode);
-    const r = raw.cuStreamBeginCapture(hStream, mode);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hStream);
-  };
-}
-
-function cuStreamBeginCaptureToGraph$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamBeginCaptureToGraph"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuStreamBeginCaptureToGraph";
-  return function cuStreamBeginCaptureToGraph(hStream: CUstream, hGraph: CUgraph, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, mode: CUstreamCaptureMode): void {
-    if (arguments.length !== 6) rt.arity(F$, "hStream,hGraph,dependencies,dependencyData,numDependencies,mode", 6, arguments.length);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    if (!((typeof mode === "number" && (mode >>> 0) === mode && (+mode !== 0 || 1 / mode > 0)))) rt.bad(F$, "mode", "u32", mode);
-    const r = raw.cuStreamBeginCaptureToGraph(hStream, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, F$, "dependencyData"), F$, "dependencyData"), numDependencies, mode);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hStream);
-  };
-}
-
 function cuThreadExchangeStreamCaptureMode$(raw: Raw, rt: CheckedRuntime): Checked["cuThreadExchangeStreamCaptureMode"] {
   const F$ = "cuThreadExchangeStreamCaptureMode";
   return function cuThreadExchangeStreamCaptureMode(mode: PointerLike): void {
@@ -3022,70 +1797,6 @@ function cuThreadExchangeStreamCaptureMode$(raw: Raw, rt: CheckedRuntime): Check
     const r = raw.cuThreadExchangeStreamCaptureMode(rt.ptr(mode, F$, "mode"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuStreamEndCapture$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamEndCapture"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuStreamEndCapture";
-  return function cuStreamEndCapture(hStream: CUstream): CUgraph {
-    if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuStreamEndCapture(hStream, o0);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hStream);
-    return rt.readPointer(0) as CUgraph;
-  };
-}
-
-function cuStreamIsCapturing$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamIsCapturing"] {
-  const o0 = rt.out[0]!;
-  const u32 = rt.u32;
-  const isPtr = rt.isPointer;
-  const F$ = "cuStreamIsCapturing";
-  return function cuStreamIsCapturing(hStream: CUstream): CUstreamCaptureStatus {
-    if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuStreamIsCapturing(hStream, o0);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hStream);
-    return u32[0]! as CUstreamCaptureStatus;
-  };
-}
-
-function cuStreamGetCaptureInfo$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGetCaptureInfo"] {
-  const o0 = rt.out[0]!;
-  const o1 = rt.out[1]!;
-  const o2 = rt.out[2]!;
-  const o3 = rt.out[3]!;
-  const o4 = rt.out[4]!;
-  const o5 = rt.out[5]!;
-  const u32 = rt.u32;
-  const u64 = rt.u64;
-  const isPtr = rt.isPointer;
-  const F$ = "cuStreamGetCaptureInfo";
-  return function cuStreamGetCaptureInfo(hStream: CUstream): [captureStatus_out: CUstreamCaptureStatus, id_out: cuuint64_t, graph_out: CUgraph, dependencies_out: Pointer, edgeData_out: Pointer, numDependencies_out: bigint] {
-    if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuStreamGetCaptureInfo(hStream, o0, o1, o2, o3, o4, o5);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hStream);
-    return [u32[0]! as CUstreamCaptureStatus, u64[1]! as cuuint64_t, rt.readPointer(2) as CUgraph, rt.readPointer(3), rt.readPointer(4), u64[5]!];
-  };
-}
-
-function cuStreamUpdateCaptureDependencies$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamUpdateCaptureDependencies"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuStreamUpdateCaptureDependencies";
-  return function cuStreamUpdateCaptureDependencies(hStream: CUstream, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, flags: number): void {
-    if (arguments.length !== 5) rt.arity(F$, "hStream,dependencies,dependencyData,numDependencies,flags", 5, arguments.length);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
-    const r = raw.cuStreamUpdateCaptureDependencies(hStream, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, F$, "dependencyData"), F$, "dependencyData"), numDependencies, flags);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hStream);
   };
 }
 
@@ -3114,30 +1825,6 @@ function cuStreamQuery$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamQuery"] 
     if (rt.guards) rt.check(F$);
     if (r !== 0 && r !== 600) rt.fail(r, F$, hStream);
     return r;
-  };
-}
-
-function cuStreamSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamSynchronize"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuStreamSynchronize";
-  return function cuStreamSynchronize(hStream: CUstream): void {
-    if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuStreamSynchronize(hStream);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hStream);
-  };
-}
-
-function cuStreamDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamDestroy"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuStreamDestroy";
-  return function cuStreamDestroy(hStream: CUstream): void {
-    if (arguments.length !== 1) rt.arity(F$, "hStream", 1, arguments.length);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuStreamDestroy(hStream);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hStream);
   };
 }
 
@@ -3182,32 +1869,6 @@ function cuStreamSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamS
   };
 }
 
-function cuEventCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuEventCreate"] {
-  const o0 = rt.out[0]!;
-  const F$ = "cuEventCreate";
-  return function cuEventCreate(Flags: number): CUevent {
-    if (arguments.length !== 1) rt.arity(F$, "Flags", 1, arguments.length);
-    if (!((typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0)))) rt.bad(F$, "Flags", "u32", Flags);
-    const r = raw.cuEventCreate(o0, Flags);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUevent;
-  };
-}
-
-function cuEventRecord$(raw: Raw, rt: CheckedRuntime): Checked["cuEventRecord"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuEventRecord";
-  return function cuEventRecord(hEvent: CUevent, hStream: CUstream): void {
-    if (arguments.length !== 2) rt.arity(F$, "hEvent,hStream", 2, arguments.length);
-    if (!(isPtr(hEvent))) rt.bad(F$, "hEvent", "pointer", hEvent);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuEventRecord(hEvent, hStream);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hEvent);
-  };
-}
-
 function cuEventRecordWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuEventRecordWithFlags"] {
   const isPtr = rt.isPointer;
   const F$ = "cuEventRecordWithFlags";
@@ -3219,59 +1880,6 @@ function cuEventRecordWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuEvent
     const r = raw.cuEventRecordWithFlags(hEvent, hStream, flags);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hEvent);
-  };
-}
-
-function cuEventQuery$(raw: Raw, rt: CheckedRuntime): Checked["cuEventQuery"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuEventQuery";
-  return function cuEventQuery(hEvent: CUevent): CUresult {
-    if (arguments.length !== 1) rt.arity(F$, "hEvent", 1, arguments.length);
-    if (!(isPtr(hEvent))) rt.bad(F$, "hEvent", "pointer", hEvent);
-    const r = raw.cuEventQuery(hEvent);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0 && r !== 600) rt.fail(r, F$, hEvent);
-    return r;
-  };
-}
-
-function cuEventSynchronize$(raw: Raw, rt: CheckedRuntime): Checked["cuEventSynchronize"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuEventSynchronize";
-  return function cuEventSynchronize(hEvent: CUevent): void {
-    if (arguments.length !== 1) rt.arity(F$, "hEvent", 1, arguments.length);
-    if (!(isPtr(hEvent))) rt.bad(F$, "hEvent", "pointer", hEvent);
-    const r = raw.cuEventSynchronize(hEvent);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hEvent);
-  };
-}
-
-function cuEventDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuEventDestroy"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuEventDestroy";
-  return function cuEventDestroy(hEvent: CUevent): void {
-    if (arguments.length !== 1) rt.arity(F$, "hEvent", 1, arguments.length);
-    if (!(isPtr(hEvent))) rt.bad(F$, "hEvent", "pointer", hEvent);
-    const r = raw.cuEventDestroy(hEvent);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hEvent);
-  };
-}
-
-function cuEventElapsedTime$(raw: Raw, rt: CheckedRuntime): Checked["cuEventElapsedTime"] {
-  const o0 = rt.out[0]!;
-  const f32 = rt.f32;
-  const isPtr = rt.isPointer;
-  const F$ = "cuEventElapsedTime";
-  return function cuEventElapsedTime(hStart: CUevent, hEnd: CUevent): number {
-    if (arguments.length !== 2) rt.arity(F$, "hStart,hEnd", 2, arguments.length);
-    if (!(isPtr(hStart))) rt.bad(F$, "hStart", "pointer", hStart);
-    if (!(isPtr(hEnd))) rt.bad(F$, "hEnd", "pointer", hEnd);
-    const r = raw.cuEventElapsedTime(o0, hStart, hEnd);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return f32[0]!;
   };
 }
 
@@ -3631,19 +2239,6 @@ function cuLaunchCooperativeKernelMultiDevice$(raw: Raw, rt: CheckedRuntime): Ch
   };
 }
 
-function cuLaunchHostFunc$(raw: Raw, rt: CheckedRuntime): Checked["cuLaunchHostFunc"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuLaunchHostFunc";
-  return function cuLaunchHostFunc(hStream: CUstream, fn: CUhostFn, userData: PointerLike): void {
-    if (arguments.length !== 3) rt.arity(F$, "hStream,fn,userData", 3, arguments.length);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    if (!(isPtr(fn))) rt.bad(F$, "fn", "function", fn);
-    const r = raw.cuLaunchHostFunc(hStream, fn, rt.ptr(userData, F$, "userData"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hStream);
-  };
-}
-
 function cuFuncSetBlockShape$(raw: Raw, rt: CheckedRuntime): Checked["cuFuncSetBlockShape"] {
   const isPtr = rt.isPointer;
   const F$ = "cuFuncSetBlockShape";
@@ -3795,48 +2390,6 @@ function cuFuncSetSharedMemConfig$(raw: Raw, rt: CheckedRuntime): Checked["cuFun
   };
 }
 
-function cuGraphCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphCreate"] {
-  const o0 = rt.out[0]!;
-  const F$ = "cuGraphCreate";
-  return function cuGraphCreate(flags: number): CUgraph {
-    if (arguments.length !== 1) rt.arity(F$, "flags", 1, arguments.length);
-    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
-    const r = raw.cuGraphCreate(o0, flags);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUgraph;
-  };
-}
-
-function cuGraphAddKernelNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddKernelNode"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphAddKernelNode";
-  return function cuGraphAddKernelNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    const r = raw.cuGraphAddKernelNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, F$, "nodeParams"), F$, "nodeParams"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUgraphNode;
-  };
-}
-
-function cuGraphKernelNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphKernelNodeGetParams"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphKernelNodeGetParams";
-  return function cuGraphKernelNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_KERNEL_NODE_PARAMS_v2_st): CUDA_KERNEL_NODE_PARAMS_v2_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,nodeParams", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
-    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_KERNEL_NODE_PARAMS_v2_st) : rt.recordArg(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, F$, "nodeParams");
-    const r = raw.cuGraphKernelNodeGetParams(hNode, $nodeParams.$pointer());
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hNode);
-    return $nodeParams;
-  };
-}
-
 function cuGraphKernelNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphKernelNodeSetParams"] {
   const isPtr = rt.isPointer;
   const F$ = "cuGraphKernelNodeSetParams";
@@ -3846,36 +2399,6 @@ function cuGraphKernelNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuG
     const r = raw.cuGraphKernelNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hNode);
-  };
-}
-
-function cuGraphAddMemcpyNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddMemcpyNode"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphAddMemcpyNode";
-  return function cuGraphAddMemcpyNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, copyParams: PointerLike, ctx: CUcontext): CUgraphNode {
-    if (arguments.length !== 5) rt.arity(F$, "hGraph,dependencies,numDependencies,copyParams,ctx", 5, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    if (!(isPtr(ctx))) rt.bad(F$, "ctx", "pointer", ctx);
-    const r = raw.cuGraphAddMemcpyNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, rt.ptr(rt.expect(copyParams, CUDA_MEMCPY3D_st, F$, "copyParams"), F$, "copyParams"), ctx);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUgraphNode;
-  };
-}
-
-function cuGraphMemcpyNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphMemcpyNodeGetParams"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphMemcpyNodeGetParams";
-  return function cuGraphMemcpyNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_MEMCPY3D_st): CUDA_MEMCPY3D_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,nodeParams", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
-    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_MEMCPY3D_st) : rt.recordArg(nodeParams, CUDA_MEMCPY3D_st, F$, "nodeParams");
-    const r = raw.cuGraphMemcpyNodeGetParams(hNode, $nodeParams.$pointer());
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hNode);
-    return $nodeParams;
   };
 }
 
@@ -3891,36 +2414,6 @@ function cuGraphMemcpyNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuG
   };
 }
 
-function cuGraphAddMemsetNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddMemsetNode"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphAddMemsetNode";
-  return function cuGraphAddMemsetNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, memsetParams: PointerLike, ctx: CUcontext): CUgraphNode {
-    if (arguments.length !== 5) rt.arity(F$, "hGraph,dependencies,numDependencies,memsetParams,ctx", 5, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    if (!(isPtr(ctx))) rt.bad(F$, "ctx", "pointer", ctx);
-    const r = raw.cuGraphAddMemsetNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, rt.ptr(rt.expect(memsetParams, CUDA_MEMSET_NODE_PARAMS_st, F$, "memsetParams"), F$, "memsetParams"), ctx);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUgraphNode;
-  };
-}
-
-function cuGraphMemsetNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphMemsetNodeGetParams"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphMemsetNodeGetParams";
-  return function cuGraphMemsetNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_MEMSET_NODE_PARAMS_st): CUDA_MEMSET_NODE_PARAMS_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,nodeParams", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
-    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_MEMSET_NODE_PARAMS_st) : rt.recordArg(nodeParams, CUDA_MEMSET_NODE_PARAMS_st, F$, "nodeParams");
-    const r = raw.cuGraphMemsetNodeGetParams(hNode, $nodeParams.$pointer());
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hNode);
-    return $nodeParams;
-  };
-}
-
 function cuGraphMemsetNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphMemsetNodeSetParams"] {
   const isPtr = rt.isPointer;
   const F$ = "cuGraphMemsetNodeSetParams";
@@ -3930,35 +2423,6 @@ function cuGraphMemsetNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuG
     const r = raw.cuGraphMemsetNodeSetParams(hNode, rt.ptr(rt.expect(nodeParams, CUDA_MEMSET_NODE_PARAMS_st, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hNode);
-  };
-}
-
-function cuGraphAddHostNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddHostNode"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphAddHostNode";
-  return function cuGraphAddHostNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    const r = raw.cuGraphAddHostNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, F$, "nodeParams"), F$, "nodeParams"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUgraphNode;
-  };
-}
-
-function cuGraphHostNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphHostNodeGetParams"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphHostNodeGetParams";
-  return function cuGraphHostNodeGetParams(hNode: CUgraphNode, nodeParams?: CUDA_HOST_NODE_PARAMS_st): CUDA_HOST_NODE_PARAMS_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,nodeParams", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
-    const $nodeParams = nodeParams === undefined ? rt.record(CUDA_HOST_NODE_PARAMS_st) : rt.recordArg(nodeParams, CUDA_HOST_NODE_PARAMS_st, F$, "nodeParams");
-    const r = raw.cuGraphHostNodeGetParams(hNode, $nodeParams.$pointer());
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hNode);
-    return $nodeParams;
   };
 }
 
@@ -3974,81 +2438,6 @@ function cuGraphHostNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGra
   };
 }
 
-function cuGraphAddChildGraphNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddChildGraphNode"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphAddChildGraphNode";
-  return function cuGraphAddChildGraphNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, childGraph: CUgraph): CUgraphNode {
-    if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,childGraph", 4, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    if (!(isPtr(childGraph))) rt.bad(F$, "childGraph", "pointer", childGraph);
-    const r = raw.cuGraphAddChildGraphNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, childGraph);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUgraphNode;
-  };
-}
-
-function cuGraphChildGraphNodeGetGraph$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphChildGraphNodeGetGraph"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphChildGraphNodeGetGraph";
-  return function cuGraphChildGraphNodeGetGraph(hNode: CUgraphNode): CUgraph {
-    if (arguments.length !== 1) rt.arity(F$, "hNode", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
-    const r = raw.cuGraphChildGraphNodeGetGraph(hNode, o0);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hNode);
-    return rt.readPointer(0) as CUgraph;
-  };
-}
-
-function cuGraphAddEmptyNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddEmptyNode"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphAddEmptyNode";
-  return function cuGraphAddEmptyNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number): CUgraphNode {
-    if (arguments.length !== 3) rt.arity(F$, "hGraph,dependencies,numDependencies", 3, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    const r = raw.cuGraphAddEmptyNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUgraphNode;
-  };
-}
-
-function cuGraphAddEventRecordNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddEventRecordNode"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphAddEventRecordNode";
-  return function cuGraphAddEventRecordNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, event: CUevent): CUgraphNode {
-    if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,event", 4, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    if (!(isPtr(event))) rt.bad(F$, "event", "pointer", event);
-    const r = raw.cuGraphAddEventRecordNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, event);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUgraphNode;
-  };
-}
-
-function cuGraphEventRecordNodeGetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphEventRecordNodeGetEvent"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphEventRecordNodeGetEvent";
-  return function cuGraphEventRecordNodeGetEvent(hNode: CUgraphNode): CUevent {
-    if (arguments.length !== 1) rt.arity(F$, "hNode", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
-    const r = raw.cuGraphEventRecordNodeGetEvent(hNode, o0);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hNode);
-    return rt.readPointer(0) as CUevent;
-  };
-}
-
 function cuGraphEventRecordNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphEventRecordNodeSetEvent"] {
   const isPtr = rt.isPointer;
   const F$ = "cuGraphEventRecordNodeSetEvent";
@@ -4059,36 +2448,6 @@ function cuGraphEventRecordNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked[
     const r = raw.cuGraphEventRecordNodeSetEvent(hNode, event);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hNode);
-  };
-}
-
-function cuGraphAddEventWaitNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddEventWaitNode"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphAddEventWaitNode";
-  return function cuGraphAddEventWaitNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, event: CUevent): CUgraphNode {
-    if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,event", 4, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    if (!(isPtr(event))) rt.bad(F$, "event", "pointer", event);
-    const r = raw.cuGraphAddEventWaitNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, event);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUgraphNode;
-  };
-}
-
-function cuGraphEventWaitNodeGetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphEventWaitNodeGetEvent"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphEventWaitNodeGetEvent";
-  return function cuGraphEventWaitNodeGetEvent(hNode: CUgraphNode): CUevent {
-    if (arguments.length !== 1) rt.arity(F$, "hNode", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
-    const r = raw.cuGraphEventWaitNodeGetEvent(hNode, o0);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hNode);
-    return rt.readPointer(0) as CUevent;
   };
 }
 
@@ -4241,101 +2600,6 @@ function cuGraphExecBatchMemOpNodeSetParams$(raw: Raw, rt: CheckedRuntime): Chec
   };
 }
 
-function cuGraphAddMemAllocNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddMemAllocNode"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphAddMemAllocNode";
-  return function cuGraphAddMemAllocNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,nodeParams", 4, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    const r = raw.cuGraphAddMemAllocNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, rt.ptr(rt.expect(nodeParams, CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, F$, "nodeParams"), F$, "nodeParams"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUgraphNode;
-  };
-}
-
-function cuGraphMemAllocNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphMemAllocNodeGetParams"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphMemAllocNodeGetParams";
-  return function cuGraphMemAllocNodeGetParams(hNode: CUgraphNode, params_out?: CUDA_MEM_ALLOC_NODE_PARAMS_v1_st): CUDA_MEM_ALLOC_NODE_PARAMS_v1_st {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hNode,params_out", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
-    const $params_out = params_out === undefined ? rt.record(CUDA_MEM_ALLOC_NODE_PARAMS_v1_st) : rt.recordArg(params_out, CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, F$, "params_out");
-    const r = raw.cuGraphMemAllocNodeGetParams(hNode, $params_out.$pointer());
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hNode);
-    return $params_out;
-  };
-}
-
-function cuGraphAddMemFreeNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddMemFreeNode"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphAddMemFreeNode";
-  return function cuGraphAddMemFreeNode(hGraph: CUgraph, dependencies: PointerLike, numDependencies: bigint | number, dptr: CUdeviceptr): CUgraphNode {
-    if (arguments.length !== 4) rt.arity(F$, "hGraph,dependencies,numDependencies,dptr", 4, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    if (!((typeof dptr === "bigint" ? dptr >= 0n && dptr <= 18446744073709551615n : Number.isSafeInteger(dptr) && dptr >= 0))) rt.bad(F$, "dptr", "u64", dptr);
-    const r = raw.cuGraphAddMemFreeNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), numDependencies, dptr);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUgraphNode;
-  };
-}
-
-function cuGraphMemFreeNodeGetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphMemFreeNodeGetParams"] {
-  const o0 = rt.out[0]!;
-  const u64 = rt.u64;
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphMemFreeNodeGetParams";
-  return function cuGraphMemFreeNodeGetParams(hNode: CUgraphNode): CUdeviceptr {
-    if (arguments.length !== 1) rt.arity(F$, "hNode", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
-    const r = raw.cuGraphMemFreeNodeGetParams(hNode, o0);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hNode);
-    return u64[0]! as CUdeviceptr;
-  };
-}
-
-function cuDeviceGraphMemTrim$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGraphMemTrim"] {
-  const F$ = "cuDeviceGraphMemTrim";
-  return function cuDeviceGraphMemTrim(device: CUdevice): void {
-    if (arguments.length !== 1) rt.arity(F$, "device", 1, arguments.length);
-    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
-    const r = raw.cuDeviceGraphMemTrim(device);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuDeviceGetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetGraphMemAttribute"] {
-  const F$ = "cuDeviceGetGraphMemAttribute";
-  return function cuDeviceGetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: PointerLike): void {
-    if (arguments.length !== 3) rt.arity(F$, "device,attr,value", 3, arguments.length);
-    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
-    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
-    const r = raw.cuDeviceGetGraphMemAttribute(device, attr, rt.ptr(value, F$, "value"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuDeviceSetGraphMemAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceSetGraphMemAttribute"] {
-  const F$ = "cuDeviceSetGraphMemAttribute";
-  return function cuDeviceSetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: PointerLike): void {
-    if (arguments.length !== 3) rt.arity(F$, "device,attr,value", 3, arguments.length);
-    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
-    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
-    const r = raw.cuDeviceSetGraphMemAttribute(device, attr, rt.ptr(value, F$, "value"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
 function cuGraphClone$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphClone"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
@@ -4365,35 +2629,6 @@ function cuGraphNodeFindInClone$(raw: Raw, rt: CheckedRuntime): Checked["cuGraph
   };
 }
 
-function cuGraphNodeGetType$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeGetType"] {
-  const o0 = rt.out[0]!;
-  const u32 = rt.u32;
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphNodeGetType";
-  return function cuGraphNodeGetType(hNode: CUgraphNode): CUgraphNodeType {
-    if (arguments.length !== 1) rt.arity(F$, "hNode", 1, arguments.length);
-    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
-    const r = raw.cuGraphNodeGetType(hNode, o0);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hNode);
-    return u32[0]! as CUgraphNodeType;
-  };
-}
-
-function cuGraphGetNodes$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGetNodes"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphGetNodes";
-  const A_cuGraphGetNodes: ArraySpec = { elements: [{ kind: "pointer", size: 8 }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
-  return function cuGraphGetNodes(hGraph: CUgraph, numNodes?: number): CUgraphNode[] {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hGraph,numNodes", 1, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (numNodes !== undefined && !((typeof numNodes === "bigint" ? numNodes >= 0n && numNodes <= 18446744073709551615n : Number.isSafeInteger(numNodes) && numNodes >= 0) && numNodes >= 0)) rt.bad(F$, "numNodes", "u64", numNodes);
-    const a = rt.arrays(F$, A_cuGraphGetNodes, numNodes, (p) => raw.cuGraphGetNodes(hGraph, p[0]!, o0), hGraph);
-    return a[0] as CUgraphNode[];
-  };
-}
-
 function cuGraphGetRootNodes$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGetRootNodes"] {
   const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
@@ -4405,20 +2640,6 @@ function cuGraphGetRootNodes$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGet
     if (numRootNodes !== undefined && !((typeof numRootNodes === "bigint" ? numRootNodes >= 0n && numRootNodes <= 18446744073709551615n : Number.isSafeInteger(numRootNodes) && numRootNodes >= 0) && numRootNodes >= 0)) rt.bad(F$, "numRootNodes", "u64", numRootNodes);
     const a = rt.arrays(F$, A_cuGraphGetRootNodes, numRootNodes, (p) => raw.cuGraphGetRootNodes(hGraph, p[0]!, o0), hGraph);
     return a[0] as CUgraphNode[];
-  };
-}
-
-function cuGraphGetEdges$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphGetEdges"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphGetEdges";
-  const A_cuGraphGetEdges: ArraySpec = { elements: [{ kind: "pointer", size: 8 }, { kind: "pointer", size: 8 }, { kind: "record", size: CUgraphEdgeData_st.$size, cls: CUgraphEdgeData_st }], count: { slot: 0, bytes: 8 }, query: true, retry: [] };
-  return function cuGraphGetEdges(hGraph: CUgraph, numEdges?: number): [from: CUgraphNode[], to: CUgraphNode[], edgeData: CUgraphEdgeData_st[]] {
-    if (arguments.length < 1 || arguments.length > 2) rt.arity(F$, "hGraph,numEdges", 1, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (numEdges !== undefined && !((typeof numEdges === "bigint" ? numEdges >= 0n && numEdges <= 18446744073709551615n : Number.isSafeInteger(numEdges) && numEdges >= 0) && numEdges >= 0)) rt.bad(F$, "numEdges", "u64", numEdges);
-    const a = rt.arrays(F$, A_cuGraphGetEdges, numEdges, (p) => raw.cuGraphGetEdges(hGraph, p[0]!, p[1]!, p[2]!, o0), hGraph);
-    return [a[0] as CUgraphNode[], a[1] as CUgraphNode[], a[2] as CUgraphEdgeData_st[]];
   };
 }
 
@@ -4518,20 +2739,6 @@ function cuGraphInstantiateWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cu
   };
 }
 
-function cuGraphInstantiateWithParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphInstantiateWithParams"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphInstantiateWithParams";
-  return function cuGraphInstantiateWithParams(hGraph: CUgraph, instantiateParams: PointerLike): CUgraphExec {
-    if (arguments.length !== 2) rt.arity(F$, "hGraph,instantiateParams", 2, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
-    const r = raw.cuGraphInstantiateWithParams(o0, hGraph, rt.ptr(rt.expect(instantiateParams, CUDA_GRAPH_INSTANTIATE_PARAMS_st, F$, "instantiateParams"), F$, "instantiateParams"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUgraphExec;
-  };
-}
-
 function cuGraphExecGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecGetFlags"] {
   const o0 = rt.out[0]!;
   const u64 = rt.u64;
@@ -4544,102 +2751,6 @@ function cuGraphExecGetFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExe
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
     return u64[0]! as cuuint64_t;
-  };
-}
-
-function cuGraphExecKernelNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecKernelNodeSetParams"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphExecKernelNodeSetParams";
-  return function cuGraphExecKernelNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,nodeParams", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
-    const r = raw.cuGraphExecKernelNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_KERNEL_NODE_PARAMS_v2_st, F$, "nodeParams"), F$, "nodeParams"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hGraphExec);
-  };
-}
-
-function cuGraphExecMemcpyNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecMemcpyNodeSetParams"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphExecMemcpyNodeSetParams";
-  return function cuGraphExecMemcpyNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, copyParams: PointerLike, ctx: CUcontext): void {
-    if (arguments.length !== 4) rt.arity(F$, "hGraphExec,hNode,copyParams,ctx", 4, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
-    if (!(isPtr(ctx))) rt.bad(F$, "ctx", "pointer", ctx);
-    const r = raw.cuGraphExecMemcpyNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(copyParams, CUDA_MEMCPY3D_st, F$, "copyParams"), F$, "copyParams"), ctx);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hGraphExec);
-  };
-}
-
-function cuGraphExecMemsetNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecMemsetNodeSetParams"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphExecMemsetNodeSetParams";
-  return function cuGraphExecMemsetNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, memsetParams: PointerLike, ctx: CUcontext): void {
-    if (arguments.length !== 4) rt.arity(F$, "hGraphExec,hNode,memsetParams,ctx", 4, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
-    if (!(isPtr(ctx))) rt.bad(F$, "ctx", "pointer", ctx);
-    const r = raw.cuGraphExecMemsetNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(memsetParams, CUDA_MEMSET_NODE_PARAMS_st, F$, "memsetParams"), F$, "memsetParams"), ctx);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hGraphExec);
-  };
-}
-
-function cuGraphExecHostNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecHostNodeSetParams"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphExecHostNodeSetParams";
-  return function cuGraphExecHostNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: PointerLike): void {
-    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,nodeParams", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
-    const r = raw.cuGraphExecHostNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_HOST_NODE_PARAMS_st, F$, "nodeParams"), F$, "nodeParams"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hGraphExec);
-  };
-}
-
-function cuGraphExecChildGraphNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecChildGraphNodeSetParams"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphExecChildGraphNodeSetParams";
-  return function cuGraphExecChildGraphNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, childGraph: CUgraph): void {
-    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,childGraph", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
-    if (!(isPtr(childGraph))) rt.bad(F$, "childGraph", "pointer", childGraph);
-    const r = raw.cuGraphExecChildGraphNodeSetParams(hGraphExec, hNode, childGraph);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hGraphExec);
-  };
-}
-
-function cuGraphExecEventRecordNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecEventRecordNodeSetEvent"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphExecEventRecordNodeSetEvent";
-  return function cuGraphExecEventRecordNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent): void {
-    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,event", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
-    if (!(isPtr(event))) rt.bad(F$, "event", "pointer", event);
-    const r = raw.cuGraphExecEventRecordNodeSetEvent(hGraphExec, hNode, event);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hGraphExec);
-  };
-}
-
-function cuGraphExecEventWaitNodeSetEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecEventWaitNodeSetEvent"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphExecEventWaitNodeSetEvent";
-  return function cuGraphExecEventWaitNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent): void {
-    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,event", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
-    if (!(isPtr(event))) rt.bad(F$, "event", "pointer", event);
-    const r = raw.cuGraphExecEventWaitNodeSetEvent(hGraphExec, hNode, event);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hGraphExec);
   };
 }
 
@@ -4666,86 +2777,6 @@ function cuGraphExecExternalSemaphoresWaitNodeSetParams$(raw: Raw, rt: CheckedRu
     const r = raw.cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, rt.ptr(rt.expect(nodeParams, CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, F$, "nodeParams"), F$, "nodeParams"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hGraphExec);
-  };
-}
-
-function cuGraphNodeSetEnabled$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeSetEnabled"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphNodeSetEnabled";
-  return function cuGraphNodeSetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode, isEnabled: number): void {
-    if (arguments.length !== 3) rt.arity(F$, "hGraphExec,hNode,isEnabled", 3, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
-    if (!((typeof isEnabled === "number" && (isEnabled >>> 0) === isEnabled && (+isEnabled !== 0 || 1 / isEnabled > 0)))) rt.bad(F$, "isEnabled", "u32", isEnabled);
-    const r = raw.cuGraphNodeSetEnabled(hGraphExec, hNode, isEnabled);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hGraphExec);
-  };
-}
-
-function cuGraphNodeGetEnabled$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeGetEnabled"] {
-  const o0 = rt.out[0]!;
-  const u32 = rt.u32;
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphNodeGetEnabled";
-  return function cuGraphNodeGetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode): number {
-    if (arguments.length !== 2) rt.arity(F$, "hGraphExec,hNode", 2, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
-    const r = raw.cuGraphNodeGetEnabled(hGraphExec, hNode, o0);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hGraphExec);
-    return u32[0]!;
-  };
-}
-
-function cuGraphUpload$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphUpload"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphUpload";
-  return function cuGraphUpload(hGraphExec: CUgraphExec, hStream: CUstream): void {
-    if (arguments.length !== 2) rt.arity(F$, "hGraphExec,hStream", 2, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuGraphUpload(hGraphExec, hStream);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hGraphExec);
-  };
-}
-
-function cuGraphLaunch$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphLaunch"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphLaunch";
-  return function cuGraphLaunch(hGraphExec: CUgraphExec, hStream: CUstream): void {
-    if (arguments.length !== 2) rt.arity(F$, "hGraphExec,hStream", 2, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    if (!(isPtr(hStream))) rt.bad(F$, "hStream", "pointer", hStream);
-    const r = raw.cuGraphLaunch(hGraphExec, hStream);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hGraphExec);
-  };
-}
-
-function cuGraphExecDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphExecDestroy"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphExecDestroy";
-  return function cuGraphExecDestroy(hGraphExec: CUgraphExec): void {
-    if (arguments.length !== 1) rt.arity(F$, "hGraphExec", 1, arguments.length);
-    if (!(isPtr(hGraphExec))) rt.bad(F$, "hGraphExec", "pointer", hGraphExec);
-    const r = raw.cuGraphExecDestroy(hGraphExec);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hGraphExec);
-  };
-}
-
-function cuGraphDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphDestroy"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphDestroy";
-  return function cuGraphDestroy(hGraph: CUgraph): void {
-    if (arguments.length !== 1) rt.arity(F$, "hGraph", 1, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
-    const r = raw.cuGraphDestroy(hGraph);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hGraph);
   };
 }
 
@@ -4789,32 +2820,6 @@ function cuGraphKernelNodeGetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hNode);
     return $value_out;
-  };
-}
-
-function cuGraphKernelNodeSetAttribute$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphKernelNodeSetAttribute"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphKernelNodeSetAttribute";
-  return function cuGraphKernelNodeSetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value: PointerLike): void {
-    if (arguments.length !== 3) rt.arity(F$, "hNode,attr,value", 3, arguments.length);
-    if (!(isPtr(hNode))) rt.bad(F$, "hNode", "pointer", hNode);
-    if (!((typeof attr === "number" && (attr >>> 0) === attr && (+attr !== 0 || 1 / attr > 0)))) rt.bad(F$, "attr", "u32", attr);
-    const r = raw.cuGraphKernelNodeSetAttribute(hNode, attr, rt.ptr(rt.expect(value, CUlaunchAttributeValue_union, F$, "value"), F$, "value"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hNode);
-  };
-}
-
-function cuGraphDebugDotPrint$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphDebugDotPrint"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphDebugDotPrint";
-  return function cuGraphDebugDotPrint(hGraph: CUgraph, path: string | PointerLike, flags: number): void {
-    if (arguments.length !== 3) rt.arity(F$, "hGraph,path,flags", 3, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
-    const r = raw.cuGraphDebugDotPrint(hGraph, rt.cstr(path, 0, F$, "path"), flags);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hGraph);
   };
 }
 
@@ -4889,21 +2894,6 @@ function cuGraphReleaseUserObject$(raw: Raw, rt: CheckedRuntime): Checked["cuGra
   };
 }
 
-function cuGraphAddNode$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphAddNode"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuGraphAddNode";
-  return function cuGraphAddNode(hGraph: CUgraph, dependencies: PointerLike, dependencyData: PointerLike, numDependencies: bigint | number, nodeParams: PointerLike): CUgraphNode {
-    if (arguments.length !== 5) rt.arity(F$, "hGraph,dependencies,dependencyData,numDependencies,nodeParams", 5, arguments.length);
-    if (!(isPtr(hGraph))) rt.bad(F$, "hGraph", "pointer", hGraph);
-    if (!((typeof numDependencies === "bigint" ? numDependencies >= 0n && numDependencies <= 18446744073709551615n : Number.isSafeInteger(numDependencies) && numDependencies >= 0))) rt.bad(F$, "numDependencies", "u64", numDependencies);
-    const r = raw.cuGraphAddNode(o0, hGraph, rt.sized(dependencies, numDependencies, 8, F$, "dependencies"), rt.ptr(rt.expect(dependencyData, CUgraphEdgeData_st, F$, "dependencyData"), F$, "dependencyData"), numDependencies, rt.ptr(rt.expect(nodeParams, CUgraphNodeParams_st, F$, "nodeParams"), F$, "nodeParams"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUgraphNode;
-  };
-}
-
 function cuGraphNodeSetParams$(raw: Raw, rt: CheckedRuntime): Checked["cuGraphNodeSetParams"] {
   const isPtr = rt.isPointer;
   const F$ = "cuGraphNodeSetParams";
@@ -4947,23 +2937,6 @@ function cuGraphConditionalHandleCreate$(raw: Raw, rt: CheckedRuntime): Checked[
   };
 }
 
-function cuOccupancyMaxActiveBlocksPerMultiprocessor$(raw: Raw, rt: CheckedRuntime): Checked["cuOccupancyMaxActiveBlocksPerMultiprocessor"] {
-  const o0 = rt.out[0]!;
-  const i32 = rt.i32;
-  const isPtr = rt.isPointer;
-  const F$ = "cuOccupancyMaxActiveBlocksPerMultiprocessor";
-  return function cuOccupancyMaxActiveBlocksPerMultiprocessor(func: CUfunction, blockSize: number, dynamicSMemSize: bigint | number): number {
-    if (arguments.length !== 3) rt.arity(F$, "func,blockSize,dynamicSMemSize", 3, arguments.length);
-    if (!(isPtr(func))) rt.bad(F$, "func", "pointer", func);
-    if (!((typeof blockSize === "number" && (blockSize | 0) === blockSize && (+blockSize !== 0 || 1 / blockSize > 0)))) rt.bad(F$, "blockSize", "i32", blockSize);
-    if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad(F$, "dynamicSMemSize", "u64", dynamicSMemSize);
-    const r = raw.cuOccupancyMaxActiveBlocksPerMultiprocessor(o0, func, blockSize, dynamicSMemSize);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return i32[0]!;
-  };
-}
-
 function cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags$(raw: Raw, rt: CheckedRuntime): Checked["cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags"] {
   const o0 = rt.out[0]!;
   const i32 = rt.i32;
@@ -4979,25 +2952,6 @@ function cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags$(raw: Raw, rt: Che
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
     return i32[0]!;
-  };
-}
-
-function cuOccupancyMaxPotentialBlockSize$(raw: Raw, rt: CheckedRuntime): Checked["cuOccupancyMaxPotentialBlockSize"] {
-  const o0 = rt.out[0]!;
-  const o1 = rt.out[1]!;
-  const i32 = rt.i32;
-  const isPtr = rt.isPointer;
-  const F$ = "cuOccupancyMaxPotentialBlockSize";
-  return function cuOccupancyMaxPotentialBlockSize(func: CUfunction, blockSizeToDynamicSMemSize: CUoccupancyB2DSize, dynamicSMemSize: bigint | number, blockSizeLimit: number): [minGridSize: number, blockSize: number] {
-    if (arguments.length !== 4) rt.arity(F$, "func,blockSizeToDynamicSMemSize,dynamicSMemSize,blockSizeLimit", 4, arguments.length);
-    if (!(isPtr(func))) rt.bad(F$, "func", "pointer", func);
-    if (!(isPtr(blockSizeToDynamicSMemSize))) rt.bad(F$, "blockSizeToDynamicSMemSize", "function", blockSizeToDynamicSMemSize);
-    if (!((typeof dynamicSMemSize === "bigint" ? dynamicSMemSize >= 0n && dynamicSMemSize <= 18446744073709551615n : Number.isSafeInteger(dynamicSMemSize) && dynamicSMemSize >= 0))) rt.bad(F$, "dynamicSMemSize", "u64", dynamicSMemSize);
-    if (!((typeof blockSizeLimit === "number" && (blockSizeLimit | 0) === blockSizeLimit && (+blockSizeLimit !== 0 || 1 / blockSizeLimit > 0)))) rt.bad(F$, "blockSizeLimit", "i32", blockSizeLimit);
-    const r = raw.cuOccupancyMaxPotentialBlockSize(o0, o1, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return [i32[0]!, i32[2]!];
   };
 }
 
@@ -5018,53 +2972,6 @@ function cuOccupancyMaxPotentialBlockSizeWithFlags$(raw: Raw, rt: CheckedRuntime
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
     return [i32[0]!, i32[2]!];
-  };
-}
-
-function cuOccupancyAvailableDynamicSMemPerBlock$(raw: Raw, rt: CheckedRuntime): Checked["cuOccupancyAvailableDynamicSMemPerBlock"] {
-  const o0 = rt.out[0]!;
-  const u64 = rt.u64;
-  const isPtr = rt.isPointer;
-  const F$ = "cuOccupancyAvailableDynamicSMemPerBlock";
-  return function cuOccupancyAvailableDynamicSMemPerBlock(func: CUfunction, numBlocks: number, blockSize: number): bigint {
-    if (arguments.length !== 3) rt.arity(F$, "func,numBlocks,blockSize", 3, arguments.length);
-    if (!(isPtr(func))) rt.bad(F$, "func", "pointer", func);
-    if (!((typeof numBlocks === "number" && (numBlocks | 0) === numBlocks && (+numBlocks !== 0 || 1 / numBlocks > 0)))) rt.bad(F$, "numBlocks", "i32", numBlocks);
-    if (!((typeof blockSize === "number" && (blockSize | 0) === blockSize && (+blockSize !== 0 || 1 / blockSize > 0)))) rt.bad(F$, "blockSize", "i32", blockSize);
-    const r = raw.cuOccupancyAvailableDynamicSMemPerBlock(o0, func, numBlocks, blockSize);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return u64[0]!;
-  };
-}
-
-function cuOccupancyMaxPotentialClusterSize$(raw: Raw, rt: CheckedRuntime): Checked["cuOccupancyMaxPotentialClusterSize"] {
-  const o0 = rt.out[0]!;
-  const i32 = rt.i32;
-  const isPtr = rt.isPointer;
-  const F$ = "cuOccupancyMaxPotentialClusterSize";
-  return function cuOccupancyMaxPotentialClusterSize(func: CUfunction, config: PointerLike): number {
-    if (arguments.length !== 2) rt.arity(F$, "func,config", 2, arguments.length);
-    if (!(isPtr(func))) rt.bad(F$, "func", "pointer", func);
-    const r = raw.cuOccupancyMaxPotentialClusterSize(o0, func, rt.ptr(rt.expect(config, CUlaunchConfig_st, F$, "config"), F$, "config"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return i32[0]!;
-  };
-}
-
-function cuOccupancyMaxActiveClusters$(raw: Raw, rt: CheckedRuntime): Checked["cuOccupancyMaxActiveClusters"] {
-  const o0 = rt.out[0]!;
-  const i32 = rt.i32;
-  const isPtr = rt.isPointer;
-  const F$ = "cuOccupancyMaxActiveClusters";
-  return function cuOccupancyMaxActiveClusters(func: CUfunction, config: PointerLike): number {
-    if (arguments.length !== 2) rt.arity(F$, "func,config", 2, arguments.length);
-    if (!(isPtr(func))) rt.bad(F$, "func", "pointer", func);
-    const r = raw.cuOccupancyMaxActiveClusters(o0, func, rt.ptr(rt.expect(config, CUlaunchConfig_st, F$, "config"), F$, "config"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return i32[0]!;
   };
 }
 
@@ -5477,30 +3384,6 @@ function cuSurfRefGetArray$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfRefGet
   };
 }
 
-function cuTexObjectCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuTexObjectCreate"] {
-  const o0 = rt.out[0]!;
-  const u64 = rt.u64;
-  const F$ = "cuTexObjectCreate";
-  return function cuTexObjectCreate(pResDesc: PointerLike, pTexDesc: PointerLike, pResViewDesc: PointerLike): CUtexObject {
-    if (arguments.length !== 3) rt.arity(F$, "pResDesc,pTexDesc,pResViewDesc", 3, arguments.length);
-    const r = raw.cuTexObjectCreate(o0, rt.ptr(rt.expect(pResDesc, CUDA_RESOURCE_DESC_st, F$, "pResDesc"), F$, "pResDesc"), rt.ptr(rt.expect(pTexDesc, CUDA_TEXTURE_DESC_st, F$, "pTexDesc"), F$, "pTexDesc"), rt.ptr(rt.expect(pResViewDesc, CUDA_RESOURCE_VIEW_DESC_st, F$, "pResViewDesc"), F$, "pResViewDesc"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return u64[0]! as CUtexObject;
-  };
-}
-
-function cuTexObjectDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuTexObjectDestroy"] {
-  const F$ = "cuTexObjectDestroy";
-  return function cuTexObjectDestroy(texObject: CUtexObject): void {
-    if (arguments.length !== 1) rt.arity(F$, "texObject", 1, arguments.length);
-    if (!((typeof texObject === "bigint" ? texObject >= 0n && texObject <= 18446744073709551615n : Number.isSafeInteger(texObject) && texObject >= 0))) rt.bad(F$, "texObject", "u64", texObject);
-    const r = raw.cuTexObjectDestroy(texObject);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
 function cuTexObjectGetResourceDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuTexObjectGetResourceDesc"] {
   const F$ = "cuTexObjectGetResourceDesc";
   return function cuTexObjectGetResourceDesc(texObject: CUtexObject, pResDesc?: CUDA_RESOURCE_DESC_st): CUDA_RESOURCE_DESC_st {
@@ -5540,30 +3423,6 @@ function cuTexObjectGetResourceViewDesc$(raw: Raw, rt: CheckedRuntime): Checked[
   };
 }
 
-function cuSurfObjectCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfObjectCreate"] {
-  const o0 = rt.out[0]!;
-  const u64 = rt.u64;
-  const F$ = "cuSurfObjectCreate";
-  return function cuSurfObjectCreate(pResDesc: PointerLike): CUsurfObject {
-    if (arguments.length !== 1) rt.arity(F$, "pResDesc", 1, arguments.length);
-    const r = raw.cuSurfObjectCreate(o0, rt.ptr(rt.expect(pResDesc, CUDA_RESOURCE_DESC_st, F$, "pResDesc"), F$, "pResDesc"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return u64[0]! as CUsurfObject;
-  };
-}
-
-function cuSurfObjectDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfObjectDestroy"] {
-  const F$ = "cuSurfObjectDestroy";
-  return function cuSurfObjectDestroy(surfObject: CUsurfObject): void {
-    if (arguments.length !== 1) rt.arity(F$, "surfObject", 1, arguments.length);
-    if (!((typeof surfObject === "bigint" ? surfObject >= 0n && surfObject <= 18446744073709551615n : Number.isSafeInteger(surfObject) && surfObject >= 0))) rt.bad(F$, "surfObject", "u64", surfObject);
-    const r = raw.cuSurfObjectDestroy(surfObject);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
 function cuSurfObjectGetResourceDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuSurfObjectGetResourceDesc"] {
   const F$ = "cuSurfObjectGetResourceDesc";
   return function cuSurfObjectGetResourceDesc(surfObject: CUsurfObject, pResDesc?: CUDA_RESOURCE_DESC_st): CUDA_RESOURCE_DESC_st {
@@ -5574,44 +3433,6 @@ function cuSurfObjectGetResourceDesc$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
     return $pResDesc;
-  };
-}
-
-function cuTensorMapEncodeTiled$(raw: Raw, rt: CheckedRuntime): Checked["cuTensorMapEncodeTiled"] {
-  const F$ = "cuTensorMapEncodeTiled";
-  return function cuTensorMapEncodeTiled(tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, boxDim: PointerLike, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill, tensorMap?: CUtensorMap_st): CUtensorMap_st {
-    if (arguments.length < 11 || arguments.length > 12) rt.arity(F$, "tensorDataType,tensorRank,globalAddress,globalDim,globalStrides,boxDim,elementStrides,interleave,swizzle,l2Promotion,oobFill,tensorMap", 11, arguments.length);
-    if (!((typeof tensorDataType === "number" && (tensorDataType >>> 0) === tensorDataType && (+tensorDataType !== 0 || 1 / tensorDataType > 0)))) rt.bad(F$, "tensorDataType", "u32", tensorDataType);
-    if (!((typeof tensorRank === "number" && (tensorRank >>> 0) === tensorRank && (+tensorRank !== 0 || 1 / tensorRank > 0)))) rt.bad(F$, "tensorRank", "u32", tensorRank);
-    if (!((typeof interleave === "number" && (interleave >>> 0) === interleave && (+interleave !== 0 || 1 / interleave > 0)))) rt.bad(F$, "interleave", "u32", interleave);
-    if (!((typeof swizzle === "number" && (swizzle >>> 0) === swizzle && (+swizzle !== 0 || 1 / swizzle > 0)))) rt.bad(F$, "swizzle", "u32", swizzle);
-    if (!((typeof l2Promotion === "number" && (l2Promotion >>> 0) === l2Promotion && (+l2Promotion !== 0 || 1 / l2Promotion > 0)))) rt.bad(F$, "l2Promotion", "u32", l2Promotion);
-    if (!((typeof oobFill === "number" && (oobFill >>> 0) === oobFill && (+oobFill !== 0 || 1 / oobFill > 0)))) rt.bad(F$, "oobFill", "u32", oobFill);
-    const $tensorMap = tensorMap === undefined ? rt.record(CUtensorMap_st) : rt.recordArg(tensorMap, CUtensorMap_st, F$, "tensorMap");
-    const r = raw.cuTensorMapEncodeTiled($tensorMap.$pointer(), tensorDataType, tensorRank, rt.ptr(globalAddress, F$, "globalAddress"), rt.ptr(globalDim, F$, "globalDim"), rt.ptr(globalStrides, F$, "globalStrides"), rt.ptr(boxDim, F$, "boxDim"), rt.ptr(elementStrides, F$, "elementStrides"), interleave, swizzle, l2Promotion, oobFill);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return $tensorMap;
-  };
-}
-
-function cuTensorMapEncodeIm2col$(raw: Raw, rt: CheckedRuntime): Checked["cuTensorMapEncodeIm2col"] {
-  const F$ = "cuTensorMapEncodeIm2col";
-  return function cuTensorMapEncodeIm2col(tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: PointerLike, globalDim: PointerLike, globalStrides: PointerLike, pixelBoxLowerCorner: PointerLike, pixelBoxUpperCorner: PointerLike, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: PointerLike, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill, tensorMap?: CUtensorMap_st): CUtensorMap_st {
-    if (arguments.length < 14 || arguments.length > 15) rt.arity(F$, "tensorDataType,tensorRank,globalAddress,globalDim,globalStrides,pixelBoxLowerCorner,pixelBoxUpperCorner,channelsPerPixel,pixelsPerColumn,elementStrides,interleave,swizzle,l2Promotion,oobFill,tensorMap", 14, arguments.length);
-    if (!((typeof tensorDataType === "number" && (tensorDataType >>> 0) === tensorDataType && (+tensorDataType !== 0 || 1 / tensorDataType > 0)))) rt.bad(F$, "tensorDataType", "u32", tensorDataType);
-    if (!((typeof tensorRank === "number" && (tensorRank >>> 0) === tensorRank && (+tensorRank !== 0 || 1 / tensorRank > 0)))) rt.bad(F$, "tensorRank", "u32", tensorRank);
-    if (!((typeof channelsPerPixel === "number" && (channelsPerPixel >>> 0) === channelsPerPixel && (+channelsPerPixel !== 0 || 1 / channelsPerPixel > 0)))) rt.bad(F$, "channelsPerPixel", "u32", channelsPerPixel);
-    if (!((typeof pixelsPerColumn === "number" && (pixelsPerColumn >>> 0) === pixelsPerColumn && (+pixelsPerColumn !== 0 || 1 / pixelsPerColumn > 0)))) rt.bad(F$, "pixelsPerColumn", "u32", pixelsPerColumn);
-    if (!((typeof interleave === "number" && (interleave >>> 0) === interleave && (+interleave !== 0 || 1 / interleave > 0)))) rt.bad(F$, "interleave", "u32", interleave);
-    if (!((typeof swizzle === "number" && (swizzle >>> 0) === swizzle && (+swizzle !== 0 || 1 / swizzle > 0)))) rt.bad(F$, "swizzle", "u32", swizzle);
-    if (!((typeof l2Promotion === "number" && (l2Promotion >>> 0) === l2Promotion && (+l2Promotion !== 0 || 1 / l2Promotion > 0)))) rt.bad(F$, "l2Promotion", "u32", l2Promotion);
-    if (!((typeof oobFill === "number" && (oobFill >>> 0) === oobFill && (+oobFill !== 0 || 1 / oobFill > 0)))) rt.bad(F$, "oobFill", "u32", oobFill);
-    const $tensorMap = tensorMap === undefined ? rt.record(CUtensorMap_st) : rt.recordArg(tensorMap, CUtensorMap_st, F$, "tensorMap");
-    const r = raw.cuTensorMapEncodeIm2col($tensorMap.$pointer(), tensorDataType, tensorRank, rt.ptr(globalAddress, F$, "globalAddress"), rt.ptr(globalDim, F$, "globalDim"), rt.ptr(globalStrides, F$, "globalStrides"), rt.ptr(pixelBoxLowerCorner, F$, "pixelBoxLowerCorner"), rt.ptr(pixelBoxUpperCorner, F$, "pixelBoxUpperCorner"), channelsPerPixel, pixelsPerColumn, rt.ptr(elementStrides, F$, "elementStrides"), interleave, swizzle, l2Promotion, oobFill);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return $tensorMap;
   };
 }
 
@@ -5635,44 +3456,6 @@ function cuTensorMapEncodeIm2colWide$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
     return $tensorMap;
-  };
-}
-
-function cuTensorMapReplaceAddress$(raw: Raw, rt: CheckedRuntime): Checked["cuTensorMapReplaceAddress"] {
-  const F$ = "cuTensorMapReplaceAddress";
-  return function cuTensorMapReplaceAddress(tensorMap: PointerLike, globalAddress: PointerLike): void {
-    if (arguments.length !== 2) rt.arity(F$, "tensorMap,globalAddress", 2, arguments.length);
-    const r = raw.cuTensorMapReplaceAddress(rt.ptr(rt.expect(tensorMap, CUtensorMap_st, F$, "tensorMap"), F$, "tensorMap"), rt.ptr(globalAddress, F$, "globalAddress"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuDeviceCanAccessPeer$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceCanAccessPeer"] {
-  const o0 = rt.out[0]!;
-  const i32 = rt.i32;
-  const F$ = "cuDeviceCanAccessPeer";
-  return function cuDeviceCanAccessPeer(dev: CUdevice, peerDev: CUdevice): number {
-    if (arguments.length !== 2) rt.arity(F$, "dev,peerDev", 2, arguments.length);
-    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
-    if (!((typeof peerDev === "number" && (peerDev | 0) === peerDev && (+peerDev !== 0 || 1 / peerDev > 0)))) rt.bad(F$, "peerDev", "i32", peerDev);
-    const r = raw.cuDeviceCanAccessPeer(o0, dev, peerDev);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return i32[0]!;
-  };
-}
-
-function cuCtxEnablePeerAccess$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxEnablePeerAccess"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuCtxEnablePeerAccess";
-  return function cuCtxEnablePeerAccess(peerContext: CUcontext, Flags: number): void {
-    if (arguments.length !== 2) rt.arity(F$, "peerContext,Flags", 2, arguments.length);
-    if (!(isPtr(peerContext))) rt.bad(F$, "peerContext", "pointer", peerContext);
-    if (!((typeof Flags === "number" && (Flags >>> 0) === Flags && (+Flags !== 0 || 1 / Flags > 0)))) rt.bad(F$, "Flags", "u32", Flags);
-    const r = raw.cuCtxEnablePeerAccess(peerContext, Flags);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, peerContext);
   };
 }
 
@@ -5902,120 +3685,6 @@ function cuGetExportTable$(raw: Raw, rt: CheckedRuntime): Checked["cuGetExportTa
   };
 }
 
-function cuGreenCtxCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxCreate"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuGreenCtxCreate";
-  return function cuGreenCtxCreate(desc: CUdevResourceDesc, dev: CUdevice, flags: number): CUgreenCtx {
-    if (arguments.length !== 3) rt.arity(F$, "desc,dev,flags", 3, arguments.length);
-    if (!(isPtr(desc))) rt.bad(F$, "desc", "pointer", desc);
-    if (!((typeof dev === "number" && (dev | 0) === dev && (+dev !== 0 || 1 / dev > 0)))) rt.bad(F$, "dev", "i32", dev);
-    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
-    const r = raw.cuGreenCtxCreate(o0, desc, dev, flags);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUgreenCtx;
-  };
-}
-
-function cuGreenCtxDestroy$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxDestroy"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuGreenCtxDestroy";
-  return function cuGreenCtxDestroy(hCtx: CUgreenCtx): void {
-    if (arguments.length !== 1) rt.arity(F$, "hCtx", 1, arguments.length);
-    if (!(isPtr(hCtx))) rt.bad(F$, "hCtx", "pointer", hCtx);
-    const r = raw.cuGreenCtxDestroy(hCtx);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hCtx);
-  };
-}
-
-function cuCtxFromGreenCtx$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxFromGreenCtx"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuCtxFromGreenCtx";
-  return function cuCtxFromGreenCtx(hCtx: CUgreenCtx): CUcontext {
-    if (arguments.length !== 1) rt.arity(F$, "hCtx", 1, arguments.length);
-    if (!(isPtr(hCtx))) rt.bad(F$, "hCtx", "pointer", hCtx);
-    const r = raw.cuCtxFromGreenCtx(o0, hCtx);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUcontext;
-  };
-}
-
-function cuDeviceGetDevResource$(raw: Raw, rt: CheckedRuntime): Checked["cuDeviceGetDevResource"] {
-  const F$ = "cuDeviceGetDevResource";
-  return function cuDeviceGetDevResource(device: CUdevice, type: CUdevResourceType, resource?: CUdevResource_st): CUdevResource_st {
-    if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "device,type,resource", 2, arguments.length);
-    if (!((typeof device === "number" && (device | 0) === device && (+device !== 0 || 1 / device > 0)))) rt.bad(F$, "device", "i32", device);
-    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
-    const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.recordArg(resource, CUdevResource_st, F$, "resource");
-    const r = raw.cuDeviceGetDevResource(device, $resource.$pointer(), type);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return $resource;
-  };
-}
-
-function cuCtxGetDevResource$(raw: Raw, rt: CheckedRuntime): Checked["cuCtxGetDevResource"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuCtxGetDevResource";
-  return function cuCtxGetDevResource(hCtx: CUcontext, type: CUdevResourceType, resource?: CUdevResource_st): CUdevResource_st {
-    if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "hCtx,type,resource", 2, arguments.length);
-    if (!(isPtr(hCtx))) rt.bad(F$, "hCtx", "pointer", hCtx);
-    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
-    const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.recordArg(resource, CUdevResource_st, F$, "resource");
-    const r = raw.cuCtxGetDevResource(hCtx, $resource.$pointer(), type);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hCtx);
-    return $resource;
-  };
-}
-
-function cuGreenCtxGetDevResource$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxGetDevResource"] {
-  const isPtr = rt.isPointer;
-  const F$ = "cuGreenCtxGetDevResource";
-  return function cuGreenCtxGetDevResource(hCtx: CUgreenCtx, type: CUdevResourceType, resource?: CUdevResource_st): CUdevResource_st {
-    if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "hCtx,type,resource", 2, arguments.length);
-    if (!(isPtr(hCtx))) rt.bad(F$, "hCtx", "pointer", hCtx);
-    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
-    const $resource = resource === undefined ? rt.record(CUdevResource_st) : rt.recordArg(resource, CUdevResource_st, F$, "resource");
-    const r = raw.cuGreenCtxGetDevResource(hCtx, $resource.$pointer(), type);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$, hCtx);
-    return $resource;
-  };
-}
-
-function cuDevSmResourceSplitByCount$(raw: Raw, rt: CheckedRuntime): Checked["cuDevSmResourceSplitByCount"] {
-  const o0 = rt.out[0]!;
-  const F$ = "cuDevSmResourceSplitByCount";
-  const A_cuDevSmResourceSplitByCount: ArraySpec = { elements: [{ kind: "record", size: CUdevResource_st.$size, cls: CUdevResource_st }], count: { slot: 0, bytes: 4 }, query: true, retry: [] };
-  return function cuDevSmResourceSplitByCount(input: PointerLike, useFlags: number, minCount: number, nbGroups?: number, remaining?: CUdevResource_st): [result: CUdevResource_st[], remaining: CUdevResource_st] {
-    if (arguments.length < 3 || arguments.length > 5) rt.arity(F$, "input,useFlags,minCount,nbGroups,remaining", 3, arguments.length);
-    if (nbGroups !== undefined && !((typeof nbGroups === "number" && (nbGroups >>> 0) === nbGroups && (+nbGroups !== 0 || 1 / nbGroups > 0)) && nbGroups >= 0)) rt.bad(F$, "nbGroups", "u32", nbGroups);
-    if (!((typeof useFlags === "number" && (useFlags >>> 0) === useFlags && (+useFlags !== 0 || 1 / useFlags > 0)))) rt.bad(F$, "useFlags", "u32", useFlags);
-    if (!((typeof minCount === "number" && (minCount >>> 0) === minCount && (+minCount !== 0 || 1 / minCount > 0)))) rt.bad(F$, "minCount", "u32", minCount);
-    const $remaining = remaining === undefined ? rt.record(CUdevResource_st) : rt.recordArg(remaining, CUdevResource_st, F$, "remaining");
-    const a = rt.arrays(F$, A_cuDevSmResourceSplitByCount, nbGroups, (p) => raw.cuDevSmResourceSplitByCount(p[0]!, o0, rt.ptr(rt.expect(input, CUdevResource_st, F$, "input"), F$, "input"), $remaining.$pointer(), useFlags, minCount));
-    return [a[0] as CUdevResource_st[], $remaining];
-  };
-}
-
-function cuDevResourceGenerateDesc$(raw: Raw, rt: CheckedRuntime): Checked["cuDevResourceGenerateDesc"] {
-  const o0 = rt.out[0]!;
-  const F$ = "cuDevResourceGenerateDesc";
-  return function cuDevResourceGenerateDesc(resources: PointerLike, nbResources: number): CUdevResourceDesc {
-    if (arguments.length !== 2) rt.arity(F$, "resources,nbResources", 2, arguments.length);
-    if (!((typeof nbResources === "number" && (nbResources >>> 0) === nbResources && (+nbResources !== 0 || 1 / nbResources > 0)))) rt.bad(F$, "nbResources", "u32", nbResources);
-    const r = raw.cuDevResourceGenerateDesc(o0, rt.sized(resources, nbResources, 144, F$, "resources", CUdevResource_st), nbResources);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUdevResourceDesc;
-  };
-}
-
 function cuGreenCtxRecordEvent$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxRecordEvent"] {
   const isPtr = rt.isPointer;
   const F$ = "cuGreenCtxRecordEvent";
@@ -6053,22 +3722,6 @@ function cuStreamGetGreenCtx$(raw: Raw, rt: CheckedRuntime): Checked["cuStreamGe
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, hStream);
     return rt.readPointer(0) as CUgreenCtx;
-  };
-}
-
-function cuGreenCtxStreamCreate$(raw: Raw, rt: CheckedRuntime): Checked["cuGreenCtxStreamCreate"] {
-  const o0 = rt.out[0]!;
-  const isPtr = rt.isPointer;
-  const F$ = "cuGreenCtxStreamCreate";
-  return function cuGreenCtxStreamCreate(greenCtx: CUgreenCtx, flags: number, priority: number): CUstream {
-    if (arguments.length !== 3) rt.arity(F$, "greenCtx,flags,priority", 3, arguments.length);
-    if (!(isPtr(greenCtx))) rt.bad(F$, "greenCtx", "pointer", greenCtx);
-    if (!((typeof flags === "number" && (flags >>> 0) === flags && (+flags !== 0 || 1 / flags > 0)))) rt.bad(F$, "flags", "u32", flags);
-    if (!((typeof priority === "number" && (priority | 0) === priority && (+priority !== 0 || 1 / priority > 0)))) rt.bad(F$, "priority", "i32", priority);
-    const r = raw.cuGreenCtxStreamCreate(o0, greenCtx, flags, priority);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return rt.readPointer(0) as CUstream;
   };
 }
 
@@ -6153,78 +3806,6 @@ function cuLogsDumpToMemory$(raw: Raw, rt: CheckedRuntime): Checked["cuLogsDumpT
   };
 }
 
-function cuCheckpointProcessGetRestoreThreadId$(raw: Raw, rt: CheckedRuntime): Checked["cuCheckpointProcessGetRestoreThreadId"] {
-  const o0 = rt.out[0]!;
-  const i32 = rt.i32;
-  const F$ = "cuCheckpointProcessGetRestoreThreadId";
-  return function cuCheckpointProcessGetRestoreThreadId(pid: number): number {
-    if (arguments.length !== 1) rt.arity(F$, "pid", 1, arguments.length);
-    if (!((typeof pid === "number" && (pid | 0) === pid && (+pid !== 0 || 1 / pid > 0)))) rt.bad(F$, "pid", "i32", pid);
-    const r = raw.cuCheckpointProcessGetRestoreThreadId(pid, o0);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return i32[0]!;
-  };
-}
-
-function cuCheckpointProcessGetState$(raw: Raw, rt: CheckedRuntime): Checked["cuCheckpointProcessGetState"] {
-  const o0 = rt.out[0]!;
-  const u32 = rt.u32;
-  const F$ = "cuCheckpointProcessGetState";
-  return function cuCheckpointProcessGetState(pid: number): CUprocessState {
-    if (arguments.length !== 1) rt.arity(F$, "pid", 1, arguments.length);
-    if (!((typeof pid === "number" && (pid | 0) === pid && (+pid !== 0 || 1 / pid > 0)))) rt.bad(F$, "pid", "i32", pid);
-    const r = raw.cuCheckpointProcessGetState(pid, o0);
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-    return u32[0]! as CUprocessState;
-  };
-}
-
-function cuCheckpointProcessLock$(raw: Raw, rt: CheckedRuntime): Checked["cuCheckpointProcessLock"] {
-  const F$ = "cuCheckpointProcessLock";
-  return function cuCheckpointProcessLock(pid: number, args: PointerLike): void {
-    if (arguments.length !== 2) rt.arity(F$, "pid,args", 2, arguments.length);
-    if (!((typeof pid === "number" && (pid | 0) === pid && (+pid !== 0 || 1 / pid > 0)))) rt.bad(F$, "pid", "i32", pid);
-    const r = raw.cuCheckpointProcessLock(pid, rt.ptr(rt.expect(args, CUcheckpointLockArgs_st, F$, "args"), F$, "args"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuCheckpointProcessCheckpoint$(raw: Raw, rt: CheckedRuntime): Checked["cuCheckpointProcessCheckpoint"] {
-  const F$ = "cuCheckpointProcessCheckpoint";
-  return function cuCheckpointProcessCheckpoint(pid: number, args: PointerLike): void {
-    if (arguments.length !== 2) rt.arity(F$, "pid,args", 2, arguments.length);
-    if (!((typeof pid === "number" && (pid | 0) === pid && (+pid !== 0 || 1 / pid > 0)))) rt.bad(F$, "pid", "i32", pid);
-    const r = raw.cuCheckpointProcessCheckpoint(pid, rt.ptr(rt.expect(args, CUcheckpointCheckpointArgs_st, F$, "args"), F$, "args"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuCheckpointProcessRestore$(raw: Raw, rt: CheckedRuntime): Checked["cuCheckpointProcessRestore"] {
-  const F$ = "cuCheckpointProcessRestore";
-  return function cuCheckpointProcessRestore(pid: number, args: PointerLike): void {
-    if (arguments.length !== 2) rt.arity(F$, "pid,args", 2, arguments.length);
-    if (!((typeof pid === "number" && (pid | 0) === pid && (+pid !== 0 || 1 / pid > 0)))) rt.bad(F$, "pid", "i32", pid);
-    const r = raw.cuCheckpointProcessRestore(pid, rt.ptr(rt.expect(args, CUcheckpointRestoreArgs_st, F$, "args"), F$, "args"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuCheckpointProcessUnlock$(raw: Raw, rt: CheckedRuntime): Checked["cuCheckpointProcessUnlock"] {
-  const F$ = "cuCheckpointProcessUnlock";
-  return function cuCheckpointProcessUnlock(pid: number, args: PointerLike): void {
-    if (arguments.length !== 2) rt.arity(F$, "pid,args", 2, arguments.length);
-    if (!((typeof pid === "number" && (pid | 0) === pid && (+pid !== 0 || 1 / pid > 0)))) rt.bad(F$, "pid", "i32", pid);
-    const r = raw.cuCheckpointProcessUnlock(pid, rt.ptr(rt.expect(args, CUcheckpointUnlockArgs_st, F$, "args"), F$, "args"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
 function cuProfilerInitialize$(raw: Raw, rt: CheckedRuntime): Checked["cuProfilerInitialize"] {
   const F$ = "cuProfilerInitialize";
   return function cuProfilerInitialize(configFile: string | PointerLike, outputFile: string | PointerLike, outputMode: CUoutput_mode): void {
@@ -6236,73 +3817,37 @@ function cuProfilerInitialize$(raw: Raw, rt: CheckedRuntime): Checked["cuProfile
   };
 }
 
-function cuProfilerStart$(raw: Raw, rt: CheckedRuntime): Checked["cuProfilerStart"] {
-  const F$ = "cuProfilerStart";
-  return function cuProfilerStart(): void {
-    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
-    const r = raw.cuProfilerStart();
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-function cuProfilerStop$(raw: Raw, rt: CheckedRuntime): Checked["cuProfilerStop"] {
-  const F$ = "cuProfilerStop";
-  return function cuProfilerStop(): void {
-    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
-    const r = raw.cuProfilerStop();
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
-/** Every function's maker, by C name. */
-const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) => Checked[K] } = {
+/** Every function's maker, by C name (with the parts': checked-impl.core.ts). */
+export const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) => Checked[K] } = {
+  ...coreMakers,
   cuGetErrorString: cuGetErrorString$,
   cuGetErrorName: cuGetErrorName$,
-  cuInit: cuInit$,
-  cuDriverGetVersion: cuDriverGetVersion$,
   cuDeviceGet: cuDeviceGet$,
-  cuDeviceGetCount: cuDeviceGetCount$,
-  cuDeviceGetName: cuDeviceGetName$,
-  cuDeviceGetUuid: cuDeviceGetUuid$,
   cuDeviceGetLuid: cuDeviceGetLuid$,
-  cuDeviceTotalMem: cuDeviceTotalMem$,
   cuDeviceGetTexture1DLinearMaxWidth: cuDeviceGetTexture1DLinearMaxWidth$,
-  cuDeviceGetAttribute: cuDeviceGetAttribute$,
   cuDeviceGetHostAtomicCapabilities: cuDeviceGetHostAtomicCapabilities$,
   cuDeviceGetNvSciSyncAttributes: cuDeviceGetNvSciSyncAttributes$,
   cuDeviceSetMemPool: cuDeviceSetMemPool$,
-  cuDeviceGetMemPool: cuDeviceGetMemPool$,
   cuDeviceGetDefaultMemPool: cuDeviceGetDefaultMemPool$,
   cuDeviceGetExecAffinitySupport: cuDeviceGetExecAffinitySupport$,
   cuFlushGPUDirectRDMAWrites: cuFlushGPUDirectRDMAWrites$,
   cuDeviceGetProperties: cuDeviceGetProperties$,
   cuDeviceComputeCapability: cuDeviceComputeCapability$,
-  cuDevicePrimaryCtxRetain: cuDevicePrimaryCtxRetain$,
   cuDevicePrimaryCtxRelease: cuDevicePrimaryCtxRelease$,
   cuDevicePrimaryCtxSetFlags: cuDevicePrimaryCtxSetFlags$,
   cuDevicePrimaryCtxGetState: cuDevicePrimaryCtxGetState$,
   cuDevicePrimaryCtxReset: cuDevicePrimaryCtxReset$,
   cuCtxCreate: cuCtxCreate$,
-  cuCtxDestroy: cuCtxDestroy$,
   cuCtxPushCurrent: cuCtxPushCurrent$,
   cuCtxPopCurrent: cuCtxPopCurrent$,
-  cuCtxSetCurrent: cuCtxSetCurrent$,
-  cuCtxGetCurrent: cuCtxGetCurrent$,
-  cuCtxGetDevice: cuCtxGetDevice$,
   cuCtxGetDevice_v2: cuCtxGetDevice_v2$,
   cuCtxGetFlags: cuCtxGetFlags$,
   cuCtxSetFlags: cuCtxSetFlags$,
   cuCtxGetId: cuCtxGetId$,
-  cuCtxSynchronize: cuCtxSynchronize$,
   cuCtxSynchronize_v2: cuCtxSynchronize_v2$,
-  cuCtxSetLimit: cuCtxSetLimit$,
-  cuCtxGetLimit: cuCtxGetLimit$,
   cuCtxGetCacheConfig: cuCtxGetCacheConfig$,
   cuCtxSetCacheConfig: cuCtxSetCacheConfig$,
   cuCtxGetApiVersion: cuCtxGetApiVersion$,
-  cuCtxGetStreamPriorityRange: cuCtxGetStreamPriorityRange$,
   cuCtxResetPersistingL2Cache: cuCtxResetPersistingL2Cache$,
   cuCtxGetExecAffinity: cuCtxGetExecAffinity$,
   cuCtxRecordEvent: cuCtxRecordEvent$,
@@ -6321,47 +3866,24 @@ const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) =>
   cuModuleGetFunctionCount: cuModuleGetFunctionCount$,
   cuModuleEnumerateFunctions: cuModuleEnumerateFunctions$,
   cuModuleGetGlobal: cuModuleGetGlobal$,
-  cuLinkCreate: cuLinkCreate$,
-  cuLinkAddData: cuLinkAddData$,
   cuLinkAddFile: cuLinkAddFile$,
-  cuLinkComplete: cuLinkComplete$,
-  cuLinkDestroy: cuLinkDestroy$,
   cuModuleGetTexRef: cuModuleGetTexRef$,
   cuModuleGetSurfRef: cuModuleGetSurfRef$,
-  cuLibraryLoadData: cuLibraryLoadData$,
   cuLibraryLoadFromFile: cuLibraryLoadFromFile$,
-  cuLibraryUnload: cuLibraryUnload$,
-  cuLibraryGetKernel: cuLibraryGetKernel$,
-  cuLibraryGetKernelCount: cuLibraryGetKernelCount$,
-  cuLibraryEnumerateKernels: cuLibraryEnumerateKernels$,
   cuLibraryGetModule: cuLibraryGetModule$,
-  cuKernelGetFunction: cuKernelGetFunction$,
   cuKernelGetLibrary: cuKernelGetLibrary$,
-  cuLibraryGetGlobal: cuLibraryGetGlobal$,
   cuLibraryGetManaged: cuLibraryGetManaged$,
   cuLibraryGetUnifiedFunction: cuLibraryGetUnifiedFunction$,
-  cuKernelGetAttribute: cuKernelGetAttribute$,
-  cuKernelSetAttribute: cuKernelSetAttribute$,
   cuKernelSetCacheConfig: cuKernelSetCacheConfig$,
-  cuKernelGetName: cuKernelGetName$,
   cuKernelGetParamInfo: cuKernelGetParamInfo$,
-  cuMemGetInfo: cuMemGetInfo$,
-  cuMemAlloc: cuMemAlloc$,
   cuMemAllocPitch: cuMemAllocPitch$,
-  cuMemFree: cuMemFree$,
   cuMemGetAddressRange: cuMemGetAddressRange$,
   cuMemAllocHost: cuMemAllocHost$,
-  cuMemFreeHost: cuMemFreeHost$,
-  cuMemHostAlloc: cuMemHostAlloc$,
   cuMemHostGetDevicePointer: cuMemHostGetDevicePointer$,
   cuMemHostGetFlags: cuMemHostGetFlags$,
-  cuMemAllocManaged: cuMemAllocManaged$,
   cuDeviceRegisterAsyncNotification: cuDeviceRegisterAsyncNotification$,
   cuDeviceUnregisterAsyncNotification: cuDeviceUnregisterAsyncNotification$,
   cuDeviceGetByPCIBusId: cuDeviceGetByPCIBusId$,
-  cuDeviceGetPCIBusId: cuDeviceGetPCIBusId$,
-  cuIpcGetEventHandle: cuIpcGetEventHandle$,
-  cuIpcOpenEventHandle: cuIpcOpenEventHandle$,
   cuIpcGetMemHandle: cuIpcGetMemHandle$,
   cuIpcOpenMemHandle: cuIpcOpenMemHandle$,
   cuIpcCloseMemHandle: cuIpcCloseMemHandle$,
@@ -6381,17 +3903,10 @@ const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) =>
   cuMemcpy2DUnaligned: cuMemcpy2DUnaligned$,
   cuMemcpy3D: cuMemcpy3D$,
   cuMemcpy3DPeer: cuMemcpy3DPeer$,
-  cuMemcpyAsync: cuMemcpyAsync$,
-  cuMemcpyPeerAsync: cuMemcpyPeerAsync$,
-  cuMemcpyHtoDAsync: cuMemcpyHtoDAsync$,
-  cuMemcpyDtoHAsync: cuMemcpyDtoHAsync$,
   cuMemcpyDtoDAsync: cuMemcpyDtoDAsync$,
   cuMemcpyHtoAAsync: cuMemcpyHtoAAsync$,
   cuMemcpyAtoHAsync: cuMemcpyAtoHAsync$,
-  cuMemcpy2DAsync: cuMemcpy2DAsync$,
-  cuMemcpy3DAsync: cuMemcpy3DAsync$,
   cuMemcpy3DPeerAsync: cuMemcpy3DPeerAsync$,
-  cuMemcpyBatchAsync: cuMemcpyBatchAsync$,
   cuMemcpy3DBatchAsync: cuMemcpy3DBatchAsync$,
   cuMemsetD8: cuMemsetD8$,
   cuMemsetD16: cuMemsetD16$,
@@ -6399,9 +3914,6 @@ const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) =>
   cuMemsetD2D8: cuMemsetD2D8$,
   cuMemsetD2D16: cuMemsetD2D16$,
   cuMemsetD2D32: cuMemsetD2D32$,
-  cuMemsetD8Async: cuMemsetD8Async$,
-  cuMemsetD16Async: cuMemsetD16Async$,
-  cuMemsetD32Async: cuMemsetD32Async$,
   cuMemsetD2D8Async: cuMemsetD2D8Async$,
   cuMemsetD2D16Async: cuMemsetD2D16Async$,
   cuMemsetD2D32Async: cuMemsetD2D32Async$,
@@ -6412,92 +3924,40 @@ const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) =>
   cuArrayGetMemoryRequirements: cuArrayGetMemoryRequirements$,
   cuMipmappedArrayGetMemoryRequirements: cuMipmappedArrayGetMemoryRequirements$,
   cuArrayGetPlane: cuArrayGetPlane$,
-  cuArrayDestroy: cuArrayDestroy$,
-  cuArray3DCreate: cuArray3DCreate$,
   cuArray3DGetDescriptor: cuArray3DGetDescriptor$,
-  cuMipmappedArrayCreate: cuMipmappedArrayCreate$,
-  cuMipmappedArrayGetLevel: cuMipmappedArrayGetLevel$,
-  cuMipmappedArrayDestroy: cuMipmappedArrayDestroy$,
   cuMemGetHandleForAddressRange: cuMemGetHandleForAddressRange$,
   cuMemBatchDecompressAsync: cuMemBatchDecompressAsync$,
-  cuMemAddressReserve: cuMemAddressReserve$,
-  cuMemAddressFree: cuMemAddressFree$,
-  cuMemCreate: cuMemCreate$,
-  cuMemRelease: cuMemRelease$,
-  cuMemMap: cuMemMap$,
   cuMemMapArrayAsync: cuMemMapArrayAsync$,
-  cuMemUnmap: cuMemUnmap$,
-  cuMemSetAccess: cuMemSetAccess$,
   cuMemGetAccess: cuMemGetAccess$,
   cuMemExportToShareableHandle: cuMemExportToShareableHandle$,
   cuMemImportFromShareableHandle: cuMemImportFromShareableHandle$,
-  cuMemGetAllocationGranularity: cuMemGetAllocationGranularity$,
   cuMemGetAllocationPropertiesFromHandle: cuMemGetAllocationPropertiesFromHandle$,
   cuMemRetainAllocationHandle: cuMemRetainAllocationHandle$,
-  cuMemFreeAsync: cuMemFreeAsync$,
-  cuMemAllocAsync: cuMemAllocAsync$,
-  cuMemPoolTrimTo: cuMemPoolTrimTo$,
-  cuMemPoolSetAttribute: cuMemPoolSetAttribute$,
-  cuMemPoolGetAttribute: cuMemPoolGetAttribute$,
-  cuMemPoolSetAccess: cuMemPoolSetAccess$,
   cuMemPoolGetAccess: cuMemPoolGetAccess$,
-  cuMemPoolCreate: cuMemPoolCreate$,
-  cuMemPoolDestroy: cuMemPoolDestroy$,
   cuMemGetDefaultMemPool: cuMemGetDefaultMemPool$,
   cuMemGetMemPool: cuMemGetMemPool$,
   cuMemSetMemPool: cuMemSetMemPool$,
-  cuMemAllocFromPoolAsync: cuMemAllocFromPoolAsync$,
-  cuMemPoolExportToShareableHandle: cuMemPoolExportToShareableHandle$,
-  cuMemPoolImportFromShareableHandle: cuMemPoolImportFromShareableHandle$,
-  cuMemPoolExportPointer: cuMemPoolExportPointer$,
-  cuMemPoolImportPointer: cuMemPoolImportPointer$,
   cuMulticastCreate: cuMulticastCreate$,
   cuMulticastAddDevice: cuMulticastAddDevice$,
   cuMulticastBindMem: cuMulticastBindMem$,
   cuMulticastBindAddr: cuMulticastBindAddr$,
   cuMulticastUnbind: cuMulticastUnbind$,
   cuMulticastGetGranularity: cuMulticastGetGranularity$,
-  cuPointerGetAttribute: cuPointerGetAttribute$,
-  cuMemPrefetchAsync: cuMemPrefetchAsync$,
-  cuMemAdvise: cuMemAdvise$,
-  cuMemPrefetchBatchAsync: cuMemPrefetchBatchAsync$,
-  cuMemDiscardBatchAsync: cuMemDiscardBatchAsync$,
-  cuMemDiscardAndPrefetchBatchAsync: cuMemDiscardAndPrefetchBatchAsync$,
-  cuMemRangeGetAttribute: cuMemRangeGetAttribute$,
   cuMemRangeGetAttributes: cuMemRangeGetAttributes$,
   cuPointerSetAttribute: cuPointerSetAttribute$,
   cuPointerGetAttributes: cuPointerGetAttributes$,
   cuStreamCreate: cuStreamCreate$,
-  cuStreamCreateWithPriority: cuStreamCreateWithPriority$,
-  cuStreamGetPriority: cuStreamGetPriority$,
   cuStreamGetDevice: cuStreamGetDevice$,
-  cuStreamGetFlags: cuStreamGetFlags$,
   cuStreamGetId: cuStreamGetId$,
-  cuStreamGetCtx: cuStreamGetCtx$,
   cuStreamGetCtx_v2: cuStreamGetCtx_v2$,
-  cuStreamWaitEvent: cuStreamWaitEvent$,
   cuStreamAddCallback: cuStreamAddCallback$,
-  cuStreamBeginCapture: cuStreamBeginCapture$,
-  cuStreamBeginCaptureToGraph: cuStreamBeginCaptureToGraph$,
   cuThreadExchangeStreamCaptureMode: cuThreadExchangeStreamCaptureMode$,
-  cuStreamEndCapture: cuStreamEndCapture$,
-  cuStreamIsCapturing: cuStreamIsCapturing$,
-  cuStreamGetCaptureInfo: cuStreamGetCaptureInfo$,
-  cuStreamUpdateCaptureDependencies: cuStreamUpdateCaptureDependencies$,
   cuStreamAttachMemAsync: cuStreamAttachMemAsync$,
   cuStreamQuery: cuStreamQuery$,
-  cuStreamSynchronize: cuStreamSynchronize$,
-  cuStreamDestroy: cuStreamDestroy$,
   cuStreamCopyAttributes: cuStreamCopyAttributes$,
   cuStreamGetAttribute: cuStreamGetAttribute$,
   cuStreamSetAttribute: cuStreamSetAttribute$,
-  cuEventCreate: cuEventCreate$,
-  cuEventRecord: cuEventRecord$,
   cuEventRecordWithFlags: cuEventRecordWithFlags$,
-  cuEventQuery: cuEventQuery$,
-  cuEventSynchronize: cuEventSynchronize$,
-  cuEventDestroy: cuEventDestroy$,
-  cuEventElapsedTime: cuEventElapsedTime$,
   cuImportExternalMemory: cuImportExternalMemory$,
   cuExternalMemoryGetMappedBuffer: cuExternalMemoryGetMappedBuffer$,
   cuExternalMemoryGetMappedMipmappedArray: cuExternalMemoryGetMappedMipmappedArray$,
@@ -6523,7 +3983,6 @@ const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) =>
   cuLaunchKernelEx: cuLaunchKernelEx$,
   cuLaunchCooperativeKernel: cuLaunchCooperativeKernel$,
   cuLaunchCooperativeKernelMultiDevice: cuLaunchCooperativeKernelMultiDevice$,
-  cuLaunchHostFunc: cuLaunchHostFunc$,
   cuFuncSetBlockShape: cuFuncSetBlockShape$,
   cuFuncSetSharedSize: cuFuncSetSharedSize$,
   cuParamSetSize: cuParamSetSize$,
@@ -6535,27 +3994,11 @@ const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) =>
   cuLaunchGridAsync: cuLaunchGridAsync$,
   cuParamSetTexRef: cuParamSetTexRef$,
   cuFuncSetSharedMemConfig: cuFuncSetSharedMemConfig$,
-  cuGraphCreate: cuGraphCreate$,
-  cuGraphAddKernelNode: cuGraphAddKernelNode$,
-  cuGraphKernelNodeGetParams: cuGraphKernelNodeGetParams$,
   cuGraphKernelNodeSetParams: cuGraphKernelNodeSetParams$,
-  cuGraphAddMemcpyNode: cuGraphAddMemcpyNode$,
-  cuGraphMemcpyNodeGetParams: cuGraphMemcpyNodeGetParams$,
   cuGraphMemcpyNodeSetParams: cuGraphMemcpyNodeSetParams$,
-  cuGraphAddMemsetNode: cuGraphAddMemsetNode$,
-  cuGraphMemsetNodeGetParams: cuGraphMemsetNodeGetParams$,
   cuGraphMemsetNodeSetParams: cuGraphMemsetNodeSetParams$,
-  cuGraphAddHostNode: cuGraphAddHostNode$,
-  cuGraphHostNodeGetParams: cuGraphHostNodeGetParams$,
   cuGraphHostNodeSetParams: cuGraphHostNodeSetParams$,
-  cuGraphAddChildGraphNode: cuGraphAddChildGraphNode$,
-  cuGraphChildGraphNodeGetGraph: cuGraphChildGraphNodeGetGraph$,
-  cuGraphAddEmptyNode: cuGraphAddEmptyNode$,
-  cuGraphAddEventRecordNode: cuGraphAddEventRecordNode$,
-  cuGraphEventRecordNodeGetEvent: cuGraphEventRecordNodeGetEvent$,
   cuGraphEventRecordNodeSetEvent: cuGraphEventRecordNodeSetEvent$,
-  cuGraphAddEventWaitNode: cuGraphAddEventWaitNode$,
-  cuGraphEventWaitNodeGetEvent: cuGraphEventWaitNodeGetEvent$,
   cuGraphEventWaitNodeSetEvent: cuGraphEventWaitNodeSetEvent$,
   cuGraphAddExternalSemaphoresSignalNode: cuGraphAddExternalSemaphoresSignalNode$,
   cuGraphExternalSemaphoresSignalNodeGetParams: cuGraphExternalSemaphoresSignalNodeGetParams$,
@@ -6567,19 +4010,9 @@ const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) =>
   cuGraphBatchMemOpNodeGetParams: cuGraphBatchMemOpNodeGetParams$,
   cuGraphBatchMemOpNodeSetParams: cuGraphBatchMemOpNodeSetParams$,
   cuGraphExecBatchMemOpNodeSetParams: cuGraphExecBatchMemOpNodeSetParams$,
-  cuGraphAddMemAllocNode: cuGraphAddMemAllocNode$,
-  cuGraphMemAllocNodeGetParams: cuGraphMemAllocNodeGetParams$,
-  cuGraphAddMemFreeNode: cuGraphAddMemFreeNode$,
-  cuGraphMemFreeNodeGetParams: cuGraphMemFreeNodeGetParams$,
-  cuDeviceGraphMemTrim: cuDeviceGraphMemTrim$,
-  cuDeviceGetGraphMemAttribute: cuDeviceGetGraphMemAttribute$,
-  cuDeviceSetGraphMemAttribute: cuDeviceSetGraphMemAttribute$,
   cuGraphClone: cuGraphClone$,
   cuGraphNodeFindInClone: cuGraphNodeFindInClone$,
-  cuGraphNodeGetType: cuGraphNodeGetType$,
-  cuGraphGetNodes: cuGraphGetNodes$,
   cuGraphGetRootNodes: cuGraphGetRootNodes$,
-  cuGraphGetEdges: cuGraphGetEdges$,
   cuGraphNodeGetDependencies: cuGraphNodeGetDependencies$,
   cuGraphNodeGetDependentNodes: cuGraphNodeGetDependentNodes$,
   cuGraphAddDependencies: cuGraphAddDependencies$,
@@ -6587,44 +4020,22 @@ const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) =>
   cuGraphDestroyNode: cuGraphDestroyNode$,
   cuGraphInstantiate: cuGraphInstantiate$,
   cuGraphInstantiateWithFlags: cuGraphInstantiateWithFlags$,
-  cuGraphInstantiateWithParams: cuGraphInstantiateWithParams$,
   cuGraphExecGetFlags: cuGraphExecGetFlags$,
-  cuGraphExecKernelNodeSetParams: cuGraphExecKernelNodeSetParams$,
-  cuGraphExecMemcpyNodeSetParams: cuGraphExecMemcpyNodeSetParams$,
-  cuGraphExecMemsetNodeSetParams: cuGraphExecMemsetNodeSetParams$,
-  cuGraphExecHostNodeSetParams: cuGraphExecHostNodeSetParams$,
-  cuGraphExecChildGraphNodeSetParams: cuGraphExecChildGraphNodeSetParams$,
-  cuGraphExecEventRecordNodeSetEvent: cuGraphExecEventRecordNodeSetEvent$,
-  cuGraphExecEventWaitNodeSetEvent: cuGraphExecEventWaitNodeSetEvent$,
   cuGraphExecExternalSemaphoresSignalNodeSetParams: cuGraphExecExternalSemaphoresSignalNodeSetParams$,
   cuGraphExecExternalSemaphoresWaitNodeSetParams: cuGraphExecExternalSemaphoresWaitNodeSetParams$,
-  cuGraphNodeSetEnabled: cuGraphNodeSetEnabled$,
-  cuGraphNodeGetEnabled: cuGraphNodeGetEnabled$,
-  cuGraphUpload: cuGraphUpload$,
-  cuGraphLaunch: cuGraphLaunch$,
-  cuGraphExecDestroy: cuGraphExecDestroy$,
-  cuGraphDestroy: cuGraphDestroy$,
   cuGraphExecUpdate: cuGraphExecUpdate$,
   cuGraphKernelNodeCopyAttributes: cuGraphKernelNodeCopyAttributes$,
   cuGraphKernelNodeGetAttribute: cuGraphKernelNodeGetAttribute$,
-  cuGraphKernelNodeSetAttribute: cuGraphKernelNodeSetAttribute$,
-  cuGraphDebugDotPrint: cuGraphDebugDotPrint$,
   cuUserObjectCreate: cuUserObjectCreate$,
   cuUserObjectRetain: cuUserObjectRetain$,
   cuUserObjectRelease: cuUserObjectRelease$,
   cuGraphRetainUserObject: cuGraphRetainUserObject$,
   cuGraphReleaseUserObject: cuGraphReleaseUserObject$,
-  cuGraphAddNode: cuGraphAddNode$,
   cuGraphNodeSetParams: cuGraphNodeSetParams$,
   cuGraphExecNodeSetParams: cuGraphExecNodeSetParams$,
   cuGraphConditionalHandleCreate: cuGraphConditionalHandleCreate$,
-  cuOccupancyMaxActiveBlocksPerMultiprocessor: cuOccupancyMaxActiveBlocksPerMultiprocessor$,
   cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags: cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags$,
-  cuOccupancyMaxPotentialBlockSize: cuOccupancyMaxPotentialBlockSize$,
   cuOccupancyMaxPotentialBlockSizeWithFlags: cuOccupancyMaxPotentialBlockSizeWithFlags$,
-  cuOccupancyAvailableDynamicSMemPerBlock: cuOccupancyAvailableDynamicSMemPerBlock$,
-  cuOccupancyMaxPotentialClusterSize: cuOccupancyMaxPotentialClusterSize$,
-  cuOccupancyMaxActiveClusters: cuOccupancyMaxActiveClusters$,
   cuTexRefSetArray: cuTexRefSetArray$,
   cuTexRefSetMipmappedArray: cuTexRefSetMipmappedArray$,
   cuTexRefSetAddress: cuTexRefSetAddress$,
@@ -6654,20 +4065,11 @@ const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) =>
   cuTexRefDestroy: cuTexRefDestroy$,
   cuSurfRefSetArray: cuSurfRefSetArray$,
   cuSurfRefGetArray: cuSurfRefGetArray$,
-  cuTexObjectCreate: cuTexObjectCreate$,
-  cuTexObjectDestroy: cuTexObjectDestroy$,
   cuTexObjectGetResourceDesc: cuTexObjectGetResourceDesc$,
   cuTexObjectGetTextureDesc: cuTexObjectGetTextureDesc$,
   cuTexObjectGetResourceViewDesc: cuTexObjectGetResourceViewDesc$,
-  cuSurfObjectCreate: cuSurfObjectCreate$,
-  cuSurfObjectDestroy: cuSurfObjectDestroy$,
   cuSurfObjectGetResourceDesc: cuSurfObjectGetResourceDesc$,
-  cuTensorMapEncodeTiled: cuTensorMapEncodeTiled$,
-  cuTensorMapEncodeIm2col: cuTensorMapEncodeIm2col$,
   cuTensorMapEncodeIm2colWide: cuTensorMapEncodeIm2colWide$,
-  cuTensorMapReplaceAddress: cuTensorMapReplaceAddress$,
-  cuDeviceCanAccessPeer: cuDeviceCanAccessPeer$,
-  cuCtxEnablePeerAccess: cuCtxEnablePeerAccess$,
   cuCtxDisablePeerAccess: cuCtxDisablePeerAccess$,
   cuDeviceGetP2PAttribute: cuDeviceGetP2PAttribute$,
   cuDeviceGetP2PAtomicCapabilities: cuDeviceGetP2PAtomicCapabilities$,
@@ -6684,33 +4086,16 @@ const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) =>
   cuCoredumpSetAttribute: cuCoredumpSetAttribute$,
   cuCoredumpSetAttributeGlobal: cuCoredumpSetAttributeGlobal$,
   cuGetExportTable: cuGetExportTable$,
-  cuGreenCtxCreate: cuGreenCtxCreate$,
-  cuGreenCtxDestroy: cuGreenCtxDestroy$,
-  cuCtxFromGreenCtx: cuCtxFromGreenCtx$,
-  cuDeviceGetDevResource: cuDeviceGetDevResource$,
-  cuCtxGetDevResource: cuCtxGetDevResource$,
-  cuGreenCtxGetDevResource: cuGreenCtxGetDevResource$,
-  cuDevSmResourceSplitByCount: cuDevSmResourceSplitByCount$,
-  cuDevResourceGenerateDesc: cuDevResourceGenerateDesc$,
   cuGreenCtxRecordEvent: cuGreenCtxRecordEvent$,
   cuGreenCtxWaitEvent: cuGreenCtxWaitEvent$,
   cuStreamGetGreenCtx: cuStreamGetGreenCtx$,
-  cuGreenCtxStreamCreate: cuGreenCtxStreamCreate$,
   cuGreenCtxGetId: cuGreenCtxGetId$,
   cuLogsRegisterCallback: cuLogsRegisterCallback$,
   cuLogsUnregisterCallback: cuLogsUnregisterCallback$,
   cuLogsCurrent: cuLogsCurrent$,
   cuLogsDumpToFile: cuLogsDumpToFile$,
   cuLogsDumpToMemory: cuLogsDumpToMemory$,
-  cuCheckpointProcessGetRestoreThreadId: cuCheckpointProcessGetRestoreThreadId$,
-  cuCheckpointProcessGetState: cuCheckpointProcessGetState$,
-  cuCheckpointProcessLock: cuCheckpointProcessLock$,
-  cuCheckpointProcessCheckpoint: cuCheckpointProcessCheckpoint$,
-  cuCheckpointProcessRestore: cuCheckpointProcessRestore$,
-  cuCheckpointProcessUnlock: cuCheckpointProcessUnlock$,
   cuProfilerInitialize: cuProfilerInitialize$,
-  cuProfilerStart: cuProfilerStart$,
-  cuProfilerStop: cuProfilerStop$,
 };
 
 /**

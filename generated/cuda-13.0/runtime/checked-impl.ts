@@ -8,7 +8,7 @@
 // Header texture_types.h sha256 ef79ed57283cafc7f32b2e55224eb2baf0b8e460de59ea5a2c8a8893e337462f
 // Header vector_types.h sha256 f3638eceaf955e80e91f2f32a3fc41106653ea7145dc0c79923826a78b3c5486
 // Header device_types.h sha256 d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084
-// Seal: sha256 32080a122377b64a1a1ec1b82d186d72188c9d0620ed107c54d599a7b2496338
+// Seal: sha256 358b3e6b50332d39e44d8ff4089444bb8a0efc54f54f9e99daced078a0f273cc
 
 import { type CheckedRuntime, type PointerLike, type ArraySpec, lazyTable } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -4252,7 +4252,7 @@ function cudaProfilerStop$(raw: Raw, rt: CheckedRuntime): Checked["cudaProfilerS
 }
 
 /** Every function's maker, by C name. */
-const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) => Checked[K] } = {
+export const makers: { readonly [K in keyof Checked]: (raw: Raw, rt: CheckedRuntime) => Checked[K] } = {
   cudaDeviceReset: cudaDeviceReset$,
   cudaDeviceSynchronize: cudaDeviceSynchronize$,
   cudaDeviceSetLimit: cudaDeviceSetLimit$,

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import "../driver-all-makers.ts";
 import type { BindingExtras } from "../binding.ts";
 import { driver as base, type DriverBinding as Base } from "../driver.ts";
 import type { Checked, Raw } from "../../../generated/cuda-13.0/driver/index.ts";

@@ -39,7 +39,7 @@ import { TensorMap } from "../../../src/tensor-map.ts";
 import { GreenContext, smResourceOf, streamResources } from "../../../src/green.ts";
 import { CheckpointProcess } from "../../../src/checkpoint.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
-import { driver } from "../../../src/bindings/driver.ts";
+import { driver } from "../../../src/bindings/driver-entry.ts";
 import { runScript } from "../memory/spawn.ts";
 
 const here = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname);

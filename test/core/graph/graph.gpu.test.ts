@@ -24,7 +24,7 @@ import { GraphBuilder, GraphDefinition, type Graph } from "../../../src/graphs.t
 import { launch } from "../../../src/core/launch/launch.ts";
 import { Program } from "../../../src/core/program/program.ts";
 import { ffi, UnsupportedOnRuntimeError } from "../../../src/ffi/index.ts";
-import { driver } from "../../../src/bindings/driver.ts";
+import { driver } from "../../../src/bindings/driver-entry.ts";
 import { forceGc } from "../../support/gc.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 import { runtimeCommand } from "../../support/runtime.ts";

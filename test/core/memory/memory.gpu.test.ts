@@ -25,7 +25,8 @@ import {
   type Stream,
 } from "../../../src/index.ts";
 import { IpcListener } from "../../../src/distributed.ts";
-import { driver, CUmem_range_attribute, type CUdeviceptr } from "../../../src/bindings/driver.ts";
+import { driver } from "../../../src/bindings/driver-entry.ts";
+import { CUmem_range_attribute, type CUdeviceptr } from "../../../src/bindings/driver.ts";
 import { Program } from "../../../src/core/program/program.ts";
 import { ULLONG_MAX } from "../../../src/core/memory/pool-attributes.ts";
 import { runScript } from "./spawn.ts";

@@ -3,7 +3,8 @@
  * once, the input-type tables, and argument checking. Linking itself runs in test/core/program/program.gpu.test.ts.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { CUjitInputType, driver } from "../../../src/bindings/driver.ts";
+import { driver } from "../../../src/bindings/driver-entry.ts";
+import { CUjitInputType } from "../../../src/bindings/driver.ts";
 import { nvjitlink, nvJitLinkInputType } from "../../../src/bindings/nvjitlink.ts";
 import { LibraryNotFoundError } from "../../../src/pathfinder/index.ts";
 import { chooseLinkerBackend, probeNvJitLink, resetLinkerBackendProbe, whichLinkerBackend } from "../../../src/core/program/linker-backend.ts";

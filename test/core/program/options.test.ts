@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ProgramOptions, type ProgramOptionsInit } from "../../../src/core/program/options.ts";
-import { driver } from "../../../src/bindings/driver.ts";
+import { driver } from "../../../src/bindings/driver-entry.ts";
 import { MissingArchError } from "../../../src/core/errors.ts";
 
 /** A title suffix naming why a suite or test is skipped here (empty when it runs). */

@@ -4,7 +4,7 @@
  * test/core/program/program.gpu.test.ts.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { driver } from "../../../src/bindings/driver.ts";
+import { driver } from "../../../src/bindings/driver-entry.ts";
 import { NVVMError } from "../../../src/bindings/errors.ts";
 import { nvjitlink } from "../../../src/bindings/nvjitlink.ts";
 import { nvrtc } from "../../../src/bindings/nvrtc.ts";

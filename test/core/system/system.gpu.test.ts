@@ -4,7 +4,7 @@
  * table cover every GPU. Skips where there is no GPU.
  */
 import { describe, expect, it } from "vitest";
-import { driver } from "../../../src/bindings/driver.ts";
+import { driver } from "../../../src/bindings/driver-entry.ts";
 import { Device } from "../../../src/index.ts";
 import * as system from "../../../src/system.ts";
 import { SystemDevice } from "../../../src/system.ts";
