@@ -44,8 +44,8 @@ function hostBytes(v: HostMemory): { pointer: NativePointer | null; byteLength: 
  * returns false for a closed buffer. Module state of Buffer, for launch's argument packing.
  */
 const NO_STREAM: { readonly stream?: Stream } = Object.freeze({});
-
 const DEALLOCATION_STREAM: StreamSpec & { readonly optional: true } = Object.freeze({ name: "deallocationStream", optional: true });
+
 export let writeDevicePointer: (buffer: Buffer, dv: DataView, offset: number) => boolean;
 
 /**

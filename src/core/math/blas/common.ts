@@ -1,6 +1,6 @@
 /**
- * What `Blas` and `BlasLt` share: checking the arrays of a call (open, on the handle's device), the stream option,
- * a device pointer from an array, and the workspace option.
+ * What `Blas` and `BlasLt` share: checking the arrays of a call (open, on the handle's device), a device pointer
+ * from an array, and the workspace option.
  *
  * @module
  */
