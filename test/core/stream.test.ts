@@ -1,6 +1,6 @@
 /** Stream checks that need no GPU: a stream argument, and the `{ stream }` option of stream-ordered calls. */
 import { describe, expect, it } from "vitest";
-import { ClosedError, DeviceMismatchError, LEGACY_DEFAULT_STREAM, PER_THREAD_DEFAULT_STREAM, Stream } from "../../src/index.ts";
+import { ArgumentError, ClosedError, DeviceMismatchError, LEGACY_DEFAULT_STREAM, PER_THREAD_DEFAULT_STREAM, Stream } from "../../src/index.ts";
 import { OPTIONAL_STREAM, takeStream, takeStreamOption } from "../../src/core/base/stream-arg.ts";
 
 describe("the { stream } option", () => {
@@ -42,7 +42,7 @@ describe("takeStream", () => {
     expect(() => takeStream(3, "GraphCompleteOptions", { like: true, name: "uploadStream" })).toThrow(
       /^GraphCompleteOptions: uploadStream must be a Stream \(or a GraphBuilder\), not 3; pass a stream from device.createStream\(\)$/,
     );
-    expect(() => takeStream({ stream: 1 }, "Graph.launch")).toThrow(TypeError);
+    expect(() => takeStream({ stream: 1 }, "Graph.launch")).toThrow(ArgumentError);
     expect(() => takeStream("s", "Buffer", { name: "deallocationStream", optional: true })).toThrow(/^Buffer: deallocationStream must be a Stream or undefined, not "s"/);
     class OwnError extends Error {}
     expect(() => takeStream(null, "allReduce", { refuse: (r) => new OwnError(`${r.action}/${r.name}/${r.expected}/${r.got}/${r.advice}`) })).toThrow(

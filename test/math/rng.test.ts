@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ArrayLayoutError, ClosedError, DTypeError } from "../../src/index.ts";
+import { ArgumentError, ArrayLayoutError, ClosedError, DTypeError } from "../../src/index.ts";
 import { Fft, FftPlan, Rng, RNG_GENERATORS, Solver, Sparse, SparseMatrix } from "../../src/math.ts";
 import { checkRngOptions, isQuasi, normalSplit, type RngOptions } from "../../src/core/math/rng/rng.ts";
 import { checkArray, listOf, replacementStream } from "../../src/core/math/rng/shared.ts";
@@ -45,7 +45,7 @@ describe("Rng options", () => {
 
   it("Rng.create needs a Stream in its options (checked before the library loads)", async () => {
     await expect(Rng.create({ stream: undefined as never })).rejects.toThrow(/Rng.create: options.stream must be a Stream/);
-    await expect(Fft.create({ stream: 1 as never })).rejects.toThrow(TypeError);
+    await expect(Fft.create({ stream: 1 as never })).rejects.toThrow(ArgumentError);
     await expect(Solver.create({} as never)).rejects.toThrow(/Solver.create: options.stream must be a Stream/);
     await expect(Sparse.create(undefined as never)).rejects.toThrow(TypeError);
   });

@@ -1,6 +1,6 @@
 /**
  * Taking a stream argument: the one way the object layer checks the stream a call is given, so every call refuses
- * the same things with the same words. A stream must be a {@link Stream} (a TypeError says what came and what to
+ * the same things with the same words. A stream must be a {@link Stream} (an ArgumentError says what came and what to
  * pass), open (a {@link ClosedError}), and, where the call works on one device, of that device (a
  * {@link DeviceMismatchError}, through {@link refuseWrongDevice}).
  *
@@ -19,6 +19,7 @@ import { describeValue } from "../../errors/describe.ts";
 import { ClosedError } from "../errors.ts";
 import { Stream } from "../stream.ts";
 import { refuseWrongDevice } from "./wrong-device.ts";
+import { ArgumentError } from "../../errors/base.ts";
 
 /** How a call takes its stream (everything optional: a Stream, open, of any device, is required). */
 export interface StreamSpec {
@@ -41,7 +42,7 @@ export interface StreamSpec {
   readonly advice?: string;
   /**
    * The error for a value that is no Stream, where the call has a class of its own for its arguments (default a
-   * TypeError saying what the call needs, what came and what to do).
+   * ArgumentError saying what the call needs, what came and what to do).
    */
   readonly refuse?: (refused: RefusedStream) => Error;
 }
@@ -74,7 +75,7 @@ const DEFAULT_ADVICE = "pass a stream from device.createStream()";
  * `spec.device` where given. `action` names the call in messages (`"Blas.setStream"`, `"new Blas"`). With
  * `optional`, `undefined` gives `spec.fallback` (or undefined).
  *
- * @throws TypeError (or `spec.refuse`'s error) for anything else, naming what came and what to pass.
+ * @throws ArgumentError (or `spec.refuse`'s error) for anything else, naming what came and what to pass.
  * @throws ClosedError for a closed stream.
  * @throws DeviceMismatchError for a stream of another device than `spec.device`.
  */
@@ -99,15 +100,15 @@ export function takeStream(value: unknown, action: string, spec: StreamSpec = NO
  * the call (`"Buffer.copyTo"`); with `owner`, the call is `owner`'s class name and `action` (`"allocate"`), built
  * only when the check fails.
  *
- * @throws TypeError where the option is missing or no Stream, or where the Stream itself came instead of `{ stream }`.
+ * @throws ArgumentError where the option is missing or no Stream, or where the Stream itself came instead of `{ stream }`.
  * @throws ClosedError for a closed stream.
  */
 export function takeStreamOption(options: { readonly stream?: Stream | undefined } | undefined, action: string, owner?: object): Stream {
   const stream = options?.stream;
   if (stream instanceof Stream && !stream.isClosed) return stream;
   const call = owner === undefined ? action : `${owner.constructor.name}.${action}`;
-  if (options instanceof Stream) throw new TypeError(`${call} takes its stream as an option: pass { stream }, not the Stream itself`);
-  if (stream === undefined || stream === null) throw new TypeError(`${call} needs a stream: pass { stream } (for example device.createStream())`);
+  if (options instanceof Stream) throw new ArgumentError(`${call} takes its stream as an option: pass { stream }, not the Stream itself`);
+  if (stream === undefined || stream === null) throw new ArgumentError(`${call} needs a stream: pass { stream } (for example device.createStream())`);
   return takeStream(stream, call, STREAM_OPTION);
 }
 
@@ -121,5 +122,5 @@ function refusal(value: unknown, action: string, spec: StreamSpec): Error {
   const got = describeValue(value);
   const advice = spec.advice ?? DEFAULT_ADVICE;
   if (spec.refuse !== undefined) return spec.refuse({ action, name: spec.name ?? "the stream", expected, got, advice });
-  return new TypeError(spec.name === undefined ? `${action} needs ${expected}, not ${got}; ${advice}` : `${action}: ${spec.name} must be ${expected}, not ${got}; ${advice}`);
+  return new ArgumentError(spec.name === undefined ? `${action} needs ${expected}, not ${got}; ${advice}` : `${action}: ${spec.name} must be ${expected}, not ${got}; ${advice}`);
 }

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  ArgumentError,
   Buffer,
   ClosedError,
   LaunchArgumentError,
@@ -58,7 +59,7 @@ describe("launch() arguments", () => {
   it("refuses what is not a stream or a LaunchConfig before any driver call", () => {
     const config = new LaunchConfig({ grid: 1, block: 1 });
     expect(() => launch(null as unknown as Stream, config, kernel)).toThrow(/the first argument must be a Stream \(or a GraphBuilder\), not null/);
-    expect(() => launch({} as Stream, config, kernel)).toThrow(TypeError);
+    expect(() => launch({} as Stream, config, kernel)).toThrow(ArgumentError);
   });
 
   it("refuses a third argument that is not a Kernel, naming what came", () => {
