@@ -157,7 +157,8 @@ export class Graph {
    * host-callback.ts).
    */
   launch(stream: StreamLike): void {
-    const s = takeStream(stream, "Graph.launch", STREAM_LIKE);
+    // The common case inline (a hot path, as in launch()): an open Stream; anything else is checked by takeStream.
+    const s = stream instanceof Stream && !stream.isClosed ? stream : takeStream(stream, "Graph.launch", STREAM_LIKE);
     const exec = this.handle;
     makeCurrent(this.#context.handle);
     driver.cuGraphLaunch(exec, s.handle);
