@@ -24,7 +24,7 @@ import type { Readable } from "node:stream";
 import { environmentVariables, grantedPermissionFlags, isFile, nodeBuiltin, runtimeExecutable, runtimeName } from "../host.ts";
 import { RENDEZVOUS_ADDR_ENV, RENDEZVOUS_SECRET_ENV, RendezvousServer } from "../core/distributed/rendezvous.ts";
 import { WORLD_ENV } from "../core/distributed/world.ts";
-import { RendezvousError } from "../core/errors.ts";
+import { RendezvousError } from "../core/distributed/errors.ts";
 import { ArgumentError } from "../errors/base.ts";
 
 /** The usage line of `cuda-ts run`. */

@@ -15,7 +15,7 @@ import { formatCudaVersion } from "../bindings/describe.ts";
 import { ffi } from "../ffi/index.ts";
 import { driver, ensureInit } from "./base/driver-state.ts";
 import { describeValue } from "../errors/describe.ts";
-import { CheckpointUnsupportedError } from "./errors.ts";
+import { CheckpointUnsupportedError } from "./checkpoint-errors.ts";
 
 /** The checkpoint states of a process. */
 export type ProcessState = "running" | "locked" | "checkpointed" | "failed";

@@ -7,7 +7,7 @@
 import { CUlimit, type CUcontext } from "../bindings/driver.ts";
 import { addressKey, currentContextHandle, driver, ensureInit, enterContext, makeCurrent, withCurrentContext } from "./base/driver-state.ts";
 import { ffi } from "../ffi/index.ts";
-import { ClosedError } from "./errors.ts";
+import { ClosedError } from "./base/errors.ts";
 import { IdentityMap, track, untrack } from "./base/lifetime.ts";
 import type { Device } from "./device.ts";
 import { deviceOf } from "./base/hub.ts";

@@ -8,7 +8,7 @@
 import type { CUcontext, CUdevice } from "../bindings/driver.ts";
 import { Context, type ContextLimit } from "./context.ts";
 import { currentContextHandle, driver, ensureInit, makeCurrent } from "./base/driver-state.ts";
-import { DeviceNotInitializedError } from "./errors.ts";
+import { DeviceNotInitializedError } from "./base/errors.ts";
 import { deviceProperties, type DeviceProperties } from "./properties.ts";
 import { Stream, createStream, type StreamOptions } from "./stream.ts";
 import { Event, createEvent, type EventOptions } from "./event.ts";

@@ -42,7 +42,7 @@ import { ffi, UnsupportedOnRuntimeError, type NativeCallback, type Pointer } fro
 import { driver, withCurrentContext } from "./base/driver-state.ts";
 import { waitForEvent } from "./base/waiting.ts";
 import { GraphAttachments } from "./graph/attachments.ts";
-import { GraphStateError } from "./errors.ts";
+import { GraphStateError } from "./graph/errors.ts";
 import type { CaptureSink, Stream } from "./stream.ts";
 import { describeValue } from "../errors/describe.ts";
 

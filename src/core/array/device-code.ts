@@ -12,7 +12,7 @@ import { Program } from "../program/program.ts";
 import { InMemoryProgramCache } from "../program/cache.ts";
 import type { ObjectCode } from "../program/object-code.ts";
 import type { Stream } from "../stream.ts";
-import { ArrayLayoutError } from "../errors.ts";
+import { ArrayLayoutError } from "./errors.ts";
 
 /** The most axes a strided copy or fill handles (after merging contiguous axes). */
 export const MAX_DIMS = 8;

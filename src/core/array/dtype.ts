@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { DTypeError } from "../errors.ts";
+import { DTypeError } from "./errors.ts";
 import type { ScalarKind } from "../launch/mangling.ts";
 import { toBFloat16Bits, toHalfBits } from "../launch/scalars.ts";
 import { describeValue } from "../../errors/describe.ts";

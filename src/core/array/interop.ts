@@ -29,7 +29,8 @@
 import { ffi } from "../../ffi/index.ts";
 import type { NativePointer } from "../../ffi/types.ts";
 import { describeValue } from "../../errors/describe.ts";
-import { ArrayLayoutError, ClosedError, DTypeError } from "../errors.ts";
+import { ArrayLayoutError, DTypeError } from "./errors.ts";
+import { ClosedError } from "../base/errors.ts";
 import { Buffer } from "../memory/buffer.ts";
 import { Stream } from "../stream.ts";
 import { DeviceArray, type CudaArrayInterface } from "./device-array.ts";

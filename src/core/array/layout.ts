@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ArrayLayoutError, ShapeMismatchError } from "../errors.ts";
+import { ArrayLayoutError, ShapeMismatchError } from "./errors.ts";
 import { describeValue } from "../../errors/describe.ts";
 
 /** A layout: extents, strides in elements, and the offset of element [0, 0, ...] in elements from the data start. */

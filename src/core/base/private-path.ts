@@ -9,7 +9,7 @@
  */
 import { nodeBuiltin, pathOwnership, realPath } from "../../host.ts";
 import { currentUid } from "../../ffi/libc-socket.ts";
-import { InsecurePathError } from "../errors.ts";
+import { InsecurePathError } from "./errors.ts";
 import type * as NodePath from "node:path";
 
 // Node.js built-ins, loaded on first use (src/host.ts, nodeBuiltin).

@@ -16,7 +16,7 @@
  * @internal
  */
 import { describeValue } from "../../errors/describe.ts";
-import { ClosedError } from "../errors.ts";
+import { ClosedError } from "./errors.ts";
 import { Stream } from "../stream.ts";
 import { refuseWrongDevice } from "./wrong-device.ts";
 import { ArgumentError } from "../../errors/base.ts";

@@ -11,7 +11,7 @@ import { DeviceArray } from "../array/device-array.ts";
 import { type DType, type DTypeName, dtypeOf } from "../array/dtype.ts";
 import { Buffer } from "../memory/buffer.ts";
 import { describeValue } from "../../errors/describe.ts";
-import { CollectiveArgumentError } from "./nccl-errors.ts";
+import { CollectiveArgumentError } from "./errors.ts";
 
 /** The reductions of NCCL: sum, product, minimum, maximum, and average (the sum divided by the number of ranks). */
 export type ReduceOp = "sum" | "prod" | "min" | "max" | "avg";

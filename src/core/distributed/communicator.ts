@@ -30,7 +30,7 @@ import { deviceOf, isDevice } from "../base/hub.ts";
 import { describeValue } from "../../errors/describe.ts";
 import { track, untrack } from "../base/lifetime.ts";
 import { checkStatus, type LibraryStatus } from "../base/library-status.ts";
-import { CollectiveArgumentError, CommunicatorStateError } from "./nccl-errors.ts";
+import { CollectiveArgumentError, CommunicatorStateError } from "./errors.ts";
 import { type CollectiveOperand, ncclTypeFor, REDUCE_OPS, type ReduceOp, type ResolvedOperand, resolveOperand } from "./collectives.ts";
 import { UniqueId, uniqueIdBytes } from "./unique-id.ts";
 import { joinWorld, type World, world as currentWorld } from "./world.ts";

@@ -22,7 +22,7 @@
 import type * as net from "node:net";
 import type { Buffer } from "node:buffer";
 import { getEnv, nodeBuiltin } from "../../host.ts";
-import { RendezvousError } from "../errors.ts";
+import { RendezvousError } from "./errors.ts";
 import { describeValue } from "../../errors/describe.ts";
 import type * as NodeCrypto from "node:crypto";
 import type * as NodeBuffer from "node:buffer";

@@ -8,7 +8,7 @@ import type { NcclBinding } from "../../bindings/nccl.ts";
 import { NCCL_UNIQUE_ID_BYTES } from "../../bindings/tables/nccl-values.ts";
 import { ncclModule } from "./nccl-module.ts";
 import { describeValue } from "../../errors/describe.ts";
-import { CollectiveArgumentError } from "./nccl-errors.ts";
+import { CollectiveArgumentError } from "./errors.ts";
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 

@@ -17,7 +17,7 @@
  */
 import { getEnv } from "../../host.ts";
 import { describeValue } from "../../errors/describe.ts";
-import { RendezvousError } from "../errors.ts";
+import { RendezvousError } from "./errors.ts";
 import { RENDEZVOUS_ADDR_ENV, RendezvousClient } from "./rendezvous.ts";
 import { checkInternal, type Internal, INTERNAL } from "../base/internal.ts";
 

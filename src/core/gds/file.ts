@@ -26,7 +26,7 @@ import type { NativePointer, Pointer } from "../../ffi/types.ts";
 import { EINVAL, SystemCallError, closeFile, errno, openFd, openFlags } from "../../ffi/libc-file.ts";
 import { describeValue } from "../../errors/describe.ts";
 import { architecture } from "../../host.ts";
-import { ClosedError } from "../errors.ts";
+import { ClosedError } from "../base/errors.ts";
 import { DeviceArray } from "../array/device-array.ts";
 import { Buffer } from "../memory/buffer.ts";
 import type { Stream } from "../stream.ts";

@@ -28,13 +28,13 @@ import { CUstreamCaptureMode, CUstreamCaptureStatus, CUstreamUpdateCaptureDepend
 import { ffi, type Pointer } from "../../ffi/index.ts";
 import type { Context } from "../context.ts";
 import { driver } from "../base/driver-state.ts";
-import { ClosedError } from "../errors.ts";
+import { ClosedError } from "../base/errors.ts";
 import { GraphAttachments } from "./attachments.ts";
 import { conditionalBodies, conditionalNodeParams, conditionalPlan, createCondition, type ConditionalKind, type GraphCondition } from "./condition.ts";
 import { debugDotPrint, type GraphDebugPrintOptions } from "./debug.ts";
 import { inspectGraph, type GraphStructure } from "./inspect.ts";
 import type { GraphDefinition } from "./definition.ts";
-import { GraphStateError } from "../errors.ts";
+import { GraphStateError } from "./errors.ts";
 import { Graph, instantiateGraph, kGraphSource, sourceOf, type GraphCompleteOptions, type GraphSource } from "./graph.ts";
 import { launchHostFunction, type HostFunction } from "../host-callback.ts";
 import { track, untrack } from "../base/lifetime.ts";

@@ -24,7 +24,7 @@ import {
 import { ffi } from "../../ffi/index.ts";
 import type { Context } from "../context.ts";
 import { driver } from "../base/driver-state.ts";
-import { GraphFeatureError, GraphStateError } from "../errors.ts";
+import { GraphFeatureError, GraphStateError } from "./errors.ts";
 import { KernelScalar } from "../launch/scalars.ts";
 import { describeValue } from "../../errors/describe.ts";
 import { checkInternal, type Internal, INTERNAL } from "../base/internal.ts";

@@ -19,13 +19,13 @@
 import { CUDA_HOST_NODE_PARAMS_st, CUDA_GRAPH_INSTANTIATE_PARAMS_st, CUgraphExecUpdateResultInfo_st, CUgraphInstantiate_flags, CUresult, cudaError, type CUgraph, type CUgraphExec } from "../../bindings/driver.ts";
 import type { Context } from "../context.ts";
 import { driver, makeCurrent } from "../base/driver-state.ts";
-import { ClosedError } from "../errors.ts";
+import { ClosedError } from "../base/errors.ts";
 import type { GraphAttachments } from "./attachments.ts";
 import type { GraphBuilder } from "./builder.ts";
 import type { GraphDefinition, GraphNode, GraphNodeType, KernelNode } from "./definition.ts";
 import type { Buffer, HostMemory } from "../memory/buffer.ts";
 import { Event, markEventRecorded } from "../event.ts";
-import { GraphInstantiateError, GraphStateError, GraphUpdateError } from "../errors.ts";
+import { GraphInstantiateError, GraphStateError, GraphUpdateError } from "./errors.ts";
 import { kernelNodeParams, memcpyNodeParams, memsetNodeParams } from "./params.ts";
 import { holdUntilPassed, registerGraphHostFunction, type HostFunction } from "../host-callback.ts";
 import type { Kernel } from "../launch/kernel.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { DTypeError, ShapeMismatchError, ArrayLayoutError } from "../errors.ts";
+import { DTypeError, ShapeMismatchError, ArrayLayoutError } from "../array/errors.ts";
 import { describeValue } from "../../errors/describe.ts";
 import { refuseWrongDevice } from "../base/wrong-device.ts";
 import { DeviceArray, encodeElement, type ArrayScalar } from "../array/device-array.ts";

@@ -25,7 +25,7 @@ import { takeStream } from "../base/stream-arg.ts";
 import { DeviceArray, encodeElement, type ArrayScalar } from "../array/device-array.ts";
 import { dtypes, DTYPE_NAMES, type DType, type DTypeName } from "../array/dtype.ts";
 import { elementCount } from "../array/layout.ts";
-import { ShapeMismatchError } from "../errors.ts";
+import { ShapeMismatchError } from "../array/errors.ts";
 import { REDUCTION_RESERVED, bindArguments, checkUnique, headersFor, parseParams, typedefs, type Binding, type BuilderArgument, type KernelParam } from "./params.ts";
 import { compileKernels, configFor, includeLines, type BuilderOptions } from "./compile.ts";
 

@@ -35,7 +35,7 @@ import { Buffer, writeDevicePointer } from "../memory/buffer.ts";
 import type { Device } from "../device.ts";
 import { driver, makeCurrent } from "../base/driver-state.ts";
 import { uncheckedNative } from "../../bindings/binding.ts";
-import { LaunchArgumentError, LaunchConfigError } from "../errors.ts";
+import { LaunchArgumentError, LaunchConfigError } from "./errors.ts";
 import type { ArgumentPlan, Kernel } from "./kernel.ts";
 import { kAllowDynamicSharedMemory, kArgumentPlan, kLaunchHandle } from "./kernel-keys.ts";
 import { KernelScalar, SCALAR_SIZE, writeScalar } from "./scalars.ts";

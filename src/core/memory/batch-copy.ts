@@ -12,7 +12,8 @@ import { formatCudaVersion } from "../../bindings/describe.ts";
 import { Buffer } from "./buffer.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
 import { describeValue } from "../../errors/describe.ts";
-import { ClosedError, DeviceFeatureError } from "../errors.ts";
+import { ClosedError } from "../base/errors.ts";
+import { DeviceFeatureError } from "./errors.ts";
 import { LEGACY_DEFAULT_STREAM, type Stream } from "../stream.ts";
 import { takeStreamOption } from "../base/stream-arg.ts";
 

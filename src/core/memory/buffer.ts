@@ -12,7 +12,7 @@ import type { NativePointer } from "../../ffi/types.ts";
 import type { Device } from "../device.ts";
 import { deviceOf } from "../base/hub.ts";
 import { driver, sizeArgument } from "../base/driver-state.ts";
-import { ClosedError } from "../errors.ts";
+import { ClosedError } from "../base/errors.ts";
 import { trackLazily, untrack } from "../base/lifetime.ts";
 import type { IPCBufferDescriptor } from "./ipc.ts";
 import type { IpcMemoryResource, MemoryResource } from "./resource.ts";

@@ -28,7 +28,7 @@ import { driver, withCurrentContext } from "../base/driver-state.ts";
 import type { Event } from "../event.ts";
 import { enablePeerAccess } from "./peer.ts";
 import type { Stream } from "../stream.ts";
-import { PeerAccessError } from "../errors.ts";
+import { PeerAccessError } from "./errors.ts";
 import { takeStream, type StreamSpec } from "../base/stream-arg.ts";
 
 /** How a copy between two devices travels. */

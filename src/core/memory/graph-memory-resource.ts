@@ -31,7 +31,7 @@ import { Buffer, releaseNeverOnCollect } from "./buffer.ts";
 import type { Device } from "../device.ts";
 import { deviceOf, isDevice } from "../base/hub.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
-import { GraphStateError } from "../errors.ts";
+import { GraphStateError } from "../graph/errors.ts";
 import { allocationSize, type AllocateOptions, type MemoryResource } from "./resource.ts";
 import { takeStreamOption } from "../base/stream-arg.ts";
 import { describeValue } from "../../errors/describe.ts";

@@ -29,7 +29,8 @@
  * @module
  */
 import type { Buffer } from "node:buffer";
-import { ClosedError, IpcTimeoutError, IpcDisconnectedError, IpcPeerRefusedError, InsecurePathError } from "../errors.ts";
+import { ClosedError, InsecurePathError } from "../base/errors.ts";
+import { IpcTimeoutError, IpcDisconnectedError, IpcPeerRefusedError } from "./ipc-errors.ts";
 import { decodeTokenMessage, encodeTokenMessage, HANDLE_MESSAGE_BYTES, IPCAllocationHandle, MAX_TOKEN_BYTES, tokenBytes } from "./ipc.ts";
 import { getEnv, nodeBuiltin, isDirectory, makePrivateDirectory, makeTemporaryPrivateDirectory, pathOwnership, removeDirectory, setMode } from "../../host.ts";
 import {

@@ -17,7 +17,8 @@
  *
  * @module
  */
-import { ClosedError, IPCFormatError } from "../errors.ts";
+import { ClosedError } from "../base/errors.ts";
+import { IPCFormatError } from "./ipc-errors.ts";
 import { closeFd } from "../../ffi/libc-socket.ts";
 import { describeValue } from "../../errors/describe.ts";
 import { checkInternal, type Internal, INTERNAL } from "../base/internal.ts";

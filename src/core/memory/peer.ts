@@ -18,7 +18,7 @@ import { CUmemAccess_flags, CUmemAccessDesc_st, CUmemLocationType, CUresult, typ
 import { ffi } from "../../ffi/index.ts";
 import type { Device } from "../device.ts";
 import { driver } from "../base/driver-state.ts";
-import { PeerAccessError } from "../errors.ts";
+import { PeerAccessError } from "./errors.ts";
 
 const enabled = new Set<string>();
 

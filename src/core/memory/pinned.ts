@@ -16,7 +16,7 @@ import { resolvePinnedOptions, type PinnedMemoryResourceOptions } from "./option
 import { applyReleaseThreshold, createPool, exportPool, importPool, MemoryPoolResource, ownsHandle, registered, setPoolAccess, type PoolInit } from "./pool.ts";
 import { allocationSize, type AllocateOptions, type MemoryResource } from "./resource.ts";
 import type { Stream } from "../stream.ts";
-import { NoContextError } from "../errors.ts";
+import { NoContextError } from "../base/errors.ts";
 import { INTERNAL } from "../base/internal.ts";
 
 let pendingInit: PoolInit | undefined;

@@ -17,7 +17,7 @@ import { deviceOf } from "../base/hub.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
 import { allocationSize, type AllocateOptions, type MemoryResource } from "./resource.ts";
 import { alignUp, growthPlan, resolveVirtualOptions, type ResolvedVirtualOptions, type VirtualMemoryResourceOptions } from "./virtual-options.ts";
-import { DeviceFeatureError } from "../errors.ts";
+import { DeviceFeatureError } from "./errors.ts";
 import { INTERNAL } from "../base/internal.ts";
 
 interface Chunk {

@@ -41,7 +41,7 @@ import { ffi, type FunctionType, type Pointer } from "../../ffi/index.ts";
 import { getEnv, pathOwnership } from "../../host.ts";
 import { currentUid } from "../../ffi/libc-socket.ts";
 import { AttachedTool, attachInjectionLibrary, CBID, injectionFailure, NVTX_VERSION } from "./injection.ts";
-import { NvtxArgumentError, NvtxInjectionError } from "../errors.ts";
+import { NvtxArgumentError, NvtxInjectionError } from "./errors.ts";
 import { INTERNAL, checkInternal, type Internal } from "../base/internal.ts";
 
 export { NvtxArgumentError, NvtxInjectionError };

@@ -11,7 +11,7 @@ import type { CUcontext } from "../../bindings/driver.ts";
 import { ffi, type NativeCallback, type NativePointer, type Pointer } from "../../ffi/index.ts";
 import { currentContextHandle, driver, ensureInit } from "../base/driver-state.ts";
 import type { FieldInfo } from "../../tables-runtime/record.ts";
-import { ProfileOptionError, ProfilerBusyError, ProfilerUnsupportedError } from "../errors.ts";
+import { ProfileOptionError, ProfilerBusyError, ProfilerUnsupportedError } from "./errors.ts";
 import { getEnv, runtimeName } from "../../host.ts";
 import type { ActivityKind, KernelActivity, MemcpyActivity, MemcpyDirection, MemsetActivity, ProfileOptions, ProfileResult, StreamActivity, StreamLike } from "./types.ts";
 

@@ -45,7 +45,7 @@ import { ownModuleUrl } from "../../module-url.ts";
 
 export * as profiler from "./profiler.ts";
 export type { CaptureRange } from "./profiler.ts";
-export { ProfilerBusyError, ProfileOptionError } from "../errors.ts";
+export { ProfilerBusyError, ProfileOptionError } from "./errors.ts";
 export type {
   ActivityKind,
   KernelActivity,

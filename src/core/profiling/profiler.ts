@@ -14,7 +14,7 @@
  * @module
  */
 import { ensureInit, currentContextHandle, driver } from "../base/driver-state.ts";
-import { NoContextError } from "../errors.ts";
+import { NoContextError } from "../base/errors.ts";
 
 function requireContext(what: string): void {
   ensureInit();

@@ -7,7 +7,7 @@
  */
 import { deviceOf } from "../base/hub.ts";
 import { describeValue } from "../../errors/describe.ts";
-import { MissingArchError } from "../errors.ts";
+import { MissingArchError } from "./errors.ts";
 
 const ARCH = /^(sm|compute|lto)_(\d{2,3})([af]?)$/;
 

@@ -17,7 +17,7 @@
  * @module
  */
 import { canReadPath, nodeBuiltin, canWritePath, fileInfo, getEnv, isDirectory, makePrivateDirectory, pathExists, readDirectory, readFileBytes, removeFile, touchFile, writeFileAtomic } from "../../host.ts";
-import type { InsecurePathError } from "../errors.ts";
+import type { InsecurePathError } from "../base/errors.ts";
 import { checkPrivateDirectory, checkPrivateFile } from "../base/private-path.ts";
 import type { ProgramCache } from "./cache.ts";
 import { decodeEntry, encodeEntry, sha256Hex, type CachedProgram } from "./cache-entry.ts";

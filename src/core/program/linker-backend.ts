@@ -9,7 +9,7 @@
 import { driver } from "../../bindings/driver.ts";
 import { nvjitlinkModule } from "./libraries.ts";
 import { briefError } from "../../errors/describe.ts";
-import { LinkerUnavailableError } from "../errors.ts";
+import { LinkerUnavailableError } from "./errors.ts";
 
 /** The linker a Linker uses (the names of cuda.core's `Linker.backend`). */
 export type LinkerBackend = "nvJitLink" | "driver";

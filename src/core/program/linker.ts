@@ -16,7 +16,7 @@
  */
 import type { CUlinkState } from "../../bindings/driver.ts";
 import type { nvJitLinkHandle } from "../../bindings/nvjitlink.ts";
-import { ClosedError } from "../errors.ts";
+import { ClosedError } from "../base/errors.ts";
 import { track, untrack } from "../base/lifetime.ts";
 import { releaseReporting } from "../base/release-errors.ts";
 import { whichLinkerBackend, type LinkerBackend } from "./linker-backend.ts";

@@ -10,7 +10,7 @@ import { nvvmModule } from "./libraries.ts";
 import { readFileBytes } from "../../host.ts";
 import { pathfinder } from "../../pathfinder/on-demand.ts";
 import { releaseReporting } from "../base/release-errors.ts";
-import { HostFileError } from "../errors.ts";
+import { HostFileError } from "./errors.ts";
 
 /** libNVVM's checked binding (loaded on first use: ./libraries.ts). */
 function nvvm(): NvvmBinding {

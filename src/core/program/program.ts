@@ -24,7 +24,7 @@
 import { NVJitLinkError, NVRTCError, NVVMError } from "../../bindings/errors.ts";
 import type { nvrtcProgram } from "../../bindings/nvrtc.ts";
 import type { nvvmProgram } from "../../bindings/nvvm.ts";
-import { ClosedError } from "../errors.ts";
+import { ClosedError } from "../base/errors.ts";
 import { track, untrack } from "../base/lifetime.ts";
 import { releaseReporting } from "../base/release-errors.ts";
 import { whichLinkerBackend } from "./linker-backend.ts";

@@ -25,7 +25,7 @@ import {
   type NvmlApi,
 } from "./nvml.ts";
 import { describeValue } from "../../errors/describe.ts";
-import { DeviceMatchError } from "../errors.ts";
+import { DeviceMatchError } from "./errors.ts";
 
 /** How to pick a GPU: its NVML index, its UUID ("GPU-…", the prefix optional) or its PCI bus id. */
 export type SystemDeviceSelector = number | { readonly index: number } | { readonly uuid: string } | { readonly pciBusId: string };

@@ -26,7 +26,8 @@ import type { DTypeName } from "../array/dtype.ts";
 import { driver, withCurrentContext } from "../base/driver-state.ts";
 import { describeValue } from "../../errors/describe.ts";
 import { ByValueArgument, kArgumentSize, kDescribeArgument, kWriteValue } from "../launch/by-value-argument.ts";
-import { ClosedError, TensorMapError } from "../errors.ts";
+import { ClosedError } from "../base/errors.ts";
+import { TensorMapError } from "./errors.ts";
 
 /** The element types a tensor map can describe, by name (the array's dtype gives the default). */
 export type TensorMapDataType =

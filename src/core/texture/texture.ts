@@ -33,7 +33,9 @@ import { driver, withCurrentContext } from "../base/driver-state.ts";
 import { describeValue } from "../../errors/describe.ts";
 import { trackLazily, untrack } from "../base/lifetime.ts";
 import { ByValueArgument, kArgumentSize, kDescribeArgument, kWriteValue } from "../launch/by-value-argument.ts";
-import { ArrayLayoutError, ClosedError, TextureError } from "../errors.ts";
+import { ArrayLayoutError } from "../array/errors.ts";
+import { ClosedError } from "../base/errors.ts";
+import { TextureError } from "./errors.ts";
 import { arrayFormat, arrayInternals, checkChannels, CudaArray, MipmappedArray, mipmappedDependents, type ArrayChannels } from "./array.ts";
 
 /** How coordinates outside the texture are read. */

@@ -2,13 +2,16 @@
  * Errors crossing a Worker boundary. Structured cloning keeps an Error's message but not its class or its fields
  * (an NVRTCError's `log`, a LibraryNotFoundError's `attempts`), so the worker sends {@link SerializedError} and the
  * caller's side rebuilds an error of the same class: `instanceof NVRTCError` holds on both sides of the boundary,
- * with the same message, fields and the worker's stack.
+ * with the same message, fields and the worker's stack. A pool's own failure is a {@link WorkerPoolError}
+ * (re-exported by src/core/errors.ts).
  *
  * @module
  */
 import { LibraryError, CudaError, CudaRuntimeError, FunctionNotFoundError, NVJitLinkError, NVRTCError, NVVMError } from "../../bindings/errors.ts";
 import { LibraryNotFoundError, NotFoundError, SearchNotFoundError } from "../../pathfinder/errors.ts";
-import { ClosedError, MissingArchError } from "../errors.ts";
+import { InternalError } from "../../errors/base.ts";
+import { ClosedError } from "../base/errors.ts";
+import { MissingArchError } from "../program/errors.ts";
 
 /** An error as it crosses a Worker boundary: its class's name, message, stack and own cloneable fields. */
 export interface SerializedError {
@@ -84,4 +87,12 @@ export function deserializeError(serialized: SerializedError, calledFrom?: strin
   const stack = serialized.stack ?? `${serialized.name}: ${serialized.message}`;
   define("stack", calledFrom === undefined ? stack : `${stack}\n    --- in a worker, awaited from ---\n${calledFrom}`);
   return error;
+}
+
+/** A worker of a WorkerPool failed: it did not load, crashed, or was terminated while running a job (the `cause`). */
+export class WorkerPoolError extends InternalError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "WorkerPoolError";
+  }
 }

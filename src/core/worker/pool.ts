@@ -16,8 +16,7 @@
  * @module
  */
 import { describeValue } from "../../errors/describe.ts";
-import { WorkerPoolError } from "../errors.ts";
-import { deserializeError } from "./errors.ts";
+import { WorkerPoolError, deserializeError } from "./errors.ts";
 import type { WorkerAnswer, WorkerReady, WorkerRequest } from "./protocol.ts";
 
 /**

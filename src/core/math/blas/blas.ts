@@ -34,7 +34,8 @@ import { decodeBFloat16, decodeHalf, type DTypeName } from "../../array/dtype.ts
 import { describeValue } from "../../../errors/describe.ts";
 import { contextScope } from "../../base/context-scope.ts";
 import { track, untrack } from "../../base/lifetime.ts";
-import { ClosedError, DTypeError, ShapeMismatchError } from "../../errors.ts";
+import { ClosedError } from "../../base/errors.ts";
+import { DTypeError, ShapeMismatchError } from "../../array/errors.ts";
 import type { Buffer } from "../../memory/buffer.ts";
 import type { Stream } from "../../stream.ts";
 import type { CUcontext } from "../../../bindings/driver.ts";

@@ -6,7 +6,7 @@
  */
 import { DeviceArray } from "../../array/device-array.ts";
 import { describeValue } from "../../../errors/describe.ts";
-import { ClosedError } from "../../errors.ts";
+import { ClosedError } from "../../base/errors.ts";
 import { ffi, type Pointer } from "../../../ffi/index.ts";
 import type { MemoryResource } from "../../memory/resource.ts";
 import type { Stream } from "../../stream.ts";

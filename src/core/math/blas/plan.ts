@@ -20,7 +20,7 @@
  */
 import { encodeBFloat16, encodeHalf, type DType, type DTypeName } from "../../array/dtype.ts";
 import { describeValue } from "../../../errors/describe.ts";
-import { ArrayLayoutError, DTypeError, ShapeMismatchError } from "../../errors.ts";
+import { ArrayLayoutError, DTypeError, ShapeMismatchError } from "../../array/errors.ts";
 import { cublasComputeType_t, cublasOperation_t } from "../../../../generated/cuda-13.0/cublas/enums.ts";
 import { cudaDataType } from "../../../../generated/cuda-13.0/runtime/enums.ts";
 

@@ -12,7 +12,8 @@
 import { DeviceArray, memoryDevice } from "../../array/device-array.ts";
 import type { DTypeName } from "../../array/dtype.ts";
 import { describeValue } from "../../../errors/describe.ts";
-import { ArrayLayoutError, ClosedError, DTypeError } from "../../errors.ts";
+import { ArrayLayoutError, DTypeError } from "../../array/errors.ts";
+import { ClosedError } from "../../base/errors.ts";
 import type { Stream } from "../../stream.ts";
 import { takeStream } from "../../base/stream-arg.ts";
 import { refuseWrongDevice } from "../../base/wrong-device.ts";

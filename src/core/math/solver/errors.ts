@@ -1,9 +1,10 @@
 /**
- * What a cuSOLVER routine's `info` means (the error classes are in src/core/errors.ts, with the object layer's others).
+ * What a cuSOLVER routine's `info` means: {@link infoError} picks the error to throw (the classes are in
+ * src/core/math-errors.ts, outside math/ so that the root's errors load no math module).
  *
  * @module
  */
-import { ConvergenceError, NotPositiveDefiniteError, SingularMatrixError, SolverInfoError } from "../../errors.ts";
+import { ConvergenceError, NotPositiveDefiniteError, SingularMatrixError, SolverInfoError } from "../../math-errors.ts";
 
 /**
  * What `info` means for a routine: null when 0, otherwise the error to throw. Exported for tests (no GPU needed).

@@ -28,7 +28,7 @@
  * @module
  */
 import type { DeviceArray } from "../../array/device-array.ts";
-import { ShapeMismatchError } from "../../errors.ts";
+import { ShapeMismatchError } from "../../array/errors.ts";
 import type { MemoryResource } from "../../memory/resource.ts";
 import type { Stream } from "../../stream.ts";
 import { mathClasses, mathFacade, type MathFace } from "../facade.ts";

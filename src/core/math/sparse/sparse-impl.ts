@@ -8,7 +8,8 @@ import type { cusparseDnMatDescr_t, cusparseDnVecDescr_t, cusparseHandle_t, cusp
 import { DeviceArray } from "../../array/device-array.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { track, untrack } from "../../base/lifetime.ts";
-import { ClosedError, ShapeMismatchError } from "../../errors.ts";
+import { ClosedError } from "../../base/errors.ts";
+import { ShapeMismatchError } from "../../array/errors.ts";
 import type { Buffer } from "../../memory/buffer.ts";
 import type { MemoryResource } from "../../memory/resource.ts";
 import type { Stream } from "../../stream.ts";

@@ -21,7 +21,7 @@
  */
 import { DeviceArray } from "../../array/device-array.ts";
 import { describeValue } from "../../../errors/describe.ts";
-import { DTypeError, ShapeMismatchError } from "../../errors.ts";
+import { DTypeError, ShapeMismatchError } from "../../array/errors.ts";
 import type { MemoryResource } from "../../memory/resource.ts";
 import type { Stream } from "../../stream.ts";
 import { checkArray } from "../rng/shared.ts";

@@ -1,0 +1,49 @@
+/**
+ * The errors of multi-process jobs that cuda-ts raises itself: a collective's argument refused before NCCL sees it, a
+ * communicator in a state that does not allow the call, a failure of the rendezvous store. (NCCL's own failures are the
+ * binding's NCCLError.) Each is re-exported by src/core/errors.ts, the root's one import path for errors.
+ *
+ * @module
+ */
+import { ArgumentError, ConnectionError, InvalidStateError, type DeviceMismatchError } from "../../errors/base.ts";
+
+/**
+ * NCCL (src/core/distributed): a collective's or a communicator's argument refused before NCCL sees it: a dtype
+ * NCCL cannot reduce, send and receive operands of different dtypes or counts, a missing stream. (An operand or a
+ * stream on another device than the communicator's is a {@link DeviceMismatchError}.) The message says what was
+ * expected, what came, and what to do.
+ */
+export class CollectiveArgumentError extends ArgumentError {
+  /** The operation (allReduce, broadcast, Communicator.init, ...). */
+  readonly operation: string;
+  /** The argument that was refused. */
+  readonly argument: string;
+  constructor(operation: string, argument: string, expected: string, received: string, fix: string) {
+    super(`${operation}: ${argument} must be ${expected}, but it is ${received}. ${fix}`);
+    this.name = "CollectiveArgumentError";
+    this.operation = operation;
+    this.argument = argument;
+  }
+}
+
+/**
+ * NCCL (src/core/distributed): a communicator used in a state that does not allow it: after `abort()` or `close()`,
+ * after an asynchronous error, or a group scope ended twice.
+ */
+export class CommunicatorStateError extends InvalidStateError {
+  constructor(message: string) {
+    super(message);
+    this.name = "CommunicatorStateError";
+  }
+}
+
+/**
+ * The rendezvous store failed: the server could not prove the job's secret (or refused this client's), the
+ * connection closed, a wait ran out of time, or a message was malformed. The message says which and what to do.
+ */
+export class RendezvousError extends ConnectionError {
+  constructor(message: string) {
+    super(message);
+    this.name = "RendezvousError";
+  }
+}
