@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { surveyNvidiaLibraries, type LibrarySurveyEntry } from "../pathfinder/index.ts";
-import { runtimeName } from "../host.ts";
+import { surveyNvidiaLibraries, unsafeLibraryPathEntries, unsafeLibraryPathMessage, type LibrarySurveyEntry } from "../pathfinder/index.ts";
+import { getEnv, runtimeName } from "../host.ts";
 import type { SystemDeviceSnapshot, SystemSnapshot } from "../core/system/snapshot.ts";
 import { formatGdsStatus, type GdsStatus } from "../core/gds/status.ts";
 
@@ -36,6 +36,11 @@ export interface DoctorDevice {
 /** The whole report (`cuda-ts doctor --json` prints it). */
 export interface DoctorReport {
   readonly runtime: { readonly name: string; readonly version: string };
+  /**
+   * What in this environment is unsafe (such as empty or relative `LD_LIBRARY_PATH` entries), one line each;
+   * {@link doctorReport} always fills it in (empty when there is nothing to say).
+   */
+  readonly warnings?: readonly string[];
   readonly driver: { readonly found: boolean; readonly cudaVersion?: string; readonly error?: string };
   readonly devices: readonly DoctorDevice[];
   readonly libraries: readonly DoctorLibrary[];
@@ -169,8 +174,15 @@ async function chosenTable(name: string): Promise<DoctorLibrary["table"]> {
   }
 }
 
+/** The environment's warnings: empty or relative `LD_LIBRARY_PATH` entries (the system loader searches them from the current directory). */
+export function environmentWarnings(ldLibraryPath: string | undefined = getEnv("LD_LIBRARY_PATH")): string[] {
+  const unsafe = unsafeLibraryPathEntries(ldLibraryPath);
+  return unsafe.length === 0 ? [] : [unsafeLibraryPathMessage(unsafe)];
+}
+
 /** Builds the report. */
 export async function doctorReport(): Promise<DoctorReport> {
+  const warnings = environmentWarnings();
   const rt = runtimeName === "bun"
     ? { name: "Bun", version: (globalThis as unknown as { Bun: { version: string } }).Bun.version }
     : { name: "Deno", version: (globalThis as unknown as { Deno: { version: { deno: string } } }).Deno.version.deno };
@@ -226,7 +238,7 @@ export async function doctorReport(): Promise<DoctorReport> {
       gds = { error: e instanceof Error ? e.message : String(e) };
     }
   }
-  return { runtime: rt, driver: driverInfo, devices, libraries, nvml, ...(gds === undefined ? {} : { gds }) };
+  return { runtime: rt, warnings, driver: driverInfo, devices, libraries, nvml, ...(gds === undefined ? {} : { gds }) };
 }
 
 const GIB = 2 ** 30;
@@ -289,6 +301,10 @@ export function formatDoctor(r: DoctorReport, options: FormatDoctorOptions = {})
   const lines: string[] = [];
   lines.push(`cuda-ts doctor — ${r.runtime.name} ${r.runtime.version}`);
   lines.push("");
+  if (r.warnings !== undefined && r.warnings.length > 0) {
+    for (const w of r.warnings) lines.push(`Warning: ${w}`);
+    lines.push("");
+  }
   if (r.driver.found) {
     lines.push(`NVIDIA driver: supports CUDA ${r.driver.cudaVersion}${r.nvml && "driverVersion" in r.nvml ? ` (driver ${r.nvml.driverVersion}, NVML ${r.nvml.nvmlVersion})` : ""}`);
     if (r.devices.length === 0) lines.push("GPUs: none");

@@ -121,6 +121,9 @@ export function defaultSystemLibraryDirectories(architecture: string): readonly 
   return [...multiarch, "/lib64", "/usr/lib64", "/lib", "/usr/lib"];
 }
 
+/** The default warning sink: `console.warn` (one function, so that a warning given once per sink is given once per process). */
+export const consoleWarn = (message: string): void => console.warn(message);
+
 /** Fills in the defaults of `options`; `defaultLoader` is used when `options.loader` is absent. */
 export function resolveOptions(options: PathfinderOptions = {}, defaultLoader?: DynamicLoader): PathfinderConfig {
   const architecture = options.architecture ?? processArchitecture();
@@ -132,7 +135,7 @@ export function resolveOptions(options: PathfinderOptions = {}, defaultLoader?: 
     ldSoCachePath: options.ldSoCachePath === undefined ? "/etc/ld.so.cache" : options.ldSoCachePath,
     systemLibraryDirectories: options.systemLibraryDirectories ?? defaultSystemLibraryDirectories(architecture),
     architecture,
-    warn: options.warn ?? ((message: string) => console.warn(message)),
+    warn: options.warn ?? consoleWarn,
     cudaMajor: options.cudaMajor,
   };
 }

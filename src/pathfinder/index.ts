@@ -9,7 +9,8 @@
  * - `VIRTUAL_ENV`, `CONDA_PREFIX`: active Python environments whose NVIDIA wheels (and conda packages) are searched.
  * - `CUDA_PATH`, else `CUDA_HOME`: a CUDA Toolkit root (empty counts as unset; CUDA_PATH wins, with a warning when
  *   both name different directories).
- * - `LD_LIBRARY_PATH`: the system search (absolute entries only).
+ * - `LD_LIBRARY_PATH`: the system search (absolute entries only; empty or relative entries, which the system loader
+ *   searches from the current directory, get a warning on the first load: {@link unsafeLibraryPathEntries}).
  *
  * @module
  */
@@ -27,6 +28,7 @@ export type { LocatedLibraryFile } from "./bitcode.ts";
 export type { LocatedCudaRoot, CudaRootFoundVia } from "./cuda-root.ts";
 export type { CudaPathOrHome } from "./roots.ts";
 export { parseLdCache, buildLdCache, type LdCacheEntry } from "./ld-cache.ts";
+export { unsafeLibraryPathEntries, unsafeLibraryPathMessage } from "./unsafe-library-path.ts";
 export { Pathfinder, type LibrarySurveyEntry, type SurveyOptions } from "./pathfinder.ts";
 export { systemLoader, systemLoaderProblem } from "./system-loader.ts";
 export * from "./default.ts";

@@ -17,6 +17,7 @@ import type { DynamicLoader } from "./loader.ts";
 import { cudaPathOrHome, type CudaPathOrHome } from "./roots.ts";
 import type { FoundVia } from "./search-steps.ts";
 import { cachedLdCacheReader, type LdCacheReader } from "./system-search.ts";
+import { warnUnsafeLibraryPathOnce } from "./unsafe-library-path.ts";
 
 /** One line of {@link Pathfinder.surveyNvidiaLibraries}: a known library and whether (and how) it was found. */
 export interface LibrarySurveyEntry {
@@ -90,11 +91,13 @@ export class Pathfinder {
 
   /**
    * Finds and loads a library, dependencies first; the result is cached per name. Throws
-   * {@link UnknownLibraryError}, {@link InvalidOverrideError} or {@link LibraryNotFoundError}.
+   * {@link UnknownLibraryError}, {@link InvalidOverrideError} or {@link LibraryNotFoundError}. Before searching,
+   * warns (once per process, see unsafe-library-path.ts) when `LD_LIBRARY_PATH` has empty or relative entries.
    */
   loadNvidiaLibrary(name: string): LoadedNvidiaLibrary {
     const cached = this.loaded.get(name);
     if (cached !== undefined) return cached;
+    warnUnsafeLibraryPathOnce(new Search(this.config).env("LD_LIBRARY_PATH"), this.config.warn);
     if (this.loading.has(name)) throw new DependencyCycleError(name);
     this.loading.add(name);
     try {

@@ -10,9 +10,26 @@ export function isAbsolutePath(path: string): boolean {
   return path.startsWith("/");
 }
 
+/**
+ * The entries of a library search path (`LD_LIBRARY_PATH`), split as glibc's loader splits it: on `:` and on `;`.
+ * An empty value has none (the loader ignores an empty `LD_LIBRARY_PATH`).
+ */
+export function libraryPathEntries(value: string | undefined): string[] {
+  return value === undefined || value === "" ? [] : value.split(/[:;]/);
+}
+
+/**
+ * The entries of a library search path (`LD_LIBRARY_PATH`) that the system loader would resolve against the current
+ * working directory, in order: empty ones (`::`, a leading or trailing `:`, which mean the current directory) and
+ * relative ones (`.`, `lib`, `./x`). Absolute entries are not listed; an unset or empty value has none.
+ */
+export function unsafeLibraryPathEntries(value: string | undefined): string[] {
+  return libraryPathEntries(value).filter((e) => !isAbsolutePath(e));
+}
+
 /** Whether a search path (`LD_LIBRARY_PATH`) has a relative entry, which the loader would search from the current directory. */
 export function hasRelativeEntry(value: string | undefined): boolean {
-  return value !== undefined && value.split(":").some((e) => !isAbsolutePath(e));
+  return unsafeLibraryPathEntries(value).length > 0;
 }
 
 /**

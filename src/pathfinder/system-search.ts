@@ -12,7 +12,7 @@
  */
 import type { Search } from "./context.ts";
 import { entryMatchesArchitecture, parseLdCache, type LdCacheEntry } from "./ld-cache.ts";
-import { isAbsolutePath, joinPath, parentDirectory } from "./paths.ts";
+import { isAbsolutePath, joinPath, libraryPathEntries, parentDirectory } from "./paths.ts";
 import type { Candidate } from "./search-steps.ts";
 
 /** The loader-cache entries, read once per pathfinder. */
@@ -57,7 +57,7 @@ export function systemSearch(search: Search, sonames: readonly string[], cache: 
     const denied = search.envDenied("LD_LIBRARY_PATH");
     search.note(step, "LD_LIBRARY_PATH", denied ? "not readable (Deno: --allow-env=LD_LIBRARY_PATH)" : "not set");
   } else {
-    const entries = ldLibraryPath.split(":");
+    const entries = libraryPathEntries(ldLibraryPath);
     const relative = entries.filter((e) => !isAbsolutePath(e));
     if (relative.length > 0) {
       bareSonameAllowed = false;
