@@ -25,7 +25,11 @@ function cliPath() {
   return existsSync(fromSource) ? fromSource : fromPackage;
 }
 
-/** The Deno permissions of each command (README.md, "Deno permissions"). */
+/**
+ * The Deno permissions of each command (README.md, "Deno permissions"): what this launcher passes when it starts Deno,
+ * and what it checks for when Deno started it. A command not listed (help, or an unknown one) only reads the package.
+ * @type {Readonly<Record<string, readonly string[]>>}
+ */
 const DENO_PERMISSIONS = {
   doctor: ["--allow-ffi", "--allow-env", "--allow-read", "--allow-sys"],
   generate: ["--allow-read", "--allow-write", "--allow-env", "--allow-ffi", "--allow-run"],
@@ -50,12 +54,13 @@ const runtime = host.Bun !== undefined ? "bun" : host.Deno !== undefined ? "deno
 const args = host.Deno !== undefined ? host.Deno.args : process.argv.slice(2);
 const command = args[0];
 
-/** The Deno flags this command needs: doctor's and generate's, or only reading the package for the others. */
+/**
+ * The Deno flags this command needs, from {@link DENO_PERMISSIONS}; only reading the package for the others.
+ * @returns {readonly string[]}
+ */
 function denoPermissionsOf() {
-  if (command === "generate") return DENO_PERMISSIONS.generate;
-  if (command === "doctor") return DENO_PERMISSIONS.doctor;
-  if (command === "run") return DENO_PERMISSIONS.run;
-  return ["--allow-read"];
+  const listed = command !== undefined && Object.prototype.hasOwnProperty.call(DENO_PERMISSIONS, command) ? DENO_PERMISSIONS[command] : undefined;
+  return listed ?? ["--allow-read"];
 }
 
 /**
@@ -94,7 +99,7 @@ function onPath(name) {
  * @returns {number}
  */
 function spawnOn(which, executable) {
-  const permissions = command === "generate" ? DENO_PERMISSIONS.generate : DENO_PERMISSIONS.doctor;
+  const permissions = denoPermissionsOf();
   const runtimeArgs = which === "bun" ? [cliPath(), ...args] : ["run", "--quiet", ...permissions, cliPath(), ...args];
   const r = spawnSync(executable, runtimeArgs, { stdio: "inherit" });
   if (r.error !== undefined) {
