@@ -6,24 +6,29 @@
  *
  * Addresses: `"@name"` is Linux's abstract socket namespace (no file is created, nothing to clean up, no Deno
  * read/write permission involved; visible to processes in the same network namespace), any other string a
- * filesystem path (removed again when the listener closes). Waiting never blocks the event loop: sockets are
- * non-blocking and polled with timers.
+ * filesystem path (removed again when the listener closes, if it is still the socket file the listener made).
+ * Waiting never blocks the event loop: sockets are non-blocking and polled with timers.
  *
  * Who may connect: abstract names have no permissions and every local user can list them, so both ends check the
  * other's credentials as the kernel recorded them (`SO_PEERCRED`): by default only processes of the same user are
  * accepted (`allowUids` adds users, `allowPeer` decides alone from uid, gid and pid). A refused peer's connection
- * is closed before anything is sent over it, and reported as an {@link IpcPeerRefusedError} (to `accept()`'s
- * caller, or to its `onRefused` callback while it keeps waiting). A listener may also require a one-time token
- * (`tokens`) in the first message: a second factor for peers of the same user. Default names are random (122
- * bits); a filesystem socket is made mode 0600 in a directory no other user can write ({@link IpcListener.listenPrivate}
- * makes a fresh 0700 one).
+ * is closed before anything is sent over it and `accept()` keeps waiting, so no other process can make it fail;
+ * pass `onRefused` to see each refusal as an {@link IpcPeerRefusedError}. A listener may also require a one-time
+ * token (`tokens`) in the first message: a second factor for peers of the same user; each connection has its own
+ * deadline to present it (`handshakeTimeoutMs`, default 5 s), so silent connections do not hold up others. Default
+ * names are random (122 bits); a filesystem socket is made mode 0600 in a directory no other user can write or
+ * redirect (no other user's symbolic link or directory on the way; {@link IpcListener.listenPrivate} makes a fresh
+ * 0700 one).
  *
  * ```ts
- * // exporter                                        // importer (another process)
- * using listener = IpcListener.listen("@my-app");    using ch = await IpcChannel.connect("@my-app");
- * using ch = await listener.accept();                const h = await ch.receiveAllocationHandle();
- * ch.sendAllocationHandle(mr.allocationHandle);       const mr = DeviceMemoryResource.fromAllocationHandle(dev, h);
- * ch.send(buffer.ipcDescriptor.toBytes());           const d = IPCBufferDescriptor.fromBytes((await ch.receive()).data);
+ * // exporter                                                // importer (another process)
+ * using listener = IpcListener.listen("@my-app");            using ch = await IpcChannel.connect("@my-app");
+ * using ch = await listener.accept({                         const h = await ch.receiveAllocationHandle();
+ *   onRefused: (e) => console.warn(e.message), // optional   const mr = DeviceMemoryResource.fromAllocationHandle(dev, h);
+ * });                                                        const d = IPCBufferDescriptor.fromBytes((await ch.receive()).data);
+ * ch.sendAllocationHandle(mr.allocationHandle);
+ * ch.send(buffer.ipcDescriptor.toBytes());
+ * // refused peers (another user, a wrong or late token) never make accept() fail: it keeps waiting
  * ```
  *
  * @module
@@ -32,16 +37,21 @@ import type { Buffer } from "node:buffer";
 import { ClosedError, InsecurePathError } from "../base/errors.ts";
 import { IpcTimeoutError, IpcDisconnectedError, IpcPeerRefusedError } from "./ipc-errors.ts";
 import { decodeTokenMessage, encodeTokenMessage, HANDLE_MESSAGE_BYTES, IPCAllocationHandle, MAX_TOKEN_BYTES, tokenBytes } from "./ipc.ts";
-import { getEnv, nodeBuiltin, isDirectory, makePrivateDirectory, makeTemporaryPrivateDirectory, pathOwnership, removeDirectory, setMode } from "../../host.ts";
+import { getEnv, nodeBuiltin, isDirectory, makePrivateDirectory, makeTemporaryPrivateDirectory, removeDirectory, setMode } from "../../host.ts";
 import {
   AF_UNIX,
   closeFd,
   EAGAIN,
+  ECONNABORTED,
   ECONNREFUSED,
+  ECONNRESET,
   EINTR,
+  EPIPE,
   ENOENT,
   errno,
   lib,
+  linkStatus,
+  type LinkStatus,
   MessageBlock,
   MSG_CMSG_CLOEXEC,
   MSG_CTRUNC,
@@ -51,6 +61,7 @@ import {
   currentUid,
   peerCredentials,
   type PeerCredentials,
+  readLink,
   SOCK_CLOEXEC,
   SOCK_NONBLOCK,
   SOCK_SEQPACKET,
@@ -94,13 +105,19 @@ export interface IpcListenOptions extends IpcPeerPolicy {
    * and hand them to the other process out of band (not on its command line, which other users can read).
    */
   readonly tokens?: readonly string[];
+  /**
+   * With `tokens`: how many milliseconds a connection has to present its token (default 5000). One still silent then
+   * is closed and refused. Each connection has its own deadline, so silent ones do not hold up the others.
+   */
+  readonly handshakeTimeoutMs?: number;
 }
 
 /** Options of {@link IpcListener.accept}. */
 export interface IpcAcceptOptions extends IpcWaitOptions {
   /**
-   * Called with each refused peer's error, and accept() keeps waiting for an allowed one; without it, accept()
-   * rejects with the error (the listener stays open: call accept() again).
+   * Called with each refused peer's error (another user, a failing `allowPeer`, a missing, late or wrong token).
+   * accept() keeps waiting for an allowed peer either way: a refusal never makes it reject, so no other process can
+   * make it fail. Without this callback, refusals are dropped silently.
    */
   readonly onRefused?: (error: IpcPeerRefusedError) => void;
 }
@@ -155,19 +172,94 @@ function tokenDigest(bytes: Uint8Array): Buffer {
   return nodeCrypto().createHash("sha256").update(bytes).digest();
 }
 
-/** The directory of an address that is a path, checked or made private (0700 when this call creates it). */
-function prepareSocketDirectory(address: string): void {
-  const dir = nodePath().dirname(nodePath().resolve(address));
-  if (!isDirectory(dir)) makePrivateDirectory(dir);
-  const st = pathOwnership(dir, true);
-  if (st === undefined) throw new InsecurePathError(dir, `${dir} cannot be read: cannot check who may replace the socket ${address}`);
+/**
+ * Walks `dir` (absolute) from the root, one component at a time without following links (`statx`), and follows
+ * each symbolic link by hand. Refuses ({@link InsecurePathError}) a link owned by another user than this one or root
+ * (its owner could point it elsewhere), and a directory another user could change: owned by someone else than this
+ * user or root, or writable by group or others without the sticky bit (they could rename what lies below). Returns
+ * the resolved directory, or undefined when a component does not exist yet.
+ */
+function checkDirectoryChain(dir: string, address: string): string | undefined {
   const uid = currentUid();
-  if (st.uid !== uid && st.uid !== 0) {
-    throw new InsecurePathError(dir, `the socket's directory ${dir} is owned by uid ${st.uid}, not this user (uid ${uid}) or root: its owner could replace the socket. Use IpcListener.listenPrivate(), or a directory of your own`);
+  const parts = (p: string): string[] => p.split("/").filter((c) => c !== "" && c !== ".");
+  const todo = parts(dir);
+  let at = "/";
+  let links = 0;
+  const checkDirectory = (p: string, st: LinkStatus): void => {
+    if (st.uid !== uid && st.uid !== 0) {
+      throw new InsecurePathError(p, `the directory ${p}, on the way to the socket ${address}, is owned by uid ${st.uid}, not this user (uid ${uid}) or root: its owner could replace the socket. Use IpcListener.listenPrivate(), or a directory of your own`);
+    }
+    if ((st.mode & 0o022) !== 0 && (st.mode & 0o1000) === 0) {
+      throw new InsecurePathError(p, `the directory ${p}, on the way to the socket ${address}, is writable by group or others without the sticky bit: they could replace the socket. Use IpcListener.listenPrivate(), or a directory of mode 0700`);
+    }
+  };
+  const stat = (p: string): LinkStatus | undefined => {
+    try {
+      return linkStatus(p);
+    } catch (e) {
+      throw new InsecurePathError(p, `${p} cannot be examined (${e instanceof Error ? e.message : String(e)}): cannot check who may replace the socket ${address}`);
+    }
+  };
+  const root = stat("/");
+  if (root !== undefined) checkDirectory("/", root);
+  while (todo.length > 0) {
+    const c = todo.shift()!;
+    if (c === "..") {
+      at = nodePath().dirname(at);
+      continue;
+    }
+    const p = nodePath().join(at, c);
+    const st = stat(p);
+    if (st === undefined) return undefined;
+    if (st.type === "symlink") {
+      if (st.uid !== uid && st.uid !== 0) {
+        throw new InsecurePathError(p, `${p}, on the way to the socket ${address}, is a symbolic link owned by uid ${st.uid}, not this user (uid ${uid}) or root: its owner could point it elsewhere. Use IpcListener.listenPrivate(), or a path without it`);
+      }
+      if (++links > 40) throw new InsecurePathError(p, `too many symbolic links on the way to the socket ${address}`);
+      const target = readLink(p);
+      if (target.startsWith("/")) at = "/";
+      todo.unshift(...parts(target));
+      continue;
+    }
+    if (st.type !== "directory") return undefined; // bind() says what is wrong
+    checkDirectory(p, st);
+    at = p;
   }
-  if ((st.mode & 0o022) !== 0 && (st.mode & 0o1000) === 0) {
-    throw new InsecurePathError(dir, `the socket's directory ${dir} is writable by group or others without the sticky bit: they could replace the socket. Use IpcListener.listenPrivate(), or a directory of mode 0700`);
+  return at;
+}
+
+/**
+ * Checks a socket path before bind: every directory on the way (see {@link checkDirectoryChain}; missing ones are
+ * made 0700 and the walk repeated), and the final name, which must not be a symbolic link.
+ */
+function prepareSocketPath(address: string): void {
+  const full = nodePath().resolve(address);
+  const dir = nodePath().dirname(full);
+  if (checkDirectoryChain(dir, address) === undefined) {
+    makePrivateDirectory(dir);
+    if (checkDirectoryChain(dir, address) === undefined) throw new InsecurePathError(dir, `the socket's directory ${dir} could not be made`);
   }
+  let st: LinkStatus | undefined;
+  try {
+    st = linkStatus(full);
+  } catch (e) {
+    throw new InsecurePathError(full, `${full} cannot be examined (${e instanceof Error ? e.message : String(e)})`);
+  }
+  if (st?.type === "symlink") {
+    throw new InsecurePathError(full, `the socket path ${address} is a symbolic link (owned by uid ${st.uid}): a socket is never made through one. Remove it, or use another path`);
+  }
+}
+
+/** Removes the socket file at `address` only while it is still the one this process made (same device and inode). */
+function unlinkOwnSocket(address: string, made: { readonly dev: string; readonly ino: bigint } | undefined): void {
+  if (made === undefined) return;
+  let st: LinkStatus | undefined;
+  try {
+    st = linkStatus(address);
+  } catch {
+    return;
+  }
+  if (st !== undefined && st.type === "socket" && st.dev === made.dev && st.ino === made.ino) lib().unlink(ffi.pointerOf(ffi.cstring(address)));
 }
 
 /** One received message. */
@@ -208,23 +300,52 @@ function newSocket(): number {
   return fd;
 }
 
+/** A connection of a listener with tokens that has not presented its token yet. */
+interface Handshake {
+  readonly fd: number;
+  readonly peer: PeerCredentials;
+  /** When it is refused if still silent (Date.now() milliseconds). */
+  readonly at: number;
+}
+
+/** How many connections may wait for their token at once; more stay in the kernel's queue meanwhile. */
+const MAX_HANDSHAKES = 64;
+
 /** A listening socket that accepts {@link IpcChannel}s from allowed peers only. */
 export class IpcListener {
   #fd: number;
   readonly #policy: Policy;
   /** Digests of the one-time tokens not used yet (undefined: no token required). */
   readonly #tokens: Buffer[] | undefined;
+  readonly #handshakeMs: number;
   /** A private directory this listener made and removes when it closes. */
   readonly #ownDirectory: string | undefined;
+  /** The socket file it made (device and inode), for a path address. */
+  readonly #socketFile: { readonly dev: string; readonly ino: bigint } | undefined;
+  /** Connections waiting to present their token. */
+  #handshakes: Handshake[] = [];
+  /** Admitted connections not handed to an accept() yet. */
+  readonly #admitted: IpcChannel[] = [];
+  #tokenBlock: MessageBlock | undefined;
   /** The address it listens on. */
   readonly address: string;
 
-  private constructor(fd: number, address: string, policy: Policy, tokens: Buffer[] | undefined, ownDirectory: string | undefined) {
+  private constructor(
+    fd: number,
+    address: string,
+    policy: Policy,
+    tokens: Buffer[] | undefined,
+    handshakeMs: number,
+    ownDirectory: string | undefined,
+    socketFile: { readonly dev: string; readonly ino: bigint } | undefined,
+  ) {
     this.#fd = fd;
     this.address = address;
     this.#policy = policy;
     this.#tokens = tokens;
+    this.#handshakeMs = handshakeMs;
     this.#ownDirectory = ownDirectory;
+    this.#socketFile = socketFile;
   }
 
   /** A fresh random one-time token (32 random bytes in hex) for {@link IpcListenOptions.tokens}. */
@@ -233,9 +354,11 @@ export class IpcListener {
   }
 
   /**
-   * Listens on `address` (`"@name"` abstract, or a filesystem path); default a fresh random abstract name. A path's
-   * directory is created 0700 when missing and refused ({@link InsecurePathError}) when others could write it; the
-   * socket is made 0600.
+   * Listens on `address` (`"@name"` abstract, or a filesystem path); default a fresh random abstract name. A path is
+   * refused ({@link InsecurePathError}) when another user could redirect or replace it: a symbolic link on the way
+   * owned by another user than this one or root, a directory on the way that another user owns or may write without
+   * the sticky bit, or a final name that is a symbolic link. A missing directory is created 0700; the socket is made
+   * 0600, and close() removes it only while it is still the file this listener made.
    */
   static listen(address: string = `@cuda-ts-${crypto.randomUUID()}`, options?: IpcListenOptions): IpcListener {
     return IpcListener.#listen(address, options, undefined);
@@ -265,60 +388,90 @@ export class IpcListener {
       throw new TypeError(`IpcListener.listen: tokens is a non-empty array of strings (IpcListener.newToken()), not ${describeValue(given)}`);
     }
     const tokens = given?.map((t) => tokenDigest(tokenBytes(t, "IpcListener.listen")));
+    const handshakeMs = options?.handshakeTimeoutMs ?? 5000;
+    if (typeof handshakeMs !== "number" || !(handshakeMs >= 0) || !Number.isFinite(handshakeMs)) {
+      throw new RangeError(`IpcListener.listen: handshakeTimeoutMs is a non-negative number of milliseconds, not ${describeValue(handshakeMs)}`);
+    }
     const abstract = address.startsWith("@");
-    if (!abstract && ownDirectory === undefined) prepareSocketDirectory(address);
+    if (!abstract) prepareSocketPath(address);
     const fd = newSocket();
     if (lib().bind(fd, ffi.pointerOf(a.bytes), a.length) !== 0) {
       const e = errno();
       closeFd(fd);
       throw new SystemCallError(`bind(${JSON.stringify(address)})`, e, "the address may be in use: pick another name, or remove a stale socket file");
     }
+    let made: { dev: string; ino: bigint } | undefined;
     try {
-      if (!abstract) setMode(address, 0o600); // before listen(): nobody can connect yet
+      if (!abstract) {
+        const st = linkStatus(address);
+        if (st === undefined || st.type !== "socket" || st.uid !== currentUid()) {
+          throw new InsecurePathError(address, `the socket file ${address} was replaced right after it was made`);
+        }
+        made = { dev: st.dev, ino: st.ino };
+        setMode(address, 0o600); // before listen(): nobody can connect yet
+      }
       if (lib().listen(fd, 16) !== 0) throw new SystemCallError("listen", errno());
     } catch (e) {
       closeFd(fd);
-      if (!abstract) lib().unlink(ffi.pointerOf(ffi.cstring(address)));
+      if (!abstract) unlinkOwnSocket(address, made);
       throw e;
     }
-    return new IpcListener(fd, address, policy, tokens, ownDirectory);
+    return new IpcListener(fd, address, policy, tokens, handshakeMs, ownDirectory, made);
   }
 
   /**
    * Waits for an allowed process to connect, and returns the connection. A refused peer (another user, a failing
-   * `allowPeer`, a missing or wrong token) is disconnected without being sent anything, and reported: to
-   * `onRefused` when given (accept keeps waiting), else as an {@link IpcPeerRefusedError} rejection.
+   * `allowPeer`, a missing, late or wrong token) is disconnected without being sent anything, reported to
+   * `onRefused` when given, and accept() keeps waiting: no other process can make it fail. Connections waiting to
+   * present their token are served side by side, each with its own deadline (`handshakeTimeoutMs` of listen).
+   *
+   * @throws IpcTimeoutError when no allowed peer came within `timeoutMs`.
    */
   async accept(options?: IpcAcceptOptions): Promise<IpcChannel> {
     const onRefused = options?.onRefused;
     if (onRefused !== undefined && typeof onRefused !== "function") throw new TypeError(`IpcListener.accept: onRefused is a function (error) => void, not ${describeValue(onRefused)}`);
-    const d = deadline(options);
-    for (;;) {
-      const remaining = Math.max(0, d.at - Date.now());
-      let fd: number;
-      try {
-        fd = await poll(`accepting a connection on ${this.address}`, { timeoutMs: remaining }, () => {
-          if (this.#fd < 0) throw new ClosedError("this IpcListener", "accept connections");
-          const c = lib().accept4(this.#fd, null, null, SOCK_NONBLOCK | SOCK_CLOEXEC);
-          if (c >= 0) return c;
-          const e = errno();
-          if (e === EAGAIN || e === EINTR) return undefined;
-          throw new SystemCallError("accept4", e);
-        });
-      } catch (e) {
-        if (e instanceof IpcTimeoutError) throw new IpcTimeoutError(`accepting a connection on ${this.address}`, d.ms);
-        throw e;
-      }
-      const admitted = await this.#admit(fd, d.at);
-      if (!(admitted instanceof IpcPeerRefusedError)) return new IpcChannel(INTERNAL, fd, admitted);
-      closeFd(fd);
-      if (onRefused === undefined) throw admitted;
-      onRefused(admitted);
-    }
+    return poll(`accepting a connection on ${this.address}`, options, () => {
+      const refused: IpcPeerRefusedError[] = [];
+      const ch = this.#step(refused);
+      if (onRefused !== undefined) for (const e of refused) onRefused(e);
+      return ch;
+    });
   }
 
-  /** Checks a new connection's peer (and token): the refusal, or the peer's credentials when it may stay. */
-  async #admit(fd: number, at: number): Promise<IpcPeerRefusedError | PeerCredentials> {
+  /** Takes new connections, advances handshakes, and hands out one admitted connection if there is one. */
+  #step(refused: IpcPeerRefusedError[]): IpcChannel | undefined {
+    if (this.#fd < 0) throw new ClosedError("this IpcListener", "accept connections");
+    while (this.#handshakes.length < MAX_HANDSHAKES) {
+      const c = lib().accept4(this.#fd, null, null, SOCK_NONBLOCK | SOCK_CLOEXEC);
+      if (c < 0) {
+        const e = errno();
+        if (e === EINTR || e === ECONNABORTED) continue;
+        if (e === EAGAIN) break;
+        throw new SystemCallError("accept4", e);
+      }
+      const r = this.#admit(c);
+      if (r !== undefined) {
+        closeFd(c);
+        refused.push(r);
+      }
+    }
+    if (this.#handshakes.length > 0) {
+      const now = Date.now();
+      this.#handshakes = this.#handshakes.filter((h) => {
+        const r = this.#advance(h, now);
+        if (r === "waiting") return true;
+        if (r !== "admitted") {
+          closeFd(h.fd);
+          refused.push(r);
+        }
+        return false;
+      });
+    }
+    return this.#admitted.shift();
+  }
+
+  /** Checks a new connection's peer: a refusal, or undefined when it was admitted or waits for its token. */
+  #admit(fd: number): IpcPeerRefusedError | undefined {
     let peer: PeerCredentials;
     try {
       peer = peerCredentials(fd);
@@ -327,47 +480,94 @@ export class IpcListener {
     }
     const refused = refusal(peer, this.#policy, "a connecting process");
     if (refused !== undefined) return refused;
-    if (this.#tokens === undefined) return peer;
-    const tokens = this.#tokens;
-    const fail = (why: string): IpcPeerRefusedError =>
-      new IpcPeerRefusedError(peer, "token", `a connecting process (uid ${peer.uid}, pid ${peer.pid}) was refused: ${why}. The connection was closed and nothing was sent`);
-    if (tokens.length === 0) return fail("every one-time token of this listener has been used");
-    let data: Uint8Array;
-    try {
-      const ch = new IpcChannel(INTERNAL, fd, peer);
-      const m = await ch.receive({ timeoutMs: Math.min(10_000, Math.max(0, at - Date.now())), maxBytes: 12 + MAX_TOKEN_BYTES, maxFds: 0 });
-      data = m.data;
-      for (const f of m.fds) closeFd(f);
-    } catch (e) {
-      return fail(`no valid token message came first (${e instanceof Error ? e.message : String(e)})`);
+    if (this.#tokens === undefined) {
+      this.#admitted.push(new IpcChannel(INTERNAL, fd, peer));
+      return undefined;
     }
+    if (this.#tokens.length === 0) return tokenRefusal(peer, "every one-time token of this listener has been used");
+    this.#handshakes.push({ fd, peer, at: Date.now() + this.#handshakeMs });
+    return undefined;
+  }
+
+  /** Looks for a waiting connection's token message (without waiting). */
+  #advance(h: Handshake, now: number): "waiting" | "admitted" | IpcPeerRefusedError {
+    const maxBytes = 12 + MAX_TOKEN_BYTES;
+    const block = (this.#tokenBlock ??= new MessageBlock(maxBytes, 0));
+    let m: IpcMessage | undefined;
+    try {
+      m = receiveNow(h.fd, block, maxBytes, 0);
+    } catch (e) {
+      return tokenRefusal(h.peer, `no valid token message came first (${e instanceof Error ? e.message : String(e)})`);
+    }
+    if (m === undefined) return now >= h.at ? tokenRefusal(h.peer, `it sent no token within ${this.#handshakeMs} ms`) : "waiting";
+    for (const f of m.fds) closeFd(f);
     let digest: Buffer;
     try {
-      digest = tokenDigest(decodeTokenMessage(data));
+      digest = tokenDigest(decodeTokenMessage(m.data));
     } catch (e) {
-      return fail(e instanceof Error ? e.message : String(e));
+      return tokenRefusal(h.peer, e instanceof Error ? e.message : String(e));
     }
+    const tokens = this.#tokens!;
     let match = -1;
     tokens.forEach((t, i) => {
       if (nodeCrypto().timingSafeEqual(t, digest)) match = i;
     });
-    if (match < 0) return fail("its token is not one of this listener's (or was used already)");
+    if (match < 0) return tokenRefusal(h.peer, tokens.length === 0 ? "every one-time token of this listener has been used" : "its token is not one of this listener's (or was used already)");
     tokens.splice(match, 1);
-    return peer;
+    this.#admitted.push(new IpcChannel(INTERNAL, h.fd, h.peer));
+    return "admitted";
   }
 
-  /** Stops listening (removes the socket file of a filesystem address, and the directory listenPrivate made). Closing twice is harmless. */
+  /**
+   * Stops listening: closes connections not accepted yet, removes the socket file of a filesystem address (only
+   * while it is still the file this listener made) and the directory listenPrivate made. Closing twice is harmless.
+   */
   close(): void {
     if (this.#fd < 0) return;
     closeFd(this.#fd);
     this.#fd = -1;
-    if (!this.address.startsWith("@")) lib().unlink(ffi.pointerOf(ffi.cstring(this.address)));
+    for (const h of this.#handshakes) closeFd(h.fd);
+    this.#handshakes = [];
+    for (const ch of this.#admitted.splice(0)) ch.close();
+    if (!this.address.startsWith("@")) unlinkOwnSocket(this.address, this.#socketFile);
     if (this.#ownDirectory !== undefined) removeDirectory(this.#ownDirectory);
   }
 
   [Symbol.dispose](): void {
     this.close();
   }
+}
+
+function tokenRefusal(peer: PeerCredentials, why: string): IpcPeerRefusedError {
+  return new IpcPeerRefusedError(peer, "token", `a connecting process (uid ${peer.uid}, pid ${peer.pid}) was refused: ${why}. The connection was closed and nothing was sent`);
+}
+
+/**
+ * One message from `fd` if one is there (without waiting), else undefined.
+ *
+ * @throws IpcDisconnectedError when the other end closed; RangeError when the message did not fit `m`.
+ */
+function receiveNow(fd: number, m: MessageBlock, maxBytes: number, maxFds: number): IpcMessage | undefined {
+  m.prepareReceive();
+  const n = Number(lib().recvmsg(fd, m.pointer, MSG_DONTWAIT | MSG_CMSG_CLOEXEC));
+  if (n < 0) {
+    const e = errno();
+    if (e === EAGAIN || e === EINTR) return undefined;
+    throw new SystemCallError("recvmsg", e);
+  }
+  const fds = m.receivedFds();
+  if (n === 0 && fds.length === 0 && maxBytes > 0) {
+    throw new IpcDisconnectedError("the other process closed the connection before sending a message");
+  }
+  if ((m.flags & (MSG_CTRUNC | MSG_TRUNC)) !== 0) {
+    for (const f of fds) closeFd(f);
+    throw new RangeError(
+      (m.flags & MSG_TRUNC) !== 0
+        ? `a message was longer than ${maxBytes} bytes and was cut: pass a larger maxBytes`
+        : `a message carried more than ${maxFds} file descriptors and some were lost: pass a larger maxFds`,
+    );
+  }
+  return { data: m.data.slice(0, n), fds };
 }
 
 /** A connected socket carrying messages with file descriptors (one message per send, kept whole). */
@@ -418,6 +618,9 @@ export class IpcChannel {
         ch.send(token);
       } catch (e) {
         ch.close();
+        if (e instanceof SystemCallError && (e.errno === EPIPE || e.errno === ECONNRESET)) {
+          throw new IpcDisconnectedError(`the process listening on ${address} closed the connection before the token was sent: it refused this process (another user's listener, or no token left)`);
+        }
         throw e;
       }
     }
@@ -457,29 +660,7 @@ export class IpcChannel {
     const maxBytes = options?.maxBytes ?? MAX_MESSAGE_BYTES;
     const maxFds = options?.maxFds ?? 16;
     const m = new MessageBlock(maxBytes, maxFds);
-    return poll("waiting for a message", options, () => {
-      const fd = this.#socket("receive");
-      m.prepareReceive();
-      const n = Number(lib().recvmsg(fd, m.pointer, MSG_DONTWAIT | MSG_CMSG_CLOEXEC));
-      if (n < 0) {
-        const e = errno();
-        if (e === EAGAIN || e === EINTR) return undefined;
-        throw new SystemCallError("recvmsg", e);
-      }
-      const fds = m.receivedFds();
-      if (n === 0 && fds.length === 0 && maxBytes > 0) {
-        throw new IpcDisconnectedError("the other process closed the connection before sending a message");
-      }
-      if ((m.flags & (MSG_CTRUNC | MSG_TRUNC)) !== 0) {
-        for (const f of fds) closeFd(f);
-        throw new RangeError(
-          (m.flags & MSG_TRUNC) !== 0
-            ? `a message was longer than ${maxBytes} bytes and was cut: pass a larger maxBytes`
-            : `a message carried more than ${maxFds} file descriptors and some were lost: pass a larger maxFds`,
-        );
-      }
-      return { data: m.data.slice(0, n), fds };
-    });
+    return poll("waiting for a message", options, () => receiveNow(this.#socket("receive"), m, maxBytes, maxFds));
   }
 
   /** Sends a pool's allocation handle (its descriptor and UUID). The handle stays open here. */

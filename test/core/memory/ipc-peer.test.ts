@@ -1,20 +1,21 @@
 /**
  * Who may connect over IPC (no GPU needed): peer credentials checked on both ends, a refused peer disconnected
- * before anything is sent, one-time tokens, and private socket files. The two-user tests run the other side as
- * another user (a throwaway account made with useradd, else uid 65534) through setpriv, which needs root, as on
- * CI; elsewhere they are skipped with the reason.
+ * before anything is sent (and accept() waiting on), one-time tokens with a deadline per connection, and socket
+ * files no other user can redirect or replace. The two-user tests run the other side as another user through
+ * test/support/two-users.ts (root and setpriv, as on CI, where they must run); elsewhere they are skipped with the
+ * reason.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { ffi } from "../../../src/ffi/index.ts";
-import { InsecurePathError, IpcPeerRefusedError } from "../../../src/core/errors.ts";
+import { InsecurePathError, IpcDisconnectedError, IpcPeerRefusedError, IpcTimeoutError } from "../../../src/core/errors.ts";
 import { IpcChannel, IpcListener } from "../../../src/core/memory/ipc-socket.ts";
 import { decodeTokenMessage, encodeTokenMessage } from "../../../src/core/memory/ipc.ts";
 import { currentUid } from "../../../src/ffi/libc-socket.ts";
-import { runScript, type ChildResult } from "./spawn.ts";
+import type { ChildResult } from "./spawn.ts";
+import { otherUser, requireTwoUsers, twoUsersUnavailable } from "../../support/two-users.ts";
 
 const here = import.meta.dirname ?? new URL(".", import.meta.url).pathname;
 const child = path.resolve(here, "ipc-foreign-child.ts");
@@ -22,67 +23,32 @@ const libc = ffi.openLibrary("libc.so.6");
 const memfdCreate = libc.bind("memfd_create", { parameters: ["pointer", "u32"], result: "i32" } as const)!;
 const closeFd = libc.bind("close", { parameters: ["i32"], result: "i32" } as const)!;
 const skipNote = (why: string | undefined): string => (why === undefined ? "" : ` [skipped: ${why}]`);
-
-function which(cmd: string): boolean {
-  try {
-    execFileSync("sh", ["-c", `command -v ${cmd}`], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Why the two-user tests cannot run here, or undefined. */
-const twoUsersSkip: string | undefined =
-  process.platform !== "linux" ? "Linux only" : currentUid() !== 0 ? "running as another user needs root (CI runs as root)" : !which("setpriv") ? "setpriv (util-linux) is not installed" : undefined;
-
-let other = { uid: 65534, gid: 65534 };
-let userName: string | undefined;
-let scratch: string;
-let probeFailure: string | undefined;
-
-const asOther = (mode: string, address: string, onStdout?: (t: string) => void): Promise<ChildResult> =>
-  runScript(child, [mode, address], 60_000, { asUser: other, env: { HOME: scratch, DENO_DIR: path.join(scratch, "deno"), XDG_CACHE_HOME: scratch }, ...(onStdout ? { onStdout } : {}) });
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 const parse = (r: ChildResult): { connected: boolean; bytes: number; fds: number; error?: string } => JSON.parse(r.stdout.trim().split("\n").at(-1) ?? "{}");
 
-beforeAll(async () => {
-  if (twoUsersSkip !== undefined) return;
-  if (which("useradd")) {
-    userName = `cudats${process.pid}`;
-    try {
-      execFileSync("useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", userName], { stdio: "ignore" });
-      other = { uid: Number(execFileSync("id", ["-u", userName]).toString().trim()), gid: Number(execFileSync("id", ["-g", userName]).toString().trim()) };
-    } catch {
-      userName = undefined;
-    }
+/** A fresh directory of this user's (mode 0700) under the temporary directory, removed after `body`. */
+async function inScratch(body: (dir: string) => Promise<void> | void): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cuda-ts-ipc-path-"));
+  try {
+    await body(dir);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
-  scratch = fs.mkdtempSync(path.join(os.tmpdir(), "cuda-ts-other-user-"));
-  fs.chmodSync(scratch, 0o700);
-  fs.chownSync(scratch, other.uid, other.gid);
-  const probe = await asOther("probe", "-");
-  if (probe.code !== 0 || parse(probe).error !== undefined) probeFailure = `the runtime cannot run the test script as uid ${other.uid}: ${probe.stderr.slice(0, 300)}`;
-}, 120_000);
+}
 
-afterAll(() => {
-  if (scratch !== undefined) fs.rmSync(scratch, { recursive: true, force: true });
-  if (userName !== undefined) {
-    try {
-      execFileSync("userdel", [userName], { stdio: "ignore" });
-    } catch {
-      // Best effort.
-    }
-  }
-});
+describe(`IPC between two users${skipNote(twoUsersUnavailable)}`, () => {
+  const other = otherUser(child, ["probe", "-"]);
+  const asOther = (mode: string, address: string, onStdout?: (t: string) => void): Promise<ChildResult> =>
+    other.run(child, [mode, address], { ...(onStdout ? { onStdout } : {}) });
 
-describe(`IPC between two users${skipNote(twoUsersSkip)}`, () => {
-  it.skipIf(twoUsersSkip !== undefined)("a listener refuses another user's connection, which receives nothing; the same user then connects", async (ctx) => {
-    if (probeFailure !== undefined) ctx.skip(probeFailure);
+  it("a listener refuses another user's connection, which receives nothing; the same user then connects", async (ctx) => {
+    requireTwoUsers(ctx, other);
     using listener = IpcListener.listen();
     const refused: IpcPeerRefusedError[] = [];
     const thief = asOther("connect", listener.address);
     const accepting = listener.accept({ timeoutMs: 45_000, onRefused: (e) => refused.push(e) });
-    while (refused.length === 0) await new Promise((r) => setTimeout(r, 20));
+    while (refused.length === 0) await sleep(20);
     using mine = await IpcChannel.connect(listener.address, { timeoutMs: 5000 });
     using ch = await accepting;
     expect(ch.peer.uid).toBe(currentUid());
@@ -101,15 +67,19 @@ describe(`IPC between two users${skipNote(twoUsersSkip)}`, () => {
     expect(parse(r)).toEqual({ mode: "connect", connected: true, bytes: 0, fds: 0, error: "IpcDisconnectedError" });
   }, 90_000);
 
-  it.skipIf(twoUsersSkip !== undefined)("accept() rejects with IpcPeerRefusedError without onRefused, and allowUids admits that user on purpose", async (ctx) => {
-    if (probeFailure !== undefined) ctx.skip(probeFailure);
+  it("a plain accept() survives another user's connection: it drops it and returns the same user's next one; allowUids admits that user on purpose", async (ctx) => {
+    requireTwoUsers(ctx, other);
     {
       using listener = IpcListener.listen();
-      const thief = asOther("connect", listener.address);
-      const e = await listener.accept({ timeoutMs: 45_000 }).catch((x: unknown) => x);
-      expect(e).toBeInstanceOf(IpcPeerRefusedError);
-      expect((e as IpcPeerRefusedError).uid).toBe(other.uid);
-      expect(parse(await thief).fds).toBe(0);
+      let settled = false;
+      const accepting = listener.accept({ timeoutMs: 45_000 }).finally(() => (settled = true));
+      const thief = parse(await asOther("connect", listener.address));
+      expect(thief).toEqual({ mode: "connect", connected: true, bytes: 0, fds: 0, error: "IpcDisconnectedError" }); // dropped by the running accept()
+      expect(settled).toBe(false);
+      using mine = await IpcChannel.connect(listener.address, { timeoutMs: 5000 });
+      using ch = await accepting;
+      expect(ch.peer.uid).toBe(currentUid());
+      expect(mine.peer.pid).toBeGreaterThan(0);
     }
     using listener = IpcListener.listen(undefined, { allowUids: [other.uid] });
     const friend = asOther("connect", listener.address);
@@ -119,8 +89,8 @@ describe(`IPC between two users${skipNote(twoUsersSkip)}`, () => {
     expect(parse(await friend)).toEqual({ mode: "connect", connected: true, bytes: 2, fds: 0 });
   }, 90_000);
 
-  it.skipIf(twoUsersSkip !== undefined)("connect() refuses a listener of another user squatting the name, and sends it nothing", async (ctx) => {
-    if (probeFailure !== undefined) ctx.skip(probeFailure);
+  it("connect() refuses a listener of another user squatting the name, and sends it nothing", async (ctx) => {
+    requireTwoUsers(ctx, other);
     const address = `@cuda-ts-squat-${crypto.randomUUID()}`;
     let listening!: () => void;
     const ready = new Promise<void>((r) => (listening = r));
@@ -132,6 +102,53 @@ describe(`IPC between two users${skipNote(twoUsersSkip)}`, () => {
     expect((e as IpcPeerRefusedError).message).toMatch(/the process listening on @cuda-ts-squat-.* is another user/);
     expect(parse(await squatter)).toEqual({ mode: "listen", connected: true, bytes: 0, fds: 0, error: "IpcDisconnectedError" });
   }, 90_000);
+
+  it("refuses a socket path through another user's symbolic link, and makes nothing where it points", async (ctx) => {
+    requireTwoUsers(ctx, other);
+    await inScratch((mine) => {
+      const link = path.join(os.tmpdir(), `cuda-ts-ipc-link-${crypto.randomUUID()}`);
+      fs.symlinkSync(mine, link);
+      try {
+        fs.lchownSync(link, other.uid, other.gid);
+        expect(() => IpcListener.listen(path.join(link, "s"))).toThrow(InsecurePathError);
+        expect(() => IpcListener.listen(path.join(link, "s"))).toThrow(new RegExp(`${link}, on the way to the socket .* is a symbolic link owned by uid ${other.uid}`));
+        expect(fs.readdirSync(mine)).toEqual([]);
+        // The same link of this user's is followed (and the directory it points to checked).
+        fs.lchownSync(link, currentUid(), process.getgid?.() ?? 0);
+        const l = IpcListener.listen(path.join(link, "s"));
+        expect(fs.statSync(path.join(mine, "s")).isSocket()).toBe(true);
+        l.close();
+        expect(fs.readdirSync(mine)).toEqual([]);
+      } finally {
+        fs.rmSync(link, { force: true });
+      }
+    });
+  });
+
+  it("refuses a socket path below a directory another user owns", async (ctx) => {
+    requireTwoUsers(ctx, other);
+    await inScratch((mine) => {
+      const theirs = path.join(mine, "theirs");
+      fs.mkdirSync(path.join(theirs, "mine"), { recursive: true, mode: 0o700 });
+      fs.chownSync(theirs, other.uid, other.gid);
+      expect(() => IpcListener.listen(path.join(theirs, "mine", "s"))).toThrow(/the directory .*theirs, on the way to the socket .* is owned by uid \d+, not this user/);
+      expect(fs.readdirSync(path.join(theirs, "mine"))).toEqual([]);
+    });
+  });
+
+  it("close() leaves alone a file of another user's that replaced the socket", async (ctx) => {
+    requireTwoUsers(ctx, other);
+    await inScratch((dir) => {
+      const sock = path.join(dir, "s");
+      const l = IpcListener.listen(sock);
+      fs.unlinkSync(sock);
+      fs.writeFileSync(sock, "precious");
+      fs.chownSync(sock, other.uid, other.gid);
+      l.close();
+      expect(fs.readFileSync(sock, "utf8")).toBe("precious");
+      expect(fs.statSync(sock).uid).toBe(other.uid);
+    });
+  });
 });
 
 describe("IPC peer policy within one user", () => {
@@ -143,9 +160,11 @@ describe("IPC peer policy within one user", () => {
     b.close();
     using strict = IpcListener.listen(undefined, { allowPeer: () => false });
     const c = await IpcChannel.connect(strict.address);
-    const e = await strict.accept({ timeoutMs: 5000 }).catch((x: unknown) => x);
-    expect(e).toBeInstanceOf(IpcPeerRefusedError);
-    expect((e as IpcPeerRefusedError).reason).toBe("predicate");
+    const refused: IpcPeerRefusedError[] = [];
+    const e = await strict.accept({ timeoutMs: 300, onRefused: (x) => refused.push(x) }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IpcTimeoutError); // a refusal never ends accept()
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.reason).toBe("predicate");
     await expect(c.receive({ timeoutMs: 5000 })).rejects.toThrow(/closed the connection/);
     c.close();
     await expect(IpcChannel.connect(listener.address, { allowPeer: () => false, timeoutMs: 5000 })).rejects.toThrow(IpcPeerRefusedError);
@@ -156,6 +175,7 @@ describe("IPC peer policy within one user", () => {
     expect(() => IpcListener.listen(undefined, { allowUids: [1], allowPeer: () => true })).toThrow(/not both/);
     expect(() => IpcListener.listen(undefined, { tokens: [] })).toThrow(/non-empty array/);
     expect(() => IpcListener.listen(undefined, { tokens: ["x".repeat(300)] })).toThrow(/at most 256 bytes/);
+    expect(() => IpcListener.listen(undefined, { tokens: ["x"], handshakeTimeoutMs: -1 })).toThrow(/handshakeTimeoutMs is a non-negative number/);
     // @ts-expect-error a wrong type on purpose
     await expect(IpcChannel.connect("@x", { allowPeer: 3 })).rejects.toThrow(/allowPeer is a function/);
   });
@@ -165,14 +185,19 @@ describe("IPC peer policy within one user", () => {
     const t2 = IpcListener.newToken();
     expect(t1).toMatch(/^[0-9a-f]{64}$/);
     expect(t1).not.toBe(t2);
-    using listener = IpcListener.listen(undefined, { tokens: [t1, t2] });
+    using listener = IpcListener.listen(undefined, { tokens: [t1, t2], handshakeTimeoutMs: 150 });
     const refusedReason = async (token: string | undefined): Promise<string> => {
-      const [c, e] = await Promise.all([IpcChannel.connect(listener.address, token === undefined ? {} : { token }), listener.accept({ timeoutMs: 400 }).catch((x: unknown) => x)]);
-      c.close();
-      if (!(e instanceof IpcPeerRefusedError)) throw new Error(`expected a refusal, got ${String(e)}`);
-      return `${e.reason}: ${e.message}`;
+      const refused: IpcPeerRefusedError[] = [];
+      const [c, e] = await Promise.all([
+        IpcChannel.connect(listener.address, token === undefined ? {} : { token }).catch((x: unknown) => x), // the listener may close it before the token is sent
+        listener.accept({ timeoutMs: 500, onRefused: (x) => refused.push(x) }).catch((x: unknown) => x),
+      ]);
+      if (c instanceof IpcChannel) c.close();
+      else expect(c).toBeInstanceOf(IpcDisconnectedError);
+      if (!(e instanceof IpcTimeoutError) || refused.length !== 1) throw new Error(`expected one refusal and a timeout, got ${refused.length} and ${String(e)}`);
+      return `${refused[0]!.reason}: ${refused[0]!.message}`;
     };
-    expect(await refusedReason(undefined)).toMatch(/^token: .*no valid token message came first/);
+    expect(await refusedReason(undefined)).toMatch(/^token: .*it sent no token within 150 ms/);
     expect(await refusedReason(IpcListener.newToken())).toMatch(/^token: .*not one of this listener's/);
     const [a, b] = await Promise.all([IpcChannel.connect(listener.address, { token: t1 }), listener.accept({ timeoutMs: 5000 })]);
     a.send(new Uint8Array([7]));
@@ -184,6 +209,39 @@ describe("IPC peer policy within one user", () => {
     c.close();
     d.close();
     expect(await refusedReason(t2)).toMatch(/^token: .*every one-time token .* has been used/);
+  });
+
+  it("serves a good client while three silent connections wait for their token, each closed at its own deadline", async () => {
+    const token = IpcListener.newToken();
+    {
+      using listener = IpcListener.listen(undefined, { tokens: [token] }); // the default deadline, 5 s
+      const silent = await Promise.all([0, 1, 2].map(() => IpcChannel.connect(listener.address, { timeoutMs: 5000 })));
+      const t0 = Date.now();
+      const accepting = listener.accept({ timeoutMs: 10_000 });
+      await sleep(50); // the silent ones are taken first
+      using good = await IpcChannel.connect(listener.address, { token, timeoutMs: 5000 });
+      using ch = await accepting;
+      expect(Date.now() - t0).toBeLessThan(2000);
+      good.send(new Uint8Array([9]));
+      expect([...(await ch.receive({ timeoutMs: 2000 })).data]).toEqual([9]);
+      silent.forEach((c) => c.close());
+    }
+    const t2 = IpcListener.newToken();
+    using listener = IpcListener.listen(undefined, { tokens: [t2], handshakeTimeoutMs: 300 });
+    const silent = await Promise.all([0, 1, 2].map(() => IpcChannel.connect(listener.address, { timeoutMs: 5000 })));
+    const refused: IpcPeerRefusedError[] = [];
+    const t0 = Date.now();
+    const accepting = listener.accept({ timeoutMs: 10_000, onRefused: (e) => refused.push(e) });
+    for (const c of silent) await expect(c.receive({ timeoutMs: 5000 })).rejects.toThrow(IpcDisconnectedError); // closed by the deadline
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(250);
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(refused.map((e) => e.reason)).toEqual(["token", "token", "token"]);
+    expect(refused[0]!.message).toMatch(/sent no token within 300 ms/);
+    using good = await IpcChannel.connect(listener.address, { token: t2, timeoutMs: 5000 });
+    using ch = await accepting;
+    expect(ch.peer.pid).toBe(process.pid);
+    silent.forEach((c) => c.close());
+    expect(good.peer.pid).toBe(process.pid);
   });
 
   it("encodes token messages and refuses malformed ones with IPCFormatError", () => {
@@ -213,6 +271,35 @@ describe("IPC socket files", () => {
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
+  });
+
+  it("refuse a symbolic link at the socket path, and make nothing where it points", async () => {
+    await inScratch((dir) => {
+      const target = path.join(dir, "target");
+      const sock = path.join(dir, "s");
+      fs.symlinkSync(target, sock);
+      expect(() => IpcListener.listen(sock)).toThrow(InsecurePathError);
+      expect(() => IpcListener.listen(sock)).toThrow(/the socket path .* is a symbolic link/);
+      expect(fs.existsSync(target)).toBe(false);
+      expect(fs.lstatSync(sock).isSymbolicLink()).toBe(true);
+    });
+  });
+
+  it("are removed on close only while they are the socket the listener made", async () => {
+    await inScratch(async (dir) => {
+      const sock = path.join(dir, "s");
+      const a = IpcListener.listen(sock);
+      a.close();
+      expect(fs.existsSync(sock)).toBe(false);
+      const b = IpcListener.listen(sock);
+      fs.unlinkSync(sock);
+      using c = IpcListener.listen(sock); // a new socket at the same path
+      b.close();
+      expect(fs.lstatSync(sock).isSocket()).toBe(true);
+      const [x, y] = await Promise.all([IpcChannel.connect(sock, { timeoutMs: 5000 }), c.accept({ timeoutMs: 5000 })]);
+      x.close();
+      y.close();
+    });
   });
 
   it("listenPrivate() makes a fresh 0700 directory, removed on close", async () => {
