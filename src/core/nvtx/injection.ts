@@ -3,7 +3,8 @@
  * libnvToolsExt and without a compiler.
  *
  * A tool (Nsight Systems, CUPTI, a test's fake) is a shared library named by `NVTX_INJECTION64_PATH`. Loading it:
- * 1. `dlopen` the path and look up `InitializeInjectionNvtx2`;
+ * 1. open the file once and check the open descriptor ({@link openCheckedLibrary}), `dlopen` that descriptor
+ *    (`/proc/self/fd/N`, which loads exactly the inode checked), close it, and look up `InitializeInjectionNvtx2`;
  * 2. call it with the address of `nvtxGetExportTable` (here: a JavaScript callback);
  * 3. the tool asks for `NVTX_ETID_CALLBACKS` (a struct `{ size_t struct_size; GetModuleFunctionTable }`) and
  *    `NVTX_ETID_VERSIONINFO`, then for each module (CORE, CUDA, OPENCL, CUDART, CORE2, SYNC) the module's table:
@@ -19,6 +20,9 @@
 import { ffi, type FunctionType, type NativeCallback, type NativeFunction, type NativeLibrary, type NativePointer, type Pointer } from "../../ffi/index.ts";
 import { RTLD_LAZY } from "../../ffi/dl.ts";
 import { UnsupportedError } from "../../errors/base.ts";
+import { closeDescriptor, ELOOP, ENOENT, fstatFd, lstatPath, openReadOnly, readLink, SystemCallError, type FileStatus } from "../../ffi/libc-stat.ts";
+import { currentUid } from "../../ffi/libc-socket.ts";
+import { architecture } from "../../host.ts";
 
 /** `NVTX_VERSION` of the headers this protocol follows (NVTX 3). */
 export const NVTX_VERSION = 3;
@@ -168,14 +172,16 @@ function slotMemory(): SlotMemory {
   return mem;
 }
 
-/** Why a tool could not be attached. */
-export type InjectionFailure = "load" | "entry-point" | "refused";
+/** Why a tool could not be attached: the file failed a check ("unsafe"), or it was loaded and failed. */
+export type InjectionFailure = "unsafe" | "load" | "entry-point" | "refused";
 
 /** Thrown (internally) when the injection library cannot be attached; the public layer turns it into a warning. */
 class InjectionFailed extends UnsupportedError {
   constructor(
     readonly kind: InjectionFailure,
     message: string,
+    /** What to do about it, where the failure says more than the layer's general advice. */
+    readonly remedy?: string,
   ) {
     super(message);
     this.name = "InjectionFailed";
@@ -183,8 +189,135 @@ class InjectionFailed extends UnsupportedError {
 }
 
 /** Why the library could not be attached, when `e` is such a failure (what {@link attachInjectionLibrary} throws). */
-export function injectionFailure(e: unknown): string | undefined {
-  return e instanceof InjectionFailed ? e.message : undefined;
+export function injectionFailure(e: unknown): { readonly reason: string; readonly remedy: string | undefined } | undefined {
+  return e instanceof InjectionFailed ? { reason: e.message, remedy: e.remedy } : undefined;
+}
+
+const unsafe = (reason: string, remedy: string): InjectionFailed => new InjectionFailed("unsafe", reason, remedy);
+
+/** Whether `uid` may own what this process loads: root, or the process's own user. */
+const trusted = (uid: number, self: number): boolean => uid === 0 || uid === self;
+
+/** Refuses a directory (or a link on the way to one) that another user could change. */
+function checkDirectory(dir: string, self: number): void {
+  let st: FileStatus;
+  try {
+    st = lstatPath(dir);
+  } catch (e) {
+    throw unsafe(`its directory ${dir} cannot be examined (${e instanceof Error ? e.message : String(e)})`, "Check the path.");
+  }
+  const owner = `owned by uid ${st.uid}, neither you (uid ${self}) nor root`;
+  if (st.isSymbolicLink) {
+    if (!trusted(st.uid, self)) throw unsafe(`the link ${dir} on its path is ${owner}`, "Point the variable at a path whose links you or root own.");
+    return;
+  }
+  if (!st.isDirectory) throw unsafe(`${dir} on its path is not a directory`, "Check the path.");
+  if (!trusted(st.uid, self)) throw unsafe(`its directory ${dir} is ${owner}`, "Keep the library in directories only you or root can change.");
+  if ((st.mode & 0o022) !== 0 && (st.mode & 0o1000) === 0) {
+    throw unsafe(`its directory ${dir} has mode 0${st.mode.toString(8)}, writable by group or others without the sticky bit (another user could replace the library)`, `Run chmod go-w ${dir}, or move the library.`);
+  }
+}
+
+/** Each directory above `path` (a string of "/"-separated components), deepest first, up to "/". */
+function directoriesAbove(path: string): string[] {
+  const out: string[] = [];
+  const parts = path.split("/");
+  for (let n = parts.length - 1; n >= 1; n--) {
+    const d = parts.slice(0, n).join("/");
+    if (d === "" || parts[n - 1] === "") continue;
+    out.push(d);
+  }
+  out.push("/");
+  return [...new Set(out)];
+}
+
+/**
+ * Opens the injection library at `path` once and checks what was opened, so that what is checked is what is loaded:
+ * - `path` must be absolute (a relative path or a bare name is looked up where this check cannot pin it down);
+ * - a final symbolic link must be owned by root or the current user; a path that is no link is opened with
+ *   O_NOFOLLOW, and the descriptor's device and inode must be the ones `lstat` saw;
+ * - the open descriptor (`fstat`) must be a regular file owned by root or the current user and writable by neither
+ *   group nor others;
+ * - each directory above the path as given and above the opened file's own path (`/proc/self/fd/N`'s target), up to
+ *   "/", examined by `lstat`, must be owned by root or the current user and not writable by group or others unless
+ *   sticky (links on the way: owned by root or the current user).
+ *
+ * Returns the open descriptor (close-on-exec); the caller closes it. Throws {@link InjectionFailed} ("unsafe").
+ */
+export function openCheckedLibrary(path: string): number {
+  if (!path.startsWith("/")) {
+    throw unsafe(
+      "it is a relative path (a relative path or a bare library name is looked up from the working directory or the loader's search path, so the file checked need not be the file loaded)",
+      "Give the library's absolute path.",
+    );
+  }
+  let self: number;
+  try {
+    self = currentUid();
+  } catch (e) {
+    throw new InjectionFailed("load", `could not check it: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const missing = (e: unknown): InjectionFailed =>
+    e instanceof SystemCallError && e.errno !== ENOENT && e.errno !== 13
+      ? unsafe(`it cannot be opened (${e.message})`, "Check the path.")
+      : unsafe("it does not exist or cannot be read", "Check the path (under Deno, also --allow-read for it).");
+  let before: FileStatus;
+  try {
+    before = lstatPath(path);
+  } catch (e) {
+    throw missing(e);
+  }
+  if (before.isSymbolicLink && !trusted(before.uid, self)) {
+    throw unsafe(`it is a symbolic link owned by uid ${before.uid}, neither you (uid ${self}) nor root`, "Loading through it would let that user choose the library: point the variable at the library itself.");
+  }
+  for (const d of directoriesAbove(path)) checkDirectory(d, self);
+  let fd: number;
+  try {
+    fd = openReadOnly(path, before.isSymbolicLink, architecture);
+  } catch (e) {
+    if (e instanceof SystemCallError && e.errno === ELOOP) throw unsafe("it changed while being checked (it became a symbolic link)", "Make sure no other user can replace it.");
+    throw missing(e);
+  }
+  try {
+    const st = fstatFd(fd);
+    if (!before.isSymbolicLink && (st.dev !== before.dev || st.ino !== before.ino)) {
+      throw unsafe("it changed while being checked (the file opened is not the file examined)", "Make sure no other user can replace it.");
+    }
+    if (!st.isFile) throw unsafe("it is not a regular file", "Point the variable at the tool's library.");
+    if (!trusted(st.uid, self)) {
+      throw unsafe(`it is owned by uid ${st.uid}, neither you (uid ${self}) nor root`, "Loading it would run another user's code as you: chown it, or use the tool's own installation.");
+    }
+    if ((st.mode & 0o022) !== 0) throw unsafe(`its mode is 0${(st.mode & 0o777).toString(8)}, writable by group or others`, "Run chmod go-w on it.");
+    let opened: string;
+    try {
+      opened = readLink(`/proc/self/fd/${fd}`);
+    } catch (e) {
+      throw new InjectionFailed("load", `could not find the opened file in /proc/self/fd (${e instanceof Error ? e.message : String(e)}); the library is loaded through it`);
+    }
+    if (!opened.startsWith("/") || opened.endsWith(" (deleted)")) throw unsafe("it changed while being checked (the opened file was removed)", "Make sure no other user can replace it.");
+    for (const d of directoriesAbove(opened)) checkDirectory(d, self);
+    return fd;
+  } catch (e) {
+    closeDescriptor(fd);
+    throw e;
+  }
+}
+
+/**
+ * The names given to `dlopen` so far. glibc finds an already-loaded library by the name it was opened with before it
+ * looks at the file, so `/proc/self/fd/N` once used must not be used again (N is reused once closed): a later
+ * load takes a spelling not used before (`/proc/self/./fd/N`, ...), which names the same descriptor.
+ */
+const loadNames = new Set<string>();
+
+function loadName(fd: number): string {
+  for (let k = 0; ; k++) {
+    const name = `/proc/self/${"./".repeat(k)}fd/${fd}`;
+    if (!loadNames.has(name)) {
+      loadNames.add(name);
+      return name;
+    }
+  }
 }
 
 /** One bound slot: the address last seen in the slot and the function bound at it. */
@@ -198,16 +331,18 @@ interface BoundSlot {
 export class AttachedTool {
   readonly #library: NativeLibrary;
   readonly #mem: SlotMemory;
+  readonly #path: string;
   readonly #bound = new Map<number, BoundSlot>();
 
-  constructor(library: NativeLibrary, mem: SlotMemory) {
+  constructor(library: NativeLibrary, mem: SlotMemory, path: string) {
     this.#library = library;
     this.#mem = mem;
+    this.#path = path;
   }
 
-  /** The library as it was opened (the variable's value). */
+  /** The library as the variable named it (it was loaded through the descriptor opened from that path). */
   get path(): string {
-    return this.#library.path;
+    return this.#path;
   }
 
   /**
@@ -251,17 +386,21 @@ export class AttachedTool {
 }
 
 /**
- * Loads the injection library at `path` and runs its `InitializeInjectionNvtx2` (steps 1–4 above). The caller has
- * checked the path. Throws {@link InjectionFailed}; on failure every slot is left NULL (all calls are no-ops).
+ * Opens and checks the injection library at `path` ({@link openCheckedLibrary}), loads that open file and runs its
+ * `InitializeInjectionNvtx2` (steps 1–4 above). Throws {@link InjectionFailed}; on failure every slot is left NULL
+ * (all calls are no-ops).
  */
 export function attachInjectionLibrary(path: string): AttachedTool {
   const mem = slotMemory();
   mem.clearSlots();
+  const fd = openCheckedLibrary(path);
   let library: NativeLibrary;
   try {
-    library = ffi.openLibrary(path, { flags: RTLD_LAZY });
+    library = ffi.openLibrary(loadName(fd), { flags: RTLD_LAZY });
   } catch (e) {
     throw new InjectionFailed("load", `could not load it: ${e instanceof Error ? e.message : String(e)}`);
+  } finally {
+    closeDescriptor(fd);
   }
   const init = library.symbol("InitializeInjectionNvtx2");
   if (init === null) {
@@ -275,7 +414,7 @@ export function attachInjectionLibrary(path: string): AttachedTool {
     library.close();
     throw new InjectionFailed("refused", "its InitializeInjectionNvtx2 returned 0 (the tool refused to attach)");
   }
-  return new AttachedTool(library, mem);
+  return new AttachedTool(library, mem, path);
 }
 
 /** For tests: the address of this process's `nvtxGetExportTable` callback, once the protocol's memory exists. */

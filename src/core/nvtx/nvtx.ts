@@ -21,12 +21,15 @@
  *
  * **A tool attached**: the variable names a shared library (Nsight Systems sets it). It is loaded and initialized by
  * NVTX 3's protocol (load, `InitializeInjectionNvtx2(nvtxGetExportTable)`, the tool fills the function tables); a
- * library that cannot be loaded, lacks the entry point, refuses to attach, or is not a regular file owned by you or
- * root and writable only by its owner, is not used: one warning ({@link NvtxInjectionError}) and every call stays a
- * no-op. `nvtx.initialize()` runs that check at once and throws the error instead (what C's `nvtxInitialize` is
+ * library that cannot be loaded, lacks the entry point or refuses to attach is not used, nor one that fails the
+ * checks of `injection.ts`'s `openCheckedLibrary`: a relative path; a final link owned by another user; not a
+ * regular file owned by you or root and writable only by its owner; a directory above it that another user owns or
+ * can write without the sticky bit. The file is opened once, those checks look at the open descriptor, and that
+ * descriptor is what is loaded (`/proc/self/fd/N`), so the file checked is the file loaded. A refused library gives
+ * one warning ({@link NvtxInjectionError}) and every call stays a no-op. `nvtx.initialize()` runs that check at once and throws the error instead (what C's `nvtxInitialize` is
  * for: attach before the timed part of a program). A tool already in the process (preloaded with `LD_PRELOAD`, or
- * attached by a C library's own copy of NVTX) is reached the same way: loading the variable's path returns the
- * copy already loaded, and its `InitializeInjectionNvtx2` attaches this NVTX instance beside the others, as NVTX 3
+ * attached by a C library's own copy of NVTX) is reached the same way: loading the variable's file returns the
+ * copy already loaded (the loader knows it by device and inode), and its `InitializeInjectionNvtx2` attaches this NVTX instance beside the others, as NVTX 3
  * does for each of its header-only copies.
  *
  * Deno: reading the variable needs `--allow-env` (or `--allow-env=NVTX_INJECTION64_PATH`), checking the library
@@ -38,8 +41,7 @@
  * @module
  */
 import { ffi, type FunctionType, type Pointer } from "../../ffi/index.ts";
-import { getEnv, pathOwnership } from "../../host.ts";
-import { currentUid } from "../../ffi/libc-socket.ts";
+import { canReadPath, getEnv } from "../../host.ts";
 import { AttachedTool, attachInjectionLibrary, CBID, injectionFailure, NVTX_VERSION } from "./injection.ts";
 import { NvtxArgumentError, NvtxInjectionError } from "./errors.ts";
 import { INTERNAL, checkInternal, type Internal } from "../base/internal.ts";
@@ -158,24 +160,10 @@ const CORE = 1;
 const CUDA = 2;
 const CORE2 = 5;
 
+/** What is checked before the library is opened: Deno's read permission (the file itself is checked by descriptor). */
 function checkLibrary(path: string): NvtxInjectionError | undefined {
-  if (!path.includes("/")) return undefined; // a bare soname: the system loader's search, as in C
-  const st = pathOwnership(path, true);
-  if (st === undefined) {
+  if (path.startsWith("/") && !canReadPath(path)) {
     return new NvtxInjectionError(path, "it does not exist or cannot be read", "Check the path (under Deno, also --allow-read for it).");
-  }
-  if (!st.isFile) return new NvtxInjectionError(path, "it is not a regular file", "Point the variable at the tool's library.");
-  let uid: number | undefined;
-  try {
-    uid = currentUid();
-  } catch {
-    uid = undefined;
-  }
-  if (uid !== undefined && st.uid !== uid && st.uid !== 0) {
-    return new NvtxInjectionError(path, `it is owned by uid ${st.uid}, neither you (uid ${uid}) nor root`, "Loading it would run another user's code as you: chown it, or use the tool's own installation.");
-  }
-  if ((st.mode & 0o022) !== 0) {
-    return new NvtxInjectionError(path, `its mode is 0${(st.mode & 0o777).toString(8)}, writable by group or others`, "Run chmod go-w on it.");
   }
   return undefined;
 }
@@ -194,7 +182,7 @@ function attach(path: string | undefined): void {
   } catch (e) {
     const why = injectionFailure(e);
     if (why === undefined) throw e;
-    failure = new NvtxInjectionError(path, why, "Unset the variable, or point it at the tool's injection library (Nsight Systems sets it itself).");
+    failure = new NvtxInjectionError(path, why.reason, why.remedy ?? "Unset the variable, or point it at the tool's injection library (Nsight Systems sets it itself).");
   }
 }
 
