@@ -364,3 +364,316 @@ export function grantedPermissionFlags(): string[] {
   const held = DENO_PERMISSION_NAMES.filter((name) => granted({ name }));
   return held.length === DENO_PERMISSION_NAMES.length ? ["-A"] : held.map((name) => `--allow-${name}`);
 }
+
+// Private files reached without following another user's links (the compile cache's entries). A path is checked
+// one component at a time from `/` with `lstat` (no link followed unseen), and a file is opened with O_NOFOLLOW and
+// judged by `fstat` of the descriptor opened, so that what was checked is what is read: a check of a path followed by
+// a second open of the same path could meet another file, swapped in between by whoever can change a directory or
+// a link on the way.
+
+const GROUP_OR_OTHER_WRITE = 0o022;
+const STICKY = 0o1000;
+const MAX_LINKS = 40;
+
+/** What `lstat` or `fstat` says of one file: which file it is (device and inode), its owner, mode and kind. */
+export interface FileIdentity {
+  /** The device of the file system. */
+  readonly dev: bigint;
+  /** The inode on that device. */
+  readonly ino: bigint;
+  /** The owner's user id. */
+  readonly uid: number;
+  /** The permission bits (mode & 0o7777). */
+  readonly mode: number;
+  /** A regular file, a directory, a symbolic link, or something else (a FIFO, a device, a socket). */
+  readonly kind: "file" | "directory" | "symlink" | "other";
+  /** The size in bytes. */
+  readonly size: number;
+  /** The modification time. */
+  readonly mtimeMs: number;
+}
+
+function identityOf(s: NodeFs.BigIntStats): FileIdentity {
+  const kind = s.isSymbolicLink() ? "symlink" : s.isFile() ? "file" : s.isDirectory() ? "directory" : "other";
+  return { dev: s.dev, ino: s.ino, uid: Number(s.uid), mode: Number(s.mode & 0o7777n), kind, size: Number(s.size), mtimeMs: Number(s.mtimeMs) };
+}
+
+/** Whether two identities are the same file (device and inode). */
+export function sameFile(a: FileIdentity, b: FileIdentity): boolean {
+  return a.dev === b.dev && a.ino === b.ino;
+}
+
+/** What `lstat` says of `path` itself (a final link is described, not followed), or `undefined` when missing or not readable. */
+export function linkIdentity(path: string): FileIdentity | undefined {
+  if (!readable(path)) return undefined;
+  try {
+    return identityOf(fs().lstatSync(path, { bigint: true }));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The target of the symbolic link `path`, as stored in the link (maybe relative), or `undefined`. */
+export function readLinkTarget(path: string): string | undefined {
+  if (!readable(path)) return undefined;
+  try {
+    return fs().readlinkSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** The answer of {@link checkPrivateDirectoryNoFollow}. */
+export type PrivateDirectoryCheck =
+  /** Trusted: `real` is the directory with every link resolved, every component of it checked. */
+  | { readonly ok: true; readonly real: string }
+  /**
+   * Not trusted. `missing`: a component does not exist (or may not be read) and everything before it was trusted;
+   * `rest` is then the whole directory with the trusted part resolved (create it, then check again).
+   */
+  | { readonly ok: false; readonly missing: boolean; readonly path: string; readonly reason: string; readonly rest?: string };
+
+function octal(mode: number): string {
+  return `0${(mode & 0o777).toString(8).padStart(3, "0")}`;
+}
+
+/**
+ * Checks that directory `dir` is private to user `uid`, walking it from `/` one component at a time with `lstat`,
+ * never letting the kernel follow a link unseen: each directory on the way is owned by `uid` or root and is not
+ * writable by group or others unless it has the sticky bit (as /tmp: others may not rename or remove what they do not
+ * own there); each symbolic link on the way is owned by `uid` or root (a link another user owns could be pointed
+ * elsewhere between this check and any later use) and is followed by reading it and walking its target the same way;
+ * the directory itself is owned by `uid` and not writable by group or others. Relative paths are taken from the
+ * current directory. Never throws.
+ *
+ * A path below the answer's `real` cannot then be changed by another user (only by `uid` and root), so it may be used
+ * by name; the final component of a file in it is still to be opened with {@link openPrivateFileNoFollow}.
+ */
+export function checkPrivateDirectoryNoFollow(dir: string, uid: number): PrivateDirectoryCheck {
+  const np = nodePath();
+  const refuse = (path: string, reason: string): PrivateDirectoryCheck => ({ ok: false, missing: false, path, reason });
+  const parts = (p: string): string[] => p.split("/").filter((s) => s !== "" && s !== ".");
+  let absolute: string;
+  try {
+    absolute = np.resolve(dir);
+  } catch {
+    return { ok: false, missing: true, path: dir, reason: `${dir}: the current directory cannot be read` };
+  }
+  const pending = parts(absolute).reverse(); // a stack: the next component last
+  let real = "/";
+  let links = 0;
+  const judge = (path: string, id: FileIdentity, final: boolean): PrivateDirectoryCheck | undefined => {
+    if (id.kind !== "directory") return refuse(path, `${path}${path === dir ? "" : `, on the way to ${dir},`} is not a directory: point at a directory of your own.`);
+    if (final) {
+      if (id.uid !== uid) return refuse(path, `${path} is owned by uid ${id.uid}, not by this user (uid ${uid}): refusing to trust it. Use a directory of your own (mode 0700).`);
+      if ((id.mode & GROUP_OR_OTHER_WRITE) !== 0) {
+        return refuse(path, `${path} has mode ${octal(id.mode)}, writable by group or others: refusing to trust it. Run chmod 700 on it, or use a directory of your own.`);
+      }
+      return undefined;
+    }
+    if (id.uid !== uid && id.uid !== 0) {
+      return refuse(path, `${path}, above ${dir}, is owned by uid ${id.uid}, neither this user (uid ${uid}) nor root: its owner could replace ${dir}. Use a directory elsewhere.`);
+    }
+    if ((id.mode & GROUP_OR_OTHER_WRITE) !== 0 && (id.mode & STICKY) === 0) {
+      return refuse(path, `${path}, above ${dir}, has mode ${octal(id.mode)}, writable by group or others without the sticky bit: others could replace ${dir}. Run chmod go-w on it, or use a directory elsewhere.`);
+    }
+    return undefined;
+  };
+  const root = linkIdentity("/");
+  if (root === undefined) return { ok: false, missing: true, path: "/", reason: `/ cannot be read: cannot check who may change ${dir}` };
+  const rootVerdict = judge("/", root, false);
+  if (rootVerdict !== undefined) return rootVerdict;
+  while (pending.length > 0) {
+    const name = pending.pop()!;
+    if (name === "..") {
+      real = np.dirname(real); // `real` has no link left in it, so its parent is the kernel's `..`
+      continue;
+    }
+    const next = np.join(real, name);
+    const id = linkIdentity(next);
+    if (id === undefined) {
+      const rest = np.join(next, ...[...pending].reverse());
+      return { ok: false, missing: true, path: next, reason: `${next} does not exist or cannot be read`, rest };
+    }
+    if (id.kind === "symlink") {
+      if (id.uid !== uid && id.uid !== 0) {
+        return refuse(
+          next,
+          `${next}${next === dir ? "" : `, on the way to ${dir},`} is a symbolic link owned by uid ${id.uid}, neither this user (uid ${uid}) nor root: its owner could point it elsewhere at any moment. Use the directory it points to, or a directory of your own.`,
+        );
+      }
+      if (++links > MAX_LINKS) return refuse(next, `${dir}: more than ${MAX_LINKS} symbolic links on the way (a loop?)`);
+      const target = readLinkTarget(next);
+      if (target === undefined) return { ok: false, missing: true, path: next, reason: `${next} (a symbolic link) cannot be read` };
+      if (target.startsWith("/")) real = "/";
+      pending.push(...parts(target).reverse());
+      continue;
+    }
+    const verdict = judge(next, id, pending.length === 0);
+    if (verdict !== undefined) return verdict;
+    real = next;
+  }
+  // Every directory on the way passed as one above; the directory itself must be this user's alone.
+  const last = linkIdentity(real);
+  if (last === undefined) return { ok: false, missing: true, path: real, reason: `${real} cannot be read` };
+  return judge(real, last, true) ?? { ok: true, real };
+}
+
+/** A regular file opened for reading by {@link openPrivateFileNoFollow}; read and change it only through this. */
+export interface PrivateFile {
+  /** The path it was opened by. */
+  readonly path: string;
+  /** What `fstat` of the descriptor said when it was opened (the same file as `lstat` of the path said just before). */
+  readonly identity: FileIdentity;
+  /** Reads the whole file through the descriptor. Throws the file system's error. */
+  read(): Uint8Array;
+  /** Sets its access and modification times to now through the descriptor (best effort; never throws). */
+  touch(): void;
+  /** Closes the descriptor (once; later calls do nothing). */
+  close(): void;
+}
+
+/** The answer of {@link openPrivateFileNoFollow}: the file, or why not (`missing`: there is none, nothing to report). */
+export type PrivateFileOpen = { readonly ok: true; readonly file: PrivateFile } | { readonly ok: false; readonly missing: boolean; readonly reason: string };
+
+/**
+ * Opens `path` for reading if it is a regular file private to user `uid`: `lstat` of the path says a regular file (not
+ * a link, a FIFO or a device), it is opened with O_NOFOLLOW (and O_NONBLOCK, so that a FIFO swapped in cannot block),
+ * and `fstat` of the descriptor says the same device and inode, a regular file, owned by `uid`, not writable by group
+ * or others. What is then read (through {@link PrivateFile.read}) is the file that was checked, whatever happens to the
+ * path meanwhile. Its directory must be one others cannot change ({@link checkPrivateDirectoryNoFollow}). Never throws.
+ */
+export function openPrivateFileNoFollow(path: string, uid: number): PrivateFileOpen {
+  const missing: PrivateFileOpen = { ok: false, missing: true, reason: `${path} does not exist or cannot be read` };
+  const before = linkIdentity(path);
+  if (before === undefined) return missing;
+  const refuse = (why: string): PrivateFileOpen => ({ ok: false, missing: false, reason: `${path} ${why}: refusing to trust it. Remove it.` });
+  if (before.kind === "symlink") return refuse(`is not a regular file (a symbolic link owned by uid ${before.uid}, not followed)`);
+  if (before.kind !== "file") return refuse("is not a regular file");
+  const f = fs();
+  let fd: number;
+  try {
+    fd = f.openSync(path, f.constants.O_RDONLY | f.constants.O_NOFOLLOW | f.constants.O_NONBLOCK);
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    return code === "ENOENT" ? missing : code === "ELOOP" ? refuse("became a symbolic link as it was opened") : { ok: false, missing: true, reason: `${path} cannot be opened (${String(code)})` };
+  }
+  let id: FileIdentity;
+  try {
+    id = identityOf(f.fstatSync(fd, { bigint: true }));
+  } catch {
+    f.closeSync(fd);
+    return missing;
+  }
+  const why =
+    !sameFile(id, before) ? "was replaced by another file as it was opened"
+    : id.kind !== "file" ? "is not a regular file"
+    : id.uid !== uid ? `is owned by uid ${id.uid}, not by this user (uid ${uid})`
+    : (id.mode & GROUP_OR_OTHER_WRITE) !== 0 ? `has mode ${octal(id.mode)}, writable by group or others`
+    : undefined;
+  if (why !== undefined) {
+    f.closeSync(fd);
+    return refuse(why);
+  }
+  let open = true;
+  const file: PrivateFile = {
+    path,
+    identity: id,
+    read() {
+      const chunks: Uint8Array[] = [];
+      let total = 0;
+      for (;;) {
+        const buf = new Uint8Array(Math.max(65536, id.size - total + 1));
+        const n = f.readSync(fd, buf, 0, buf.length, total);
+        if (n === 0) break;
+        chunks.push(buf.subarray(0, n));
+        total += n;
+      }
+      if (chunks.length === 1) return chunks[0]!.slice();
+      const out = new Uint8Array(new ArrayBuffer(total));
+      let at = 0;
+      for (const c of chunks) {
+        out.set(c, at);
+        at += c.length;
+      }
+      return out;
+    },
+    touch() {
+      try {
+        const now = new Date();
+        f.futimesSync(fd, now, now);
+      } catch {
+        // Best effort.
+      }
+    },
+    close() {
+      if (!open) return;
+      open = false;
+      try {
+        f.closeSync(fd);
+      } catch {
+        // Already closed.
+      }
+    },
+  };
+  return { ok: true, file };
+}
+
+/** Reads the whole of `path` if it is a regular file private to user `uid` ({@link openPrivateFileNoFollow}), else `undefined`. */
+export function readPrivateFile(path: string, uid: number): { readonly bytes: Uint8Array; readonly identity: FileIdentity } | undefined {
+  const opened = openPrivateFileNoFollow(path, uid);
+  if (!opened.ok) return undefined;
+  try {
+    return { bytes: opened.file.read(), identity: opened.file.identity };
+  } catch {
+    return undefined;
+  } finally {
+    opened.file.close();
+  }
+}
+
+/**
+ * Writes `bytes` to `file` atomically through a new file `tmp` in the same directory: `tmp` is created exclusively
+ * with O_NOFOLLOW (a link or anything else already there fails the call), mode 0600, written and synced through its
+ * descriptor, then renamed over `file` (a link at `file` is replaced, not followed). Returns the identity of the file
+ * written. Throws the file system's error; `tmp` is then removed if it is still the file this call created. The
+ * directory must be one others cannot change ({@link checkPrivateDirectoryNoFollow}).
+ */
+export function writePrivateFileAtomic(file: string, tmp: string, bytes: Uint8Array): FileIdentity {
+  const f = fs();
+  const c = f.constants;
+  const fd = f.openSync(tmp, c.O_WRONLY | c.O_CREAT | c.O_EXCL | c.O_NOFOLLOW, 0o600);
+  let id: FileIdentity | undefined;
+  try {
+    id = identityOf(f.fstatSync(fd, { bigint: true }));
+    let at = 0;
+    while (at < bytes.length) at += f.writeSync(fd, bytes, at, bytes.length - at);
+    f.fsyncSync(fd);
+    f.closeSync(fd);
+    f.renameSync(tmp, file);
+    return id;
+  } catch (e) {
+    try {
+      f.closeSync(fd);
+    } catch {
+      // Closed already.
+    }
+    if (id !== undefined) removeFileIfSame(tmp, id);
+    throw e;
+  }
+}
+
+/**
+ * Removes `path` only if it is still the regular file `identity` describes (same device and inode, by `lstat`):
+ * never a file swapped in after it was checked, never a link or a directory. False when it was not removed.
+ */
+export function removeFileIfSame(path: string, identity: FileIdentity): boolean {
+  const now = linkIdentity(path);
+  if (now === undefined || now.kind !== "file" || !sameFile(now, identity)) return false;
+  try {
+    fs().unlinkSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
