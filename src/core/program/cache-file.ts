@@ -11,14 +11,35 @@
  * An entry is code this user will run, so the cache is private: its directory is created 0700 (with any missing
  * parents, as the XDG base directory specification asks of `$XDG_CACHE_HOME`), entry files 0600. Like ssh with
  * key files, a directory owned by another user or writable by group or others (or below a directory others can
- * write without the sticky bit), and an entry file owned by another user, writable by group or others, or not a
- * regular file, is refused: nothing is read from or written to it, and a warning names the path (once per path).
+ * write without the sticky bit, or reached through a symbolic link another user owns), and an entry file that is a
+ * link, not a regular file, owned by another user or writable by group or others, is refused: nothing is read from
+ * or written to it, and a warning names the path (once per path).
+ *
+ * The checks hold against another user changing things between the check and the use: the directory is walked from
+ * `/` one component at a time with `lstat` (src/host.ts, checkPrivateDirectoryNoFollow) and then used by its real
+ * path, which only this user and root can change; an entry is opened with O_NOFOLLOW and judged by `fstat` of the
+ * descriptor opened, then read and touched through that descriptor; a file is removed (a bad entry, eviction, a
+ * stale temporary file) only while it is still the regular file of this user that was checked (same device and
+ * inode).
  *
  * @module
  */
-import { canReadPath, nodeBuiltin, canWritePath, fileInfo, getEnv, isDirectory, makePrivateDirectory, pathExists, readDirectory, readFileBytes, removeFile, touchFile, writeFileAtomic } from "../../host.ts";
-import type { InsecurePathError } from "../base/errors.ts";
-import { checkPrivateDirectory, checkPrivateFile } from "../base/private-path.ts";
+import {
+  canReadPath,
+  canWritePath,
+  checkPrivateDirectoryNoFollow,
+  getEnv,
+  linkIdentity,
+  makePrivateDirectory,
+  nodeBuiltin,
+  openPrivateFileNoFollow,
+  readDirectory,
+  removeFileIfSame,
+  writePrivateFileAtomic,
+  type FileIdentity,
+} from "../../host.ts";
+import { currentUid } from "../../ffi/libc-socket.ts";
+import { InsecurePathError } from "../base/errors.ts";
 import type { ProgramCache } from "./cache.ts";
 import { decodeEntry, encodeEntry, sha256Hex, type CachedProgram } from "./cache-entry.ts";
 import { optionalInteger, optionalString } from "./option-checks.ts";
@@ -95,82 +116,115 @@ export class FileProgramCache implements ProgramCache {
     return true;
   }
 
-  /** Whether the directory exists and is private (reports it when it is not). */
-  #directoryTrusted(): boolean {
+  /**
+   * The directory's real path when it exists and is private (every component checked, none another user can change),
+   * else undefined (a refusal is reported; a missing directory is not).
+   */
+  #trustedDirectory(): string | undefined {
     const dir = this.directory;
-    return dir !== undefined && isDirectory(dir) && !this.#refused(checkPrivateDirectory(dir));
+    if (dir === undefined) return undefined;
+    const check = checkPrivateDirectoryNoFollow(dir, currentUid());
+    if (check.ok) return check.real;
+    if (!check.missing) this.#refused(new InsecurePathError(check.path, check.reason));
+    return undefined;
   }
 
   /** The file of `key`'s entry (the key itself when it is a hex SHA-256, else its hash). */
   pathOf(key: string): string | undefined {
     if (this.directory === undefined) return undefined;
-    const name = /^[0-9a-f]{64}$/.test(key) ? key : sha256Hex(key);
-    return nodePath().join(this.directory, name + SUFFIX);
+    return nodePath().join(this.directory, fileNameOf(key));
   }
 
   get(key: string): CachedProgram | undefined {
     try {
-      const file = this.pathOf(key);
-      if (file === undefined || !pathExists(file) || !this.#directoryTrusted() || this.#refused(checkPrivateFile(file))) return undefined;
-      const bytes = readFileBytes(file);
-      if (bytes === undefined) return undefined;
-      const entry = decodeEntry(bytes, key);
-      if (entry === undefined) {
-        this.#remove(file);
+      if (this.directory === undefined) return undefined;
+      const dir = this.#trustedDirectory();
+      if (dir === undefined) return undefined;
+      const file = nodePath().join(dir, fileNameOf(key));
+      const opened = openPrivateFileNoFollow(file, currentUid());
+      if (!opened.ok) {
+        if (!opened.missing) this.#refused(new InsecurePathError(file, opened.reason));
         return undefined;
       }
-      this.#touch(file);
-      return entry;
+      const f = opened.file;
+      try {
+        const entry = decodeEntry(f.read(), key);
+        if (entry === undefined) {
+          this.#remove(dir, file, f.identity);
+          return undefined;
+        }
+        if (canWritePath(dir)) f.touch(); // best effort: eviction then degrades towards first in, first out
+        return entry;
+      } finally {
+        f.close();
+      }
     } catch {
       return undefined;
     }
   }
 
   set(key: string, entry: CachedProgram): void {
-    const dir = this.directory;
-    const file = this.pathOf(key);
-    if (dir === undefined || file === undefined || !canWritePath(dir)) return;
-    let tmp: string | undefined;
+    const target = this.directory;
+    if (target === undefined || !canWritePath(target)) return;
     try {
       const bytes = encodeEntry(key, entry);
       if (bytes.length > this.maxBytes) return;
-      if (!isDirectory(dir)) makePrivateDirectory(dir);
-      if (!this.#directoryTrusted()) return;
-      tmp = nodePath().join(dir, `.${nodePath().basename(file)}.${nodeCrypto().randomBytes(8).toString("hex")}${TMP_SUFFIX}`);
-      writeFileAtomic(file, tmp, bytes, 0o600);
-      tmp = undefined;
-      this.#evict(file);
+      let check = checkPrivateDirectoryNoFollow(target, currentUid());
+      if (!check.ok && check.missing && check.rest !== undefined) {
+        // Everything above the missing part was checked; create the rest below it (0700), then check it all again.
+        makePrivateDirectory(check.rest);
+        check = checkPrivateDirectoryNoFollow(target, currentUid());
+      }
+      if (!check.ok) {
+        if (!check.missing) this.#refused(new InsecurePathError(check.path, check.reason));
+        return;
+      }
+      const dir = check.real;
+      const name = fileNameOf(key);
+      const file = nodePath().join(dir, name);
+      const tmp = nodePath().join(dir, `.${name}.${nodeCrypto().randomBytes(8).toString("hex")}${TMP_SUFFIX}`);
+      writePrivateFileAtomic(file, tmp, bytes); // removes its own temporary file when it fails
+      this.#evict(dir, file);
     } catch {
       // A cache that cannot be written is a cache that misses; the compilation has its result already.
-    } finally {
-      if (tmp !== undefined) this.#remove(tmp);
     }
   }
 
   delete(key: string): boolean {
-    const file = this.pathOf(key);
-    if (file === undefined || !pathExists(file)) return false;
-    return this.#remove(file);
+    if (this.directory === undefined) return false;
+    const dir = this.#trustedDirectory();
+    if (dir === undefined) return false;
+    const file = nodePath().join(dir, fileNameOf(key));
+    const id = linkIdentity(file);
+    return id !== undefined && this.#ours(id) && this.#remove(dir, file, id);
   }
 
   clear(): void {
-    for (const { file } of this.#entries()) this.#remove(file);
+    const dir = this.#trustedDirectory();
+    if (dir === undefined) return;
+    for (const { file, id } of this.#entries(dir)) this.#remove(dir, file, id);
   }
 
   get size(): number {
-    return this.#entries().length;
+    const dir = this.#trustedDirectory();
+    return dir === undefined ? 0 : this.#entries(dir).length;
   }
 
-  #entries(): { file: string; size: number; mtimeMs: number }[] {
-    const dir = this.directory;
-    if (dir === undefined || !canReadPath(dir) || !this.#directoryTrusted()) return [];
+  /** Whether `id` is a regular file of this user (the only kind of file the cache reads or removes). */
+  #ours(id: FileIdentity): boolean {
+    return id.kind === "file" && id.uid === currentUid();
+  }
+
+  /** The entry files in trusted directory `dir` (regular files of this user, by `lstat`: links are not entries). */
+  #entries(dir: string): { file: string; id: FileIdentity }[] {
+    if (!canReadPath(dir)) return [];
     try {
       return readDirectory(dir)
         .filter((n) => n.endsWith(SUFFIX) && !n.startsWith("."))
         .flatMap((n) => {
           const file = nodePath().join(dir, n);
-          const st = fileInfo(file);
-          return st?.isFile ? [{ file, size: st.size, mtimeMs: st.mtimeMs }] : [];
+          const id = linkIdentity(file);
+          return id !== undefined && this.#ours(id) ? [{ file, id }] : [];
         });
     } catch {
       return [];
@@ -178,39 +232,38 @@ export class FileProgramCache implements ProgramCache {
   }
 
   /** Removes least recently used entries past maxBytes (never `keep`), and temporary files left by crashes. */
-  #evict(keep: string): void {
-    const dir = this.directory;
-    if (dir === undefined || !canWritePath(dir)) return;
+  #evict(dir: string, keep: string): void {
+    if (!canWritePath(dir)) return;
     try {
       const now = Date.now();
       for (const n of readDirectory(dir)) {
         if (!n.endsWith(TMP_SUFFIX)) continue;
         const file = nodePath().join(dir, n);
-        const st = fileInfo(file); // another process may have renamed or removed it
-        if (st !== undefined && now - st.mtimeMs > STALE_TMP_MS) removeFile(file);
+        const id = linkIdentity(file); // another process may have renamed or removed it
+        if (id !== undefined && this.#ours(id) && now - id.mtimeMs > STALE_TMP_MS) removeFileIfSame(file, id);
       }
     } catch {
       return;
     }
-    const entries = this.#entries().sort((a, b) => a.mtimeMs - b.mtimeMs);
-    let total = entries.reduce((sum, e) => sum + e.size, 0);
+    const entries = this.#entries(dir).sort((a, b) => a.id.mtimeMs - b.id.mtimeMs);
+    let total = entries.reduce((sum, e) => sum + e.id.size, 0);
     for (const e of entries) {
       if (total <= this.maxBytes) break;
       if (e.file === keep) continue;
-      if (this.#remove(e.file)) total -= e.size;
+      if (this.#remove(dir, e.file, e.id)) total -= e.id.size;
     }
   }
 
-  /** Marks an entry as just used (for eviction), when allowed. */
-  #touch(file: string): void {
-    if (this.directory === undefined || !canWritePath(this.directory)) return;
-    touchFile(file); // best effort: eviction then degrades towards first in, first out
+  /** Removes `file` of trusted directory `dir` if it is still the file `id` describes (never one swapped in since). */
+  #remove(dir: string, file: string, id: FileIdentity): boolean {
+    if (!canWritePath(dir)) return false;
+    return removeFileIfSame(file, id);
   }
+}
 
-  #remove(file: string): boolean {
-    if (this.directory === undefined || !canWritePath(this.directory)) return false;
-    return removeFile(file);
-  }
+/** The file name of `key`'s entry: the key itself when it is a hex SHA-256, else its hash. */
+function fileNameOf(key: string): string {
+  return (/^[0-9a-f]{64}$/.test(key) ? key : sha256Hex(key)) + SUFFIX;
 }
 
 let defaultCache: FileProgramCache | undefined;
