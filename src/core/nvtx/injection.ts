@@ -244,7 +244,7 @@ function directoriesAbove(path: string): string[] {
  *
  * Returns the open descriptor (close-on-exec); the caller closes it. Throws {@link InjectionFailed} ("unsafe").
  */
-export function openCheckedLibrary(path: string): number {
+export function openCheckedLibrary(path: string): CheckedLibrary {
   if (!path.startsWith("/")) {
     throw unsafe(
       "it is a relative path (a relative path or a bare library name is looked up from the working directory or the loader's search path, so the file checked need not be the file loaded)",
@@ -296,10 +296,42 @@ export function openCheckedLibrary(path: string): number {
     }
     if (!opened.startsWith("/") || opened.endsWith(" (deleted)")) throw unsafe("it changed while being checked (the opened file was removed)", "Make sure no other user can replace it.");
     for (const d of directoriesAbove(opened)) checkDirectory(d, self);
-    return fd;
+    return { fd, opened, dev: st.dev, ino: st.ino };
   } catch (e) {
     closeDescriptor(fd);
     throw e;
+  }
+}
+
+/** An injection library opened and checked: its descriptor, the file's own path (the descriptor's target), its inode. */
+export interface CheckedLibrary {
+  readonly fd: number;
+  readonly opened: string;
+  readonly dev: string;
+  readonly ino: bigint;
+}
+
+/**
+ * Loads the checked library: through its descriptor (`/proc/self/fd/N`, exactly the inode checked). A library whose
+ * RUNPATH finds its dependencies through `$ORIGIN` (Nsight Systems' injection library does) cannot load that way,
+ * since `$ORIGIN` is then `/proc/self/fd`: for that failure alone it loads again by the file's own path, once that
+ * path still names the inode checked. The directories above that path were checked too (no other user can write
+ * them, or they are sticky and the file is root's or ours), so no other user can swap it between the check and
+ * the load.
+ */
+function loadChecked(checked: CheckedLibrary): NativeLibrary {
+  try {
+    return ffi.openLibrary(loadName(checked.fd), { flags: RTLD_LAZY });
+  } catch (first) {
+    const why = first instanceof Error ? first.message : String(first);
+    // A dependency the loader could not find ("libX.so: cannot open shared object file"), not the library itself.
+    const missing = /([^\s:]+): cannot open shared object file/.exec(why)?.[1];
+    if (missing === undefined || missing.startsWith("/proc/self/")) throw first;
+    const now = lstatPath(checked.opened);
+    if (now.isSymbolicLink || now.dev !== checked.dev || now.ino !== checked.ino) {
+      throw unsafe("it changed while being loaded (its path no longer names the file checked)", "Make sure no other user can replace it.");
+    }
+    return ffi.openLibrary(checked.opened, { flags: RTLD_LAZY });
   }
 }
 
@@ -393,14 +425,15 @@ export class AttachedTool {
 export function attachInjectionLibrary(path: string): AttachedTool {
   const mem = slotMemory();
   mem.clearSlots();
-  const fd = openCheckedLibrary(path);
+  const checked = openCheckedLibrary(path);
   let library: NativeLibrary;
   try {
-    library = ffi.openLibrary(loadName(fd), { flags: RTLD_LAZY });
+    library = loadChecked(checked);
   } catch (e) {
+    if (e instanceof InjectionFailed) throw e;
     throw new InjectionFailed("load", `could not load it: ${e instanceof Error ? e.message : String(e)}`);
   } finally {
-    closeDescriptor(fd);
+    closeDescriptor(checked.fd);
   }
   const init = library.symbol("InitializeInjectionNvtx2");
   if (init === null) {

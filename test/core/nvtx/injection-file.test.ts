@@ -131,6 +131,19 @@ describe.skipIf(gccReason !== undefined)(`NVTX: the injection library checked is
     expect(nvtx.status().state).toBe("attached");
   });
 
+  it("loads a tool whose dependencies are found through $ORIGIN (as Nsight Systems' is): by its checked path when the descriptor cannot", () => {
+    const lib = join(dir, "origin");
+    mkdirSync(lib, { mode: 0o700 });
+    writeFileSync(join(lib, "dep.c"), "int origin_dep_value(void) { return 7; }\n");
+    execFileSync("gcc", ["-shared", "-fPIC", "-O1", "-o", join(lib, "liborigindep.so"), join(lib, "dep.c")]);
+    const tool = join(lib, "origin-tool.so");
+    execFileSync("gcc", ["-shared", "-fPIC", "-O1", `-DWHO="origin"`, "-o", tool, join(fixtures, "marker-injection.c"), `-L${lib}`, "-Wl,--no-as-needed", "-lorigindep", "-Wl,-rpath,$ORIGIN"]);
+    chmodSync(join(lib, "liborigindep.so"), 0o755);
+    chmodSync(tool, 0o755);
+    expect(nvtx.attachForTesting(tool)).toBeUndefined();
+    expect(nvtx.status()).toMatchObject({ state: "attached", path: tool });
+  });
+
   describe("(c) a race: another user swaps the library while root starts processes that load it", () => {
     const N = Number(process.env.CUDA_TS_NVTX_RACE_PROCESSES ?? 200);
     const CONCURRENCY = 16;
