@@ -7,15 +7,24 @@
  * - every job has a secret (32 random bytes) that the launcher hands to the ranks it spawns through the
  *   environment ({@link RendezvousServer.environment}: `CUDA_TS_RENDEZVOUS_ADDR`, `CUDA_TS_RENDEZVOUS_SECRET`), never
  *   on the command line, which every local user can read in /proc;
- * - each connection starts with a mutual challenge: the server sends a nonce, the client answers with
- *   HMAC-SHA256(secret, nonce) and a nonce of its own, and the server proves the secret back. The secret never
- *   crosses the wire;
+ * - each connection starts with a mutual challenge: the server sends a nonce `Ns`, the client answers with
+ *   HMAC-SHA256(secret, "cuda-ts rendezvous v2 client" ‖ Ns) and a nonce `Nc` of its own, and the server proves the
+ *   secret back with HMAC-SHA256(secret, "cuda-ts rendezvous v2 server" ‖ Ns ‖ Nc). The secret never crosses the wire;
+ * - every message after the challenge, in both directions, is encrypted and authenticated (AES-256-GCM) with keys
+ *   derived from the secret and both nonces, under a sequence number per direction
+ *   (src/core/distributed/rendezvous-crypto.ts has the keys and the wire format): a relay without the secret reads
+ *   no key or value, and a message it changes, replays, reorders or reflects is refused with a
+ *   {@link RendezvousIntegrityError} and the connection closed, without effect;
  * - a client that fails the challenge, does not answer it within `authTimeoutMs`, or sends anything malformed
- *   (a frame over {@link MAX_FRAME_BYTES}, bytes that are not a request) is disconnected, and nothing it sent has
- *   any effect.
+ *   (a frame over {@link MAX_FRAME_BYTES}, bytes that are not a sealed request) is disconnected, and nothing it sent
+ *   has any effect;
+ * - at most `maxUnauthenticatedClients` connections (default 64) wait for their challenge at a time: the server
+ *   closes any more at once, without reading them, so a flood of idle connections costs it little, and a client
+ *   turned away that way tries again (with backoff) until its `timeoutMs`.
  *
- * Frames are a 4-byte big-endian length and that many bytes; requests and replies are JSON
- * (`{"op":"set","key":k,"value":v}`, `{"op":"get","key":k}`: the get waits until the key is set).
+ * Frames are a 4-byte big-endian length and that many bytes. The challenge's three frames are the nonces and proofs
+ * in clear; every later frame is a sealed message whose body is JSON: requests `{"op":"set","key":k,"value":v}`,
+ * `{"op":"get","key":k}` (the get waits until the key is set), replies `{"ok":true}` or `{"ok":true,"value":v}`.
  *
  * @module
  */
@@ -24,6 +33,7 @@ import type { Buffer } from "node:buffer";
 import { getEnv, nodeBuiltin } from "../../host.ts";
 import { RendezvousError } from "./errors.ts";
 import { describeValue } from "../../errors/describe.ts";
+import { hmac, RendezvousIntegrityError, SessionCipher } from "./rendezvous-crypto.ts";
 import type * as NodeCrypto from "node:crypto";
 import type * as NodeBuffer from "node:buffer";
 import type * as NodeNet from "node:net";
@@ -42,16 +52,14 @@ export const RENDEZVOUS_SECRET_ENV = "CUDA_TS_RENDEZVOUS_SECRET";
 
 const NONCE_BYTES = 32;
 const MAC_BYTES = 32;
-const CLIENT_LABEL = "cuda-ts rendezvous v1 client";
-const SERVER_LABEL = "cuda-ts rendezvous v1 server";
+const CLIENT_LABEL = "cuda-ts rendezvous v2 client";
+const SERVER_LABEL = "cuda-ts rendezvous v2 server";
 const MAX_KEY_BYTES = 1024;
+
+export { RendezvousIntegrityError, SEAL_OVERHEAD, type RendezvousIntegrityFault } from "./rendezvous-crypto.ts";
 
 /** A request to the store. */
 export type RendezvousRequest = { readonly op: "set"; readonly key: string; readonly value: string } | { readonly op: "get"; readonly key: string };
-
-function mac(secret: Buffer, label: string, nonce: Uint8Array): Buffer {
-  return nodeCrypto().createHmac("sha256", secret).update(label).update(nonce).digest();
-}
 
 function checkSecret(secret: unknown, what: string): Buffer {
   if (typeof secret !== "string" || !/^[0-9a-f]{32,}$/i.test(secret) || secret.length % 2 !== 0) {
@@ -144,10 +152,19 @@ export interface RendezvousServerOptions {
   readonly port?: number;
   /** The job's secret (hex, at least 16 bytes). Default: 32 fresh random bytes. */
   readonly secret?: string;
-  /** How long a new connection has to prove the secret, in milliseconds. Default 5000. */
+  /** How long a new connection has to prove the secret, in milliseconds (its handshake deadline). Default 5000. */
   readonly authTimeoutMs?: number;
-  /** Told of each client dropped (failed or missing proof, malformed frames), with why. */
-  readonly onRefused?: (reason: string) => void;
+  /**
+   * How many connections may wait for their challenge at once; the server closes any more at once (an honest
+   * client retries). Default 64.
+   */
+  readonly maxUnauthenticatedClients?: number;
+  /**
+   * Told of each client dropped (failed or missing proof, malformed frames, a refused message: then with the
+   * {@link RendezvousIntegrityError}), with why. Connections closed over `maxUnauthenticatedClients` are told at most
+   * once a second, with their count.
+   */
+  readonly onRefused?: (reason: string, error?: RendezvousIntegrityError) => void;
 }
 
 /** The rendezvous server of a job: start it in the launcher, hand {@link environment} to the ranks. */
@@ -158,13 +175,23 @@ export class RendezvousServer {
   readonly #waiting = new Map<string, Set<(value: string) => void>>();
   readonly #sockets = new Set<net.Socket>();
   readonly #authTimeoutMs: number;
-  readonly #onRefused: ((reason: string) => void) | undefined;
+  readonly #maxUnauthenticated: number;
+  readonly #onRefused: ((reason: string, error?: RendezvousIntegrityError) => void) | undefined;
+  #unauthenticated = 0;
+  #overCapUnreported = 0;
+  #overCapReportedAt = -Infinity;
+  #overCapTimer: ReturnType<typeof setTimeout> | undefined;
   /** The bound host. */
   readonly host: string;
   /** The bound port. */
   readonly port: number;
-  /** Clients dropped so far (failed or missing proof, malformed frames). */
+  /** Clients dropped so far (failed or missing proof, malformed or refused frames, over the cap of waiting ones). */
   refusedClients = 0;
+
+  /** Connections waiting for their challenge now (at most `maxUnauthenticatedClients`). */
+  get unauthenticatedClients(): number {
+    return this.#unauthenticated;
+  }
 
   private constructor(server: net.Server, secret: Buffer, host: string, port: number, options: RendezvousServerOptions) {
     this.#server = server;
@@ -172,6 +199,7 @@ export class RendezvousServer {
     this.host = host;
     this.port = port;
     this.#authTimeoutMs = options.authTimeoutMs ?? 5000;
+    this.#maxUnauthenticated = options.maxUnauthenticatedClients ?? 64;
     this.#onRefused = options.onRefused;
     server.on("connection", (s) => this.#serve(s));
   }
@@ -185,6 +213,8 @@ export class RendezvousServer {
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`RendezvousServer.start: port is an integer 0 to 65535 (0: any free port), not ${describeValue(port)}`);
     const t = options.authTimeoutMs;
     if (t !== undefined && (typeof t !== "number" || !(t > 0))) throw new RangeError(`RendezvousServer.start: authTimeoutMs is a positive number of milliseconds, not ${describeValue(t)}`);
+    const cap = options.maxUnauthenticatedClients;
+    if (cap !== undefined && !(Number.isInteger(cap) && cap >= 1)) throw new RangeError(`RendezvousServer.start: maxUnauthenticatedClients is a positive integer, not ${describeValue(cap)}`);
     if (options.onRefused !== undefined && typeof options.onRefused !== "function") throw new TypeError(`RendezvousServer.start: onRefused is a function (reason) => void, not ${describeValue(options.onRefused)}`);
     const secret = options.secret === undefined ? nodeCrypto().randomBytes(32) : checkSecret(options.secret, "RendezvousServer.start");
     const server = nodeNet().createServer();
@@ -226,25 +256,61 @@ export class RendezvousServer {
     return this.#store.get(key);
   }
 
-  #drop(socket: net.Socket, reason: string): void {
+  #drop(socket: net.Socket, reason: string, error?: RendezvousIntegrityError): void {
     this.refusedClients++;
     socket.destroy();
+    this.#report(reason, error);
+  }
+
+  #report(reason: string, error?: RendezvousIntegrityError): void {
     try {
-      this.#onRefused?.(reason);
+      if (error === undefined) this.#onRefused?.(reason);
+      else this.#onRefused?.(reason, error);
     } catch {
       // A reporter that throws must not stop the server.
     }
   }
 
+  /** Closes a connection over the cap of waiting ones at once; reports such closings at most once a second. */
+  #turnAway(socket: net.Socket): void {
+    socket.on("error", () => {});
+    socket.destroy();
+    this.refusedClients++;
+    this.#overCapUnreported++;
+    const wait = this.#overCapReportedAt + 1000 - performance.now();
+    if (wait <= 0) this.#reportOverCap();
+    else this.#overCapTimer ??= setTimeout(() => this.#reportOverCap(), wait);
+  }
+
+  #reportOverCap(): void {
+    clearTimeout(this.#overCapTimer);
+    this.#overCapTimer = undefined;
+    const n = this.#overCapUnreported;
+    if (n === 0) return;
+    this.#overCapUnreported = 0;
+    this.#overCapReportedAt = performance.now();
+    this.#report(`${n === 1 ? "a connection was" : `${n} connections were`} closed unread: ${this.#maxUnauthenticated} were already waiting to prove the job's secret (maxUnauthenticatedClients)`);
+  }
+
   #serve(socket: net.Socket): void {
+    if (this.#unauthenticated >= this.#maxUnauthenticated) return this.#turnAway(socket);
+    this.#unauthenticated++;
+    let waiting = true;
+    const settle = (): void => {
+      if (waiting) this.#unauthenticated--;
+      waiting = false;
+    };
     this.#sockets.add(socket);
-    socket.on("close", () => this.#sockets.delete(socket));
+    socket.on("close", () => {
+      this.#sockets.delete(socket);
+      settle();
+    });
     socket.on("error", () => socket.destroy());
     const reader = new FrameReader();
     const nonce = nodeCrypto().randomBytes(NONCE_BYTES);
-    let authenticated = false;
+    let session: SessionCipher | undefined;
     const timer = setTimeout(() => {
-      if (!authenticated) this.#drop(socket, `a client did not prove the job's secret within ${this.#authTimeoutMs} ms`);
+      if (session === undefined) this.#drop(socket, `a client did not prove the job's secret within ${this.#authTimeoutMs} ms`);
     }, this.#authTimeoutMs);
     socket.on("close", () => clearTimeout(timer));
     socket.write(encodeFrame(nonce));
@@ -253,32 +319,35 @@ export class RendezvousServer {
       try {
         reader.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
         const announced = reader.nextLength();
-        if (!authenticated && announced !== undefined && announced !== MAC_BYTES + NONCE_BYTES) {
+        if (session === undefined && announced !== undefined && announced !== MAC_BYTES + NONCE_BYTES) {
           this.#drop(socket, "a client failed to prove the job's secret");
           return;
         }
         for (let frame = reader.next(); frame !== undefined && !socket.destroyed; frame = reader.next()) {
-          if (!authenticated) {
-            if (frame.length !== MAC_BYTES + NONCE_BYTES || !nodeCrypto().timingSafeEqual(frame.subarray(0, MAC_BYTES), mac(this.#secret, CLIENT_LABEL, nonce))) {
+          if (session === undefined) {
+            if (frame.length !== MAC_BYTES + NONCE_BYTES || !nodeCrypto().timingSafeEqual(frame.subarray(0, MAC_BYTES), hmac(this.#secret, CLIENT_LABEL, nonce))) {
               this.#drop(socket, "a client failed to prove the job's secret");
               return;
             }
-            authenticated = true;
+            const clientNonce = frame.subarray(MAC_BYTES);
+            session = new SessionCipher("server", this.#secret, nonce, clientNonce, MAX_FRAME_BYTES);
+            settle();
             clearTimeout(timer);
-            socket.write(encodeFrame(mac(this.#secret, SERVER_LABEL, frame.subarray(MAC_BYTES))));
+            socket.write(encodeFrame(hmac(this.#secret, SERVER_LABEL, nonce, clientNonce)));
             continue;
           }
-          this.#handle(socket, decodeRequest(frame));
+          this.#handle(socket, session, decodeRequest(session.open(frame)));
         }
       } catch (e) {
-        this.#drop(socket, `a client sent a malformed frame: ${e instanceof Error ? e.message : String(e)}`);
+        if (e instanceof RendezvousIntegrityError) this.#drop(socket, `a client's message was refused: ${e.message}`, e);
+        else this.#drop(socket, `a client sent a malformed frame: ${e instanceof Error ? e.message : String(e)}`);
       }
     });
   }
 
-  #handle(socket: net.Socket, r: RendezvousRequest): void {
+  #handle(socket: net.Socket, session: SessionCipher, r: RendezvousRequest): void {
     const reply = (value: string | undefined): void => {
-      if (!socket.destroyed) socket.write(encodeFrame(new TextEncoder().encode(JSON.stringify(value === undefined ? { ok: true } : { ok: true, value }))));
+      if (!socket.destroyed) socket.write(encodeFrame(session.seal(new TextEncoder().encode(JSON.stringify(value === undefined ? { ok: true } : { ok: true, value })))));
     };
     if (r.op === "set") {
       this.#store.set(r.key, r.value);
@@ -299,6 +368,7 @@ export class RendezvousServer {
 
   /** Stops the server and disconnects every client. Closing twice is harmless. */
   close(): Promise<void> {
+    this.#reportOverCap();
     for (const s of this.#sockets) s.destroy();
     this.#waiting.clear();
     return new Promise((resolve) => this.#server.close(() => resolve()));
@@ -327,13 +397,21 @@ export class RendezvousClient {
   readonly #reader: FrameReader;
   #pending: { resolve: (frame: Uint8Array) => void; reject: (e: Error) => void }[] = [];
   #failure: RendezvousError | undefined;
+  #session: SessionCipher | undefined;
+  #connected = false;
+  #receivedBytes = 0;
+  #errorCode: string | undefined;
 
   private constructor(socket: net.Socket, reader: FrameReader) {
     this.#socket = socket;
     this.#reader = reader;
+    socket.on("connect", () => (this.#connected = true));
     socket.on("data", (chunk: Buffer) => this.#receive(chunk));
     socket.on("close", () => this.#fail(new RendezvousError("the rendezvous server closed the connection")));
-    socket.on("error", (e) => this.#fail(new RendezvousError(`the rendezvous connection failed: ${e.message}`)));
+    socket.on("error", (e: Error & { code?: string }) => {
+      this.#errorCode ??= e.code;
+      this.#fail(new RendezvousError(`the rendezvous connection failed: ${e.message}`));
+    });
   }
 
   /** Connects with the address and secret in the environment ({@link RENDEZVOUS_ADDR_ENV}, {@link RENDEZVOUS_SECRET_ENV}). */
@@ -349,43 +427,72 @@ export class RendezvousClient {
     return RendezvousClient.connect({ host: m[1]!, port: Number(m[2]), secret, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
   }
 
-  /** Connects and runs the mutual challenge: rejects with a {@link RendezvousError} when either side fails it. */
+  /**
+   * Connects and runs the mutual challenge: rejects with a {@link RendezvousError} when either side fails it. A
+   * server that closes the connection before its challenge (it has `maxUnauthenticatedClients` waiting already) is
+   * tried again, with backoff, until `timeoutMs`.
+   */
   static async connect(options: RendezvousClientOptions): Promise<RendezvousClient> {
     if (typeof options !== "object" || options === null) throw new TypeError(`RendezvousClient.connect: options are { host, port, secret }, not ${describeValue(options)}`);
     const secret = checkSecret(options.secret, "RendezvousClient.connect");
     if (typeof options.host !== "string" || options.host.length === 0) throw new TypeError(`RendezvousClient.connect: host is an address, not ${describeValue(options.host)}`);
     if (!Number.isInteger(options.port) || options.port <= 0 || options.port > 65535) throw new RangeError(`RendezvousClient.connect: port is an integer 1 to 65535, not ${describeValue(options.port)}`);
     const timeoutMs = options.timeoutMs ?? 30_000;
-    const socket = nodeNet().createConnection({ host: options.host, port: options.port });
-    const client = new RendezvousClient(socket, new FrameReader());
-    const timer = setTimeout(() => client.#fail(new RendezvousError(`connecting to the rendezvous server at ${options.host}:${options.port} timed out after ${timeoutMs} ms`)), timeoutMs);
-    try {
-      const nonce = await client.#nextFrame();
-      if (nonce.length !== NONCE_BYTES) throw new RendezvousError("the rendezvous server's challenge is malformed: is this a cuda-ts rendezvous server?");
-      const mine = nodeCrypto().randomBytes(NONCE_BYTES);
-      socket.write(encodeFrame(nodeBuffer().Buffer.concat([mac(secret, CLIENT_LABEL, nonce), mine])));
-      const proof = await client.#nextFrame().catch(() => {
-        throw new RendezvousError("the rendezvous server refused this client: is the secret the job's (the launcher's CUDA_TS_RENDEZVOUS_SECRET)?");
-      });
-      if (proof.length !== MAC_BYTES || !nodeCrypto().timingSafeEqual(proof, mac(secret, SERVER_LABEL, mine))) {
-        throw new RendezvousError(`the server at ${options.host}:${options.port} could not prove the job's secret: it is not this job's rendezvous server; disconnected`);
+    const deadline = performance.now() + timeoutMs;
+    const timedOut = (): RendezvousError => new RendezvousError(`connecting to the rendezvous server at ${options.host}:${options.port} timed out after ${timeoutMs} ms`);
+    for (let attempt = 0; ; attempt++) {
+      const socket = nodeNet().createConnection({ host: options.host, port: options.port });
+      const client = new RendezvousClient(socket, new FrameReader());
+      let expired = false;
+      const timer = setTimeout(() => {
+        expired = true;
+        client.#fail(timedOut());
+      }, Math.max(1, deadline - performance.now()));
+      try {
+        await client.#handshake(secret, options);
+        return client;
+      } catch (e) {
+        client.close();
+        // Closed before the challenge, not refused outright: the server is at its cap of waiting connections.
+        const turnedAway = !expired && client.#receivedBytes === 0 && (client.#connected || client.#errorCode === "ECONNRESET");
+        if (!turnedAway) throw e;
+      } finally {
+        clearTimeout(timer);
       }
-      return client;
-    } catch (e) {
-      client.close();
-      throw e;
-    } finally {
-      clearTimeout(timer);
+      const pause = Math.min(500, 10 * 2 ** Math.min(attempt, 6)) * (0.5 + Math.random());
+      if (performance.now() + pause >= deadline) {
+        throw new RendezvousError(
+          `connecting to the rendezvous server at ${options.host}:${options.port} timed out after ${timeoutMs} ms: it closed ${attempt + 1} connection${attempt === 0 ? "" : "s"} before its challenge ` +
+            "(too many connections waiting to authenticate: is something flooding it?)",
+        );
+      }
+      await new Promise((r) => setTimeout(r, pause));
     }
   }
 
+  async #handshake(secret: Buffer, options: RendezvousClientOptions): Promise<void> {
+    const nonce = await this.#nextFrame();
+    if (nonce.length !== NONCE_BYTES) throw new RendezvousError("the rendezvous server's challenge is malformed: is this a cuda-ts rendezvous server?");
+    const mine = nodeCrypto().randomBytes(NONCE_BYTES);
+    this.#socket.write(encodeFrame(nodeBuffer().Buffer.concat([hmac(secret, CLIENT_LABEL, nonce), mine])));
+    const proof = await this.#nextFrame().catch(() => {
+      throw new RendezvousError("the rendezvous server refused this client: is the secret the job's (the launcher's CUDA_TS_RENDEZVOUS_SECRET), and are both ends the same cuda-ts version?");
+    });
+    if (proof.length !== MAC_BYTES || !nodeCrypto().timingSafeEqual(proof, hmac(secret, SERVER_LABEL, nonce, mine))) {
+      throw new RendezvousError(`the server at ${options.host}:${options.port} could not prove the job's secret: it is not this job's rendezvous server; disconnected`);
+    }
+    this.#session = new SessionCipher("client", secret, nonce, mine, MAX_FRAME_BYTES);
+  }
+
   #receive(chunk: Buffer): void {
+    this.#receivedBytes += chunk.byteLength;
     try {
       this.#reader.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
       for (let f = this.#reader.next(); f !== undefined; f = this.#reader.next()) {
+        const body = this.#session === undefined ? f : this.#session.open(f);
         const p = this.#pending.shift();
         if (p === undefined) throw new RendezvousError("the rendezvous server sent a frame nobody asked for");
-        p.resolve(f);
+        p.resolve(body);
       }
     } catch (e) {
       this.#fail(e instanceof RendezvousError ? e : new RendezvousError(String(e)));
@@ -397,7 +504,7 @@ export class RendezvousClient {
     this.#failure ??= e;
     const p = this.#pending;
     this.#pending = [];
-    p.forEach((x) => x.reject(e));
+    p.forEach((x) => x.reject(this.#failure!));
     this.#socket.destroy();
   }
 
@@ -407,9 +514,18 @@ export class RendezvousClient {
   }
 
   async #request(r: RendezvousRequest): Promise<{ ok: boolean; value?: string }> {
+    if (this.#failure !== undefined) throw this.#failure;
+    if (this.#session === undefined) throw new RendezvousError("this RendezvousClient has not finished its challenge");
+    const frame = encodeFrame(this.#session.seal(new TextEncoder().encode(JSON.stringify(r)))); // throws (too large) before anything is sent
     const reply = this.#nextFrame();
-    this.#socket.write(encodeFrame(new TextEncoder().encode(JSON.stringify(r))));
-    const v: unknown = JSON.parse(new TextDecoder().decode(await reply));
+    this.#socket.write(frame);
+    let v: unknown;
+    try {
+      v = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(await reply));
+    } catch (e) {
+      if (e instanceof RendezvousError) throw e;
+      throw new RendezvousError("the rendezvous server's reply is malformed");
+    }
     if (typeof v !== "object" || v === null || (v as { ok?: unknown }).ok !== true) throw new RendezvousError("the rendezvous server's reply is malformed");
     return v as { ok: boolean; value?: string };
   }

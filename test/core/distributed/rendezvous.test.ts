@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import * as net from "node:net";
 import { createHmac, randomBytes } from "node:crypto";
+import { SessionCipher } from "../../../src/core/distributed/rendezvous-crypto.ts";
 import { RendezvousError } from "../../../src/core/errors.ts";
 import { decodeRequest, encodeFrame, FrameReader, MAX_FRAME_BYTES, RENDEZVOUS_ADDR_ENV, RENDEZVOUS_SECRET_ENV, RendezvousClient, RendezvousServer } from "../../../src/core/distributed/rendezvous.ts";
 
@@ -24,19 +25,22 @@ function raw(port: number, bytes: Uint8Array | undefined): Promise<number> {
   });
 }
 
-/** A raw client that passes the challenge with `secret` (the protocol by hand), then sends `bytes`; resolves on close. */
-function rawAuthenticated(port: number, secret: string, bytes: Uint8Array): Promise<void> {
+/** A raw client that passes the challenge with `secret` (the protocol by hand), then sends `body` sealed; resolves on close. */
+function rawAuthenticated(port: number, secret: string, body: Uint8Array): Promise<void> {
   return new Promise((resolve) => {
     const reader = new FrameReader();
     let step = 0;
+    let serverNonce: Uint8Array = new Uint8Array(0);
+    const clientNonce = randomBytes(32);
     const s = net.createConnection({ host: "127.0.0.1", port });
     s.on("data", (d: Buffer) => {
       reader.push(new Uint8Array(d));
       for (let f = reader.next(); f !== undefined; f = reader.next()) {
         if (step++ === 0) {
-          const proof = createHmac("sha256", Buffer.from(secret, "hex")).update("cuda-ts rendezvous v1 client").update(f).digest();
-          s.write(encodeFrame(Buffer.concat([proof, randomBytes(32)])));
-        } else s.write(bytes);
+          serverNonce = f;
+          const proof = createHmac("sha256", Buffer.from(secret, "hex")).update("cuda-ts rendezvous v2 client").update(f).digest();
+          s.write(encodeFrame(Buffer.concat([proof, clientNonce])));
+        } else s.write(encodeFrame(new SessionCipher("client", Buffer.from(secret, "hex"), serverNonce, clientNonce, MAX_FRAME_BYTES).seal(body)));
       }
     });
     s.on("error", () => {});
@@ -79,7 +83,8 @@ describe("the rendezvous store", () => {
   });
 
   it("drops a silent client after authTimeoutMs, and malformed frames after authentication", async () => {
-    await using server = await RendezvousServer.start({ authTimeoutMs: 150 });
+    const reasons: string[] = [];
+    await using server = await RendezvousServer.start({ authTimeoutMs: 150, onRefused: (r) => reasons.push(r) });
     const t0 = Date.now();
     await raw(server.port, undefined);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(100);
@@ -92,9 +97,10 @@ describe("the rendezvous store", () => {
     // An authenticated client sending garbage, or a set with an extra field: dropped, without effect.
     using c = await RendezvousClient.connect({ host: "127.0.0.1", port: server.port, secret: server.secret });
     await c.set("k", "v");
-    await rawAuthenticated(server.port, server.secret, encodeFrame(new Uint8Array([0x7b, 0xff, 0x00])));
-    await rawAuthenticated(server.port, server.secret, encodeFrame(new TextEncoder().encode(JSON.stringify({ op: "set", key: "k", value: "w", extra: 1 }))));
+    await rawAuthenticated(server.port, server.secret, new Uint8Array([0x7b, 0xff, 0x00]));
+    await rawAuthenticated(server.port, server.secret, new TextEncoder().encode(JSON.stringify({ op: "set", key: "k", value: "w", extra: 1 })));
     expect(server.refusedClients).toBe(4);
+    expect(reasons.slice(2)).toEqual([expect.stringMatching(/malformed frame: a rendezvous request is UTF-8 JSON/), expect.stringMatching(/malformed frame: a rendezvous request is \{/)]);
     expect(server.peek("k")).toBe("v");
     expect(await c.get("k")).toBe("v"); // the honest client is unaffected
   });
