@@ -47,3 +47,4 @@ export {
 export { NCCL_TYPES, type CollectiveOperand, type NcclTypeOf, type ReduceOp, type TypedBuffer } from "./core/distributed/collectives.ts";
 export { UniqueId } from "./core/distributed/unique-id.ts";
 export { NCCLError } from "./core/distributed/nccl-errors.ts";
+export { CollectiveArgumentError, CommunicatorStateError, RendezvousError, RendezvousIntegrityError, type RendezvousIntegrityFault } from "./core/distributed/errors.ts";

@@ -10,8 +10,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as net from "node:net";
 import { randomBytes } from "node:crypto";
 import { RendezvousError } from "../../src/core/errors.ts";
-import { encodeFrame, FrameReader, MAX_FRAME_BYTES, RendezvousClient, RendezvousIntegrityError, RendezvousServer, SEAL_OVERHEAD } from "../../src/core/distributed/rendezvous.ts";
-import { SessionCipher, type RendezvousIntegrityFault } from "../../src/core/distributed/rendezvous-crypto.ts";
+import { encodeFrame, FrameReader, MAX_FRAME_BYTES, RendezvousClient, RendezvousServer, SEAL_OVERHEAD } from "../../src/core/distributed/rendezvous.ts";
+import { SessionCipher } from "../../src/core/distributed/rendezvous-crypto.ts";
+import { RendezvousIntegrityError, type RendezvousIntegrityFault } from "../../src/core/distributed/errors.ts";
 import { UniqueId } from "../../src/core/distributed/unique-id.ts";
 import { mutate, Rng } from "../support/fuzz.ts";
 

@@ -47,3 +47,21 @@ export class RendezvousError extends ConnectionError {
     this.name = "RendezvousError";
   }
 }
+
+/** What was wrong with a refused message. */
+export type RendezvousIntegrityFault = "tampered" | "replayed" | "reordered" | "reflected" | "malformed";
+
+/**
+ * A message of a rendezvous session was refused: changed on the way, replayed, reordered, reflected, or too short.
+ * The connection is closed and the message had no effect. Something between the rank and the store alters traffic
+ * (or a process without the job's secret is talking): check the network path between the nodes.
+ */
+export class RendezvousIntegrityError extends RendezvousError {
+  /** What was wrong with the message. */
+  readonly fault: RendezvousIntegrityFault;
+  constructor(message: string, fault: RendezvousIntegrityFault = "tampered") {
+    super(message);
+    this.name = "RendezvousIntegrityError";
+    this.fault = fault;
+  }
+}

@@ -30,7 +30,7 @@
 import type { Buffer } from "node:buffer";
 import type * as NodeCrypto from "node:crypto";
 import { nodeBuiltin } from "../../host.ts";
-import { RendezvousError } from "./errors.ts";
+import { RendezvousError, RendezvousIntegrityError, type RendezvousIntegrityFault } from "./errors.ts";
 
 const nodeCrypto = (): typeof NodeCrypto => nodeBuiltin("node:crypto") as typeof NodeCrypto;
 
@@ -43,8 +43,6 @@ const KEY_INFO_S2C = "cuda-ts rendezvous v2 server->client";
 const DIRECTION_C2S = 0x01;
 const DIRECTION_S2C = 0x02;
 
-/** What was wrong with a refused message. */
-export type RendezvousIntegrityFault = "tampered" | "replayed" | "reordered" | "reflected" | "malformed";
 
 const FAULT_TEXT: Record<RendezvousIntegrityFault, string> = {
   tampered: "failed its authentication tag: it was changed on the way, or not sealed with this session's keys (sent by someone without the job's secret)",
@@ -54,20 +52,6 @@ const FAULT_TEXT: Record<RendezvousIntegrityFault, string> = {
   malformed: `is too short to be a sealed message (at least ${SEAL_OVERHEAD} bytes)`,
 };
 
-/**
- * A message of a rendezvous session was refused: changed on the way, replayed, reordered, reflected, or too short.
- * The connection is closed and the message had no effect. Something between the rank and the store alters traffic
- * (or a process without the job's secret is talking): check the network path between the nodes.
- */
-export class RendezvousIntegrityError extends RendezvousError {
-  /** What was wrong with the message. */
-  readonly fault: RendezvousIntegrityFault;
-  constructor(message: string, fault: RendezvousIntegrityFault = "tampered") {
-    super(message);
-    this.name = "RendezvousIntegrityError";
-    this.fault = fault;
-  }
-}
 
 /** Which end of the connection a {@link SessionCipher} is. */
 export type SessionSide = "client" | "server";

@@ -33,7 +33,8 @@ import type { Buffer } from "node:buffer";
 import { getEnv, nodeBuiltin } from "../../host.ts";
 import { RendezvousError } from "./errors.ts";
 import { describeValue } from "../../errors/describe.ts";
-import { hmac, RendezvousIntegrityError, SessionCipher } from "./rendezvous-crypto.ts";
+import { hmac, SessionCipher } from "./rendezvous-crypto.ts";
+import { RendezvousIntegrityError } from "./errors.ts";
 import type * as NodeCrypto from "node:crypto";
 import type * as NodeBuffer from "node:buffer";
 import type * as NodeNet from "node:net";
@@ -56,7 +57,7 @@ const CLIENT_LABEL = "cuda-ts rendezvous v2 client";
 const SERVER_LABEL = "cuda-ts rendezvous v2 server";
 const MAX_KEY_BYTES = 1024;
 
-export { RendezvousIntegrityError, SEAL_OVERHEAD, type RendezvousIntegrityFault } from "./rendezvous-crypto.ts";
+export { SEAL_OVERHEAD } from "./rendezvous-crypto.ts";
 
 /** A request to the store. */
 export type RendezvousRequest = { readonly op: "set"; readonly key: string; readonly value: string } | { readonly op: "get"; readonly key: string };
