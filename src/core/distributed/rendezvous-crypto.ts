@@ -27,7 +27,6 @@
  *
  * @module
  */
-import type { Buffer } from "node:buffer";
 import type * as NodeCrypto from "node:crypto";
 import { nodeBuiltin } from "../../host.ts";
 import { RendezvousError, RendezvousIntegrityError, type RendezvousIntegrityFault } from "./errors.ts";
@@ -57,7 +56,7 @@ const FAULT_TEXT: Record<RendezvousIntegrityFault, string> = {
 export type SessionSide = "client" | "server";
 
 /** HMAC-SHA256 of the concatenated parts under `key` (the handshake's proofs). */
-export function hmac(key: Uint8Array, ...parts: (string | Uint8Array)[]): Buffer {
+export function hmac(key: Uint8Array, ...parts: (string | Uint8Array)[]): Uint8Array {
   const h = nodeCrypto().createHmac("sha256", key);
   for (const p of parts) h.update(p);
   return h.digest();
