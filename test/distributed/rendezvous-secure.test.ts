@@ -15,6 +15,10 @@ import { SessionCipher } from "../../src/core/distributed/rendezvous-crypto.ts";
 import { RendezvousIntegrityError, type RendezvousIntegrityFault } from "../../src/core/distributed/errors.ts";
 import { UniqueId } from "../../src/core/distributed/unique-id.ts";
 import { mutate, Rng } from "../support/fuzz.ts";
+import { otherUser, requireTwoUsers } from "../support/two-users.ts";
+import { resolve } from "node:path";
+
+const here = import.meta.dirname ?? new URL(".", import.meta.url).pathname;
 
 type Direction = "c2s" | "s2c";
 interface RelayIo {
@@ -336,6 +340,28 @@ async function idleFlood(server: RendezvousServer, n: number): Promise<{ sockets
   await until(() => server.refusedClients + server.unauthenticatedClients - seenBefore >= n);
   return { sockets, challenged, closedAfter, openMs: performance.now() - t0 };
 }
+
+describe("another local user without the secret", () => {
+  const other = otherUser();
+  it("cannot join the rendezvous nor read what it stores, by a client or by raw bytes", async (ctx) => {
+    requireTwoUsers(ctx, other);
+    const { server } = await recordingServer({ authTimeoutMs: 1000 });
+    await using _ = server;
+    const raw = randomBytes(128);
+    const id = UniqueId.fromBytes(raw).toBase64();
+    using rank = await connect(server.port, server.secret);
+    await rank.set("cuda-ts/comm/nccl-unique-id-of-the-world", id);
+    const r = await other.run(resolve(here, "rendezvous-other-user-child.ts"), [String(server.port)], { timeoutMs: 30_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as { joined: boolean; error: string; received: string };
+    expect(out.joined).toBe(false);
+    expect(out.error).toMatch(/^RendezvousError: /);
+    const seen = Buffer.from(out.received, "hex");
+    for (const needle of [Buffer.from(id), raw, Buffer.from(server.secret)]) expect(leaks(seen, needle)).toBe(false);
+    expect(seen.length).toBeLessThanOrEqual(64); // the nonce, nothing after the wrong proof
+    expect(await rank.get("cuda-ts/comm/nccl-unique-id-of-the-world")).toBe(id);
+  });
+});
 
 describe("connections that never authenticate", () => {
   it("defaults: 64 may wait, any more are closed at once", async () => {

@@ -14,6 +14,7 @@ import { decodeEntry, encodeEntry, ENTRY_HEADER_SIZE, toCachedProgram, type Cach
 import { defaultProgramCacheDirectory, FileProgramCache } from "../../../src/core/program/cache-file.ts";
 import { Program } from "../../../src/core/program/program.ts";
 import { tryFindBitcodeLibrary } from "../../../src/pathfinder/index.ts";
+import { requireTwoUsers } from "../../support/two-users.ts";
 
 /** A title suffix naming why a suite or test is skipped here (empty when it runs). */
 const skipNote = (skip: boolean, why: string): string => (skip ? ` [skipped: ${why}]` : "");
@@ -472,7 +473,8 @@ describe("FileProgramCache is private to the user", () => {
     expect(w.refused).toEqual([expect.stringContaining(`${link} is not a regular file`)]);
   });
 
-  it.skipIf(!isRoot)(`refuses a directory or an entry owned by another user${isRoot ? "" : " [skipped: chown to another user needs root (CI runs as root)]"}`, () => {
+  it(`refuses a directory or an entry owned by another user${isRoot ? "" : " [skipped: chown to another user needs root (CI runs as root)]"}`, (ctx) => {
+    requireTwoUsers(ctx);
     const dir = freshDir();
     const file = plant(dir);
     fs.chownSync(dir, 65534, 65534);
