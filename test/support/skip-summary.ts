@@ -42,6 +42,15 @@ export default class SkipSummaryReporter implements Reporter {
       collect(m, "", names);
       for (const n of names) lines.push(`  ${file} > ${n}`);
     }
+    // The tests that ran part of themselves as another user (test/support/two-users.ts marks them): a log then shows
+    // they ran, not skipped, where they must (CI runs as root).
+    const twoUsers: string[] = [];
+    for (const m of testModules) {
+      for (const t of m.children.allTests()) {
+        if ((t.meta() as { twoUsers?: boolean }).twoUsers === true && t.result().state === "passed") twoUsers.push(`  ${path.relative(process.cwd(), m.moduleId)} > ${t.fullName}`);
+      }
+    }
+    if (twoUsers.length > 0) console.log(`\nRan as two users (${twoUsers.length}):\n${twoUsers.sort().join("\n")}`);
     if (lines.length === 0) return;
     console.log(`\nSkipped (${lines.length}), with the reason in each name:\n${lines.join("\n")}`);
   }
