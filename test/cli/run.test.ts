@@ -4,7 +4,7 @@
  * that never comes is named; a busy port and bad command lines are one clear line and status 2.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as net from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parseRunArgs, RunUsageError } from "../../src/cli/run.ts";
 import { joinWorld, world } from "../../src/core/distributed/world.ts";
 import { isBun, runtimeExecutable } from "../support/runtime.ts";
+import { otherUser, requireTwoUsers } from "../support/two-users.ts";
 
 const root = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "../..");
 const cli = join(root, "src/cli/cuda-ts.ts");
@@ -169,5 +170,40 @@ describe("cuda-ts run: jobs of fake ranks on loopback", () => {
     const r = launch(["-n", "2", join(scratch, "missing.ts")]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/the script ".*missing\.ts" is not a file/);
+  });
+});
+
+describe("cuda-ts run: another local user", () => {
+  const other = otherUser();
+  it("can neither join a running job's rendezvous nor read the value its ranks share", async (ctx) => {
+    requireTwoUsers(ctx, other);
+    const release = join(scratch, `release-${process.pid}`);
+    const cmd = launcherCommand(["-n", "2", "--no-prefix", fixture("rank-hold.ts"), release]);
+    const job = spawn(cmd[0]!, cmd.slice(1), { cwd: root, env: { ...process.env } });
+    let stdout = "";
+    let stderr = "";
+    job.stdout!.on("data", (d: unknown) => (stdout += String(d)));
+    job.stderr!.on("data", (d: unknown) => (stderr += String(d)));
+    const exited = new Promise<number | null>((ok) => job.on("close", (code) => ok(code)));
+    try {
+      const t0 = Date.now();
+      while (stdout.trim().split("\n").filter((l) => l.startsWith("{")).length < 2 && Date.now() - t0 < 30_000) await new Promise((r) => setTimeout(r, 20));
+      const lines = stdout.trim().split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as { rank: number; shared: string; addr: string });
+      expect(lines, stderr).toHaveLength(2);
+      const { shared, addr } = lines[0]!;
+      const port = addr.slice(addr.lastIndexOf(":") + 1);
+      expect(Number(port)).toBeGreaterThan(0);
+      const r = await other.run(join(root, "test/distributed/rendezvous-other-user-child.ts"), [port], { timeoutMs: 30_000 });
+      expect(r.code, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as { joined: boolean; error: string; received: string };
+      expect(out.joined).toBe(false);
+      expect(out.error).toMatch(/^RendezvousError: /);
+      const seen = Buffer.from(out.received, "hex");
+      expect(seen.includes(Buffer.from(shared))).toBe(false);
+      expect(seen.includes(Buffer.from(shared, "hex"))).toBe(false);
+    } finally {
+      writeFileSync(release, "");
+    }
+    expect(await exited, stderr).toBe(0);
   });
 });
