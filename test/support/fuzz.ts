@@ -1,5 +1,5 @@
 /**
- * A small seeded fuzzer for the decoders of outside bytes (test/fuzz/*.test.ts): a deterministic generator, the
+ * A small seeded fuzzer for the decoders of outside bytes (test/fuzz/*.test.ts): a deterministic generator seeded at random per run (the seed printed), the
  * usual mutations (random bytes, truncation, bit flips, boundary values in length fields, insertions, splices),
  * and a loop bounded by a number of runs and a time budget, so CI time stays bounded. A failure names the seed
  * and the run, and `CUDA_TS_FUZZ_SEED=<seed>` replays it; `CUDA_TS_FUZZ_RUNS=<factor>` runs more (or fewer).
@@ -111,18 +111,18 @@ export const fuzzStats: FuzzStats[] = [];
 const factor = Number(process.env.CUDA_TS_FUZZ_RUNS ?? "1") || 1;
 const fixedSeed = process.env.CUDA_TS_FUZZ_SEED === undefined ? undefined : Number(process.env.CUDA_TS_FUZZ_SEED);
 
-function seedOf(name: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 16777619);
-  return h >>> 0;
+/** A fresh seed per loop and run (a fixed one would explore the same inputs on every run). */
+function randomSeed(): number {
+  return crypto.getRandomValues(new Uint32Array(1))[0]!;
 }
 
 /**
- * Runs `body` `runs` times (times CUDA_TS_FUZZ_RUNS), or until `budgetMs` passes, with a generator seeded from
- * the name (or CUDA_TS_FUZZ_SEED). A throw is rethrown naming the seed and run.
+ * Runs `body` `runs` times (times CUDA_TS_FUZZ_RUNS), or until `budgetMs` passes, with a generator seeded at random
+ * for each run of the tests (or with CUDA_TS_FUZZ_SEED), and prints the seed. A throw is rethrown naming the seed
+ * and the run, so that CUDA_TS_FUZZ_SEED replays it.
  */
 export async function fuzz(name: string, runs: number, body: (rng: Rng, run: number) => void | Promise<void>, budgetMs = 8000): Promise<FuzzStats> {
-  const seed = fixedSeed ?? seedOf(name);
+  const seed = fixedSeed ?? randomSeed();
   const rng = new Rng(seed);
   const t0 = performance.now();
   let i = 0;
