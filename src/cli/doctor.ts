@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { surveyNvidiaLibraries, unsafeLibraryPathEntries, unsafeLibraryPathMessage, type LibrarySurveyEntry } from "../pathfinder/index.ts";
+import { overrideVariable, surveyNvidiaLibraries, unsafeLibraryPathEntries, unsafeLibraryPathMessage, type LibrarySurveyEntry } from "../pathfinder/index.ts";
 import { getEnv, runtimeName } from "../host.ts";
 import type { SystemDeviceSnapshot, SystemSnapshot } from "../core/system/snapshot.ts";
 import { formatGdsStatus, type GdsStatus } from "../core/gds/status.ts";
@@ -274,11 +274,31 @@ export function formatNvmlDevice(g: SystemDeviceSnapshot, indent = "       "): s
 }
 
 /**
- * The libraries cuda-ts binds (src/bindings): a failure to find one of them is printed with its whole reason; the
- * other libraries of the catalog get one line each unless `verbose`.
+ * Every library cuda-ts binds (src/bindings, by the pathfinder's names), in the order doctor lists them: the driver
+ * and the compilers a first program uses ({@link CORE_LIBRARIES}), then the rest. test/cli/doctor-libraries.test.ts
+ * holds the list equal to the libraries the bindings name.
  */
-export const BOUND_LIBRARIES: readonly string[] = ["cuda", "cudart", "nvrtc", "nvJitLink", "nvvm", "nvml", "cufile", "nvfatbin", "cupti"];
-// NCCL, cuBLAS, cuFFT, ... are bound too, but optional: not finding them gets one line unless --verbose.
+export const BOUND_LIBRARIES: readonly string[] = [
+  "cuda",
+  "nvrtc",
+  "nvJitLink",
+  "nvvm",
+  "cudart",
+  "nvml",
+  "cufile",
+  "nvfatbin",
+  "cupti",
+  "cublas",
+  "cublasLt",
+  "curand",
+  "cufft",
+  "cusolver",
+  "cusparse",
+  "nccl",
+];
+
+/** The libraries a first program needs (the driver, the compilers): a failure to find one is printed with its reason. */
+export const CORE_LIBRARIES: readonly string[] = ["cuda", "nvrtc", "nvJitLink", "nvvm"];
 
 /** Options of {@link formatDoctor}. */
 export interface FormatDoctorOptions {
@@ -291,10 +311,6 @@ function indented(text: string, indent: string): string[] {
   return text.split("\n").map((line) => `${indent}${line}`);
 }
 
-/** The variable that points the pathfinder at one library (the "To fix" line names it first). */
-function overrideOf(error: string | undefined): string | undefined {
-  return /\b(CUDA_TS_[A-Z0-9_]+_PATH)\b/.exec(error ?? "")?.[1];
-}
 
 /** The report as text for a terminal. */
 export function formatDoctor(r: DoctorReport, options: FormatDoctorOptions = {}): string {
@@ -342,15 +358,15 @@ export function formatDoctor(r: DoctorReport, options: FormatDoctorOptions = {})
       if (l.table !== undefined) {
         lines.push(`  ${"".padEnd(w)}         table ${l.table.of} ${l.table.version} (${l.table.reason}; carried: ${l.table.carried.join(", ")})`);
       }
-    } else if (options.verbose === true || BOUND_LIBRARIES.includes(l.name)) {
+    } else if (options.verbose === true || CORE_LIBRARIES.includes(l.name)) {
       lines.push(`  ${l.name.padEnd(w)}  -      not found:`);
       if (l.error !== undefined) lines.push(...indented(l.error, "      "));
     } else {
-      const variable = overrideOf(l.error);
-      lines.push(`  ${l.name.padEnd(w)}  -      not found${variable === undefined ? "" : ` (${variable} or CUDA_PATH would point to it)`}`);
+      // The library's own variable (a reason may name another library's: a dependency that was not found).
+      lines.push(`  ${l.name.padEnd(w)}  -      not found (${overrideVariable(l.name)} or CUDA_PATH would point to it)${BOUND_LIBRARIES.includes(l.name) ? "" : "; cuda-ts does not bind it"}`);
       brief++;
     }
   }
-  if (brief > 0) lines.push(`(${brief} libraries that cuda-ts does not bind are listed without their search; --verbose shows it)`);
+  if (brief > 0) lines.push(`(${brief} libraries not found are listed without their search; --verbose shows it)`);
   return lines.join("\n");
 }
