@@ -1,7 +1,6 @@
 /**
  * The few libc calls IPC needs (Linux, glibc 2.28 or later): AF_UNIX sockets that carry file descriptors
- * (SCM_RIGHTS), closing descriptors, and looking at a socket path's components without following links (`statx`,
- * `readlink`). Bound through the FFI on first use; no compiled code. The structs (sockaddr_un, msghdr,
+ * (SCM_RIGHTS), closing descriptors (a path's components without following links: ./libc-stat.ts). Bound through the FFI on first use; no compiled code. The structs (sockaddr_un, msghdr,
  * iovec, cmsghdr) are laid out here for LP64 Linux (x86-64 and aarch64 share these layouts).
  *
  * @module
@@ -22,8 +21,6 @@ const signatures = {
   recvmsg: { parameters: ["i32", "pointer", "i32"], result: "i64" },
   close: { parameters: ["i32"], result: "i32" },
   unlink: { parameters: ["pointer"], result: "i32" },
-  statx: { parameters: ["i32", "pointer", "i32", "u32", "pointer"], result: "i32" },
-  readlink: { parameters: ["pointer", "pointer", "u64"], result: "i64" },
   dup: { parameters: ["i32"], result: "i32" },
   getsockopt: { parameters: ["i32", "i32", "i32", "pointer", "pointer"], result: "i32" },
   getuid: { parameters: [], result: "u32" },
@@ -71,10 +68,6 @@ export const ECONNRESET = 104;
 export const EPIPE = 32;
 export const EINPROGRESS = 115;
 export const ENOTDIR = 20;
-const AT_FDCWD = -100;
-const AT_SYMLINK_NOFOLLOW = 0x100;
-const STATX_BASIC_STATS = 0x7ff;
-const S_IFMT = 0o170000;
 
 /** The calling thread's errno (read right after the failed call). */
 export function errno(): number {
@@ -135,54 +128,6 @@ export function peerCredentials(fd: number): PeerCredentials {
 /** This process's real user id (`getuid`). */
 export function currentUid(): number {
   return lib().getuid();
-}
-
-/** What {@link linkStatus} tells of a path: its identity (device and inode), owner and type. */
-export interface LinkStatus {
-  /** The device, as `major:minor`. */
-  readonly dev: string;
-  /** The inode number. */
-  readonly ino: bigint;
-  /** The owner's user id. */
-  readonly uid: number;
-  /** The permission bits (with set-id and sticky bits). */
-  readonly mode: number;
-  /** The file type: `"symlink"`, `"directory"`, `"socket"` or `"other"`. */
-  readonly type: "symlink" | "directory" | "socket" | "other";
-}
-
-/**
- * The status of `path` itself, not following a final symbolic link (`statx` with `AT_SYMLINK_NOFOLLOW`, whose
- * layout is the same on every Linux architecture); undefined when it does not exist (ENOENT, ENOTDIR). Through libc,
- * so no runtime permission is asked.
- *
- * @throws SystemCallError on other failures (EACCES: a directory on the way may not be searched).
- */
-export function linkStatus(path: string): LinkStatus | undefined {
-  const buf = new Uint8Array(new ArrayBuffer(256)); // struct statx
-  if (lib().statx(AT_FDCWD, ffi.pointerOf(ffi.cstring(path)), AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, ffi.pointerOf(buf)) !== 0) {
-    const e = errno();
-    if (e === ENOENT || e === ENOTDIR) return undefined;
-    throw new SystemCallError(`statx(${JSON.stringify(path)})`, e);
-  }
-  const dv = new DataView(buf.buffer);
-  const mode = dv.getUint16(28, true);
-  const fmt = mode & S_IFMT;
-  return {
-    dev: `${dv.getUint32(136, true)}:${dv.getUint32(140, true)}`,
-    ino: dv.getBigUint64(32, true),
-    uid: dv.getUint32(20, true),
-    mode: mode & 0o7777,
-    type: fmt === 0o120000 ? "symlink" : fmt === 0o040000 ? "directory" : fmt === 0o140000 ? "socket" : "other",
-  };
-}
-
-/** The target of the symbolic link `path` (`readlink`). */
-export function readLink(path: string): string {
-  const buf = new Uint8Array(new ArrayBuffer(4097));
-  const n = Number(lib().readlink(ffi.pointerOf(ffi.cstring(path)), ffi.pointerOf(buf), 4096n));
-  if (n < 0) throw new SystemCallError(`readlink(${JSON.stringify(path)})`, errno());
-  return new TextDecoder().decode(buf.subarray(0, n));
 }
 
 const SUN_PATH = 108;

@@ -12,9 +12,9 @@
 import type { NativeFunction } from "./index.ts";
 import { ffi } from "./index.ts";
 import { SymbolNotFoundError } from "./errors.ts";
-import { SystemCallError, closeFd, errno } from "./libc-socket.ts";
+import { ENOENT, ENOTDIR, SystemCallError, closeFd, errno } from "./libc-socket.ts";
 
-export { SystemCallError, closeFd } from "./libc-socket.ts";
+export { ENOENT, ENOTDIR, SystemCallError, closeFd } from "./libc-socket.ts";
 
 // `open` is variadic (the mode follows the flags); on LP64 Linux an int passed there is passed as a fixed one.
 const signatures = {
@@ -48,7 +48,6 @@ export function openFlagsFor(arch: string): { readonly O_RDONLY: number; readonl
 }
 
 /** errno values the callers tell apart. */
-export const ENOENT = 2;
 export const EACCES = 13;
 export const ELOOP = 40;
 
@@ -69,6 +68,7 @@ export interface FileStatus {
   readonly isFile: boolean;
   readonly isDirectory: boolean;
   readonly isSymbolicLink: boolean;
+  readonly isSocket: boolean;
 }
 
 function statxInto(dirfd: number, path: string, flags: number, what: string): FileStatus {
@@ -88,12 +88,44 @@ function statxInto(dirfd: number, path: string, flags: number, what: string): Fi
     isFile: fmt === 0o100000,
     isDirectory: fmt === 0o040000,
     isSymbolicLink: fmt === 0o120000,
+    isSocket: fmt === 0o140000,
   };
 }
 
 /** `lstat(path)`: the path itself, a final symbolic link not followed. Throws {@link SystemCallError}. */
 export function lstatPath(path: string): FileStatus {
   return statxInto(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, `statx(${JSON.stringify(path)}, AT_SYMLINK_NOFOLLOW)`);
+}
+
+/** What {@link linkStatus} tells of a path: its identity (device and inode), owner and type. */
+export interface LinkStatus {
+  /** The device, as `major:minor`. */
+  readonly dev: string;
+  /** The inode number. */
+  readonly ino: bigint;
+  /** The owner's user id. */
+  readonly uid: number;
+  /** The permission bits (with set-id and sticky bits). */
+  readonly mode: number;
+  /** The file type: `"symlink"`, `"directory"`, `"socket"` or `"other"`. */
+  readonly type: "symlink" | "directory" | "socket" | "other";
+}
+
+/**
+ * {@link lstatPath}, or undefined where the path does not exist (ENOENT, ENOTDIR): what a socket path's components are.
+ *
+ * @throws SystemCallError on other failures (EACCES: a directory on the way may not be searched).
+ */
+export function linkStatus(path: string): LinkStatus | undefined {
+  let st: FileStatus;
+  try {
+    st = lstatPath(path);
+  } catch (e) {
+    if (e instanceof SystemCallError && (e.errno === ENOENT || e.errno === ENOTDIR)) return undefined;
+    throw e;
+  }
+  const type = st.isSymbolicLink ? "symlink" : st.isDirectory ? "directory" : st.isSocket ? "socket" : "other";
+  return { dev: st.dev, ino: st.ino, uid: st.uid, mode: st.mode, type };
 }
 
 /** `fstat(fd)`: the open file itself. Throws {@link SystemCallError}. */

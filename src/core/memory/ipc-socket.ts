@@ -50,8 +50,6 @@ import {
   ENOENT,
   errno,
   lib,
-  linkStatus,
-  type LinkStatus,
   MessageBlock,
   MSG_CMSG_CLOEXEC,
   MSG_CTRUNC,
@@ -61,13 +59,13 @@ import {
   currentUid,
   peerCredentials,
   type PeerCredentials,
-  readLink,
   SOCK_CLOEXEC,
   SOCK_NONBLOCK,
   SOCK_SEQPACKET,
   socketAddress,
   SystemCallError,
 } from "../../ffi/libc-socket.ts";
+import { linkStatus, readLink, type LinkStatus } from "../../ffi/libc-stat.ts";
 import { ffi } from "../../ffi/index.ts";
 import { describeValue } from "../../errors/describe.ts";
 import type * as NodeCrypto from "node:crypto";
