@@ -141,20 +141,8 @@ export interface CheckedRuntime {
  * when called.
  */
 export function lazyTable<T extends object, A extends readonly unknown[]>(makers: { readonly [K in keyof T]: (...args: A) => T[K] }, ...args: A): T {
-  type Fn = (...callArgs: unknown[]) => unknown;
-  const table: Record<string, unknown> = {};
-  const make = makers as unknown as Record<string, (...a: A) => Fn>;
-  for (const name of Object.keys(makers)) {
-    let made: Fn | undefined;
-    table[name] = function (this: unknown, ...callArgs: unknown[]): unknown {
-      if (made === undefined) {
-        made = make[name]!(...args);
-        table[name] = made;
-      }
-      return made.apply(this, callArgs);
-    };
-  }
-  return table as T;
+  const make = makers as unknown as Readonly<Record<string, (...a: A) => unknown>>;
+  return lazyTableOf<T, A>(Object.keys(makers), (name) => make[name]!, ...args);
 }
 
 /**
