@@ -160,18 +160,24 @@ function packageSource(): { dir: string; ext: ".ts" | ".js" } | undefined {
 /**
  * How the emitted files import the package's modules (src/tables-runtime, src/ffi/types). When OUT/../src is this
  * package's src/ (the repository's generated/, or a test's output root with a link to it), through it:
- * `../../../src/...`, what generated/ commits. Otherwise by the relative path from OUT/cuda-X.Y/<lib>/ to the
- * package's own src/ folder, so that the output of `cuda-ts generate --out DIR` anywhere imports the very modules
- * the bindings use (one runtime, one set of classes).
+ * `../../../src/...`, what generated/ commits. From the installed package (whose dist/src is bundled: its modules are
+ * not files of their own), by the package's name: every emitted file imports `cuda-ts/tables-runtime`, which the
+ * project that installed cuda-ts resolves. Otherwise (a clone's generator writing elsewhere) by the relative path from
+ * OUT/cuda-X.Y/<lib>/ to the clone's src/ folder. Either way the output imports the very modules the bindings use
+ * (one runtime, one set of classes).
  */
-export function sourceRootFor(out: string): { prefix: string; ext: ".ts" | ".js" } {
+export function sourceRootFor(out: string): { prefix: string; ext: ".ts" | ".js"; specifier?: string } {
   const pkg = packageSource();
   if (pkg === undefined) return { prefix: "../../../src", ext: ".ts" };
   const beside = join(resolve(out), "..", "src");
   if (existsSync(beside) && realpathSync(beside) === pkg.dir) return { prefix: "../../../src", ext: pkg.ext };
+  if (pkg.ext === ".js") return { prefix: "", ext: ".js", specifier: TABLES_RUNTIME_SPECIFIER };
   const from = join(resolve(out), "cuda-X.Y", "lib");
   return { prefix: relative(from, pkg.dir).split(sep).join("/"), ext: pkg.ext };
 }
+
+/** The entry point of the installed package that generated tables import (package.json's `./tables-runtime`). */
+export const TABLES_RUNTIME_SPECIFIER = "cuda-ts/tables-runtime";
 
 /**
  * Runs the generator. Returns the process exit code (the worst of the versions' with --toolkits).
@@ -383,7 +389,7 @@ function runVersion(opts: RunOptions, dirs: string[], loaded: Manifest | undefin
   for (const ir of irs) for (const n of ir.notes) if (n.startsWith("MISSING ")) opts.log(`warning: ${n.slice(8)}`);
   const generated = irs.filter((ir) => plans.find((p) => p.name === ir.library)!.status === "generate");
   const src = sourceRootFor(opts.out);
-  setSourceRoot(src.prefix, src.ext);
+  setSourceRoot(src.prefix, src.ext, src.specifier);
   for (const ir of generated) {
     plans.find((p) => p.name === ir.library)!.files = emitLibrary(ir, manifest.libraries[ir.library]!, irs);
   }

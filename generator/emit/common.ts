@@ -8,16 +8,19 @@ import { resolveTypedefs } from "../parse/context.ts";
  * the repository, .js in the installed package's dist/src). Set once per run by generator/run.ts; the default is
  * what generated/ commits.
  */
-let source = { prefix: "../../../src", ext: ".ts" };
+let source: { prefix: string; ext: string; specifier?: string } = { prefix: "../../../src", ext: ".ts" };
 
-/** Sets how emitted files import the package's modules (see {@link sourceModule}). */
-export function setSourceRoot(prefix: string, ext: ".ts" | ".js"): void {
-  source = { prefix, ext };
+/**
+ * Sets how emitted files import the package's modules (see {@link sourceModule}): by a path (`prefix`, `ext`), or,
+ * with `specifier`, every one of them through that one entry point (the installed package's `cuda-ts/tables-runtime`).
+ */
+export function setSourceRoot(prefix: string, ext: ".ts" | ".js", specifier?: string): void {
+  source = specifier === undefined ? { prefix, ext } : { prefix, ext, specifier };
 }
 
 /** The specifier of a package module (`tables-runtime/record`, `ffi/types`) as emitted files import it. */
 export function sourceModule(path: string): string {
-  return `${source.prefix}/${path}${source.ext}`;
+  return source.specifier ?? `${source.prefix}/${path}${source.ext}`;
 }
 
 const RESERVED = new Set(
