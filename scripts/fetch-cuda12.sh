@@ -10,6 +10,15 @@
 #                                     # only, small enough to carry to the GPU machine; there:
 #                                     #   mkdir -p .cache/cuda-12.4/lib && tar xJf .cache/cuda12-gpu.tar.xz -C .cache/cuda-12.4/lib
 #                                     #   CUDA_TS_CUDA12_LIBS=$PWD/.cache/cuda-12.4/lib npm run test:gpu:bun
+#   scripts/fetch-cuda12.sh math      # the math libraries into the same folder: libcublas.so.12, libcublasLt.so.12,
+#                                     # libcufft.so.11, libcurand.so.10, libcusolver.so.11, libcusparse.so.12 (and
+#                                     # libnvJitLink.so.12, which cuSPARSE and cuSOLVER need); about 650 MB of .debs
+#   scripts/fetch-cuda12.sh pack-math [LIB...]
+#                                     # after `math`: .cache/cuda12-math-<lib>.tar.xz per library named (default
+#                                     # curand), each its own file to carry to the GPU machine (a carry holds 64 MiB:
+#                                     # curand fits alone; cufft, cublasLt, cusparse and cusolver are larger packed
+#                                     # and need a way of their own, cublas fits with nvjitlink); there:
+#                                     #   for f in .cache/cuda12-math-*.tar.xz; do tar xJf "$f" -C .cache/cuda-12.4/lib; done
 #
 # The mirror's host name is read, never printed: apt runs quietly.
 # The mirror is read from the machine's apt configuration (the first `URIs:` line of /etc/apt/sources.list.d/*.sources
@@ -22,6 +31,30 @@ if [ "$what" = pack ]; then
   [ -e "$lib/libcudart.so.12" ] || { echo "fetch-cuda12: run \`$0 libs\` first" >&2; exit 1; }
   tar cJf .cache/cuda12-gpu.tar.xz -C "$lib" $(cd "$lib" && ls libcudart.so.12* libnvrtc.so.12* libnvrtc-builtins.so.12*)
   ls -la .cache/cuda12-gpu.tar.xz
+  exit 0
+fi
+if [ "$what" = pack-math ]; then
+  lib=.cache/cuda-12.4/lib
+  shift
+  wanted=("${@:-curand}")
+  for name in "${wanted[@]}"; do
+    case "$name" in
+      cublas) files="libcublas.so.12*" ;;
+      cublasLt|cublaslt) files="libcublasLt.so.12*" ;;
+      cufft) files="libcufft.so.11*" ;;
+      curand) files="libcurand.so.10*" ;;
+      cusolver) files="libcusolver.so.11*" ;;
+      cusparse) files="libcusparse.so.12*" ;;
+      nvjitlink) files="libnvJitLink.so.12*" ;;
+      *) echo "fetch-cuda12: pack-math knows cublas, cublasLt, cufft, curand, cusolver, cusparse, nvjitlink; not $name" >&2; exit 2 ;;
+    esac
+    # shellcheck disable=SC2086
+    (cd "$lib" && ls $files >/dev/null 2>&1) || { echo "fetch-cuda12: no $files in $lib: run \`$0 math\` first" >&2; exit 1; }
+    out=.cache/cuda12-math-$name.tar.xz
+    # shellcheck disable=SC2086
+    tar cJf "$out" -C "$lib" $(cd "$lib" && ls $files)
+    ls -la "$out"
+  done
   exit 0
 fi
 suite=${CUDA_TS_DEBIAN_SUITE:-trixie}
@@ -44,8 +77,10 @@ apt-get "${O[@]}" -qq update >/dev/null 2>&1 || { echo "fetch-cuda12: apt-get up
 
 case "$what" in
   libs) pkgs=(libcudart12 libnvrtc12 libnvrtc-builtins12.4 libnvjitlink12 libnvvm4 libnvfatbin12) ;;
-  headers) pkgs=(nvidia-cuda-dev libcupti-dev libnvidia-ml-dev libcufile-dev nvidia-cuda-toolkit) ;;
-  *) echo "usage: $0 [libs|headers]" >&2; exit 2 ;;
+  math) pkgs=(libcublas12 libcublaslt12 libcufft11 libcurand10 libcusolver11 libcusparse12 libnvjitlink12) ;;
+  # libcu++-dev: nv/target, which cuda_fp16.h (included by cublas_api.h) includes.
+  headers) pkgs=(nvidia-cuda-dev libcupti-dev libnvidia-ml-dev libcufile-dev nvidia-cuda-toolkit 'libcu++-dev') ;;
+  *) echo "usage: $0 [libs|math|headers|pack|pack-math [LIB...]]" >&2; exit 2 ;;
 esac
 (cd "$debs" && apt-get "${O[@]}" -qq download "${pkgs[@]}" >/dev/null 2>&1) || { echo "fetch-cuda12: apt-get download ${pkgs[*]} failed" >&2; exit 1; }
 echo "downloaded: $(cd "$debs" && ls ${pkgs[@]/%/_*.deb} 2>/dev/null | tr '\n' ' ')"
@@ -56,8 +91,8 @@ for p in "${pkgs[@]}"; do
   for f in "$debs/${p}"_*.deb; do [ -e "$f" ] && dpkg -x "$f" "$root"; done
 done
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
-if [ "$what" = libs ]; then
-  rm -rf "$root/lib"
+if [ "$what" = libs ] || [ "$what" = math ]; then
+  if [ "$what" = libs ]; then rm -rf "$root/lib"; fi
   mkdir -p "$root/lib"
   # Libraries land in usr/lib/<multiarch>; one flat folder (for LD_LIBRARY_PATH or CUDA_TS_<NAME>_PATH), with the
   # versioned names only (the unversioned .so links belong to the -dev packages).

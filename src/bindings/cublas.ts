@@ -7,6 +7,7 @@
  */
 import { type Checked, createChecked, generatedTables, functions, library as info, type Raw, cublasStatus_t } from "./tables/cublas.ts";
 import { type BindingExtras, createBinding } from "./binding.ts";
+import { chooseByLibraryProperty, headerVersionFromCtk } from "./library-version.ts";
 import { libraryDescription, statusName } from "./describe.ts";
 import { CUBLASError } from "./errors.ts";
 
@@ -22,6 +23,7 @@ export const cublas: CublasBinding = createBinding<Raw, Checked>({
   functions,
   createChecked,
   tables: () => generatedTables,
+  chooseTable: chooseByLibraryProperty("cublasGetProperty", headerVersionFromCtk, true),
   makeError: (code, fn) => {
     const c = Number(code);
     const name = statusName(cublasStatus_t, "cublasStatus_t", c);

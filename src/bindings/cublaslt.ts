@@ -8,6 +8,7 @@
 import { type Checked, createChecked, generatedTables, functions, library as info, type Raw } from "./tables/cublaslt.ts";
 import { cublasStatus_t } from "./tables/cublas.ts";
 import { type BindingExtras, createBinding } from "./binding.ts";
+import { chooseByLibraryProperty, headerVersionFromCtk } from "./library-version.ts";
 import { libraryDescription, statusName } from "./describe.ts";
 import { CUBLASError } from "./errors.ts";
 
@@ -23,6 +24,7 @@ export const cublasLt: CublasLtBinding = createBinding<Raw, Checked>({
   functions,
   createChecked,
   tables: () => generatedTables,
+  chooseTable: chooseByLibraryProperty("cublasLtGetProperty", headerVersionFromCtk, true),
   makeError: (code, fn) => {
     const c = Number(code);
     const name = statusName(cublasStatus_t, "cublasStatus_t", c);

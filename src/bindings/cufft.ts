@@ -7,6 +7,7 @@
  */
 import { type Checked, createChecked, generatedTables, functions, library as info, type Raw, cufftResult } from "./tables/cufft.ts";
 import { type BindingExtras, createBinding } from "./binding.ts";
+import { chooseByLibraryProperty, headerVersionFromConstants } from "./library-version.ts";
 import { statusName } from "./describe.ts";
 import { CUFFTError } from "./errors.ts";
 
@@ -43,6 +44,7 @@ export const cufft: CufftBinding = createBinding<Raw, Checked>({
   functions,
   createChecked,
   tables: () => generatedTables,
+  chooseTable: chooseByLibraryProperty("cufftGetProperty", headerVersionFromConstants("CUFFT")),
   makeError: (code, fn) => {
     const c = Number(code);
     const name = statusName(cufftResult, "cufftResult", c);

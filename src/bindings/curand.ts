@@ -7,6 +7,7 @@
  */
 import { type Checked, createChecked, generatedTables, functions, library as info, type Raw, curandStatus_t } from "./tables/curand.ts";
 import { type BindingExtras, createBinding } from "./binding.ts";
+import { chooseByLibraryProperty, headerVersionFromConstants } from "./library-version.ts";
 import { statusName } from "./describe.ts";
 import { CURANDError } from "./errors.ts";
 
@@ -38,6 +39,7 @@ export const curand: CurandBinding = createBinding<Raw, Checked>({
   functions,
   createChecked,
   tables: () => generatedTables,
+  chooseTable: chooseByLibraryProperty("curandGetProperty", headerVersionFromConstants("CURAND")),
   makeError: (code, fn) => {
     const c = Number(code);
     const name = statusName(curandStatus_t, "curandStatus_t", c);

@@ -7,6 +7,7 @@
  */
 import { type Checked, createChecked, generatedTables, functions, library as info, type Raw, cusolverStatus_t } from "./tables/cusolver.ts";
 import { type BindingExtras, createBinding } from "./binding.ts";
+import { chooseByLibraryProperty, headerVersionFromConstants } from "./library-version.ts";
 import { statusName } from "./describe.ts";
 import { CUSOLVERError } from "./errors.ts";
 
@@ -37,6 +38,7 @@ export const cusolver: CusolverBinding = createBinding<Raw, Checked>({
   functions,
   createChecked,
   tables: () => generatedTables,
+  chooseTable: chooseByLibraryProperty("cusolverGetProperty", headerVersionFromConstants("CUSOLVER")),
   makeError: (code, fn) => {
     const c = Number(code);
     const name = statusName(cusolverStatus_t, "cusolverStatus_t", c);

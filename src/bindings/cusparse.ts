@@ -7,6 +7,7 @@
  */
 import { type Checked, createChecked, generatedTables, functions, library as info, type Raw, cusparseStatus_t } from "./tables/cusparse.ts";
 import { type BindingExtras, createBinding } from "./binding.ts";
+import { chooseByLibraryProperty, headerVersionFromConstants } from "./library-version.ts";
 import { libraryDescription, statusName } from "./describe.ts";
 import { CUSPARSEError } from "./errors.ts";
 
@@ -22,6 +23,7 @@ export const cusparse: CusparseBinding = createBinding<Raw, Checked>({
   functions,
   createChecked,
   tables: () => generatedTables,
+  chooseTable: chooseByLibraryProperty("cusparseGetProperty", headerVersionFromConstants("CUSPARSE")),
   makeError: (code, fn) => {
     const c = Number(code);
     const name = statusName(cusparseStatus_t, "cusparseStatus_t", c);

@@ -1,13 +1,15 @@
 /**
- * The generated cublas tables this package carries (CUDA 13.0 only: the math libraries' 12.x headers are not
- * generated yet). The default version is named here.
+ * The generated cublas tables this package carries. The newest version's declarations are what `cuda-ts/bindings/cublas`
+ * exports (this file is where the default version is named); every version's table is offered to the binding,
+ * which chooses one for the library it loads. Per-version entry points: src/bindings/cuda-X.Y/cublas.ts.
  *
  * @module
  */
 import * as v13_0 from "../../../generated/cuda-13.0/cublas/index.ts";
+import * as v12_4 from "../../../generated/cuda-12.4/cublas/index.ts";
 import type { GeneratedTable } from "./registry.ts";
 
 export * from "../../../generated/cuda-13.0/cublas/index.ts";
 
 /** Every CTK version's table of cublas, newest first. */
-export const generatedTables: readonly GeneratedTable[] = [v13_0];
+export const generatedTables: readonly GeneratedTable[] = [v13_0, v12_4];
