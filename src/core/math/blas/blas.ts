@@ -28,6 +28,7 @@
  */
 import { cublas, type cublasHandle_t } from "../../../bindings/cublas.ts";
 import { cublasEmulationStrategy_t, cublasGemmAlgo_t, cublasMath_t, cublasPointerMode_t } from "../../../../generated/cuda-13.0/cublas/enums.ts";
+import { cublasMath_t as cublasMath_t_12_4 } from "../../../../generated/cuda-12.4/cublas/enums.ts";
 import { ffi, type Pointer, Scratch } from "../../../ffi/index.ts";
 import { DeviceArray } from "../../array/device-array.ts";
 import { decodeBFloat16, decodeHalf, type DTypeName } from "../../array/dtype.ts";
@@ -39,11 +40,12 @@ import { DTypeError, ShapeMismatchError } from "../../array/errors.ts";
 import type { Buffer } from "../../memory/buffer.ts";
 import type { Stream } from "../../stream.ts";
 import type { CUcontext } from "../../../bindings/driver.ts";
-import { arrayPointer, type BlasWorkspaceOptions, checkWorkspace, orderStreamSwitch } from "./common.ts";
+import { arrayPointer, type BlasWorkspaceOptions, checkWorkspace, orderStreamSwitch, requireEnumValue } from "./common.ts";
 import { STREAM_OPTION, takeStream } from "../../base/stream-arg.ts";
 import {
   type BlasComputeType,
   type BlasScalar,
+  COMPUTE_TYPES_BY_VERSION,
   encodeScalar,
   fitsInt32,
   type GemmGeometry,
@@ -77,6 +79,9 @@ const MATH_MODES: Readonly<Record<BlasMathMode, cublasMath_t>> = Object.freeze({
   "fp32-emulated-bf16x9": cublasMath_t.CUBLAS_FP32_EMULATED_BF16X9_MATH,
   "fp64-emulated-fixedpoint": cublasMath_t.CUBLAS_FP64_EMULATED_FIXEDPOINT_MATH,
 });
+
+/** `cublasMath_t` as each carried CTK version declares it, newest first (12.4 lacks the emulated modes). */
+const MATH_MODES_BY_VERSION = Object.freeze({ "13.0": cublasMath_t, "12.4": cublasMath_t_12_4 });
 
 /** When cuBLAS uses emulation a math mode allows (`cublasSetEmulationStrategy`): `"default"`, `"performant"` (where faster), `"eager"` (always). */
 export type BlasEmulationStrategy = "default" | "performant" | "eager";
@@ -302,6 +307,7 @@ export class Blas {
   #setMath(mode: BlasMathMode, reduced: boolean): void {
     // The flag ORed into the mode: cuBLAS takes the combination where the enum says a mode (cublas_api.h).
     const flags = reduced ? 0 : cublasMath_t.CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION;
+    if (mode.includes("emulated")) requireEnumValue(cublas, "cublasSetMathMode", MATH_MODES_BY_VERSION, MATH_MODES[mode]);
     cublas.cublasSetMathMode(this.#handle, (MATH_MODES[mode] | flags) as cublasMath_t);
     this.#mathMode = mode;
     this.#reducedPrecisionReduction = reduced;
@@ -380,6 +386,7 @@ export class Blas {
       g = last.g;
     } else {
       t = gemmTypes(a.dtype, b.dtype, c.dtype, options.compute, mixed, action);
+      if (t.computeName.includes("emulated")) requireEnumValue(cublas, "cublasGemmEx", COMPUTE_TYPES_BY_VERSION, t.compute);
       g = gemmGeometry(a, b, c, batched, action);
       this.#last = { a, b, c, compute: options.compute, mixed, batched, t, g };
     }
@@ -427,6 +434,7 @@ export class Blas {
     const b0 = bs[0]!;
     const c0 = cs[0]!;
     const t = gemmTypes(a0.dtype, b0.dtype, c0.dtype, options.compute, true, action);
+    if (t.computeName.includes("emulated")) requireEnumValue(cublas, "cublasGemmBatchedEx", COMPUTE_TYPES_BY_VERSION, t.compute);
     const g = gemmGeometry(a0, b0, c0, false, action);
     const pointers = new BigUint64Array(3 * batch);
     const dev = this.#device;

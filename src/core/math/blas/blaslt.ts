@@ -28,9 +28,9 @@ import { ClosedError } from "../../base/errors.ts";
 import type { Buffer } from "../../memory/buffer.ts";
 import type { Stream } from "../../stream.ts";
 import type { CUcontext } from "../../../bindings/driver.ts";
-import { arrayPointer, type BlasWorkspaceOptions, checkWorkspace, orderStreamSwitch } from "./common.ts";
+import { arrayPointer, type BlasWorkspaceOptions, checkWorkspace, orderStreamSwitch, requireEnumValue } from "./common.ts";
 import { STREAM_OPTION, takeStream } from "../../base/stream-arg.ts";
-import { type BlasComputeType, type BlasScalar, encodeScalar, type GemmGeometry, gemmGeometry, type GemmTypes, gemmTypes, SCALAR_DATA_TYPES } from "./plan.ts";
+import { type BlasComputeType, type BlasScalar, COMPUTE_TYPES_BY_VERSION, encodeScalar, type GemmGeometry, gemmGeometry, type GemmTypes, gemmTypes, SCALAR_DATA_TYPES } from "./plan.ts";
 import { INTERNAL, checkInternal, type Internal } from "../../base/internal.ts";
 
 /** An activation fused after the product (and the bias): `"relu"` or `"gelu"` (cuBLASLt's tanh approximation). */
@@ -285,6 +285,7 @@ export class BlasLt {
       if (!(x instanceof DeviceArray)) throw new TypeError(`${action}: ${name} must be a DeviceArray, not ${describeValue(x)}`);
     }
     const t = gemmTypes(a.dtype, b.dtype, c.dtype, options.compute, true, action);
+    if (t.computeName.includes("emulated")) requireEnumValue(cublasLt, "cublasLtMatmulDescCreate", COMPUTE_TYPES_BY_VERSION, t.compute);
     const g = gemmGeometry(a, b, c, c.ndim === 3, action);
     const act = options.activation;
     if (act !== undefined && act !== "relu" && act !== "gelu") throw new TypeError(`${action}: activation is "relu" or "gelu", not ${describeValue(act)}`);

@@ -11,6 +11,8 @@ import { ffi, type Pointer } from "../../../ffi/index.ts";
 import type { MemoryResource } from "../../memory/resource.ts";
 import type { Stream } from "../../stream.ts";
 import { refuseWrongDevice } from "../../base/wrong-device.ts";
+import { FunctionVersionError } from "../../../bindings/errors.ts";
+import type { BindingExtras } from "../../../bindings/binding.ts";
 
 /** Where a handle's workspace comes from. */
 export interface BlasWorkspaceOptions {
@@ -69,4 +71,26 @@ export function checkWorkspace(ws: unknown, action: string): { size: number; mem
     throw new TypeError(`${action}: workspace.memoryResource must be a MemoryResource, not ${describeValue(w.memoryResource)}`);
   }
   return { size, memoryResource: w.memoryResource };
+}
+
+/** An enum as each CTK version's headers declare it: version ("12.4") → the enum object. */
+export type EnumByVersion = Readonly<Record<string, Readonly<Record<string, number>>>>;
+
+/**
+ * Refuses an enum value (`CUBLAS_COMPUTE_32F_EMULATED_16BFX9`, ...) that the loaded library's version lacks (cuBLAS
+ * 12.4 has no emulated math modes or compute types): a {@link FunctionVersionError} naming the call, the member and
+ * both versions, instead of the library's INVALID_VALUE. `binding` is the library the value goes to (it is loaded:
+ * its version decides); `byVersion`, the enum of each version's headers, newest first (an unknown version passes).
+ */
+export function requireEnumValue(binding: BindingExtras<object>, functionName: string, byVersion: EnumByVersion, value: number): void {
+  const versions = Object.keys(byVersion);
+  const newest = byVersion[versions[0]!]!;
+  const member = Object.keys(newest).find((k) => newest[k] === value);
+  if (member === undefined) return;
+  const choice = binding.table();
+  const ctk = choice.table.library.ctkVersion;
+  const own = byVersion[ctk];
+  if (own === undefined || own[member] === value) return;
+  const having = versions.filter((v) => byVersion[v]![member] === value);
+  throw new FunctionVersionError(`${functionName} with ${member}`, choice.table.library.name, having[having.length - 1] ?? versions[0]!, ctk, choice.libraryVersion, binding.loaded?.path ?? binding.info.library);
 }

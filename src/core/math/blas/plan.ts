@@ -22,6 +22,7 @@ import { encodeBFloat16, encodeHalf, type DType, type DTypeName } from "../../ar
 import { describeValue } from "../../../errors/describe.ts";
 import { ArrayLayoutError, DTypeError, ShapeMismatchError } from "../../array/errors.ts";
 import { cublasComputeType_t, cublasOperation_t } from "../../../../generated/cuda-13.0/cublas/enums.ts";
+import { cublasComputeType_t as cublasComputeType_t_12_4 } from "../../../../generated/cuda-12.4/cublas/enums.ts";
 import { cudaDataType } from "../../../../generated/cuda-13.0/runtime/enums.ts";
 
 /** What the planning reads of an array: its dtype, shape and strides (a DeviceArray has them). */
@@ -76,6 +77,9 @@ export const COMPUTE_TYPES: Readonly<Record<BlasComputeType, cublasComputeType_t
   "64f-emulated-fixedpoint": cublasComputeType_t.CUBLAS_COMPUTE_64F_EMULATED_FIXEDPOINT,
   "32i": cublasComputeType_t.CUBLAS_COMPUTE_32I,
 });
+
+/** `cublasComputeType_t` as each carried CTK version declares it, newest first (12.4 lacks the emulated ones). */
+export const COMPUTE_TYPES_BY_VERSION = Object.freeze({ "13.0": cublasComputeType_t, "12.4": cublasComputeType_t_12_4 });
 
 /** The precision of alpha and beta (and of the host results of dot/nrm2): what `Blas` encodes them as. */
 export type ScalarType = "f16" | "bf16" | "f32" | "f64" | "c32" | "c64" | "i32";
