@@ -15,10 +15,12 @@
 #                                     # libnvJitLink.so.12, which cuSPARSE and cuSOLVER need); about 650 MB of .debs
 #   scripts/fetch-cuda12.sh pack-math [LIB...]
 #                                     # after `math`: .cache/cuda12-math-<lib>.tar.xz per library named (default
-#                                     # curand), each its own file to carry to the GPU machine (a carry holds 64 MiB:
-#                                     # curand fits alone; cufft, cublasLt, cusparse and cusolver are larger packed
-#                                     # and need a way of their own, cublas fits with nvjitlink); there:
+#                                     # curand: cublas, cublasLt, cufft, curand, cusolver, cusparse, nvjitlink), each
+#                                     # its own file to carry to the GPU machine; one larger than a carry holds
+#                                     # (64 MiB) is split into .tar.xz.partNN pieces of 60 MiB, one carry each; there:
+#                                     #   mkdir -p .cache/cuda-12.4/lib
 #                                     #   for f in .cache/cuda12-math-*.tar.xz; do tar xJf "$f" -C .cache/cuda-12.4/lib; done
+#                                     #   cat .cache/cuda12-math-cufft.tar.xz.part* | tar xJ -C .cache/cuda-12.4/lib
 #
 # The mirror's host name is read, never printed: apt runs quietly.
 # The mirror is read from the machine's apt configuration (the first `URIs:` line of /etc/apt/sources.list.d/*.sources
@@ -51,9 +53,15 @@ if [ "$what" = pack-math ]; then
     # shellcheck disable=SC2086
     (cd "$lib" && ls $files >/dev/null 2>&1) || { echo "fetch-cuda12: no $files in $lib: run \`$0 math\` first" >&2; exit 1; }
     out=.cache/cuda12-math-$name.tar.xz
+    rm -f "$out" "$out".part*
     # shellcheck disable=SC2086
-    tar cJf "$out" -C "$lib" $(cd "$lib" && ls $files)
-    ls -la "$out"
+    tar cf - -C "$lib" $(cd "$lib" && ls $files) | xz -T0 -9 > "$out"
+    # Over what one carry holds: pieces of 60 MiB, one per call (cat them back together there).
+    if [ "$(stat -c %s "$out")" -gt $((60 * 1024 * 1024)) ]; then
+      split -b 60M -d "$out" "$out.part"
+      rm "$out"
+    fi
+    ls -la "$out"*
   done
   exit 0
 fi
