@@ -85,12 +85,17 @@ export function scratchFolder(prefix: string): { dir: string; remove(): void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** Writes a block, pointed at the sources, into `dir` as `name`; returns its path. */
+export function writeBlock(dir: string, block: CodeBlock, name: string): string {
+  const file = join(dir, name);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, pointAtSources(block.code, dir));
+  return file;
+}
+
 /** Writes README.md's quick start, pointed at the sources, into `dir`; returns its path. */
 export function writeQuickStart(dir: string): string {
   const quick = readmeBlocks().filter((b) => b.quickStart);
   if (quick.length !== 1) throw new Error(`README.md must mark exactly one \`\`\`ts block with ${QUICK_START_MARK}; found ${quick.length}`);
-  const file = join(dir, "quick-start.ts");
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, pointAtSources(quick[0]!.code, dir));
-  return file;
+  return writeBlock(dir, quick[0]!, "quick-start.ts");
 }
