@@ -29,7 +29,21 @@ export {
   type RendezvousClientOptions,
   type RendezvousServerOptions,
 } from "./core/distributed/rendezvous.ts";
-export { joinWorld, Meeting, world, WORLD_ENV, type JoinOptions, type World } from "./core/distributed/world.ts";
+export {
+  expandHostList,
+  expandTasksPerNode,
+  joinWorld,
+  LAUNCHER_VARIABLES,
+  Meeting,
+  RENDEZVOUS_VIA_ENV,
+  slurmRendezvousPort,
+  world,
+  WORLD_ENV,
+  type JoinOptions,
+  type Launcher,
+  type MeetingPath,
+  type World,
+} from "./core/distributed/world.ts";
 export {
   buildConfig,
   Communicator,
@@ -47,4 +61,13 @@ export {
 export { NCCL_TYPES, type CollectiveOperand, type NcclTypeOf, type ReduceOp, type TypedBuffer } from "./core/distributed/collectives.ts";
 export { UniqueId } from "./core/distributed/unique-id.ts";
 export { NCCLError } from "./core/distributed/nccl-errors.ts";
-export { CollectiveArgumentError, CommunicatorStateError, RendezvousError, RendezvousIntegrityError, type RendezvousIntegrityFault } from "./core/distributed/errors.ts";
+export {
+  CollectiveArgumentError,
+  CommunicatorStateError,
+  LauncherEnvironmentError,
+  RankMissingError,
+  RendezvousError,
+  RendezvousIntegrityError,
+  type RendezvousIntegrityFault,
+} from "./core/distributed/errors.ts";
+export { PMIxError } from "./bindings/pmix-error.ts";

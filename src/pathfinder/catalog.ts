@@ -152,6 +152,8 @@ export const LIBRARY_CATALOG: readonly LibraryDescriptor[] = [
   // Other NVIDIA products.
   other("nccl", ["libnccl.so.2"], { unversioned: ["nvidia/nccl/lib"] }),
   other("nvshmem_host", ["libnvshmem_host.so.3"], { unversioned: ["nvidia/nvshmem/lib"] }),
+  // Not NVIDIA's: the process management interface of Slurm and Open MPI (Debian's libpmix2), for jobs they start.
+  other("pmix", ["libpmix.so.2"], { rootDirectories: [] }),
   other("cublasmp", ["libcublasmp.so.0"], {
     cuda13: ["nvidia/cublasmp/cu13/lib"],
     cuda12: ["nvidia/cublasmp/cu12/lib"],

@@ -33,7 +33,7 @@ import { checkStatus, type LibraryStatus } from "../base/library-status.ts";
 import { CollectiveArgumentError, CommunicatorStateError } from "./errors.ts";
 import { type CollectiveOperand, ncclTypeFor, REDUCE_OPS, type ReduceOp, type ResolvedOperand, resolveOperand } from "./collectives.ts";
 import { UniqueId, uniqueIdBytes } from "./unique-id.ts";
-import { joinWorld, type World, world as currentWorld } from "./world.ts";
+import { joinWorld, type World } from "./world.ts";
 import type { RecordBase } from "../../tables-runtime/record.ts";
 import { takeStream, type RefusedStream, type StreamSpec } from "../base/stream-arg.ts";
 import { refuseWrongDevice } from "../base/wrong-device.ts";
@@ -331,21 +331,32 @@ export class Communicator {
   }
 
   /**
-   * This process's communicator in a job started by `cuda-ts run -n N script.ts`: joins the job's rendezvous, takes
-   * the unique id rank 0 makes, and initialises the rank on the GPU of its local rank. A script run on its own gets a
-   * communicator of one rank.
+   * This process's communicator in a job started by `cuda-ts run -n N script.ts`, `srun`, `mpirun` or torchrun's
+   * variables: joins the job's meeting (joinWorld), takes the unique id rank 0 makes, and initialises the rank on its
+   * GPU (`world().device`: the local rank, among the devices `CUDA_VISIBLE_DEVICES` makes visible). A script run on
+   * its own gets a communicator of one rank.
    */
   static async fromWorld(options: FromWorldOptions = {}): Promise<Communicator> {
-    const w = options.world ?? currentWorld();
     const binding = options.binding ?? ncclModule().nccl;
-    const meeting = await joinWorld({ world: w, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
+    const meeting = await joinWorld({ ...(options.world !== undefined ? { world: options.world } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
+    const w = meeting.world;
+    if (options.device === undefined && w.visibleDevices !== undefined && w.device >= w.visibleDevices) {
+      meeting.close();
+      throw new CollectiveArgumentError(
+        "Communicator.fromWorld",
+        "device",
+        `a device CUDA_VISIBLE_DEVICES makes visible (it lists ${w.visibleDevices})`,
+        `local rank ${w.localRank}'s device ${w.device}`,
+        "Give each rank a GPU (srun --gpus-per-task=1), make as many devices visible as ranks run on a node, or pass device.",
+      );
+    }
     try {
       const text = await meeting.share("nccl-unique-id", () => UniqueId.create(binding).toBase64());
       return await Communicator.init({
         rank: w.rank,
         size: w.size,
         id: UniqueId.fromBase64(text),
-        device: options.device ?? w.localRank,
+        device: options.device ?? w.device,
         binding,
         ...(options.config !== undefined ? { config: options.config } : {}),
       });

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ArgumentError, ConnectionError, InvalidStateError, type DeviceMismatchError } from "../../errors/base.ts";
+import { ArgumentError, ConnectionError, InvalidStateError, type CudaTsErrorOptions, type DeviceMismatchError } from "../../errors/base.ts";
 
 /**
  * NCCL (src/core/distributed): a collective's or a communicator's argument refused before NCCL sees it: a dtype
@@ -42,9 +42,45 @@ export class CommunicatorStateError extends InvalidStateError {
  * connection closed, a wait ran out of time, or a message was malformed. The message says which and what to do.
  */
 export class RendezvousError extends ConnectionError {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: CudaTsErrorOptions) {
+    super(message, options);
     this.name = "RendezvousError";
+  }
+}
+
+/**
+ * A rank of the job did not come to the meeting (joinWorld, a shared value, a barrier) within the timeout: it exited
+ * early, never started, or hangs. The message names it and what to check.
+ */
+export class RankMissingError extends RendezvousError {
+  /** The rank that did not come. */
+  readonly rank: number;
+  /** The job's size. */
+  readonly size: number;
+  constructor(rank: number, size: number, message: string, options?: CudaTsErrorOptions) {
+    super(message, options);
+    this.name = "RankMissingError";
+    this.rank = rank;
+    this.size = size;
+  }
+}
+
+/**
+ * A launcher's environment variables are partial or contradict each other (a rank not below the size, a Slurm node
+ * list that does not parse, RANK without WORLD_SIZE, MASTER_ADDR without MASTER_PORT, ...). The message names the
+ * variables, their values and what to set.
+ */
+export class LauncherEnvironmentError extends ArgumentError {
+  /** The launcher whose variables were read ("slurm", "torchrun", ...). */
+  readonly launcher: string;
+  /** The variables read, with their values. */
+  readonly variables: Readonly<Record<string, string>>;
+  constructor(launcher: string, variables: Readonly<Record<string, string>>, problem: string) {
+    const shown = Object.entries(variables).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+    super(`the launcher's variables (${launcher}${shown.length > 0 ? `: ${shown.join(" ")}` : ""}) do not describe a job: ${problem}`);
+    this.name = "LauncherEnvironmentError";
+    this.launcher = launcher;
+    this.variables = Object.freeze({ ...variables });
   }
 }
 

@@ -367,6 +367,29 @@ export class RendezvousServer {
     socket.on("close", () => set.delete(waiter));
   }
 
+  /** Connections that proved the job's secret and are open now. */
+  get clients(): number {
+    return this.#sockets.size - this.#unauthenticated;
+  }
+
+  /**
+   * Closes the server once every client has disconnected, or after `timeoutMs` (a rank's own server, which must
+   * outlive the other ranks' last reads).
+   */
+  closeWhenIdle(timeoutMs: number): Promise<void> {
+    const deadline = performance.now() + timeoutMs;
+    return new Promise((resolve) => {
+      const poll = (): void => {
+        if (this.clients > 0 && performance.now() < deadline) {
+          setTimeout(poll, 20);
+          return;
+        }
+        void this.close().then(resolve);
+      };
+      poll();
+    });
+  }
+
   /** Stops the server and disconnects every client. Closing twice is harmless. */
   close(): Promise<void> {
     this.#reportOverCap();
@@ -390,7 +413,15 @@ export interface RendezvousClientOptions {
   readonly secret: string;
   /** Give up connecting and proving after this many milliseconds. Default 30 000. */
   readonly timeoutMs?: number;
+  /**
+   * Try again (with backoff, until `timeoutMs`) while nothing listens at the address yet: for ranks that may start
+   * before the rank that serves the store. Default false.
+   */
+  readonly waitForServer?: boolean;
 }
+
+/** The socket errors that mean "nothing listens there (yet)". */
+const NOT_LISTENING = new Set(["ECONNREFUSED", "ECONNRESET", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
 
 /** A rank's connection to the job's {@link RendezvousServer}. */
 export class RendezvousClient {
@@ -456,11 +487,18 @@ export class RendezvousClient {
         client.close();
         // Closed before the challenge, not refused outright: the server is at its cap of waiting connections.
         const turnedAway = !expired && client.#receivedBytes === 0 && (client.#connected || client.#errorCode === "ECONNRESET");
-        if (!turnedAway) throw e;
+        const notYet = !expired && options.waitForServer === true && !client.#connected && client.#errorCode !== undefined && NOT_LISTENING.has(client.#errorCode);
+        if (!turnedAway && !notYet) throw e;
+        if (notYet && performance.now() + 100 >= deadline) {
+          throw new RendezvousError(
+            `nothing listened at ${options.host}:${options.port} within ${timeoutMs} ms (${client.#errorCode}): the rank that serves the rendezvous store did not start there, or the address is wrong`,
+          );
+        }
       } finally {
         clearTimeout(timer);
       }
-      const pause = Math.min(500, 10 * 2 ** Math.min(attempt, 6)) * (0.5 + Math.random());
+      const cap = Math.max(1, deadline - performance.now() - 50);
+      const pause = Math.min(cap, Math.min(500, 10 * 2 ** Math.min(attempt, 6)) * (0.5 + Math.random()));
       if (performance.now() + pause >= deadline) {
         throw new RendezvousError(
           `connecting to the rendezvous server at ${options.host}:${options.port} timed out after ${timeoutMs} ms: it closed ${attempt + 1} connection${attempt === 0 ? "" : "s"} before its challenge ` +
