@@ -7,6 +7,7 @@ import { emitConstants, emitEnums, emitTypes } from "./declarations.ts";
 import { byValueRecord, emitChecked, emitFunctions } from "./functions.ts";
 import { emitRecords } from "./records.ts";
 import { emitSubset } from "./subset.ts";
+import { emitStickyStatuses } from "./sticky.ts";
 import { recordIndex } from "./native.ts";
 import { sha256Hex } from "../hash.ts";
 
@@ -104,6 +105,8 @@ export function emitLibrary(lib: IrLibrary, spec: LibrarySpec, all: IrLibrary[])
     const made = emitSubset(lib, spec, names, index, name, subset, statusEnum, (part, imp) => emitChecked(part, spec, imp, statusRecord, statusValues, index));
     for (const [file, body] of made) add(file, body);
   }
+  const sticky = emitStickyStatuses(lib, spec);
+  if (sticky !== undefined) add("sticky.ts", sticky);
   add("checked.ts", checked.api);
   add("checked-impl.ts", checked.impl);
   for (const [part, body] of checked.parts) add(`checked-impl.${part}.ts`, body);
