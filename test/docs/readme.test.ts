@@ -49,6 +49,12 @@ describe("README.md", () => {
     expect(blocks.filter((b) => b.quickStart).map((b) => b.line)).toHaveLength(1);
   });
 
+  it("counts the examples there are", () => {
+    const said = /(\d+) runnable examples/.exec(readme)?.[1];
+    const there = readdirSync(join(root, "examples")).filter((f) => f.endsWith(".ts")).length;
+    if (said !== undefined) expect(Number(said), "README.md's count of examples/*.ts").toBe(there);
+  });
+
   it("gives the set-up and the test command that .ci/run runs", () => {
     const ci = readFileSync(join(root, ".ci/run"), "utf8");
     // .ci/run's install line: the words after `install` that are not options, up to a redirection.
