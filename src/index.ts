@@ -46,6 +46,9 @@ export type { VirtualMemoryResourceOptions, VirtualMemoryAccess } from "./core/m
 export type { DeviceMemoryResourceOptions, PinnedMemoryResourceOptions, ManagedMemoryResourceOptions } from "./core/memory/options.ts";
 export { MemoryPoolAttributes, POOL_ATTRIBUTES, type PoolAttributeName, type PoolAttributeValues } from "./core/memory/pool-attributes.ts";
 export type { MemoryLocation, MemoryLocationType, ManagedAdvice } from "./core/memory/location.ts";
+export { scope, keep } from "./core/memory/scope.ts";
+export type { MemoryStats } from "./core/memory/stats.ts";
+export type { DeviceFault, LaunchRecord } from "./bindings/driver-fault.ts";
 
 // Programs, linking, modules.
 export { Program, type CodeType, type CompileOptions, type CompileAsyncOptions, type CompileTarget, type LogSink, type ProgramBackend } from "./core/program/program.ts";

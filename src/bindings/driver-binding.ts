@@ -10,6 +10,7 @@ import type { NativePointer } from "../ffi/types.ts";
 import { type Checked, carriedVersions, createChecked, functions, generatedTables, library as info, type Raw } from "./tables/driver.ts";
 import type { CUresult } from "../../generated/cuda-13.0/driver/enums.ts";
 import { TableNotLoadedError } from "./tables/older-tables.ts";
+import type { GeneratedTable } from "./tables/registry.ts";
 import {
   type BindingExtras,
   createBinding,
@@ -23,6 +24,7 @@ import {
 import { formatCudaVersion } from "./describe.ts";
 import { openDriverLibrary } from "./driver-library.ts";
 import { CudaError, FunctionNotFoundError, DriverAlreadyBoundError } from "./errors.ts";
+import { faultFor, processFault, whenFaulted } from "./driver-fault.ts";
 
 export { functions, library, carriedVersions, generatedTables, createChecked, type Raw, type Checked } from "./tables/driver.ts";
 
@@ -219,12 +221,46 @@ function statusName(code: number, lib: LoadedLibrary | undefined = driver.loaded
   return `CUresult(${code})`;
 }
 
-/** Builds the CudaError of a failed driver call. */
+/**
+ * Builds the CudaError of a failed driver call: a DeviceFaultError (./driver-fault.ts) for a sticky code, and for
+ * every failure once one was seen.
+ */
 export function cudaError(code: number | bigint, fn: string): CudaError {
   const c = Number(code);
+  const fault = faultFor(c, fn, () => describe(c) ?? "no description (unknown code)", () => statusName(c));
+  if (fault !== undefined) return fault;
   const name = statusName(c);
   return new CudaError(c, name, describe(c) ?? "no description (unknown code)", fn);
 }
+
+// After a sticky fault the checked functions stop calling the driver: each function of the native tables they
+// call through (captured as each table's checked style is made) is replaced by one that returns the fault's code
+// at once, which the checked call turns into the DeviceFaultError naming the first fault. Releases (destroy, free,
+// unload, unmap, unregister) return success instead: closing an object after a fault releases nothing and does
+// not throw, so a fault inside `using` reaches the catch as itself. The raw call style still calls the driver.
+const nativeTables = new Set<Record<string, unknown>>();
+const RELEASE = /(Destroy|Free|FreeAsync|FreeHost|Unload|Release|Unregister|Unmap|Close|Detach)(_v\d+)?$/;
+
+function capturingNative(make: GeneratedTable["createChecked"]): GeneratedTable["createChecked"] {
+  return (native, rt) => {
+    nativeTables.add(native as unknown as Record<string, unknown>);
+    return make(native, rt);
+  };
+}
+
+const capturedTables = new WeakMap<object, GeneratedTable>();
+function capturing(table: GeneratedTable): GeneratedTable {
+  let t = capturedTables.get(table);
+  if (t === undefined) capturedTables.set(table, (t = { ...table, createChecked: capturingNative(table.createChecked) }));
+  return t;
+}
+
+whenFaulted(() => {
+  const code = processFault()!.code;
+  const failed = (): number => code;
+  const released = (): number => 0;
+  for (const table of nativeTables) for (const name of Object.keys(table)) table[name] = RELEASE.test(name) ? released : failed;
+});
 
 /** The CUDA driver API: checked functions, `.raw`, and the binding's facts. */
 export type DriverBinding = Checked & BindingExtras<Raw> & {
@@ -239,7 +275,7 @@ const binding = createBinding<Raw, Checked>({
   info,
   functions,
   createChecked,
-  tables: () => generatedTables,
+  tables: () => generatedTables.map(capturing),
   chooseTable: chooseDriverTable,
   makeError: cudaError,
   resolver: resolveDriver,

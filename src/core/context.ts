@@ -8,6 +8,7 @@ import { CUlimit, type CUcontext } from "../bindings/driver.ts";
 import { addressKey, currentContextHandle, driver, ensureInit, enterContext, makeCurrent, withCurrentContext } from "./base/driver-state.ts";
 import { ffi } from "../ffi/index.ts";
 import { ClosedError } from "./base/errors.ts";
+import { faulted } from "./base/fault.ts";
 import { IdentityMap, track, untrack } from "./base/lifetime.ts";
 import type { Device } from "./device.ts";
 import { deviceOf } from "./base/hub.ts";
@@ -139,6 +140,7 @@ export class Context {
     contexts.delete(this.#address, this);
     if (this.#owned) {
       untrack(this);
+      if (faulted()) return; // after a sticky fault: nothing to release, nothing to throw
       driver.cuCtxDestroy(this.#handle);
     }
   }

@@ -19,6 +19,8 @@ import { defaultMemoryResource } from "./memory/pool.ts";
 import { provideHubLinks } from "./base/hub.ts";
 import { enablePeerAccess } from "./memory/peer.ts";
 import { INTERNAL } from "./base/internal.ts";
+import { processFault, type DeviceFault } from "../bindings/driver-fault.ts";
+import { memoryStatsOf, type MemoryStats } from "./memory/stats.ts";
 
 /** A compute capability. */
 export interface ComputeCapability {
@@ -131,6 +133,31 @@ export class Device {
   memoryInfo(): { readonly free: number; readonly total: number } {
     const [free, total] = this.withContext(() => driver.cuMemGetInfo());
     return { free: Number(free), total: Number(total) };
+  }
+
+  /**
+   * The sticky fault that ended CUDA in this process (an illegal address, a trap, a device-side assert, ...: its
+   * code, when and where it was seen, the last launches), or undefined while CUDA is usable. A fault ends CUDA for the
+   * whole process, so every Device reports it; `fault.deviceId` says whose context it was seen in. Errors that leave
+   * the context usable (an out-of-memory, an invalid value, a failed compile) are not faults. A server can check it
+   * after an error, report it and exit:
+   *
+   * ```ts
+   * const f = device.fault;
+   * if (f !== undefined) { log.error({ code: f.codeName, at: f.time, launches: f.launches }); process.exit(70); }
+   * ```
+   */
+  get fault(): DeviceFault | undefined {
+    return processFault();
+  }
+
+  /**
+   * This device's memory as cuda-ts sees it: what live Buffers and arrays hold, their peak, live objects, what the
+   * pools keep reserved (and unused), objects freed by finalizers instead of `close()` (leaks), and how often an
+   * out-of-memory was saved by a trim or a collection. Answers after a fault too (without the pools' figures).
+   */
+  memoryStats(): MemoryStats {
+    return memoryStatsOf(this.id, processFault() === undefined);
   }
 
   /** A limit of this device's primary context (see `Context.getLimit`). */

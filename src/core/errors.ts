@@ -34,6 +34,7 @@ export {
   FunctionVersionError,
 } from "../bindings/errors.ts";
 export { SystemCallError } from "../ffi/libc-socket.ts";
+export { DeviceFaultError } from "../bindings/driver-fault.ts";
 
 // What every subject throws: closed objects, no context, paths others could write
 export { ClosedError, DeviceNotInitializedError, NoContextError, InsecurePathError } from "./base/errors.ts";
@@ -48,7 +49,7 @@ export { GreenContextError } from "./green/errors.ts";
 // Events, graphs, memory and IPC
 export { EventNotRecordedError, EventTimingError } from "./event-errors.ts";
 export { GraphUpdateError, GraphStateError, GraphInstantiateError, GraphFeatureError } from "./graph/errors.ts";
-export { DeviceFeatureError, PeerAccessError, ManagedAdviceError } from "./memory/errors.ts";
+export { DeviceFeatureError, PeerAccessError, ManagedAdviceError, OutOfMemoryError, ScopeClosedError, type OutOfMemoryReport } from "./memory/errors.ts";
 export { IpcDisconnectedError, IpcTimeoutError, IpcPeerRefusedError, IPCFormatError } from "./memory/ipc-errors.ts";
 // The math objects: what cuSOLVER found in a matrix
 export { SolverInfoError, SingularMatrixError, NotPositiveDefiniteError, ConvergenceError } from "./math-errors.ts";

@@ -9,6 +9,7 @@ import type { Device } from "./device.ts";
 import { driver, leaveContext, withCurrentContext } from "./base/driver-state.ts";
 import { enterContextOf } from "./context.ts";
 import { ClosedError } from "./base/errors.ts";
+import { faulted } from "./base/fault.ts";
 import { EventTimingError } from "./event-errors.ts";
 import { IPCFormatError } from "./memory/ipc-errors.ts";
 import { trackLazily, untrack } from "./base/lifetime.ts";
@@ -205,6 +206,7 @@ export class Event {
     if (this.#closed) return;
     this.#closed = true;
     untrack(this);
+    if (faulted()) return; // after a sticky fault the event went with the context: nothing to release
     void this.context.handle; // a closed context's events went with it: ClosedError
     // cuEventDestroy needs no current context (the event names its own, as the garbage-collection release relies
     // on too): the current context is neither read nor changed.

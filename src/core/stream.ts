@@ -11,6 +11,7 @@ import type { Device } from "./device.ts";
 import { addressKey, currentContextHandle, driver, ensureInit, withCurrentContext } from "./base/driver-state.ts";
 import { uncheckedNative } from "../bindings/binding.ts";
 import { ClosedError, NoContextError } from "./base/errors.ts";
+import { faulted } from "./base/fault.ts";
 import { EventNotRecordedError } from "./event-errors.ts";
 import { Event, createEvent, recordEvent, type EventOptions } from "./event.ts";
 import type { GraphBuilder } from "./graph/builder.ts";
@@ -253,6 +254,8 @@ export class Stream {
     if (this.#handle !== null && !isSpecial(this.#handle)) streams.delete(addressKey(this.#handle), this);
     if (this.#owned) {
       untrack(this);
+      // After a sticky fault the stream went with the context: nothing to release, nothing to throw.
+      if (faulted()) return;
       withCurrentContext(this.#context!.handle, () => driver.cuStreamDestroy(this.#handle));
     }
   }

@@ -113,6 +113,8 @@ const SAMPLE_ARGS: Record<string, unknown[]> = {
   CUSOLVERError: ["cusolver", 1, "E", "d", "f"],
   CUSPARSEError: ["cusparse", 1, "E", "d", "f"],
   ManagedAdviceError: ["m", new Error("cause")],
+  DeviceFaultError: [{ code: 700, codeName: "E", description: "d", functionName: "f", time: new Date(0), deviceId: 0, launches: [], syncEachLaunch: false }, "f"],
+  OutOfMemoryError: [new LibraryError("driver", 2, "E", "d", "f"), 0, {}, "m"],
   MissingArchError: ["owner", new Error("cause")],
   NvtxArgumentError: ["x", "y", 1],
   ProfileOptionError: ["x", "y", 1],

@@ -26,7 +26,7 @@ import { describeValue } from "../../errors/describe.ts";
 import { refuseWrongDevice } from "../base/wrong-device.ts";
 import { argumentsChanged } from "../base/epoch.ts";
 import { ArrayLayoutError, DTypeError, ShapeMismatchError } from "./errors.ts";
-import { ClosedError } from "../base/errors.ts";
+import { adoptIntoScope, closedError, scopeDepth } from "../memory/scope.ts";
 import { PointerArgument, kDescribeArgument, kElementKind, kWriteAddress } from "../launch/pointer-argument.ts";
 import { INTERNAL, checkInternal, type Internal } from "../base/internal.ts";
 import type { ScalarKind } from "../launch/mangling.ts";
@@ -156,7 +156,7 @@ function checkStream(options: unknown, action: string): Stream {
 }
 
 function checkNotClosed(a: DeviceArray, action: string): void {
-  if (a.isClosed) throw new ClosedError(`this DeviceArray (${a.dtype.name} [${a.shape.join(", ")}])`, action);
+  if (a.isClosed) throw closedError(a, `this DeviceArray (${a.dtype.name} [${a.shape.join(", ")}])`, action);
 }
 
 /** A typed, shaped view of device memory. */
@@ -199,6 +199,7 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends PointerArgumen
     this.base = base;
     this.#ownsBuffer = ownsBuffer;
     this.#size = elementCount(shape);
+    if (scopeDepth !== 0) adoptIntoScope(this);
   }
 
   // ---- factories ----

@@ -10,6 +10,7 @@
  * @module
  */
 import { reportReleaseFailure } from "./release-errors.ts";
+import { faulted } from "./fault.ts";
 
 /** What the registry holds for a registered object: its release and its kind (made once it leaves the nursery). */
 class Registered {
@@ -20,6 +21,8 @@ class Registered {
 }
 
 const registry = new FinalizationRegistry<Registered>((held) => {
+  // After a sticky fault the driver's resources went with the context: a finalizer releases nothing.
+  if (faulted()) return;
   try {
     held.release();
   } catch (e) {

@@ -16,6 +16,7 @@
  */
 import type { CUevent } from "../../bindings/driver.ts";
 import { CUresult, cudaError } from "../../bindings/driver.ts";
+import { throwIfFaulted } from "../../bindings/driver-fault.ts";
 import { ffi } from "../../ffi/index.ts";
 import { driver } from "./driver-state.ts";
 
@@ -56,6 +57,7 @@ let nonblockingBroken = false;
 
 /** Resolves when `event` has completed; rejects with CudaError if the work failed. */
 export async function waitForEvent(event: CUevent, what: string): Promise<void> {
+  throwIfFaulted(what);
   if (ffi.supportsNonblocking && !nonblockingBroken) {
     const sync = driver.nonblocking("cuEventSynchronize");
     const r = await sync(event);

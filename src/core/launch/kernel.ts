@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { CUfunction_attribute, type CUfunction, type CUkernel } from "../../bindings/driver.ts";
+import { CUfunction_attribute, CUresult, cudaError, type CUfunction, type CUkernel } from "../../bindings/driver.ts";
+import { throwIfFaulted } from "../../bindings/driver-fault.ts";
 import { ffi, Scratch } from "../../ffi/index.ts";
 import type { NativePointer } from "../../ffi/types.ts";
 import type { Device } from "../device.ts";
@@ -184,11 +185,14 @@ export class Kernel {
   /** The offset and size of every parameter (cuKernelGetParamInfo). */
   get argumentsInfo(): readonly ParamInfo[] {
     if (this.#params === undefined) {
+      throwIfFaulted(`cuKernelGetParamInfo (${this.name})`);
       const s = new Scratch(16);
       const params: ParamInfo[] = [];
       for (let i = 0; ; i++) {
         const r = driver.raw.cuKernelGetParamInfo(this.handle, i, s.pointerAt(0), s.pointerAt(8));
-        if (r !== 0) break;
+        // CUDA_ERROR_INVALID_VALUE past the last parameter; any other failure (a fault) is the error, not "no more".
+        if (r === CUresult.CUDA_ERROR_INVALID_VALUE) break;
+        if (r !== 0) throw cudaError(r, `cuKernelGetParamInfo (${this.name})`);
         params.push({ offset: Number(s.readU64(0)), size: Number(s.readU64(8)) });
       }
       this.#params = params;

@@ -25,9 +25,10 @@
  *
  * @module
  */
-import { CUlaunchAttributeID, type CUfunction, type CUstream, type Raw } from "../../bindings/driver.ts";
+import { CUlaunchAttributeID, CUstreamCaptureStatus, type CUfunction, type CUstream, type Raw } from "../../bindings/driver.ts";
 import { CUlaunchAttribute_st, CUlaunchConfig_st } from "../../bindings/driver.ts";
-import { cudaError } from "../../bindings/driver.ts";
+import { cudaError, type CUresult } from "../../bindings/driver.ts";
+import { processFault, whenFaulted } from "../../bindings/driver-fault.ts";
 import { ffi, Scratch } from "../../ffi/index.ts";
 import type { NativePointer } from "../../ffi/types.ts";
 import { RecordBase } from "../../tables-runtime/record.ts";
@@ -45,6 +46,7 @@ import { Stream, captureSinkOf, streamContextAddress } from "../stream.ts";
 import { describeValue } from "../../errors/describe.ts";
 import { argumentEpoch } from "../base/epoch.ts";
 import { takeStream, type StreamSpec } from "../base/stream-arg.ts";
+import { recordLaunch, syncEachLaunch } from "./launch-ring.ts";
 
 /** The dynamic shared memory every kernel may use without asking (48 KiB); launches asking for more raise the kernel's limit. */
 export const DEFAULT_DYNAMIC_SHARED_MEMORY = 48 * 1024;
@@ -337,6 +339,14 @@ let launchPlain: Raw["cuLaunchKernel"] | undefined;
 let launchEx: Raw["cuLaunchKernelEx"] | undefined;
 let ctxGetCurrent: Raw["cuCtxGetCurrent"] | undefined;
 
+// After a sticky fault a launch calls the driver no more: both launch functions return the fault's code, which
+// cudaError turns into the DeviceFaultError naming the first fault (the hot path itself checks nothing).
+whenFaulted(() => {
+  const code = processFault()!.code as CUresult;
+  launchPlain = () => code;
+  launchEx = () => code;
+});
+
 /**
  * Launches `kernel` on `stream` with `config`. Every argument is checked against the kernel's parameters first,
  * and what the configuration needs of the device against the stream's device; a mismatch throws
@@ -408,9 +418,21 @@ export function launch(stream: StreamLike, config: LaunchConfig, kernel: Kernel,
     r = (launchPlain ??= uncheckedNative(driver, "cuLaunchKernel"))(fn, d[0]!, d[1]!, d[2]!, d[3]!, d[4]!, d[5]!, d[6]!, handle, plan.pointers, null);
   }
   if (r !== 0) throw cudaError(r, `${hasAttributes ? "cuLaunchKernelEx" : "cuLaunchKernel"} (${kernel.name})`);
+  recordLaunch(kernel, config, s);
   // Captured into a graph: the graph keeps the kernel's code and the arguments' memory alive.
   const sink = captureSinkOf(s);
   if (sink !== undefined) sink.push(kernel, list === spread ? spread.slice() : list);
+  else if (syncEachLaunch) syncAfterLaunch(handle);
+}
+
+/**
+ * `CUDA_TS_DEBUG=sync`: waits for the kernel just launched (CUDA_LAUNCH_BLOCKING's role), so that a fault names its
+ * own launch and the kernel's `printf` output is flushed before the script goes on. A stream being captured is
+ * left alone (waiting would end the capture).
+ */
+function syncAfterLaunch(handle: CUstream): void {
+  if (driver.cuStreamIsCapturing(handle) !== CUstreamCaptureStatus.CU_STREAM_CAPTURE_STATUS_NONE) return;
+  driver.cuStreamSynchronize(handle);
 }
 
 /**

@@ -14,6 +14,9 @@ import { deviceOf } from "../base/hub.ts";
 import { driver, sizeArgument } from "../base/driver-state.ts";
 import { ClosedError } from "../base/errors.ts";
 import { trackLazily, untrack } from "../base/lifetime.ts";
+import { faulted } from "../base/fault.ts";
+import { forgetReclaimable, noteAllocated, noteFreed, noteResized, rememberReclaimable, type Reclaimable } from "./stats.ts";
+import { adoptIntoScope, closedError, scopeDepth } from "./scope.ts";
 import type { IPCBufferDescriptor } from "./ipc.ts";
 import type { IpcMemoryResource, MemoryResource } from "./resource.ts";
 import { HostViewSlot, makeView, type HostViewConstructor } from "./view.ts";
@@ -80,12 +83,20 @@ export class Buffer {
   #byteCount: number | bigint | undefined;
   /** Whether a forgotten buffer is freed at garbage collection (through its resource). */
   #collectable: boolean;
+  /** The device the memory statistics count it on (-1: not counted). */
+  #statsDevice = -1;
+  /** Its allocation site's token (`CUDA_TS_DEBUG=leaks`), or 0. */
+  #site = 0;
+  /** Its entry in the reclaim of dropped buffers (stats.ts), once it left the nursery. */
+  #reclaim: Reclaimable | undefined;
 
   static {
     relocateBuffer = (b, handle, size) => b.#relocate(handle, size);
     releaseNeverOnCollect = (b) => {
       b.#collectable = false;
       untrack(b);
+      forgetReclaimable(b.#reclaim);
+      b.#reclaim = undefined;
     };
     writeDevicePointer = (b, dv, offset) => {
       if (b.#closed) return false;
@@ -108,7 +119,15 @@ export class Buffer {
     this.#allocationStream = stream;
     this.owner = owner;
     this.#collectable = memoryResource !== undefined;
-    if (this.#collectable) this.#track();
+    if (this.#collectable) {
+      this.#track();
+      const device = memoryResource!.deviceId;
+      if (device >= 0) {
+        this.#statsDevice = device;
+        this.#site = noteAllocated(device, size);
+      }
+    }
+    if (scopeDepth !== 0) adoptIntoScope(this);
   }
 
   #splitAddress(): void {
@@ -122,13 +141,30 @@ export class Buffer {
     trackLazily(this, "Buffer", Buffer.#release);
   }
 
-  /** The release of a forgotten buffer (see lifetime.ts): frees the allocation through its resource. */
+  /**
+   * The release of a forgotten buffer (see lifetime.ts): frees the allocation through its resource, once, whether
+   * its finalizer runs it or an out-of-memory's collection does first (stats.ts: the reclaim of dropped buffers).
+   */
   static #release(b: Buffer): () => void {
     const mr = b.memoryResource!;
     const h = b.#handle;
     const size = b.#size;
     const s = b.#allocationStream;
-    return () => mr.deallocate(h, size, s === undefined || s.isClosed ? NO_STREAM : streamOptionOf(s));
+    const device = b.#statsDevice;
+    const site = b.#site;
+    let done = false;
+    const release = (): void => {
+      if (done) return;
+      done = true;
+      forgetReclaimable(entry);
+      noteFreed(device, size, true, site);
+      mr.deallocate(h, size, s === undefined || s.isClosed ? NO_STREAM : streamOptionOf(s));
+    };
+    const entry: Reclaimable = { ref: new WeakRef(b), release };
+    forgetReclaimable(b.#reclaim);
+    b.#reclaim = entry;
+    rememberReclaimable(entry);
+    return release;
   }
 
   /** See relocateBuffer. */
@@ -136,6 +172,7 @@ export class Buffer {
     if (this.#closed) throw new ClosedError("this Buffer", "be resized");
     this.#views?.release();
     this.#handle = handle;
+    if (this.#statsDevice >= 0) noteResized(this.#statsDevice, this.#size, size);
     this.#size = size;
     this.#split = false;
     this.#byteCount = undefined;
@@ -172,7 +209,7 @@ export class Buffer {
 
   /** The device pointer (CUdeviceptr). */
   get handle(): CUdeviceptr {
-    if (this.#closed) throw new ClosedError("this Buffer", "use its memory");
+    if (this.#closed) throw closedError(this, "this Buffer", "use its memory");
     return this.#handle;
   }
 
@@ -362,6 +399,14 @@ export class Buffer {
     this.#views?.release();
     if (this.memoryResource !== undefined) {
       untrack(this);
+      forgetReclaimable(this.#reclaim);
+      this.#reclaim = undefined;
+      if (this.#statsDevice >= 0) noteFreed(this.#statsDevice, this.#size, false, this.#site);
+      // After a sticky fault the memory went with the context: nothing to free, nothing to throw.
+      if (faulted()) {
+        this.#allocationStream = undefined;
+        return;
+      }
       const s = stream ?? this.#allocationStream;
       this.memoryResource.deallocate(this.#handle, this.#size, s === undefined || s.isClosed ? NO_STREAM : streamOptionOf(s));
     }

@@ -31,6 +31,8 @@ import type { Stream } from "../stream.ts";
 import { takeStreamOption } from "../base/stream-arg.ts";
 import { platform } from "../../host.ts";
 import { INTERNAL, checkInternal, type Internal } from "../base/internal.ts";
+import { notePool, type PoolUsage } from "./stats.ts";
+import { isOutOfMemory, recoverOutOfMemory } from "./out-of-memory.ts";
 
 /** How a pool resource starts: a pool handle and what it owns. @internal */
 export interface PoolInit {
@@ -258,15 +260,41 @@ export abstract class MemoryPoolResource implements IpcMemoryResource {
     }
     if (n === 0) return new Buffer(INTERNAL, 0n as CUdeviceptr, 0, this.bufferResource(), stream);
     const ctx = this.allocationContext(stream);
-    this.#context ??= ctx;
-    const previous = enterContextOf(ctx);
+    if (this.#context === undefined) {
+      this.#context = ctx;
+      if (this.deviceId >= 0) notePool(this.#poolUsage());
+    }
     let ptr: CUdeviceptr;
     try {
-      ptr = driver.cuMemAllocFromPoolAsync(typeof n === "number" ? sizeArgument(n) : n, pool, stream.handle);
-    } finally {
-      leaveContext(previous);
+      ptr = allocateFromPool(ctx, n, pool, stream);
+    } catch (e) {
+      if (!isOutOfMemory(e)) throw e;
+      ptr = recoverOutOfMemory(
+        e,
+        {
+          deviceId: this.deviceId,
+          bytes: n,
+          sync: () => withCurrentContext(ctx.handle, () => driver.cuCtxSynchronize()),
+          memoryInfo: () => withCurrentContext(ctx.handle, () => driver.cuMemGetInfo()).map(Number) as [number, number],
+        },
+        () => allocateFromPool(ctx, n, pool, stream),
+      );
     }
     return new Buffer(INTERNAL, ptr, Number(n), this.bufferResource(), stream);
+  }
+
+  #usage: PoolUsage | undefined;
+  /** What the memory statistics read of this pool (and trim on an out-of-memory). */
+  #poolUsage(): PoolUsage {
+    if (this.#usage !== undefined) return this.#usage;
+    const handle = this.handle;
+    const attributes = this.attributes;
+    return (this.#usage = {
+      deviceId: this.deviceId,
+      key: ffi.addressOf(handle),
+      usage: () => [Number(attributes.reservedMemCurrent), Number(attributes.usedMemCurrent)],
+      trimTo: (bytes) => driver.cuMemPoolTrimTo(handle, bytes),
+    });
   }
 
   /**
@@ -445,6 +473,16 @@ function devicePoolInit(dev: Device, options: DeviceMemoryResourceOptions | unde
   } catch (e) {
     driver.cuMemPoolDestroy(pool);
     throw e;
+  }
+}
+
+/** cuMemAllocFromPoolAsync in `ctx`. */
+function allocateFromPool(ctx: Context, n: number | bigint, pool: CUmemoryPool, stream: Stream): CUdeviceptr {
+  const previous = enterContextOf(ctx);
+  try {
+    return driver.cuMemAllocFromPoolAsync(typeof n === "number" ? sizeArgument(n) : n, pool, stream.handle);
+  } finally {
+    leaveContext(previous);
   }
 }
 

@@ -19,6 +19,7 @@ import type { IPCBufferDescriptor } from "./ipc.ts";
 import type { Stream } from "../stream.ts";
 import { describeValue } from "../../errors/describe.ts";
 import { INTERNAL } from "../base/internal.ts";
+import { isOutOfMemory, recoverOutOfMemory } from "./out-of-memory.ts";
 
 /** Options of `allocate` and `deallocate`. */
 export interface AllocateOptions {
@@ -83,7 +84,25 @@ export class SynchronousMemoryResource implements MemoryResource {
   }
   allocate(size: number | bigint, options: AllocateOptions = {}): Buffer {
     const n = allocationSize(size);
-    const ptr = n === 0 ? (0n as CUdeviceptr) : withCurrentContext(this.device.context.handle, () => driver.cuMemAlloc(n));
+    if (n === 0) return new Buffer(INTERNAL, 0n as CUdeviceptr, 0, this, options.stream);
+    const ctx = this.device.context.handle;
+    const alloc = (): CUdeviceptr => withCurrentContext(ctx, () => driver.cuMemAlloc(n));
+    let ptr: CUdeviceptr;
+    try {
+      ptr = alloc();
+    } catch (e) {
+      if (!isOutOfMemory(e)) throw e;
+      ptr = recoverOutOfMemory(
+        e,
+        {
+          deviceId: this.device.id,
+          bytes: n,
+          sync: () => withCurrentContext(ctx, () => driver.cuCtxSynchronize()),
+          memoryInfo: () => withCurrentContext(ctx, () => driver.cuMemGetInfo()).map(Number) as [number, number],
+        },
+        alloc,
+      );
+    }
     return new Buffer(INTERNAL, ptr, Number(n), this, options.stream);
   }
   deallocate(ptr: CUdeviceptr, _size: number, options: AllocateOptions = {}): void {
