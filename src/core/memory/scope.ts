@@ -108,14 +108,12 @@ function end(frame: ScopeFrame, result: unknown, failed: boolean): void {
  * });
  * ```
  */
-export function scope<T>(fn: () => Promise<T>): Promise<T>;
-export function scope<T>(fn: () => T): T;
-export function scope<T>(fn: () => T | Promise<T>): T | Promise<T> {
+export function scope<T>(fn: () => T): T {
   if (typeof fn !== "function") throw new TypeError(`scope takes a function, not ${fn === null ? "null" : typeof fn}`);
   const frame: ScopeFrame = { made: [], kept: new Set() };
   frames.push(frame);
   scopeDepth = frames.length;
-  let result: T | Promise<T>;
+  let result: T;
   try {
     result = fn();
   } catch (e) {
@@ -123,7 +121,7 @@ export function scope<T>(fn: () => T | Promise<T>): T | Promise<T> {
     throw e;
   }
   if (result instanceof Promise) {
-    return result.then(
+    return (result as Promise<unknown>).then(
       (value) => {
         end(frame, value, false);
         return value;
@@ -132,7 +130,7 @@ export function scope<T>(fn: () => T | Promise<T>): T | Promise<T> {
         end(frame, undefined, true);
         throw e;
       },
-    );
+    ) as T;
   }
   end(frame, result, false);
   return result;
