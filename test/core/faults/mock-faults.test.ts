@@ -37,7 +37,7 @@ interface Seen {
 }
 type Result = Record<string, Seen & Record<string, unknown>> & Record<string, unknown>;
 
-function run(scenario: string, env: Record<string, string>, v8Flags: string[] = []): Result {
+function spawnScenario(scenario: string, env: Record<string, string>, v8Flags: string[] = []): { result: Result; stderr: string } {
   const cmd = runtimeCommand(script, ["--allow-all", ...v8Flags], [scenario]);
   const r = spawnSync(cmd[0]!, cmd.slice(1), {
     cwd: root,
@@ -47,7 +47,11 @@ function run(scenario: string, env: Record<string, string>, v8Flags: string[] = 
   });
   const line = (r.stdout ?? "").trim().split("\n").pop() ?? "";
   if (r.status !== 0 || !line.startsWith("{")) throw new Error(`${scenario} exited ${r.status}: ${r.stdout}\n${r.stderr}`);
-  return JSON.parse(line) as Result;
+  return { result: JSON.parse(line) as Result, stderr: r.stderr ?? "" };
+}
+
+function run(scenario: string, env: Record<string, string>, v8Flags: string[] = []): Result {
+  return spawnScenario(scenario, env, v8Flags).result;
 }
 
 function expectLaterFault(seen: Seen, fn: string, first: string): void {
@@ -148,6 +152,21 @@ describe.runIf(gcc !== undefined)("out of memory and memory statistics (mock lib
     const r = run("drop", { MOCK_CUDA_ALLOC_BUDGET: String(8 * 2 ** 20) });
     expect(r.error!.name).toBe("OutOfMemoryError");
     expect(r.error!.message).toContain("--v8-flags=--expose-gc");
+  });
+});
+
+describe.runIf(gcc !== undefined)("CUDA_TS_DEBUG=leaks (mock libcuda)", () => {
+  it("prints the largest sources of live allocations at exit, with the script's line", () => {
+    const { result, stderr } = spawnScenario("leaks", { CUDA_TS_DEBUG: "leaks" });
+    expect((result.stats as unknown as { liveObjects: number }).liveObjects).toBe(4);
+    expect(stderr).toContain("CUDA_TS_DEBUG=leaks: live device memory at exit");
+    expect(stderr).toMatch(/12288 bytes in 3 allocations on device 0, made at .*mock-faults\.ts:\d+/);
+    expect(stderr).toMatch(/1024 bytes in 1 allocation on device 0, made at .*mock-faults\.ts:\d+/);
+    expect(stderr.indexOf("12288 bytes")).toBeLessThan(stderr.indexOf("1024 bytes"));
+  });
+
+  it("prints nothing without it", () => {
+    expect(spawnScenario("leaks", {}).stderr).not.toContain("CUDA_TS_DEBUG=leaks");
   });
 });
 
