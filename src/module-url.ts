@@ -32,6 +32,7 @@ export const RUN_TIME_MODULES = [
   "src/core/system/nvml-binding",
   "src/core/gds/cufile-binding",
   "src/bindings/nccl",
+  "src/bindings/pmix",
   "src/bindings/nvrtc",
   "src/bindings/nvjitlink",
   "src/bindings/nvvm",

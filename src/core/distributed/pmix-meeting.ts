@@ -18,6 +18,8 @@ import type * as PmixModule from "../../bindings/pmix.ts";
 import type { PmixBinding } from "../../bindings/pmix.ts";
 import { ffi, type NativePointer } from "../../ffi/index.ts";
 import { RankMissingError, RendezvousError } from "./errors.ts";
+import { importLater } from "../../deferred.ts";
+import { ownModuleUrl } from "../../module-url.ts";
 
 type Pmix = typeof PmixModule;
 
@@ -25,7 +27,7 @@ let loaded: Promise<Pmix> | undefined;
 
 /** PMIx's binding module, loaded on first use. */
 export function loadPmix(): Promise<Pmix> {
-  loaded ??= import("../../bindings/pmix.ts");
+  loaded ??= importLater<Pmix>(ownModuleUrl("src/bindings/pmix"), "pmix");
   return loaded;
 }
 

@@ -32,7 +32,7 @@ import { LauncherEnvironmentError, RankMissingError, RendezvousError } from "./e
 import { RENDEZVOUS_ADDR_ENV, RENDEZVOUS_SECRET_ENV, RendezvousClient, RendezvousServer } from "./rendezvous.ts";
 import { checkInternal, type Internal, INTERNAL } from "../base/internal.ts";
 import { type Launcher, type LauncherWorld, rankDevice, readLauncherWorld } from "./launchers.ts";
-import type { PmixMeeting } from "./pmix-meeting.ts";
+import { PmixMeeting, PmixSession } from "./pmix-meeting.ts";
 
 export type { Launcher } from "./launchers.ts";
 export { expandHostList, expandTasksPerNode, LAUNCHER_VARIABLES } from "./launchers.ts";
@@ -463,7 +463,6 @@ function viaOption(options: JoinOptions): "auto" | "pmix" | "store" {
 }
 
 async function joinThroughPmix(w: World | undefined, timeoutMs: number): Promise<Meeting> {
-  const { PmixSession, PmixMeeting } = await import("./pmix-meeting.ts");
   const session = await PmixSession.acquire();
   let met: World;
   try {
