@@ -24,6 +24,37 @@ const subset = z
   })
   .strict();
 
+/** What a reviewed rule or override makes a pointer parameter (see generator/parse/roles.ts). */
+const pointerRole = z.enum(["output", "caller-buffer", "input"]);
+
+/** A regular expression (source text), checked to compile. */
+const regexSource = z.string().min(1).refine((s) => {
+  try {
+    new RegExp(s);
+    return true;
+  } catch {
+    return false;
+  }
+}, "a regular expression that compiles");
+
+/**
+ * A reviewed rule for pointer parameters the headers do not document: the functions and parameters it covers and the
+ * role it gives them. Rules are tried in order; the first that matches decides, and report.json names it.
+ */
+const pointerRule = z
+  .object({
+    /** Why the role is right, in words: report.json records it for each parameter the rule decided. */
+    rule: z.string().min(1),
+    /** The functions: a regular expression matched against the whole C name. */
+    functions: regexSource,
+    /** The parameters: a regular expression matched against the whole name (absent: every one). */
+    parameters: regexSource.optional(),
+    /** The parameters' C type as the header spells it: a regular expression matched against the whole spelling. */
+    type: regexSource.optional(),
+    role: pointerRole,
+  })
+  .strict();
+
 const library = z
   .object({
     description: z.string().min(1),
@@ -91,6 +122,21 @@ const library = z
      * without the whole library's makers.
      */
     makerParts: z.record(identifier, z.object({ description: z.string().min(1), functions: z.array(identifier).min(1) }).strict()).default({}),
+    /**
+     * Reviewed rules for the pointer parameters the headers do not document (see `pointerRule`): the last pointer of
+     * a cuSOLVER `*_bufferSize` is the size it returns; cuSPARSE's `*Get` functions write every pointer they take.
+     */
+    pointerRules: z.array(pointerRule).default([]),
+    /**
+     * Per-function overrides where a rule or the documentation is wrong: function → parameter → role. Applied before
+     * anything else; report.json names them.
+     */
+    pointerRoles: z.record(identifier, z.record(identifier, pointerRole)).default({}),
+    /**
+     * Every pointer parameter decided by the documentation, a rule or an override, never by a guess: the generator
+     * fails naming each pointer nothing decided.
+     */
+    decidePointers: z.boolean().default(false),
   })
   .strict();
 

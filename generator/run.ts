@@ -9,6 +9,7 @@ import process from "node:process";
 import { Clang } from "./libclang/api.ts";
 import { findLibclang } from "./libclang/find.ts";
 import { applyTwinOverrides, collectLibrary } from "./parse/collect.ts";
+import { UNDECIDED_POINTER } from "./parse/roles.ts";
 import { librariesFor, libraryFiles, loadManifest, type Manifest, releaseFolder, versionEntry } from "./manifest.ts";
 import { checkSeal, emitLibrary, recordedHeaders } from "./emit/library.ts";
 import { setSourceRoot } from "./emit/common.ts";
@@ -387,6 +388,17 @@ function runVersion(opts: RunOptions, dirs: string[], loaded: Manifest | undefin
     }
   }
   for (const ir of irs) for (const n of ir.notes) if (n.startsWith("MISSING ")) opts.log(`warning: ${n.slice(8)}`);
+  // A library that decides its pointers refuses a pointer parameter nothing decided, naming each.
+  for (const ir of irs) {
+    if (!manifest.libraries[ir.library]!.decidePointers) continue;
+    const undecided = ir.functions.flatMap((f) => f.params.filter((_, i) => f.roles[i]!.rule === UNDECIDED_POINTER).map((p) => `${f.name}(${p.name}: ${p.type.spelling})`));
+    if (undecided.length > 0) {
+      throw new GeneratorError(
+        `${ir.library} (${label} ${version}): ${undecided.length} pointer parameter${undecided.length === 1 ? "" : "s"} that neither the headers' documentation nor a ` +
+          `rule or override of the manifest decides:\n  ${undecided.join("\n  ")}\nAdd a pointerRules entry (or a pointerRoles override) for ${ir.library} in ${opts.manifest}.`,
+      );
+    }
+  }
   const generated = irs.filter((ir) => plans.find((p) => p.name === ir.library)!.status === "generate");
   const src = sourceRootFor(opts.out);
   setSourceRoot(src.prefix, src.ext, src.specifier);

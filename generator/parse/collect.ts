@@ -11,7 +11,7 @@ import { parseDoc, parseMemberDoc } from "./doc.ts";
 import { collectRecord, nameNestedRecords } from "./records.ts";
 import { evaluationSource, macroDoc, macroSkipReason, type MacroDef, precedingComment, readEvaluations, readMacro } from "./macros.ts";
 import { matchProcAddress, type PfnEntry, procAddressBase, readPfn, signatureOf, symbolRanks } from "./proc-address.ts";
-import { decideRoles, paramDocs, type RoleOverrides } from "./roles.ts";
+import { decideRoles, paramDocs, type PointerRule, type RoleOverrides } from "./roles.ts";
 
 /** What collectLibrary needs. */
 export interface CollectInput {
@@ -339,9 +339,32 @@ function collectFromTu(input: CollectInput, tu: Deno.PointerValue): IrLibrary {
   };
 }
 
+/** Each library's reviewed pointer rules, compiled once. */
+const compiledRules = new WeakMap<LibrarySpec, PointerRule[]>();
+
+/** The manifest's pointer rules of a library, their regular expressions anchored and compiled. */
+export function pointerRulesOf(spec: LibrarySpec): PointerRule[] {
+  let rules = compiledRules.get(spec);
+  if (rules === undefined) {
+    const anchored = (s: string): RegExp => new RegExp(`^(?:${s})$`);
+    rules = spec.pointerRules.map((r) => ({
+      rule: r.rule,
+      functions: anchored(r.functions),
+      ...(r.parameters === undefined ? {} : { parameters: anchored(r.parameters) }),
+      ...(r.type === undefined ? {} : { type: anchored(r.type) }),
+      role: r.role,
+    }));
+    compiledRules.set(spec, rules);
+  }
+  return rules;
+}
+
 /** The manifest's overrides of one function. */
 function roleOverrides(fn: IrFunction, spec: LibrarySpec): RoleOverrides {
   const o: RoleOverrides = {};
+  if (spec.pointerRules.length > 0) o.pointerRules = pointerRulesOf(spec);
+  if (spec.pointerRoles[fn.name]) o.pointerRoles = spec.pointerRoles[fn.name];
+  if (spec.decidePointers) o.decidePointers = true;
   if (spec.outputs[fn.name]) o.outputs = spec.outputs[fn.name];
   if (spec.notOutputs[fn.name]) o.notOutputs = spec.notOutputs[fn.name];
   if (spec.fixedArrays[fn.name]) o.fixedArrays = spec.fixedArrays[fn.name];
@@ -364,6 +387,13 @@ function assignRoles(fn: IrFunction, spec: LibrarySpec, overrides: RoleOverrides
   const res = resolveTypedefs(fn.result);
   const returnsStatus = statusType !== undefined && spec.status?.field === undefined &&
     (fn.result.spelling === statusType || (fn.result.kind === "typedef" && fn.result.name === statusType) || (res.kind === "enum" && res.name === statusType));
+  // An array parameter (`T* vectors[]`) is a pointer in C; one the manifest overrides as an output is typed as that
+  // pointer, so that the checked style reads what the library writes through it.
+  for (const p of fn.params) {
+    if (p.type.kind === "array" && overrides.pointerRoles?.[p.name] === "output") {
+      p.type = { kind: "pointer", spelling: `${p.type.element.spelling}*`, pointee: p.type.element, constPointee: false };
+    }
+  }
   fn.roles = decideRoles(fn, overrides, returnsStatus);
   fn.outputs = fn.params.filter((_, i) => fn.roles[i]!.role === "output").map((p) => p.name);
 }

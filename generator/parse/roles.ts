@@ -101,8 +101,29 @@ function integerParam(t: IrType): "value" | "pointer" | undefined {
   return undefined;
 }
 
+/** What a reviewed rule or override makes a pointer parameter. */
+export type PointerRole = "output" | "caller-buffer" | "input";
+
+/** A reviewed rule of the manifest (`pointerRules`), its regular expressions compiled (anchored). */
+export interface PointerRule {
+  readonly rule: string;
+  readonly functions: RegExp;
+  readonly parameters?: RegExp;
+  readonly type?: RegExp;
+  readonly role: PointerRole;
+}
+
+/** The rule text of a pointer parameter nothing decided (a library with `decidePointers` fails on it). */
+export const UNDECIDED_POINTER = "undecided: no documentation, reviewed rule or override says what this pointer is";
+
 /** Overrides from the manifest for one function. */
 export interface RoleOverrides {
+  /** Reviewed rules for undocumented pointers, in order (the first that matches decides). */
+  pointerRules?: readonly PointerRule[];
+  /** Per-parameter overrides of this function: parameter → role. */
+  pointerRoles?: Readonly<Record<string, PointerRole>>;
+  /** No guess for an undocumented pointer: one that no rule decides is marked {@link UNDECIDED_POINTER}. */
+  decidePointers?: boolean;
   /** Parameters that are single outputs, and only these. */
   outputs?: string[];
   /** Parameters that are not outputs. */
@@ -174,8 +195,14 @@ export function decideRoles(fn: IrFunction, overrides: RoleOverrides, returnsSta
   /** A `T**` documented as receiving a pointer to an array the library owns: one pointer, never an array of them. */
   const ownedArray = (i: number): boolean => pointeeKind(fn.params[i]!.type) === "pointer" && OWNED_ARRAY_TEXT.test(docs[i]?.text ?? "");
 
+  // Per-function overrides from the manifest: reviewed, they win over the documentation and every rule below.
+  for (const [name, role] of Object.entries(overrides.pointerRoles ?? {})) {
+    const i = fn.params.findIndex((p) => p.name === name);
+    if (i >= 0) roles[i] = { role, rule: `manifest pointerRoles override (${role})` };
+  }
+
   // Handle references: a destroy function that takes a pointer to the handle it destroys.
-  if (/(Destroy|Delete)\w*$/.test(fn.name) && n >= 1 && pointeeKind(fn.params[0]!.type) === "handle" && !says(0) && !forced?.has(fn.params[0]!.name)) {
+  if (!roles[0] && /(Destroy|Delete)\w*$/.test(fn.name) && n >= 1 && pointeeKind(fn.params[0]!.type) === "handle" && !says(0) && !forced?.has(fn.params[0]!.name)) {
     roles[0] = { role: "handle-reference", rule: "destroy function taking a pointer to the handle it destroys" };
   }
 
@@ -184,7 +211,7 @@ export function decideRoles(fn: IrFunction, overrides: RoleOverrides, returnsSta
   // A pointer the description says the function returns a value in ("Returns in `*size` the size of symbol") is
   // that value, not the count of an array.
   const isCountCandidate = (j: number): boolean =>
-    integerParam(fn.params[j]!.type) !== undefined && COUNTISH.test(fn.params[j]!.name) && !(integerParam(fn.params[j]!.type) === "pointer" && described.has(fn.params[j]!.name));
+    overrides.pointerRoles?.[fn.params[j]!.name] === undefined && integerParam(fn.params[j]!.type) !== undefined && COUNTISH.test(fn.params[j]!.name) && !(integerParam(fn.params[j]!.type) === "pointer" && described.has(fn.params[j]!.name));
   for (let i = 0; i < n; i++) {
     if (roles[i]) continue;
     const p = fn.params[i]!;
@@ -403,7 +430,17 @@ export function decideRoles(fn: IrFunction, overrides: RoleOverrides, returnsSta
       continue;
     }
     if (!d) {
-      // Undocumented: a getter's or creator's pointer to one handle, scalar or record is what it returns.
+      // Undocumented: a reviewed rule of the manifest decides, the first that matches.
+      const rule = overrides.pointerRules?.find((r) => r.functions.test(fn.name) && (r.parameters?.test(p.name) ?? true) && (r.type?.test(p.type.spelling) ?? true));
+      if (rule !== undefined) {
+        roles[i] = { role: rule.role, rule: `manifest rule: ${rule.rule}` };
+        continue;
+      }
+      if (overrides.decidePointers) {
+        roles[i] = { role: "caller-buffer", rule: UNDECIDED_POINTER };
+        continue;
+      }
+      // Else a guess: a getter's or creator's pointer to one handle, scalar or record is what it returns.
       // Only the first or the last parameter: one in the middle may be an in/out count (cuFileBatchIOGetStatus' nr).
       const edge = i === 0 || i === n - 1;
       if (edge && /(Get|Create|Alloc|Query|Import|Open|Export)/.test(fn.name) && kind !== "pointer" && !fn.params.slice(0, i).some((q, k) => roles[k]?.role === "output")) {

@@ -13,6 +13,8 @@
  *   caller's memory); writes the version of the table under test into version queries' outputs
  *   (`cudaRuntimeGetVersion`, `nvrtcVersion`, ...); it writes only through pointers that can be addresses (not below
  *   64 KiB, not above 2^47), so that a bad pointer that slips past the bindings' checks is counted, not a segfault;
+ *   the math libraries' `<lib>GetProperty` report the version of the table's headers (MAJOR_VERSION, MINOR_VERSION,
+ *   PATCH_LEVEL by the type asked for), which their bindings choose the table by;
  * - returns 0 (success), NULL for pointer results, zeros for a struct result. Each function is declared with its
  *   real C prototype (structs by value as structs of the same size and x86-64 passing class), so gcc does what the
  *   ABI asks, a struct returned in memory included (it returns the hidden pointer in rax).
@@ -66,7 +68,7 @@ const SONAMES: Readonly<Record<string, readonly [pathfinderName: string, cuda13:
 /** Every library and table version the package carries, as sweep targets (CUDA 13.0, 12.4, NCCL 2.28, 2.22). */
 export const MOCK_TARGETS: readonly MockTarget[] = [
   ...["driver", "runtime", "nvrtc", "nvjitlink", "nvvm", "nvml", "cufile", "nvfatbin", "cupti", "cublas", "cublaslt", "curand", "cufft", "cusolver", "cusparse"].map((l) => target(l, "13.0")),
-  ...["driver", "runtime", "nvrtc", "nvjitlink", "nvvm", "nvml", "cufile", "nvfatbin", "cupti"].map((l) => target(l, "12.4")),
+  ...["driver", "runtime", "nvrtc", "nvjitlink", "nvvm", "nvml", "cufile", "nvfatbin", "cupti", "cublas", "cublaslt", "curand", "cufft", "cusolver", "cusparse"].map((l) => target(l, "12.4")),
   target("nccl", "2.28"),
   target("nccl", "2.22"),
 ];
@@ -121,20 +123,45 @@ function versionWrites(library: string, version: string): Readonly<Record<string
     case "cupti":
       return { cuptiGetVersion: { 0: major >= 13 ? 130000 : 120400 } };
     case "cublas":
-      return { cublasGetVersion: { 1: major * 10000 }, cublasGetVersion_v2: { 1: major * 10000 } };
+      return { cublasGetVersion: { 1: major * 10000 + minor * 100 }, cublasGetVersion_v2: { 1: major * 10000 + minor * 100 } };
     case "curand":
-      return { curandGetVersion: { 0: 10400 } };
+      return { curandGetVersion: { 0: major >= 13 ? 10400 : 10305 } };
     case "cufft":
-      return { cufftGetVersion: { 0: 12000 } };
+      return { cufftGetVersion: { 0: major >= 13 ? 12000 : 11201 } };
     case "cusolver":
-      return { cusolverGetVersion: { 0: 12000 } };
+      return { cusolverGetVersion: { 0: major >= 13 ? 12000 : 11601 } };
     case "cusparse":
-      return { cusparseGetVersion: { 1: 12600 } };
+      return { cusparseGetVersion: { 1: major >= 13 ? 12600 : 12301 } };
     case "nccl":
       // NCCL_VERSION_CODE: major·10000 + minor·100 + patch.
       return { ncclGetVersion: { 0: major * 10000 + minor * 100 + 3 } };
     default:
       return {};
+  }
+}
+
+/**
+ * The (major, minor, patch) each math library's `<lib>GetProperty` reports for a table version (what its headers
+ * declare): the math bindings choose their table by it (src/bindings/library-version.ts).
+ */
+function propertyVersion(library: string, version: string): { readonly fn: string; readonly value: readonly [number, number, number] } | undefined {
+  const [major, minor] = version.split(".").map(Number) as [number, number];
+  const cuda13 = major >= 13;
+  switch (library) {
+    case "cublas":
+      return { fn: "cublasGetProperty", value: [major, minor, 0] };
+    case "cublaslt":
+      return { fn: "cublasLtGetProperty", value: [major, minor, 0] };
+    case "cufft":
+      return { fn: "cufftGetProperty", value: cuda13 ? [12, 0, 0] : [11, 2, 1] };
+    case "curand":
+      return { fn: "curandGetProperty", value: cuda13 ? [10, 4, 0] : [10, 3, 5] };
+    case "cusolver":
+      return { fn: "cusolverGetProperty", value: cuda13 ? [12, 0, 4] : [11, 6, 1] };
+    case "cusparse":
+      return { fn: "cusparseGetProperty", value: cuda13 ? [12, 6, 3] : [12, 3, 1] };
+    default:
+      return undefined;
   }
 }
 
@@ -202,6 +229,7 @@ function structDefinition(name: string, layout: StructLayout): string {
 export function mockSource(functions: FunctionTable, options: MockSourceOptions): MockSource {
   const isDriver = options.info.name === "driver";
   const writes = versionWrites(options.info.name, options.version);
+  const property = propertyVersion(options.info.name, options.version);
   const structs = new Map<string, string>(); // layout key → C type name
   const defs: string[] = [];
   const cType = (t: NativeType): string => {
@@ -247,6 +275,10 @@ export function mockSource(functions: FunctionTable, options: MockSourceOptions)
     const lines = [`  counts[${slot}]++; counts[${slotCount}]++;`];
     for (const o of options.outputs?.(name) ?? []) {
       if (spec.parameters[o.index] === "pointer" && o.bytes > 0) lines.push(`  if (OK(a${o.index})) memset(a${o.index}, 0, ${Math.min(8, o.bytes)});`);
+    }
+    if (property?.fn === name && spec.parameters[1] === "pointer") {
+      const [a, b, c] = property.value;
+      lines.push(`  if (OK(a1)) *(int32_t *)a1 = a0 == 0 ? ${a} : a0 == 1 ? ${b} : ${c};`);
     }
     for (const [index, value] of Object.entries(writes[name] ?? {})) {
       if (spec.parameters[Number(index)] === "pointer") lines.push(`  if (OK(a${index})) *(int32_t *)a${index} = ${value};`);

@@ -2,7 +2,7 @@
 // DO NOT EDIT: regenerate with `npm run generate` (see README.md).
 // Header cublas_v2.h sha256 ab131d0798dbf7b96e11fc3ad4b10007e5a5afc03d0cb06f3b8ad1ca90c234ac
 // Header cublas_api.h sha256 5d102b9600f2ff8856b84b7c5da7d1b04f4a449e57568d3a361d75ddc820fbba
-// Seal: sha256 2e24f8d1b79e69eb1bd95a3659e102dee44d56c4b5791d59e62a60f484f225c2
+// Seal: sha256 ee42cad3a5aa4d303d01ebf28f8966b447715ecb9f46af28d2546839cf733d6e
 
 import { type CheckedRuntime, type PointerLike, lazyTable } from "../../../src/tables-runtime/checked.ts";
 import type { Checked } from "./checked.ts";
@@ -383,12 +383,14 @@ function cublasSetLoggerCallback$(raw: Raw, rt: CheckedRuntime): Checked["cublas
 }
 
 function cublasGetLoggerCallback$(raw: Raw, rt: CheckedRuntime): Checked["cublasGetLoggerCallback"] {
+  const o0 = rt.out[0]!;
   const F$ = "cublasGetLoggerCallback";
-  return function cublasGetLoggerCallback(userCallback: PointerLike): void {
-    if (arguments.length !== 1) rt.arity(F$, "userCallback", 1, arguments.length);
-    const r = raw.cublasGetLoggerCallback(rt.ptr(userCallback, F$, "userCallback"));
+  return function cublasGetLoggerCallback(): cublasLogCallback {
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
+    const r = raw.cublasGetLoggerCallback(o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
+    return rt.readPointer(0) as cublasLogCallback;
   };
 }
 
@@ -13468,74 +13470,88 @@ function cublasZmatinvBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasZma
 }
 
 function cublasSgeqrfBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasSgeqrfBatched"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cublasSgeqrfBatched";
-  return function cublasSgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, info: PointerLike, batchSize: number): void {
-    if (arguments.length !== 8) rt.arity(F$, "handle,m,n,Aarray,lda,TauArray,info,batchSize", 8, arguments.length);
+  return function cublasSgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, batchSize: number): number {
+    if (arguments.length !== 7) rt.arity(F$, "handle,m,n,Aarray,lda,TauArray,batchSize", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cublasSgeqrfBatched(handle, m, n, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(TauArray, F$, "TauArray"), rt.ptr(info, F$, "info"), batchSize);
+    const r = raw.cublasSgeqrfBatched(handle, m, n, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(TauArray, F$, "TauArray"), o0, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cublasDgeqrfBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasDgeqrfBatched"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cublasDgeqrfBatched";
-  return function cublasDgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, info: PointerLike, batchSize: number): void {
-    if (arguments.length !== 8) rt.arity(F$, "handle,m,n,Aarray,lda,TauArray,info,batchSize", 8, arguments.length);
+  return function cublasDgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, batchSize: number): number {
+    if (arguments.length !== 7) rt.arity(F$, "handle,m,n,Aarray,lda,TauArray,batchSize", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cublasDgeqrfBatched(handle, m, n, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(TauArray, F$, "TauArray"), rt.ptr(info, F$, "info"), batchSize);
+    const r = raw.cublasDgeqrfBatched(handle, m, n, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(TauArray, F$, "TauArray"), o0, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cublasCgeqrfBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasCgeqrfBatched"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cublasCgeqrfBatched";
-  return function cublasCgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, info: PointerLike, batchSize: number): void {
-    if (arguments.length !== 8) rt.arity(F$, "handle,m,n,Aarray,lda,TauArray,info,batchSize", 8, arguments.length);
+  return function cublasCgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, batchSize: number): number {
+    if (arguments.length !== 7) rt.arity(F$, "handle,m,n,Aarray,lda,TauArray,batchSize", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cublasCgeqrfBatched(handle, m, n, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(TauArray, F$, "TauArray"), rt.ptr(info, F$, "info"), batchSize);
+    const r = raw.cublasCgeqrfBatched(handle, m, n, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(TauArray, F$, "TauArray"), o0, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cublasZgeqrfBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasZgeqrfBatched"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cublasZgeqrfBatched";
-  return function cublasZgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, info: PointerLike, batchSize: number): void {
-    if (arguments.length !== 8) rt.arity(F$, "handle,m,n,Aarray,lda,TauArray,info,batchSize", 8, arguments.length);
+  return function cublasZgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, batchSize: number): number {
+    if (arguments.length !== 7) rt.arity(F$, "handle,m,n,Aarray,lda,TauArray,batchSize", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cublasZgeqrfBatched(handle, m, n, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(TauArray, F$, "TauArray"), rt.ptr(info, F$, "info"), batchSize);
+    const r = raw.cublasZgeqrfBatched(handle, m, n, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(TauArray, F$, "TauArray"), o0, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cublasSgelsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasSgelsBatched"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cublasSgelsBatched";
-  return function cublasSgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, info: PointerLike, devInfoArray: PointerLike, batchSize: number): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,trans,m,n,nrhs,Aarray,lda,Carray,ldc,info,devInfoArray,batchSize", 12, arguments.length);
+  return function cublasSgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, devInfoArray: PointerLike, batchSize: number): number {
+    if (arguments.length !== 11) rt.arity(F$, "handle,trans,m,n,nrhs,Aarray,lda,Carray,ldc,devInfoArray,batchSize", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
@@ -13544,17 +13560,20 @@ function cublasSgelsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasSgels
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cublasSgelsBatched(handle, trans, m, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(Carray, F$, "Carray"), ldc, rt.ptr(info, F$, "info"), rt.ptr(devInfoArray, F$, "devInfoArray"), batchSize);
+    const r = raw.cublasSgelsBatched(handle, trans, m, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(Carray, F$, "Carray"), ldc, o0, rt.ptr(devInfoArray, F$, "devInfoArray"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cublasDgelsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasDgelsBatched"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cublasDgelsBatched";
-  return function cublasDgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, info: PointerLike, devInfoArray: PointerLike, batchSize: number): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,trans,m,n,nrhs,Aarray,lda,Carray,ldc,info,devInfoArray,batchSize", 12, arguments.length);
+  return function cublasDgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, devInfoArray: PointerLike, batchSize: number): number {
+    if (arguments.length !== 11) rt.arity(F$, "handle,trans,m,n,nrhs,Aarray,lda,Carray,ldc,devInfoArray,batchSize", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
@@ -13563,17 +13582,20 @@ function cublasDgelsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasDgels
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cublasDgelsBatched(handle, trans, m, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(Carray, F$, "Carray"), ldc, rt.ptr(info, F$, "info"), rt.ptr(devInfoArray, F$, "devInfoArray"), batchSize);
+    const r = raw.cublasDgelsBatched(handle, trans, m, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(Carray, F$, "Carray"), ldc, o0, rt.ptr(devInfoArray, F$, "devInfoArray"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cublasCgelsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasCgelsBatched"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cublasCgelsBatched";
-  return function cublasCgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, info: PointerLike, devInfoArray: PointerLike, batchSize: number): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,trans,m,n,nrhs,Aarray,lda,Carray,ldc,info,devInfoArray,batchSize", 12, arguments.length);
+  return function cublasCgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, devInfoArray: PointerLike, batchSize: number): number {
+    if (arguments.length !== 11) rt.arity(F$, "handle,trans,m,n,nrhs,Aarray,lda,Carray,ldc,devInfoArray,batchSize", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
@@ -13582,17 +13604,20 @@ function cublasCgelsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasCgels
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cublasCgelsBatched(handle, trans, m, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(Carray, F$, "Carray"), ldc, rt.ptr(info, F$, "info"), rt.ptr(devInfoArray, F$, "devInfoArray"), batchSize);
+    const r = raw.cublasCgelsBatched(handle, trans, m, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(Carray, F$, "Carray"), ldc, o0, rt.ptr(devInfoArray, F$, "devInfoArray"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cublasZgelsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasZgelsBatched"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cublasZgelsBatched";
-  return function cublasZgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, info: PointerLike, devInfoArray: PointerLike, batchSize: number): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,trans,m,n,nrhs,Aarray,lda,Carray,ldc,info,devInfoArray,batchSize", 12, arguments.length);
+  return function cublasZgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, devInfoArray: PointerLike, batchSize: number): number {
+    if (arguments.length !== 11) rt.arity(F$, "handle,trans,m,n,nrhs,Aarray,lda,Carray,ldc,devInfoArray,batchSize", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
@@ -13601,9 +13626,10 @@ function cublasZgelsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasZgels
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cublasZgelsBatched(handle, trans, m, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(Carray, F$, "Carray"), ldc, rt.ptr(info, F$, "info"), rt.ptr(devInfoArray, F$, "devInfoArray"), batchSize);
+    const r = raw.cublasZgelsBatched(handle, trans, m, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(Carray, F$, "Carray"), ldc, o0, rt.ptr(devInfoArray, F$, "devInfoArray"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
@@ -13852,10 +13878,12 @@ function cublasZgetriBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasZget
 }
 
 function cublasSgetrsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasSgetrsBatched"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cublasSgetrsBatched";
-  return function cublasSgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, info: PointerLike, batchSize: number): void {
-    if (arguments.length !== 11) rt.arity(F$, "handle,trans,n,nrhs,Aarray,lda,devIpiv,Barray,ldb,info,batchSize", 11, arguments.length);
+  return function cublasSgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, batchSize: number): number {
+    if (arguments.length !== 10) rt.arity(F$, "handle,trans,n,nrhs,Aarray,lda,devIpiv,Barray,ldb,batchSize", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -13863,17 +13891,20 @@ function cublasSgetrsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasSget
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cublasSgetrsBatched(handle, trans, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(devIpiv, F$, "devIpiv"), rt.ptr(Barray, F$, "Barray"), ldb, rt.ptr(info, F$, "info"), batchSize);
+    const r = raw.cublasSgetrsBatched(handle, trans, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(devIpiv, F$, "devIpiv"), rt.ptr(Barray, F$, "Barray"), ldb, o0, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cublasDgetrsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasDgetrsBatched"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cublasDgetrsBatched";
-  return function cublasDgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, info: PointerLike, batchSize: number): void {
-    if (arguments.length !== 11) rt.arity(F$, "handle,trans,n,nrhs,Aarray,lda,devIpiv,Barray,ldb,info,batchSize", 11, arguments.length);
+  return function cublasDgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, batchSize: number): number {
+    if (arguments.length !== 10) rt.arity(F$, "handle,trans,n,nrhs,Aarray,lda,devIpiv,Barray,ldb,batchSize", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -13881,17 +13912,20 @@ function cublasDgetrsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasDget
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cublasDgetrsBatched(handle, trans, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(devIpiv, F$, "devIpiv"), rt.ptr(Barray, F$, "Barray"), ldb, rt.ptr(info, F$, "info"), batchSize);
+    const r = raw.cublasDgetrsBatched(handle, trans, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(devIpiv, F$, "devIpiv"), rt.ptr(Barray, F$, "Barray"), ldb, o0, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cublasCgetrsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasCgetrsBatched"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cublasCgetrsBatched";
-  return function cublasCgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, info: PointerLike, batchSize: number): void {
-    if (arguments.length !== 11) rt.arity(F$, "handle,trans,n,nrhs,Aarray,lda,devIpiv,Barray,ldb,info,batchSize", 11, arguments.length);
+  return function cublasCgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, batchSize: number): number {
+    if (arguments.length !== 10) rt.arity(F$, "handle,trans,n,nrhs,Aarray,lda,devIpiv,Barray,ldb,batchSize", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -13899,17 +13933,20 @@ function cublasCgetrsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasCget
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cublasCgetrsBatched(handle, trans, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(devIpiv, F$, "devIpiv"), rt.ptr(Barray, F$, "Barray"), ldb, rt.ptr(info, F$, "info"), batchSize);
+    const r = raw.cublasCgetrsBatched(handle, trans, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(devIpiv, F$, "devIpiv"), rt.ptr(Barray, F$, "Barray"), ldb, o0, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cublasZgetrsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasZgetrsBatched"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cublasZgetrsBatched";
-  return function cublasZgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, info: PointerLike, batchSize: number): void {
-    if (arguments.length !== 11) rt.arity(F$, "handle,trans,n,nrhs,Aarray,lda,devIpiv,Barray,ldb,info,batchSize", 11, arguments.length);
+  return function cublasZgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, batchSize: number): number {
+    if (arguments.length !== 10) rt.arity(F$, "handle,trans,n,nrhs,Aarray,lda,devIpiv,Barray,ldb,batchSize", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -13917,9 +13954,10 @@ function cublasZgetrsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasZget
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cublasZgetrsBatched(handle, trans, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(devIpiv, F$, "devIpiv"), rt.ptr(Barray, F$, "Barray"), ldb, rt.ptr(info, F$, "info"), batchSize);
+    const r = raw.cublasZgetrsBatched(handle, trans, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(devIpiv, F$, "devIpiv"), rt.ptr(Barray, F$, "Barray"), ldb, o0, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 

@@ -2,7 +2,7 @@
 // DO NOT EDIT: regenerate with `npm run generate` (see README.md).
 // Header cublas_v2.h sha256 ab131d0798dbf7b96e11fc3ad4b10007e5a5afc03d0cb06f3b8ad1ca90c234ac
 // Header cublas_api.h sha256 5d102b9600f2ff8856b84b7c5da7d1b04f4a449e57568d3a361d75ddc820fbba
-// Seal: sha256 5663c3dd060a77005e3cc41162f38f054395b97b73b12123c906eae40cd0e469
+// Seal: sha256 466e2d43982a992780f093210fb735c3bc4e83e04a1a6be039289a29d0f88be6
 
 import type { PointerLike } from "../../../src/tables-runtime/checked.ts";
 import type { cublasAtomicsMode_t, cublasComputeType_t, cublasDiagType_t, cublasFillMode_t, cublasGemmAlgo_t, cublasMath_t, cublasOperation_t, cublasPointerMode_t, cublasSideMode_t, cublasStatus_t } from "./enums.ts";
@@ -153,11 +153,8 @@ export interface Checked {
    * @returns nothing; a failure throws the library's typed error.
    */
   cublasSetLoggerCallback(userCallback: cublasLogCallback): void;
-  /**
-   * @param userCallback - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
-   */
-  cublasGetLoggerCallback(userCallback: PointerLike): void;
+  /** @returns `userCallback` */
+  cublasGetLoggerCallback(): cublasLogCallback;
   /**
    * @param n - (undocumented in the header)
    * @param elemSize - (undocumented in the header)
@@ -10614,11 +10611,10 @@ export interface Checked {
    * @param Aarray - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param TauArray - (undocumented in the header)
-   * @param info - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `info`
    */
-  cublasSgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, info: PointerLike, batchSize: number): void;
+  cublasSgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -10626,11 +10622,10 @@ export interface Checked {
    * @param Aarray - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param TauArray - (undocumented in the header)
-   * @param info - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `info`
    */
-  cublasDgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, info: PointerLike, batchSize: number): void;
+  cublasDgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -10638,11 +10633,10 @@ export interface Checked {
    * @param Aarray - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param TauArray - (undocumented in the header)
-   * @param info - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `info`
    */
-  cublasCgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, info: PointerLike, batchSize: number): void;
+  cublasCgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -10650,11 +10644,10 @@ export interface Checked {
    * @param Aarray - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param TauArray - (undocumented in the header)
-   * @param info - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `info`
    */
-  cublasZgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, info: PointerLike, batchSize: number): void;
+  cublasZgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param trans - (undocumented in the header)
@@ -10665,12 +10658,11 @@ export interface Checked {
    * @param lda - (undocumented in the header)
    * @param Carray - (undocumented in the header)
    * @param ldc - (undocumented in the header)
-   * @param info - (undocumented in the header)
    * @param devInfoArray - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `info`
    */
-  cublasSgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, info: PointerLike, devInfoArray: PointerLike, batchSize: number): void;
+  cublasSgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, devInfoArray: PointerLike, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param trans - (undocumented in the header)
@@ -10681,12 +10673,11 @@ export interface Checked {
    * @param lda - (undocumented in the header)
    * @param Carray - (undocumented in the header)
    * @param ldc - (undocumented in the header)
-   * @param info - (undocumented in the header)
    * @param devInfoArray - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `info`
    */
-  cublasDgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, info: PointerLike, devInfoArray: PointerLike, batchSize: number): void;
+  cublasDgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, devInfoArray: PointerLike, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param trans - (undocumented in the header)
@@ -10697,12 +10688,11 @@ export interface Checked {
    * @param lda - (undocumented in the header)
    * @param Carray - (undocumented in the header)
    * @param ldc - (undocumented in the header)
-   * @param info - (undocumented in the header)
    * @param devInfoArray - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `info`
    */
-  cublasCgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, info: PointerLike, devInfoArray: PointerLike, batchSize: number): void;
+  cublasCgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, devInfoArray: PointerLike, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param trans - (undocumented in the header)
@@ -10713,12 +10703,11 @@ export interface Checked {
    * @param lda - (undocumented in the header)
    * @param Carray - (undocumented in the header)
    * @param ldc - (undocumented in the header)
-   * @param info - (undocumented in the header)
    * @param devInfoArray - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `info`
    */
-  cublasZgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, info: PointerLike, devInfoArray: PointerLike, batchSize: number): void;
+  cublasZgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, devInfoArray: PointerLike, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -10905,11 +10894,10 @@ export interface Checked {
    * @param devIpiv - (undocumented in the header)
    * @param Barray - (undocumented in the header)
    * @param ldb - (undocumented in the header)
-   * @param info - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `info`
    */
-  cublasSgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, info: PointerLike, batchSize: number): void;
+  cublasSgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param trans - (undocumented in the header)
@@ -10920,11 +10908,10 @@ export interface Checked {
    * @param devIpiv - (undocumented in the header)
    * @param Barray - (undocumented in the header)
    * @param ldb - (undocumented in the header)
-   * @param info - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `info`
    */
-  cublasDgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, info: PointerLike, batchSize: number): void;
+  cublasDgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param trans - (undocumented in the header)
@@ -10935,11 +10922,10 @@ export interface Checked {
    * @param devIpiv - (undocumented in the header)
    * @param Barray - (undocumented in the header)
    * @param ldb - (undocumented in the header)
-   * @param info - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `info`
    */
-  cublasCgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, info: PointerLike, batchSize: number): void;
+  cublasCgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param trans - (undocumented in the header)
@@ -10950,11 +10936,10 @@ export interface Checked {
    * @param devIpiv - (undocumented in the header)
    * @param Barray - (undocumented in the header)
    * @param ldb - (undocumented in the header)
-   * @param info - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `info`
    */
-  cublasZgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, info: PointerLike, batchSize: number): void;
+  cublasZgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param transa - (undocumented in the header)

@@ -2,9 +2,10 @@
 // DO NOT EDIT: regenerate with `npm run generate` (see README.md).
 // Header cufft.h sha256 38f4eb6cddd8bc74761d94f2e0aaff6b36c5533f19197024993ff57aba35cb72
 // Header cufftXt.h sha256 6d3328f62c583e7f859eb0b0d95619d975700d84fb37c5ab45d5e9e029818a56
-// Seal: sha256 6ec7d5cb6ddc92030a9aca17485e931af5801e8385129a0ca9fcd3a97f7b60b6
+// Seal: sha256 64a89a0d72bae9b008962ceab49969fd7d100577b7061217a48ab08e4791e4ca
 
 import type { PointerLike } from "../../../src/tables-runtime/checked.ts";
+import type { Pointer } from "../../../src/ffi/types.ts";
 import type { cufftProperty, cufftResult, cufftType, cufftXtCallbackType, cufftXtCopyType, cufftXtQueryType, cufftXtSubFormat, cufftXtWorkAreaPolicy } from "./enums.ts";
 import type { cufftHandle } from "./types.ts";
 import type { cudaDataType, cudaStream_t, double2, float2, libraryPropertyType } from "../runtime/index.ts";
@@ -123,34 +124,32 @@ export interface Checked {
    * @param odist - (undocumented in the header)
    * @param type - (undocumented in the header)
    * @param batch - (undocumented in the header)
-   * @returns `workSize`
+   * @param workSize - (undocumented in the header)
+   * @returns nothing; a failure throws the library's typed error.
    */
-  cufftGetSizeMany64(plan: cufftHandle, rank: number, n: PointerLike, inembed: PointerLike, istride: bigint | number, idist: bigint | number, onembed: PointerLike, ostride: bigint | number, odist: bigint | number, type: cufftType, batch: bigint | number): bigint;
+  cufftGetSizeMany64(plan: cufftHandle, rank: number, n: PointerLike, inembed: PointerLike, istride: bigint | number, idist: bigint | number, onembed: PointerLike, ostride: bigint | number, odist: bigint | number, type: cufftType, batch: bigint | number, workSize: PointerLike): void;
   /**
    * @param nx - (undocumented in the header)
    * @param type - (undocumented in the header)
    * @param batch - (undocumented in the header)
-   * @param workSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workSize`
    */
-  cufftEstimate1d(nx: number, type: cufftType, batch: number, workSize: PointerLike): void;
+  cufftEstimate1d(nx: number, type: cufftType, batch: number): bigint;
   /**
    * @param nx - (undocumented in the header)
    * @param ny - (undocumented in the header)
    * @param type - (undocumented in the header)
-   * @param workSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workSize`
    */
-  cufftEstimate2d(nx: number, ny: number, type: cufftType, workSize: PointerLike): void;
+  cufftEstimate2d(nx: number, ny: number, type: cufftType): bigint;
   /**
    * @param nx - (undocumented in the header)
    * @param ny - (undocumented in the header)
    * @param nz - (undocumented in the header)
    * @param type - (undocumented in the header)
-   * @param workSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workSize`
    */
-  cufftEstimate3d(nx: number, ny: number, nz: number, type: cufftType, workSize: PointerLike): void;
+  cufftEstimate3d(nx: number, ny: number, nz: number, type: cufftType): bigint;
   /**
    * @param rank - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -162,10 +161,9 @@ export interface Checked {
    * @param odist - (undocumented in the header)
    * @param type - (undocumented in the header)
    * @param batch - (undocumented in the header)
-   * @param workSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workSize`
    */
-  cufftEstimateMany(rank: number, n: PointerLike, inembed: PointerLike, istride: number, idist: number, onembed: PointerLike, ostride: number, odist: number, type: cufftType, batch: number, workSize: PointerLike): void;
+  cufftEstimateMany(rank: number, n: PointerLike, inembed: PointerLike, istride: number, idist: number, onembed: PointerLike, ostride: number, odist: number, type: cufftType, batch: number): bigint;
   /** @returns `handle` */
   cufftCreate(): cufftHandle;
   /**
@@ -173,26 +171,29 @@ export interface Checked {
    * @param nx - (undocumented in the header)
    * @param type - (undocumented in the header)
    * @param batch - (undocumented in the header)
-   * @returns `workSize`
+   * @param workSize - (undocumented in the header)
+   * @returns nothing; a failure throws the library's typed error.
    */
-  cufftGetSize1d(handle: cufftHandle, nx: number, type: cufftType, batch: number): bigint;
+  cufftGetSize1d(handle: cufftHandle, nx: number, type: cufftType, batch: number, workSize: PointerLike): void;
   /**
    * @param handle - (undocumented in the header)
    * @param nx - (undocumented in the header)
    * @param ny - (undocumented in the header)
    * @param type - (undocumented in the header)
-   * @returns `workSize`
+   * @param workSize - (undocumented in the header)
+   * @returns nothing; a failure throws the library's typed error.
    */
-  cufftGetSize2d(handle: cufftHandle, nx: number, ny: number, type: cufftType): bigint;
+  cufftGetSize2d(handle: cufftHandle, nx: number, ny: number, type: cufftType, workSize: PointerLike): void;
   /**
    * @param handle - (undocumented in the header)
    * @param nx - (undocumented in the header)
    * @param ny - (undocumented in the header)
    * @param nz - (undocumented in the header)
    * @param type - (undocumented in the header)
-   * @returns `workSize`
+   * @param workSize - (undocumented in the header)
+   * @returns nothing; a failure throws the library's typed error.
    */
-  cufftGetSize3d(handle: cufftHandle, nx: number, ny: number, nz: number, type: cufftType): bigint;
+  cufftGetSize3d(handle: cufftHandle, nx: number, ny: number, nz: number, type: cufftType, workSize: PointerLike): void;
   /**
    * @param handle - (undocumented in the header)
    * @param rank - (undocumented in the header)
@@ -205,14 +206,16 @@ export interface Checked {
    * @param odist - (undocumented in the header)
    * @param type - (undocumented in the header)
    * @param batch - (undocumented in the header)
-   * @returns `workArea`
+   * @param workArea - (undocumented in the header)
+   * @returns nothing; a failure throws the library's typed error.
    */
-  cufftGetSizeMany(handle: cufftHandle, rank: number, n: PointerLike, inembed: PointerLike, istride: number, idist: number, onembed: PointerLike, ostride: number, odist: number, type: cufftType, batch: number): bigint;
+  cufftGetSizeMany(handle: cufftHandle, rank: number, n: PointerLike, inembed: PointerLike, istride: number, idist: number, onembed: PointerLike, ostride: number, odist: number, type: cufftType, batch: number, workArea: PointerLike): void;
   /**
    * @param handle - (undocumented in the header)
-   * @returns `workSize`
+   * @param workSize - (undocumented in the header)
+   * @returns nothing; a failure throws the library's typed error.
    */
-  cufftGetSize(handle: cufftHandle): bigint;
+  cufftGetSize(handle: cufftHandle, workSize: PointerLike): void;
   /**
    * @param plan - (undocumented in the header)
    * @param workArea - (undocumented in the header)
@@ -315,11 +318,10 @@ export interface Checked {
   cufftXtSetGPUs(handle: cufftHandle, nGPUs: number, whichGPUs: PointerLike): void;
   /**
    * @param plan - (undocumented in the header)
-   * @param descriptor - (undocumented in the header)
    * @param format - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `descriptor`
    */
-  cufftXtMalloc(plan: cufftHandle, descriptor: PointerLike, format: cufftXtSubFormat): void;
+  cufftXtMalloc(plan: cufftHandle, format: cufftXtSubFormat): Pointer;
   /**
    * @param plan - (undocumented in the header)
    * @param dstPointer - (undocumented in the header)

@@ -2,9 +2,10 @@
 // DO NOT EDIT: regenerate with `npm run generate` (see README.md).
 // Header cusolverDn.h sha256 670902975b1248914400f21c478e4b4620e162bd25aacc7c3b4647b72a58e484
 // Header cusolver_common.h sha256 3d1a562b14b821419497df98af5312e6411591671fef23704c96e7db97173f12
-// Seal: sha256 1adfca46e1de195fb263f6b35a6d10d4a234c8bec448c53d1f7264687712e9f6
+// Seal: sha256 58d534f16e5b2ee2b0edd0a49d4b88831bfb8981a06a9c473319e9104400de6d
 
 import { type CheckedRuntime, type PointerLike, lazyTable } from "../../../src/tables-runtime/checked.ts";
+import type { Pointer } from "../../../src/ffi/types.ts";
 import type { Checked } from "./checked.ts";
 import type { Raw } from "./functions.ts";
 import type { cusolverAlgMode_t, cusolverDeterministicMode_t, cusolverDirectMode_t, cusolverDnFunction_t, cusolverEigMode_t, cusolverEigRange_t, cusolverEigType_t, cusolverIRSRefinement_t, cusolverPrecType_t, cusolverStatus_t, cusolverStorevMode_t } from "./enums.ts";
@@ -355,14 +356,16 @@ function cusolverDnIRSInfosRequestResidual$(raw: Raw, rt: CheckedRuntime): Check
 }
 
 function cusolverDnIRSInfosGetResidualHistory$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnIRSInfosGetResidualHistory"] {
+  const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnIRSInfosGetResidualHistory";
-  return function cusolverDnIRSInfosGetResidualHistory(infos: cusolverDnIRSInfos_t, residual_history: PointerLike): void {
-    if (arguments.length !== 2) rt.arity(F$, "infos,residual_history", 2, arguments.length);
+  return function cusolverDnIRSInfosGetResidualHistory(infos: cusolverDnIRSInfos_t): Pointer {
+    if (arguments.length !== 1) rt.arity(F$, "infos", 1, arguments.length);
     if (!(isPtr(infos))) rt.bad(F$, "infos", "pointer", infos);
-    const r = raw.cusolverDnIRSInfosGetResidualHistory(infos, rt.ptr(residual_history, F$, "residual_history"));
+    const r = raw.cusolverDnIRSInfosGetResidualHistory(infos, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, infos);
+    return rt.readPointer(0);
   };
 }
 
@@ -382,10 +385,12 @@ function cusolverDnIRSInfosGetMaxIters$(raw: Raw, rt: CheckedRuntime): Checked["
 }
 
 function cusolverDnZZgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZZgesv"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZZgesv";
-  return function cusolverDnZZgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnZZgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
@@ -393,17 +398,20 @@ function cusolverDnZZgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZZg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnZZgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnZZgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnZCgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZCgesv"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZCgesv";
-  return function cusolverDnZCgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnZCgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
@@ -411,17 +419,20 @@ function cusolverDnZCgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZCg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnZCgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnZCgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnZKgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZKgesv"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZKgesv";
-  return function cusolverDnZKgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnZKgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
@@ -429,17 +440,20 @@ function cusolverDnZKgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZKg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnZKgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnZKgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnZEgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZEgesv"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZEgesv";
-  return function cusolverDnZEgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnZEgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
@@ -447,17 +461,20 @@ function cusolverDnZEgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZEg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnZEgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnZEgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnZYgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZYgesv"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZYgesv";
-  return function cusolverDnZYgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnZYgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
@@ -465,17 +482,20 @@ function cusolverDnZYgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZYg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnZYgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnZYgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnCCgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCCgesv"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCCgesv";
-  return function cusolverDnCCgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnCCgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
@@ -483,17 +503,20 @@ function cusolverDnCCgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCCg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnCCgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnCCgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnCEgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCEgesv"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCEgesv";
-  return function cusolverDnCEgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnCEgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
@@ -501,17 +524,20 @@ function cusolverDnCEgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCEg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnCEgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnCEgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnCKgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCKgesv"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCKgesv";
-  return function cusolverDnCKgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnCKgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
@@ -519,17 +545,20 @@ function cusolverDnCKgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCKg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnCKgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnCKgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnCYgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCYgesv"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCYgesv";
-  return function cusolverDnCYgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnCYgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
@@ -537,17 +566,20 @@ function cusolverDnCYgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCYg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnCYgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnCYgesv(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnDDgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDDgesv"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDDgesv";
-  return function cusolverDnDDgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnDDgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
@@ -555,17 +587,20 @@ function cusolverDnDDgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDDg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnDDgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnDDgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnDSgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDSgesv"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDSgesv";
-  return function cusolverDnDSgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnDSgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
@@ -573,17 +608,20 @@ function cusolverDnDSgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDSg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnDSgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnDSgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnDHgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDHgesv"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDHgesv";
-  return function cusolverDnDHgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnDHgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
@@ -591,17 +629,20 @@ function cusolverDnDHgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDHg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnDHgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnDHgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnDBgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDBgesv"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDBgesv";
-  return function cusolverDnDBgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnDBgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
@@ -609,17 +650,20 @@ function cusolverDnDBgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDBg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnDBgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnDBgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnDXgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDXgesv"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDXgesv";
-  return function cusolverDnDXgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnDXgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
@@ -627,17 +671,20 @@ function cusolverDnDXgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDXg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnDXgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnDXgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnSSgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSSgesv"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSSgesv";
-  return function cusolverDnSSgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnSSgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
@@ -645,17 +692,20 @@ function cusolverDnSSgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSSg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnSSgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnSSgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnSHgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSHgesv"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSHgesv";
-  return function cusolverDnSHgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnSHgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
@@ -663,17 +713,20 @@ function cusolverDnSHgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSHg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnSHgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnSHgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnSBgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSBgesv"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSBgesv";
-  return function cusolverDnSBgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnSBgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
@@ -681,17 +734,20 @@ function cusolverDnSBgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSBg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnSBgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnSBgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnSXgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSXgesv"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSXgesv";
-  return function cusolverDnSXgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnSXgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
@@ -699,323 +755,380 @@ function cusolverDnSXgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSXg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnSXgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnSXgesv(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnZZgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZZgesv_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZZgesv_bufferSize";
-  return function cusolverDnZZgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnZZgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnZZgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnZZgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnZCgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZCgesv_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZCgesv_bufferSize";
-  return function cusolverDnZCgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnZCgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnZCgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnZCgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnZKgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZKgesv_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZKgesv_bufferSize";
-  return function cusolverDnZKgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnZKgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnZKgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnZKgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnZEgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZEgesv_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZEgesv_bufferSize";
-  return function cusolverDnZEgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnZEgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnZEgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnZEgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnZYgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZYgesv_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZYgesv_bufferSize";
-  return function cusolverDnZYgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnZYgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnZYgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnZYgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnCCgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCCgesv_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCCgesv_bufferSize";
-  return function cusolverDnCCgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnCCgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnCCgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnCCgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnCKgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCKgesv_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCKgesv_bufferSize";
-  return function cusolverDnCKgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnCKgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnCKgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnCKgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnCEgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCEgesv_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCEgesv_bufferSize";
-  return function cusolverDnCEgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnCEgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnCEgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnCEgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnCYgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCYgesv_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCYgesv_bufferSize";
-  return function cusolverDnCYgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnCYgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnCYgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnCYgesv_bufferSize(handle, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnDDgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDDgesv_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDDgesv_bufferSize";
-  return function cusolverDnDDgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnDDgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnDDgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnDDgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnDSgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDSgesv_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDSgesv_bufferSize";
-  return function cusolverDnDSgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnDSgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnDSgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnDSgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnDHgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDHgesv_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDHgesv_bufferSize";
-  return function cusolverDnDHgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnDHgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnDHgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnDHgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnDBgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDBgesv_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDBgesv_bufferSize";
-  return function cusolverDnDBgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnDBgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnDBgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnDBgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnDXgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDXgesv_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDXgesv_bufferSize";
-  return function cusolverDnDXgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnDXgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnDXgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnDXgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnSSgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSSgesv_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSSgesv_bufferSize";
-  return function cusolverDnSSgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnSSgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnSSgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnSSgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnSHgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSHgesv_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSHgesv_bufferSize";
-  return function cusolverDnSHgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnSHgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnSHgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnSHgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnSBgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSBgesv_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSBgesv_bufferSize";
-  return function cusolverDnSBgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnSBgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnSBgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnSBgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnSXgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSXgesv_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSXgesv_bufferSize";
-  return function cusolverDnSXgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnSXgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,n,nrhs,dA,ldda,dipiv,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnSXgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnSXgesv_bufferSize(handle, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dipiv, F$, "dipiv"), rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnZZgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZZgels"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZZgels";
-  return function cusolverDnZZgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnZZgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1024,17 +1137,20 @@ function cusolverDnZZgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZZg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnZZgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnZZgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnZCgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZCgels"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZCgels";
-  return function cusolverDnZCgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnZCgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1043,17 +1159,20 @@ function cusolverDnZCgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZCg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnZCgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnZCgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnZKgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZKgels"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZKgels";
-  return function cusolverDnZKgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnZKgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1062,17 +1181,20 @@ function cusolverDnZKgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZKg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnZKgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnZKgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnZEgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZEgels"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZEgels";
-  return function cusolverDnZEgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnZEgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1081,17 +1203,20 @@ function cusolverDnZEgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZEg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnZEgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnZEgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnZYgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZYgels"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZYgels";
-  return function cusolverDnZYgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnZYgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1100,17 +1225,20 @@ function cusolverDnZYgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZYg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnZYgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnZYgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnCCgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCCgels"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCCgels";
-  return function cusolverDnCCgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnCCgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1119,17 +1247,20 @@ function cusolverDnCCgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCCg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnCCgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnCCgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnCKgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCKgels"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCKgels";
-  return function cusolverDnCKgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnCKgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1138,17 +1269,20 @@ function cusolverDnCKgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCKg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnCKgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnCKgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnCEgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCEgels"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCEgels";
-  return function cusolverDnCEgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnCEgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1157,17 +1291,20 @@ function cusolverDnCEgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCEg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnCEgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnCEgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnCYgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCYgels"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCYgels";
-  return function cusolverDnCYgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnCYgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1176,17 +1313,20 @@ function cusolverDnCYgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCYg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnCYgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnCYgels(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnDDgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDDgels"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDDgels";
-  return function cusolverDnDDgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnDDgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1195,17 +1335,20 @@ function cusolverDnDDgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDDg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnDDgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnDDgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnDSgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDSgels"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDSgels";
-  return function cusolverDnDSgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnDSgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1214,17 +1357,20 @@ function cusolverDnDSgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDSg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnDSgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnDSgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnDHgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDHgels"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDHgels";
-  return function cusolverDnDHgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnDHgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1233,17 +1379,20 @@ function cusolverDnDHgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDHg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnDHgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnDHgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnDBgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDBgels"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDBgels";
-  return function cusolverDnDBgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnDBgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1252,17 +1401,20 @@ function cusolverDnDBgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDBg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnDBgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnDBgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnDXgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDXgels"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDXgels";
-  return function cusolverDnDXgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnDXgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1271,17 +1423,20 @@ function cusolverDnDXgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDXg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnDXgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnDXgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnSSgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSSgels"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSSgels";
-  return function cusolverDnSSgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnSSgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1290,17 +1445,20 @@ function cusolverDnSSgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSSg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnSSgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnSSgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnSHgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSHgels"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSHgels";
-  return function cusolverDnSHgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnSHgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1309,17 +1467,20 @@ function cusolverDnSHgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSHg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnSHgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnSHgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnSBgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSBgels"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSBgels";
-  return function cusolverDnSBgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnSBgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1328,17 +1489,20 @@ function cusolverDnSBgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSBg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnSBgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnSBgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnSXgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSXgels"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSXgels";
-  return function cusolverDnSXgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,iter,d_info", 14, arguments.length);
+  return function cusolverDnSXgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 13) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1347,17 +1511,20 @@ function cusolverDnSXgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSXg
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnSXgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(iter, F$, "iter"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnSXgels(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnZZgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZZgels_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZZgels_bufferSize";
-  return function cusolverDnZZgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnZZgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1365,17 +1532,20 @@ function cusolverDnZZgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnZZgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnZZgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnZCgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZCgels_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZCgels_bufferSize";
-  return function cusolverDnZCgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnZCgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1383,17 +1553,20 @@ function cusolverDnZCgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnZCgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnZCgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnZKgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZKgels_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZKgels_bufferSize";
-  return function cusolverDnZKgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnZKgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1401,17 +1574,20 @@ function cusolverDnZKgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnZKgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnZKgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnZEgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZEgels_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZEgels_bufferSize";
-  return function cusolverDnZEgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnZEgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1419,17 +1595,20 @@ function cusolverDnZEgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnZEgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnZEgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnZYgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZYgels_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZYgels_bufferSize";
-  return function cusolverDnZYgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnZYgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1437,17 +1616,20 @@ function cusolverDnZYgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnZYgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnZYgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, double2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, double2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, double2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnCCgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCCgels_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCCgels_bufferSize";
-  return function cusolverDnCCgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnCCgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1455,17 +1637,20 @@ function cusolverDnCCgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnCCgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnCCgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnCKgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCKgels_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCKgels_bufferSize";
-  return function cusolverDnCKgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnCKgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1473,17 +1658,20 @@ function cusolverDnCKgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnCKgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnCKgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnCEgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCEgels_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCEgels_bufferSize";
-  return function cusolverDnCEgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnCEgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1491,17 +1679,20 @@ function cusolverDnCEgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnCEgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnCEgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnCYgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCYgels_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCYgels_bufferSize";
-  return function cusolverDnCYgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnCYgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1509,17 +1700,20 @@ function cusolverDnCYgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnCYgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnCYgels_bufferSize(handle, m, n, nrhs, rt.ptr(rt.expect(dA, float2, F$, "dA"), F$, "dA"), ldda, rt.ptr(rt.expect(dB, float2, F$, "dB"), F$, "dB"), lddb, rt.ptr(rt.expect(dX, float2, F$, "dX"), F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnDDgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDDgels_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDDgels_bufferSize";
-  return function cusolverDnDDgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnDDgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1527,17 +1721,20 @@ function cusolverDnDDgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnDDgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnDDgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnDSgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDSgels_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDSgels_bufferSize";
-  return function cusolverDnDSgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnDSgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1545,17 +1742,20 @@ function cusolverDnDSgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnDSgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnDSgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnDHgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDHgels_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDHgels_bufferSize";
-  return function cusolverDnDHgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnDHgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1563,17 +1763,20 @@ function cusolverDnDHgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnDHgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnDHgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnDBgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDBgels_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDBgels_bufferSize";
-  return function cusolverDnDBgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnDBgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1581,17 +1784,20 @@ function cusolverDnDBgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnDBgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnDBgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnDXgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDXgels_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDXgels_bufferSize";
-  return function cusolverDnDXgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnDXgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1599,17 +1805,20 @@ function cusolverDnDXgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnDXgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnDXgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnSSgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSSgels_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSSgels_bufferSize";
-  return function cusolverDnSSgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnSSgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1617,17 +1826,20 @@ function cusolverDnSSgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnSSgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnSSgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnSHgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSHgels_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSHgels_bufferSize";
-  return function cusolverDnSHgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnSHgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1635,17 +1847,20 @@ function cusolverDnSHgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnSHgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnSHgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnSBgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSBgels_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSBgels_bufferSize";
-  return function cusolverDnSBgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnSBgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1653,17 +1868,20 @@ function cusolverDnSBgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnSBgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnSBgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnSXgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSXgels_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSXgels_bufferSize";
-  return function cusolverDnSXgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes", 12, arguments.length);
+  return function cusolverDnSXgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -1671,17 +1889,20 @@ function cusolverDnSXgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof ldda === "number" && (ldda | 0) === ldda && (+ldda !== 0 || 1 / ldda > 0)))) rt.bad(F$, "ldda", "i32", ldda);
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
-    const r = raw.cusolverDnSXgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnSXgels_bufferSize(handle, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnIRSXgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnIRSXgesv"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnIRSXgesv";
-  return function cusolverDnIRSXgesv(handle: cusolverDnHandle_t, gesv_irs_params: cusolverDnIRSParams_t, gesv_irs_infos: cusolverDnIRSInfos_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, niters: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 15) rt.arity(F$, "handle,gesv_irs_params,gesv_irs_infos,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,niters,d_info", 15, arguments.length);
+  return function cusolverDnIRSXgesv(handle: cusolverDnHandle_t, gesv_irs_params: cusolverDnIRSParams_t, gesv_irs_infos: cusolverDnIRSInfos_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 14) rt.arity(F$, "handle,gesv_irs_params,gesv_irs_infos,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 14, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(gesv_irs_params))) rt.bad(F$, "gesv_irs_params", "pointer", gesv_irs_params);
     if (!(isPtr(gesv_irs_infos))) rt.bad(F$, "gesv_irs_infos", "pointer", gesv_irs_infos);
@@ -1691,32 +1912,38 @@ function cusolverDnIRSXgesv$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnI
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnIRSXgesv(handle, gesv_irs_params, gesv_irs_infos, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(niters, F$, "niters"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnIRSXgesv(handle, gesv_irs_params, gesv_irs_infos, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnIRSXgesv_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnIRSXgesv_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnIRSXgesv_bufferSize";
-  return function cusolverDnIRSXgesv_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnIRSParams_t, n: cusolver_int_t, nrhs: cusolver_int_t, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 5) rt.arity(F$, "handle,params,n,nrhs,lwork_bytes", 5, arguments.length);
+  return function cusolverDnIRSXgesv_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnIRSParams_t, n: cusolver_int_t, nrhs: cusolver_int_t): bigint {
+    if (arguments.length !== 4) rt.arity(F$, "handle,params,n,nrhs", 4, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
-    const r = raw.cusolverDnIRSXgesv_bufferSize(handle, params, n, nrhs, rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnIRSXgesv_bufferSize(handle, params, n, nrhs, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnIRSXgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnIRSXgels"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnIRSXgels";
-  return function cusolverDnIRSXgels(handle: cusolverDnHandle_t, gels_irs_params: cusolverDnIRSParams_t, gels_irs_infos: cusolverDnIRSInfos_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, niters: PointerLike, d_info: PointerLike): void {
-    if (arguments.length !== 16) rt.arity(F$, "handle,gels_irs_params,gels_irs_infos,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,niters,d_info", 16, arguments.length);
+  return function cusolverDnIRSXgels(handle: cusolverDnHandle_t, gels_irs_params: cusolverDnIRSParams_t, gels_irs_infos: cusolverDnIRSInfos_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t {
+    if (arguments.length !== 15) rt.arity(F$, "handle,gels_irs_params,gels_irs_infos,m,n,nrhs,dA,ldda,dB,lddb,dX,lddx,dWorkspace,lwork_bytes,d_info", 15, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(gels_irs_params))) rt.bad(F$, "gels_irs_params", "pointer", gels_irs_params);
     if (!(isPtr(gels_irs_infos))) rt.bad(F$, "gels_irs_infos", "pointer", gels_irs_infos);
@@ -1727,85 +1954,101 @@ function cusolverDnIRSXgels$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnI
     if (!((typeof lddb === "number" && (lddb | 0) === lddb && (+lddb !== 0 || 1 / lddb > 0)))) rt.bad(F$, "lddb", "i32", lddb);
     if (!((typeof lddx === "number" && (lddx | 0) === lddx && (+lddx !== 0 || 1 / lddx > 0)))) rt.bad(F$, "lddx", "i32", lddx);
     if (!((typeof lwork_bytes === "bigint" ? lwork_bytes >= 0n && lwork_bytes <= 18446744073709551615n : Number.isSafeInteger(lwork_bytes) && lwork_bytes >= 0))) rt.bad(F$, "lwork_bytes", "u64", lwork_bytes);
-    const r = raw.cusolverDnIRSXgels(handle, gels_irs_params, gels_irs_infos, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, rt.ptr(niters, F$, "niters"), rt.ptr(d_info, F$, "d_info"));
+    const r = raw.cusolverDnIRSXgels(handle, gels_irs_params, gels_irs_infos, m, n, nrhs, rt.ptr(dA, F$, "dA"), ldda, rt.ptr(dB, F$, "dB"), lddb, rt.ptr(dX, F$, "dX"), lddx, rt.ptr(dWorkspace, F$, "dWorkspace"), lwork_bytes, o0, rt.ptr(d_info, F$, "d_info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]! as cusolver_int_t;
   };
 }
 
 function cusolverDnIRSXgels_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnIRSXgels_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnIRSXgels_bufferSize";
-  return function cusolverDnIRSXgels_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnIRSParams_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, lwork_bytes: PointerLike): void {
-    if (arguments.length !== 6) rt.arity(F$, "handle,params,m,n,nrhs,lwork_bytes", 6, arguments.length);
+  return function cusolverDnIRSXgels_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnIRSParams_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t): bigint {
+    if (arguments.length !== 5) rt.arity(F$, "handle,params,m,n,nrhs", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof nrhs === "number" && (nrhs | 0) === nrhs && (+nrhs !== 0 || 1 / nrhs > 0)))) rt.bad(F$, "nrhs", "i32", nrhs);
-    const r = raw.cusolverDnIRSXgels_bufferSize(handle, params, m, n, nrhs, rt.ptr(lwork_bytes, F$, "lwork_bytes"));
+    const r = raw.cusolverDnIRSXgels_bufferSize(handle, params, m, n, nrhs, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
 function cusolverDnSpotrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSpotrf_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSpotrf_bufferSize";
-  return function cusolverDnSpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void {
-    if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,Lwork", 6, arguments.length);
+  return function cusolverDnSpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number {
+    if (arguments.length !== 5) rt.arity(F$, "handle,uplo,n,A,lda", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnSpotrf_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(Lwork, F$, "Lwork"));
+    const r = raw.cusolverDnSpotrf_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnDpotrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDpotrf_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDpotrf_bufferSize";
-  return function cusolverDnDpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void {
-    if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,Lwork", 6, arguments.length);
+  return function cusolverDnDpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number {
+    if (arguments.length !== 5) rt.arity(F$, "handle,uplo,n,A,lda", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnDpotrf_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(Lwork, F$, "Lwork"));
+    const r = raw.cusolverDnDpotrf_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnCpotrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCpotrf_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCpotrf_bufferSize";
-  return function cusolverDnCpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void {
-    if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,Lwork", 6, arguments.length);
+  return function cusolverDnCpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number {
+    if (arguments.length !== 5) rt.arity(F$, "handle,uplo,n,A,lda", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnCpotrf_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(Lwork, F$, "Lwork"));
+    const r = raw.cusolverDnCpotrf_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnZpotrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZpotrf_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZpotrf_bufferSize";
-  return function cusolverDnZpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void {
-    if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,Lwork", 6, arguments.length);
+  return function cusolverDnZpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number {
+    if (arguments.length !== 5) rt.arity(F$, "handle,uplo,n,A,lda", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnZpotrf_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(Lwork, F$, "Lwork"));
+    const r = raw.cusolverDnZpotrf_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
@@ -2078,62 +2321,74 @@ function cusolverDnZpotrsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
 }
 
 function cusolverDnSpotri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSpotri_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSpotri_bufferSize";
-  return function cusolverDnSpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
-    if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,lwork", 6, arguments.length);
+  return function cusolverDnSpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number {
+    if (arguments.length !== 5) rt.arity(F$, "handle,uplo,n,A,lda", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnSpotri_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnSpotri_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnDpotri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDpotri_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDpotri_bufferSize";
-  return function cusolverDnDpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
-    if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,lwork", 6, arguments.length);
+  return function cusolverDnDpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number {
+    if (arguments.length !== 5) rt.arity(F$, "handle,uplo,n,A,lda", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnDpotri_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnDpotri_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnCpotri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCpotri_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCpotri_bufferSize";
-  return function cusolverDnCpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
-    if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,lwork", 6, arguments.length);
+  return function cusolverDnCpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number {
+    if (arguments.length !== 5) rt.arity(F$, "handle,uplo,n,A,lda", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnCpotri_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnCpotri_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnZpotri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZpotri_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZpotri_bufferSize";
-  return function cusolverDnZpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
-    if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,lwork", 6, arguments.length);
+  return function cusolverDnZpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number {
+    if (arguments.length !== 5) rt.arity(F$, "handle,uplo,n,A,lda", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnZpotri_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnZpotri_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
@@ -2202,19 +2457,23 @@ function cusolverDnZpotri$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZpo
 }
 
 function cusolverDnXtrtri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXtrtri_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const o1 = rt.out[1]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnXtrtri_bufferSize";
-  return function cusolverDnXtrtri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, diag: cublasDiagType_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void {
-    if (arguments.length !== 9) rt.arity(F$, "handle,uplo,diag,n,dataTypeA,A,lda,workspaceInBytesOnDevice,workspaceInBytesOnHost", 9, arguments.length);
+  return function cusolverDnXtrtri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, diag: cublasDiagType_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint] {
+    if (arguments.length !== 7) rt.arity(F$, "handle,uplo,diag,n,dataTypeA,A,lda", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof diag === "number" && (diag >>> 0) === diag && (+diag !== 0 || 1 / diag > 0)))) rt.bad(F$, "diag", "u32", diag);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
     if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
-    const r = raw.cusolverDnXtrtri_bufferSize(handle, uplo, diag, n, dataTypeA, rt.ptr(A, F$, "A"), lda, rt.ptr(workspaceInBytesOnDevice, F$, "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, F$, "workspaceInBytesOnHost"));
+    const r = raw.cusolverDnXtrtri_bufferSize(handle, uplo, diag, n, dataTypeA, rt.ptr(A, F$, "A"), lda, o0, o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return [u64[0]!, u64[1]!];
   };
 }
 
@@ -2238,62 +2497,74 @@ function cusolverDnXtrtri$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXtr
 }
 
 function cusolverDnSlauum_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSlauum_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSlauum_bufferSize";
-  return function cusolverDnSlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
-    if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,lwork", 6, arguments.length);
+  return function cusolverDnSlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number {
+    if (arguments.length !== 5) rt.arity(F$, "handle,uplo,n,A,lda", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnSlauum_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnSlauum_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnDlauum_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDlauum_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDlauum_bufferSize";
-  return function cusolverDnDlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
-    if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,lwork", 6, arguments.length);
+  return function cusolverDnDlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number {
+    if (arguments.length !== 5) rt.arity(F$, "handle,uplo,n,A,lda", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnDlauum_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnDlauum_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnClauum_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnClauum_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnClauum_bufferSize";
-  return function cusolverDnClauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
-    if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,lwork", 6, arguments.length);
+  return function cusolverDnClauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number {
+    if (arguments.length !== 5) rt.arity(F$, "handle,uplo,n,A,lda", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnClauum_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnClauum_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnZlauum_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZlauum_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZlauum_bufferSize";
-  return function cusolverDnZlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
-    if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,lwork", 6, arguments.length);
+  return function cusolverDnZlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number {
+    if (arguments.length !== 5) rt.arity(F$, "handle,uplo,n,A,lda", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnZlauum_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnZlauum_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
@@ -2362,62 +2633,74 @@ function cusolverDnZlauum$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZla
 }
 
 function cusolverDnSgetrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSgetrf_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSgetrf_bufferSize";
-  return function cusolverDnSgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void {
-    if (arguments.length !== 6) rt.arity(F$, "handle,m,n,A,lda,Lwork", 6, arguments.length);
+  return function cusolverDnSgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number): number {
+    if (arguments.length !== 5) rt.arity(F$, "handle,m,n,A,lda", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnSgetrf_bufferSize(handle, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(Lwork, F$, "Lwork"));
+    const r = raw.cusolverDnSgetrf_bufferSize(handle, m, n, rt.ptr(A, F$, "A"), lda, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnDgetrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDgetrf_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDgetrf_bufferSize";
-  return function cusolverDnDgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void {
-    if (arguments.length !== 6) rt.arity(F$, "handle,m,n,A,lda,Lwork", 6, arguments.length);
+  return function cusolverDnDgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number): number {
+    if (arguments.length !== 5) rt.arity(F$, "handle,m,n,A,lda", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnDgetrf_bufferSize(handle, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(Lwork, F$, "Lwork"));
+    const r = raw.cusolverDnDgetrf_bufferSize(handle, m, n, rt.ptr(A, F$, "A"), lda, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnCgetrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCgetrf_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCgetrf_bufferSize";
-  return function cusolverDnCgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void {
-    if (arguments.length !== 6) rt.arity(F$, "handle,m,n,A,lda,Lwork", 6, arguments.length);
+  return function cusolverDnCgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number): number {
+    if (arguments.length !== 5) rt.arity(F$, "handle,m,n,A,lda", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnCgetrf_bufferSize(handle, m, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(Lwork, F$, "Lwork"));
+    const r = raw.cusolverDnCgetrf_bufferSize(handle, m, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnZgetrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZgetrf_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZgetrf_bufferSize";
-  return function cusolverDnZgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void {
-    if (arguments.length !== 6) rt.arity(F$, "handle,m,n,A,lda,Lwork", 6, arguments.length);
+  return function cusolverDnZgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number): number {
+    if (arguments.length !== 5) rt.arity(F$, "handle,m,n,A,lda", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnZgetrf_bufferSize(handle, m, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(Lwork, F$, "Lwork"));
+    const r = raw.cusolverDnZgetrf_bufferSize(handle, m, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
@@ -2618,62 +2901,74 @@ function cusolverDnZgetrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZge
 }
 
 function cusolverDnSgeqrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSgeqrf_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSgeqrf_bufferSize";
-  return function cusolverDnSgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
-    if (arguments.length !== 6) rt.arity(F$, "handle,m,n,A,lda,lwork", 6, arguments.length);
+  return function cusolverDnSgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number): number {
+    if (arguments.length !== 5) rt.arity(F$, "handle,m,n,A,lda", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnSgeqrf_bufferSize(handle, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnSgeqrf_bufferSize(handle, m, n, rt.ptr(A, F$, "A"), lda, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnDgeqrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDgeqrf_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDgeqrf_bufferSize";
-  return function cusolverDnDgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
-    if (arguments.length !== 6) rt.arity(F$, "handle,m,n,A,lda,lwork", 6, arguments.length);
+  return function cusolverDnDgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number): number {
+    if (arguments.length !== 5) rt.arity(F$, "handle,m,n,A,lda", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnDgeqrf_bufferSize(handle, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnDgeqrf_bufferSize(handle, m, n, rt.ptr(A, F$, "A"), lda, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnCgeqrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCgeqrf_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCgeqrf_bufferSize";
-  return function cusolverDnCgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
-    if (arguments.length !== 6) rt.arity(F$, "handle,m,n,A,lda,lwork", 6, arguments.length);
+  return function cusolverDnCgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number): number {
+    if (arguments.length !== 5) rt.arity(F$, "handle,m,n,A,lda", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnCgeqrf_bufferSize(handle, m, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnCgeqrf_bufferSize(handle, m, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnZgeqrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZgeqrf_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZgeqrf_bufferSize";
-  return function cusolverDnZgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
-    if (arguments.length !== 6) rt.arity(F$, "handle,m,n,A,lda,lwork", 6, arguments.length);
+  return function cusolverDnZgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number): number {
+    if (arguments.length !== 5) rt.arity(F$, "handle,m,n,A,lda", 5, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnZgeqrf_bufferSize(handle, m, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnZgeqrf_bufferSize(handle, m, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
@@ -2742,66 +3037,78 @@ function cusolverDnZgeqrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZge
 }
 
 function cusolverDnSorgqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSorgqr_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSorgqr_bufferSize";
-  return function cusolverDnSorgqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 8) rt.arity(F$, "handle,m,n,k,A,lda,tau,lwork", 8, arguments.length);
+  return function cusolverDnSorgqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike): number {
+    if (arguments.length !== 7) rt.arity(F$, "handle,m,n,k,A,lda,tau", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnSorgqr_bufferSize(handle, m, n, k, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnSorgqr_bufferSize(handle, m, n, k, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnDorgqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDorgqr_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDorgqr_bufferSize";
-  return function cusolverDnDorgqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 8) rt.arity(F$, "handle,m,n,k,A,lda,tau,lwork", 8, arguments.length);
+  return function cusolverDnDorgqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike): number {
+    if (arguments.length !== 7) rt.arity(F$, "handle,m,n,k,A,lda,tau", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnDorgqr_bufferSize(handle, m, n, k, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnDorgqr_bufferSize(handle, m, n, k, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnCungqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCungqr_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCungqr_bufferSize";
-  return function cusolverDnCungqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 8) rt.arity(F$, "handle,m,n,k,A,lda,tau,lwork", 8, arguments.length);
+  return function cusolverDnCungqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike): number {
+    if (arguments.length !== 7) rt.arity(F$, "handle,m,n,k,A,lda,tau", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnCungqr_bufferSize(handle, m, n, k, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, float2, F$, "tau"), F$, "tau"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnCungqr_bufferSize(handle, m, n, k, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, float2, F$, "tau"), F$, "tau"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnZungqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZungqr_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZungqr_bufferSize";
-  return function cusolverDnZungqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 8) rt.arity(F$, "handle,m,n,k,A,lda,tau,lwork", 8, arguments.length);
+  return function cusolverDnZungqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike): number {
+    if (arguments.length !== 7) rt.arity(F$, "handle,m,n,k,A,lda,tau", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnZungqr_bufferSize(handle, m, n, k, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, double2, F$, "tau"), F$, "tau"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnZungqr_bufferSize(handle, m, n, k, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, double2, F$, "tau"), F$, "tau"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
@@ -2874,10 +3181,12 @@ function cusolverDnZungqr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZun
 }
 
 function cusolverDnSormqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSormqr_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSormqr_bufferSize";
-  return function cusolverDnSormqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,side,trans,m,n,k,A,lda,tau,C,ldc,lwork", 12, arguments.length);
+  return function cusolverDnSormqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number): number {
+    if (arguments.length !== 11) rt.arity(F$, "handle,side,trans,m,n,k,A,lda,tau,C,ldc", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
     if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
@@ -2886,17 +3195,20 @@ function cusolverDnSormqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
-    const r = raw.cusolverDnSormqr_bufferSize(handle, side, trans, m, n, k, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(C, F$, "C"), ldc, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnSormqr_bufferSize(handle, side, trans, m, n, k, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(C, F$, "C"), ldc, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnDormqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDormqr_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDormqr_bufferSize";
-  return function cusolverDnDormqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,side,trans,m,n,k,A,lda,tau,C,ldc,lwork", 12, arguments.length);
+  return function cusolverDnDormqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number): number {
+    if (arguments.length !== 11) rt.arity(F$, "handle,side,trans,m,n,k,A,lda,tau,C,ldc", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
     if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
@@ -2905,17 +3217,20 @@ function cusolverDnDormqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
-    const r = raw.cusolverDnDormqr_bufferSize(handle, side, trans, m, n, k, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(C, F$, "C"), ldc, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnDormqr_bufferSize(handle, side, trans, m, n, k, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(C, F$, "C"), ldc, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnCunmqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCunmqr_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCunmqr_bufferSize";
-  return function cusolverDnCunmqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,side,trans,m,n,k,A,lda,tau,C,ldc,lwork", 12, arguments.length);
+  return function cusolverDnCunmqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number): number {
+    if (arguments.length !== 11) rt.arity(F$, "handle,side,trans,m,n,k,A,lda,tau,C,ldc", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
     if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
@@ -2924,17 +3239,20 @@ function cusolverDnCunmqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
-    const r = raw.cusolverDnCunmqr_bufferSize(handle, side, trans, m, n, k, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, float2, F$, "tau"), F$, "tau"), rt.ptr(rt.expect(C, float2, F$, "C"), F$, "C"), ldc, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnCunmqr_bufferSize(handle, side, trans, m, n, k, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, float2, F$, "tau"), F$, "tau"), rt.ptr(rt.expect(C, float2, F$, "C"), F$, "C"), ldc, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnZunmqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZunmqr_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZunmqr_bufferSize";
-  return function cusolverDnZunmqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,side,trans,m,n,k,A,lda,tau,C,ldc,lwork", 12, arguments.length);
+  return function cusolverDnZunmqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number): number {
+    if (arguments.length !== 11) rt.arity(F$, "handle,side,trans,m,n,k,A,lda,tau,C,ldc", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
     if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
@@ -2943,9 +3261,10 @@ function cusolverDnZunmqr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
-    const r = raw.cusolverDnZunmqr_bufferSize(handle, side, trans, m, n, k, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, double2, F$, "tau"), F$, "tau"), rt.ptr(rt.expect(C, double2, F$, "C"), F$, "C"), ldc, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnZunmqr_bufferSize(handle, side, trans, m, n, k, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, double2, F$, "tau"), F$, "tau"), rt.ptr(rt.expect(C, double2, F$, "C"), F$, "C"), ldc, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
@@ -3030,58 +3349,70 @@ function cusolverDnZunmqr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZun
 }
 
 function cusolverDnSsytrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsytrf_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSsytrf_bufferSize";
-  return function cusolverDnSsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
-    if (arguments.length !== 5) rt.arity(F$, "handle,n,A,lda,lwork", 5, arguments.length);
+  return function cusolverDnSsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number): number {
+    if (arguments.length !== 4) rt.arity(F$, "handle,n,A,lda", 4, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnSsytrf_bufferSize(handle, n, rt.ptr(A, F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnSsytrf_bufferSize(handle, n, rt.ptr(A, F$, "A"), lda, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnDsytrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsytrf_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDsytrf_bufferSize";
-  return function cusolverDnDsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
-    if (arguments.length !== 5) rt.arity(F$, "handle,n,A,lda,lwork", 5, arguments.length);
+  return function cusolverDnDsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number): number {
+    if (arguments.length !== 4) rt.arity(F$, "handle,n,A,lda", 4, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnDsytrf_bufferSize(handle, n, rt.ptr(A, F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnDsytrf_bufferSize(handle, n, rt.ptr(A, F$, "A"), lda, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnCsytrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCsytrf_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCsytrf_bufferSize";
-  return function cusolverDnCsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
-    if (arguments.length !== 5) rt.arity(F$, "handle,n,A,lda,lwork", 5, arguments.length);
+  return function cusolverDnCsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number): number {
+    if (arguments.length !== 4) rt.arity(F$, "handle,n,A,lda", 4, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnCsytrf_bufferSize(handle, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnCsytrf_bufferSize(handle, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnZsytrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZsytrf_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZsytrf_bufferSize";
-  return function cusolverDnZsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void {
-    if (arguments.length !== 5) rt.arity(F$, "handle,n,A,lda,lwork", 5, arguments.length);
+  return function cusolverDnZsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number): number {
+    if (arguments.length !== 4) rt.arity(F$, "handle,n,A,lda", 4, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnZsytrf_bufferSize(handle, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnZsytrf_bufferSize(handle, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
@@ -3150,10 +3481,13 @@ function cusolverDnZsytrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZsy
 }
 
 function cusolverDnXsytrs_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXsytrs_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const o1 = rt.out[1]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnXsytrs_bufferSize";
-  return function cusolverDnXsytrs_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: bigint | number, nrhs: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, ipiv: PointerLike, dataTypeB: cudaDataType, B: PointerLike, ldb: bigint | number, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void {
-    if (arguments.length !== 13) rt.arity(F$, "handle,uplo,n,nrhs,dataTypeA,A,lda,ipiv,dataTypeB,B,ldb,workspaceInBytesOnDevice,workspaceInBytesOnHost", 13, arguments.length);
+  return function cusolverDnXsytrs_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: bigint | number, nrhs: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, ipiv: PointerLike, dataTypeB: cudaDataType, B: PointerLike, ldb: bigint | number): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint] {
+    if (arguments.length !== 11) rt.arity(F$, "handle,uplo,n,nrhs,dataTypeA,A,lda,ipiv,dataTypeB,B,ldb", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "bigint" ? n >= -9223372036854775808n && n <= 9223372036854775807n : Number.isSafeInteger(n)))) rt.bad(F$, "n", "i64", n);
@@ -3162,9 +3496,10 @@ function cusolverDnXsytrs_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
     if (!((typeof dataTypeB === "number" && (dataTypeB >>> 0) === dataTypeB && (+dataTypeB !== 0 || 1 / dataTypeB > 0)))) rt.bad(F$, "dataTypeB", "u32", dataTypeB);
     if (!((typeof ldb === "bigint" ? ldb >= -9223372036854775808n && ldb <= 9223372036854775807n : Number.isSafeInteger(ldb)))) rt.bad(F$, "ldb", "i64", ldb);
-    const r = raw.cusolverDnXsytrs_bufferSize(handle, uplo, n, nrhs, dataTypeA, rt.ptr(A, F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), dataTypeB, rt.ptr(B, F$, "B"), ldb, rt.ptr(workspaceInBytesOnDevice, F$, "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, F$, "workspaceInBytesOnHost"));
+    const r = raw.cusolverDnXsytrs_bufferSize(handle, uplo, n, nrhs, dataTypeA, rt.ptr(A, F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), dataTypeB, rt.ptr(B, F$, "B"), ldb, o0, o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return [u64[0]!, u64[1]!];
   };
 }
 
@@ -3190,62 +3525,74 @@ function cusolverDnXsytrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXsy
 }
 
 function cusolverDnSsytri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsytri_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSsytri_bufferSize";
-  return function cusolverDnSsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 7) rt.arity(F$, "handle,uplo,n,A,lda,ipiv,lwork", 7, arguments.length);
+  return function cusolverDnSsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike): number {
+    if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,ipiv", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnSsytri_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnSsytri_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnDsytri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsytri_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDsytri_bufferSize";
-  return function cusolverDnDsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 7) rt.arity(F$, "handle,uplo,n,A,lda,ipiv,lwork", 7, arguments.length);
+  return function cusolverDnDsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike): number {
+    if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,ipiv", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnDsytri_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnDsytri_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnCsytri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCsytri_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCsytri_bufferSize";
-  return function cusolverDnCsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 7) rt.arity(F$, "handle,uplo,n,A,lda,ipiv,lwork", 7, arguments.length);
+  return function cusolverDnCsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike): number {
+    if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,ipiv", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnCsytri_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnCsytri_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnZsytri_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZsytri_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZsytri_bufferSize";
-  return function cusolverDnZsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 7) rt.arity(F$, "handle,uplo,n,A,lda,ipiv,lwork", 7, arguments.length);
+  return function cusolverDnZsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike): number {
+    if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,ipiv", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnZsytri_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnZsytri_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
@@ -3314,58 +3661,70 @@ function cusolverDnZsytri$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZsy
 }
 
 function cusolverDnSgebrd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSgebrd_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSgebrd_bufferSize";
-  return function cusolverDnSgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, Lwork: PointerLike): void {
-    if (arguments.length !== 4) rt.arity(F$, "handle,m,n,Lwork", 4, arguments.length);
+  return function cusolverDnSgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number): number {
+    if (arguments.length !== 3) rt.arity(F$, "handle,m,n", 3, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
-    const r = raw.cusolverDnSgebrd_bufferSize(handle, m, n, rt.ptr(Lwork, F$, "Lwork"));
+    const r = raw.cusolverDnSgebrd_bufferSize(handle, m, n, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnDgebrd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDgebrd_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDgebrd_bufferSize";
-  return function cusolverDnDgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, Lwork: PointerLike): void {
-    if (arguments.length !== 4) rt.arity(F$, "handle,m,n,Lwork", 4, arguments.length);
+  return function cusolverDnDgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number): number {
+    if (arguments.length !== 3) rt.arity(F$, "handle,m,n", 3, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
-    const r = raw.cusolverDnDgebrd_bufferSize(handle, m, n, rt.ptr(Lwork, F$, "Lwork"));
+    const r = raw.cusolverDnDgebrd_bufferSize(handle, m, n, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnCgebrd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCgebrd_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCgebrd_bufferSize";
-  return function cusolverDnCgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, Lwork: PointerLike): void {
-    if (arguments.length !== 4) rt.arity(F$, "handle,m,n,Lwork", 4, arguments.length);
+  return function cusolverDnCgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number): number {
+    if (arguments.length !== 3) rt.arity(F$, "handle,m,n", 3, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
-    const r = raw.cusolverDnCgebrd_bufferSize(handle, m, n, rt.ptr(Lwork, F$, "Lwork"));
+    const r = raw.cusolverDnCgebrd_bufferSize(handle, m, n, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnZgebrd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZgebrd_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZgebrd_bufferSize";
-  return function cusolverDnZgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, Lwork: PointerLike): void {
-    if (arguments.length !== 4) rt.arity(F$, "handle,m,n,Lwork", 4, arguments.length);
+  return function cusolverDnZgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number): number {
+    if (arguments.length !== 3) rt.arity(F$, "handle,m,n", 3, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
-    const r = raw.cusolverDnZgebrd_bufferSize(handle, m, n, rt.ptr(Lwork, F$, "Lwork"));
+    const r = raw.cusolverDnZgebrd_bufferSize(handle, m, n, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
@@ -3434,70 +3793,82 @@ function cusolverDnZgebrd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZge
 }
 
 function cusolverDnSorgbr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSorgbr_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSorgbr_bufferSize";
-  return function cusolverDnSorgbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 9) rt.arity(F$, "handle,side,m,n,k,A,lda,tau,lwork", 9, arguments.length);
+  return function cusolverDnSorgbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike): number {
+    if (arguments.length !== 8) rt.arity(F$, "handle,side,m,n,k,A,lda,tau", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnSorgbr_bufferSize(handle, side, m, n, k, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnSorgbr_bufferSize(handle, side, m, n, k, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnDorgbr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDorgbr_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDorgbr_bufferSize";
-  return function cusolverDnDorgbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 9) rt.arity(F$, "handle,side,m,n,k,A,lda,tau,lwork", 9, arguments.length);
+  return function cusolverDnDorgbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike): number {
+    if (arguments.length !== 8) rt.arity(F$, "handle,side,m,n,k,A,lda,tau", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnDorgbr_bufferSize(handle, side, m, n, k, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnDorgbr_bufferSize(handle, side, m, n, k, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnCungbr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCungbr_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCungbr_bufferSize";
-  return function cusolverDnCungbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 9) rt.arity(F$, "handle,side,m,n,k,A,lda,tau,lwork", 9, arguments.length);
+  return function cusolverDnCungbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike): number {
+    if (arguments.length !== 8) rt.arity(F$, "handle,side,m,n,k,A,lda,tau", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnCungbr_bufferSize(handle, side, m, n, k, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, float2, F$, "tau"), F$, "tau"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnCungbr_bufferSize(handle, side, m, n, k, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, float2, F$, "tau"), F$, "tau"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnZungbr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZungbr_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZungbr_bufferSize";
-  return function cusolverDnZungbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 9) rt.arity(F$, "handle,side,m,n,k,A,lda,tau,lwork", 9, arguments.length);
+  return function cusolverDnZungbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike): number {
+    if (arguments.length !== 8) rt.arity(F$, "handle,side,m,n,k,A,lda,tau", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof k === "number" && (k | 0) === k && (+k !== 0 || 1 / k > 0)))) rt.bad(F$, "k", "i32", k);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnZungbr_bufferSize(handle, side, m, n, k, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, double2, F$, "tau"), F$, "tau"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnZungbr_bufferSize(handle, side, m, n, k, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, double2, F$, "tau"), F$, "tau"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
@@ -3574,62 +3945,74 @@ function cusolverDnZungbr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZun
 }
 
 function cusolverDnSsytrd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsytrd_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSsytrd_bufferSize";
-  return function cusolverDnSsytrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 9) rt.arity(F$, "handle,uplo,n,A,lda,d,e,tau,lwork", 9, arguments.length);
+  return function cusolverDnSsytrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike): number {
+    if (arguments.length !== 8) rt.arity(F$, "handle,uplo,n,A,lda,d,e,tau", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnSsytrd_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(d, F$, "d"), rt.ptr(e, F$, "e"), rt.ptr(tau, F$, "tau"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnSsytrd_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(d, F$, "d"), rt.ptr(e, F$, "e"), rt.ptr(tau, F$, "tau"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnDsytrd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsytrd_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDsytrd_bufferSize";
-  return function cusolverDnDsytrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 9) rt.arity(F$, "handle,uplo,n,A,lda,d,e,tau,lwork", 9, arguments.length);
+  return function cusolverDnDsytrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike): number {
+    if (arguments.length !== 8) rt.arity(F$, "handle,uplo,n,A,lda,d,e,tau", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnDsytrd_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(d, F$, "d"), rt.ptr(e, F$, "e"), rt.ptr(tau, F$, "tau"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnDsytrd_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(d, F$, "d"), rt.ptr(e, F$, "e"), rt.ptr(tau, F$, "tau"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnChetrd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnChetrd_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnChetrd_bufferSize";
-  return function cusolverDnChetrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 9) rt.arity(F$, "handle,uplo,n,A,lda,d,e,tau,lwork", 9, arguments.length);
+  return function cusolverDnChetrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike): number {
+    if (arguments.length !== 8) rt.arity(F$, "handle,uplo,n,A,lda,d,e,tau", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnChetrd_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(d, F$, "d"), rt.ptr(e, F$, "e"), rt.ptr(rt.expect(tau, float2, F$, "tau"), F$, "tau"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnChetrd_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(d, F$, "d"), rt.ptr(e, F$, "e"), rt.ptr(rt.expect(tau, float2, F$, "tau"), F$, "tau"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnZhetrd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZhetrd_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZhetrd_bufferSize";
-  return function cusolverDnZhetrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 9) rt.arity(F$, "handle,uplo,n,A,lda,d,e,tau,lwork", 9, arguments.length);
+  return function cusolverDnZhetrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike): number {
+    if (arguments.length !== 8) rt.arity(F$, "handle,uplo,n,A,lda,d,e,tau", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnZhetrd_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(d, F$, "d"), rt.ptr(e, F$, "e"), rt.ptr(rt.expect(tau, double2, F$, "tau"), F$, "tau"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnZhetrd_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(d, F$, "d"), rt.ptr(e, F$, "e"), rt.ptr(rt.expect(tau, double2, F$, "tau"), F$, "tau"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
@@ -3698,62 +4081,74 @@ function cusolverDnZhetrd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZhe
 }
 
 function cusolverDnSorgtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSorgtr_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSorgtr_bufferSize";
-  return function cusolverDnSorgtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 7) rt.arity(F$, "handle,uplo,n,A,lda,tau,lwork", 7, arguments.length);
+  return function cusolverDnSorgtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike): number {
+    if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,tau", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnSorgtr_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnSorgtr_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnDorgtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDorgtr_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDorgtr_bufferSize";
-  return function cusolverDnDorgtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 7) rt.arity(F$, "handle,uplo,n,A,lda,tau,lwork", 7, arguments.length);
+  return function cusolverDnDorgtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike): number {
+    if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,tau", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnDorgtr_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnDorgtr_bufferSize(handle, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnCungtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCungtr_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCungtr_bufferSize";
-  return function cusolverDnCungtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 7) rt.arity(F$, "handle,uplo,n,A,lda,tau,lwork", 7, arguments.length);
+  return function cusolverDnCungtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike): number {
+    if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,tau", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnCungtr_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, float2, F$, "tau"), F$, "tau"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnCungtr_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, float2, F$, "tau"), F$, "tau"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnZungtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZungtr_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZungtr_bufferSize";
-  return function cusolverDnZungtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 7) rt.arity(F$, "handle,uplo,n,A,lda,tau,lwork", 7, arguments.length);
+  return function cusolverDnZungtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike): number {
+    if (arguments.length !== 6) rt.arity(F$, "handle,uplo,n,A,lda,tau", 6, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnZungtr_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, double2, F$, "tau"), F$, "tau"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnZungtr_bufferSize(handle, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, double2, F$, "tau"), F$, "tau"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
@@ -3822,10 +4217,12 @@ function cusolverDnZungtr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZun
 }
 
 function cusolverDnSormtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSormtr_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSormtr_bufferSize";
-  return function cusolverDnSormtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,side,uplo,trans,m,n,A,lda,tau,C,ldc,lwork", 12, arguments.length);
+  return function cusolverDnSormtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number): number {
+    if (arguments.length !== 11) rt.arity(F$, "handle,side,uplo,trans,m,n,A,lda,tau,C,ldc", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
@@ -3834,17 +4231,20 @@ function cusolverDnSormtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
-    const r = raw.cusolverDnSormtr_bufferSize(handle, side, uplo, trans, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(C, F$, "C"), ldc, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnSormtr_bufferSize(handle, side, uplo, trans, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(C, F$, "C"), ldc, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnDormtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDormtr_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDormtr_bufferSize";
-  return function cusolverDnDormtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,side,uplo,trans,m,n,A,lda,tau,C,ldc,lwork", 12, arguments.length);
+  return function cusolverDnDormtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number): number {
+    if (arguments.length !== 11) rt.arity(F$, "handle,side,uplo,trans,m,n,A,lda,tau,C,ldc", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
@@ -3853,17 +4253,20 @@ function cusolverDnDormtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
-    const r = raw.cusolverDnDormtr_bufferSize(handle, side, uplo, trans, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(C, F$, "C"), ldc, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnDormtr_bufferSize(handle, side, uplo, trans, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(tau, F$, "tau"), rt.ptr(C, F$, "C"), ldc, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnCunmtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCunmtr_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCunmtr_bufferSize";
-  return function cusolverDnCunmtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,side,uplo,trans,m,n,A,lda,tau,C,ldc,lwork", 12, arguments.length);
+  return function cusolverDnCunmtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number): number {
+    if (arguments.length !== 11) rt.arity(F$, "handle,side,uplo,trans,m,n,A,lda,tau,C,ldc", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
@@ -3872,17 +4275,20 @@ function cusolverDnCunmtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
-    const r = raw.cusolverDnCunmtr_bufferSize(handle, side, uplo, trans, m, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, float2, F$, "tau"), F$, "tau"), rt.ptr(rt.expect(C, float2, F$, "C"), F$, "C"), ldc, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnCunmtr_bufferSize(handle, side, uplo, trans, m, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, float2, F$, "tau"), F$, "tau"), rt.ptr(rt.expect(C, float2, F$, "C"), F$, "C"), ldc, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnZunmtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZunmtr_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZunmtr_bufferSize";
-  return function cusolverDnZunmtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,side,uplo,trans,m,n,A,lda,tau,C,ldc,lwork", 12, arguments.length);
+  return function cusolverDnZunmtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number): number {
+    if (arguments.length !== 11) rt.arity(F$, "handle,side,uplo,trans,m,n,A,lda,tau,C,ldc", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof side === "number" && (side >>> 0) === side && (+side !== 0 || 1 / side > 0)))) rt.bad(F$, "side", "u32", side);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
@@ -3891,9 +4297,10 @@ function cusolverDnZunmtr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
-    const r = raw.cusolverDnZunmtr_bufferSize(handle, side, uplo, trans, m, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, double2, F$, "tau"), F$, "tau"), rt.ptr(rt.expect(C, double2, F$, "C"), F$, "C"), ldc, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnZunmtr_bufferSize(handle, side, uplo, trans, m, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(tau, double2, F$, "tau"), F$, "tau"), rt.ptr(rt.expect(C, double2, F$, "C"), F$, "C"), ldc, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
@@ -3978,58 +4385,70 @@ function cusolverDnZunmtr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZun
 }
 
 function cusolverDnSgesvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSgesvd_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSgesvd_bufferSize";
-  return function cusolverDnSgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, lwork: PointerLike): void {
-    if (arguments.length !== 4) rt.arity(F$, "handle,m,n,lwork", 4, arguments.length);
+  return function cusolverDnSgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number): number {
+    if (arguments.length !== 3) rt.arity(F$, "handle,m,n", 3, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
-    const r = raw.cusolverDnSgesvd_bufferSize(handle, m, n, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnSgesvd_bufferSize(handle, m, n, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnDgesvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDgesvd_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDgesvd_bufferSize";
-  return function cusolverDnDgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, lwork: PointerLike): void {
-    if (arguments.length !== 4) rt.arity(F$, "handle,m,n,lwork", 4, arguments.length);
+  return function cusolverDnDgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number): number {
+    if (arguments.length !== 3) rt.arity(F$, "handle,m,n", 3, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
-    const r = raw.cusolverDnDgesvd_bufferSize(handle, m, n, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnDgesvd_bufferSize(handle, m, n, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnCgesvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCgesvd_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCgesvd_bufferSize";
-  return function cusolverDnCgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, lwork: PointerLike): void {
-    if (arguments.length !== 4) rt.arity(F$, "handle,m,n,lwork", 4, arguments.length);
+  return function cusolverDnCgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number): number {
+    if (arguments.length !== 3) rt.arity(F$, "handle,m,n", 3, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
-    const r = raw.cusolverDnCgesvd_bufferSize(handle, m, n, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnCgesvd_bufferSize(handle, m, n, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnZgesvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZgesvd_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZgesvd_bufferSize";
-  return function cusolverDnZgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, lwork: PointerLike): void {
-    if (arguments.length !== 4) rt.arity(F$, "handle,m,n,lwork", 4, arguments.length);
+  return function cusolverDnZgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number): number {
+    if (arguments.length !== 3) rt.arity(F$, "handle,m,n", 3, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
-    const r = raw.cusolverDnZgesvd_bufferSize(handle, m, n, rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnZgesvd_bufferSize(handle, m, n, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
@@ -4114,66 +4533,78 @@ function cusolverDnZgesvd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZge
 }
 
 function cusolverDnSsyevd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsyevd_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSsyevd_bufferSize";
-  return function cusolverDnSsyevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 8) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,lwork", 8, arguments.length);
+  return function cusolverDnSsyevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike): number {
+    if (arguments.length !== 7) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnSsyevd_bufferSize(handle, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnSsyevd_bufferSize(handle, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(W, F$, "W"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnDsyevd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsyevd_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDsyevd_bufferSize";
-  return function cusolverDnDsyevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 8) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,lwork", 8, arguments.length);
+  return function cusolverDnDsyevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike): number {
+    if (arguments.length !== 7) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnDsyevd_bufferSize(handle, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnDsyevd_bufferSize(handle, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(W, F$, "W"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnCheevd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCheevd_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCheevd_bufferSize";
-  return function cusolverDnCheevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 8) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,lwork", 8, arguments.length);
+  return function cusolverDnCheevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike): number {
+    if (arguments.length !== 7) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnCheevd_bufferSize(handle, jobz, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnCheevd_bufferSize(handle, jobz, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(W, F$, "W"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnZheevd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZheevd_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZheevd_bufferSize";
-  return function cusolverDnZheevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 8) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,lwork", 8, arguments.length);
+  return function cusolverDnZheevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike): number {
+    if (arguments.length !== 7) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
-    const r = raw.cusolverDnZheevd_bufferSize(handle, jobz, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnZheevd_bufferSize(handle, jobz, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(W, F$, "W"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
@@ -4246,10 +4677,13 @@ function cusolverDnZheevd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZhe
 }
 
 function cusolverDnSsyevdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsyevdx_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const o1 = rt.out[1]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSsyevdx_bufferSize";
-  return function cusolverDnSsyevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,meig,W,lwork", 14, arguments.length);
+  return function cusolverDnSsyevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, W: PointerLike): [meig: number, lwork: number] {
+    if (arguments.length !== 12) rt.arity(F$, "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,W", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
@@ -4260,17 +4694,21 @@ function cusolverDnSsyevdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
     if (!(typeof vu === "number")) rt.bad(F$, "vu", "f32", vu);
     if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
     if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
-    const r = raw.cusolverDnSsyevdx_bufferSize(handle, jobz, range, uplo, n, rt.ptr(A, F$, "A"), lda, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnSsyevdx_bufferSize(handle, jobz, range, uplo, n, rt.ptr(A, F$, "A"), lda, vl, vu, il, iu, o0, rt.ptr(W, F$, "W"), o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return [i32[0]!, i32[2]!];
   };
 }
 
 function cusolverDnDsyevdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsyevdx_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const o1 = rt.out[1]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDsyevdx_bufferSize";
-  return function cusolverDnDsyevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,meig,W,lwork", 14, arguments.length);
+  return function cusolverDnDsyevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, W: PointerLike): [meig: number, lwork: number] {
+    if (arguments.length !== 12) rt.arity(F$, "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,W", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
@@ -4281,17 +4719,21 @@ function cusolverDnDsyevdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
     if (!(typeof vu === "number")) rt.bad(F$, "vu", "f64", vu);
     if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
     if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
-    const r = raw.cusolverDnDsyevdx_bufferSize(handle, jobz, range, uplo, n, rt.ptr(A, F$, "A"), lda, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnDsyevdx_bufferSize(handle, jobz, range, uplo, n, rt.ptr(A, F$, "A"), lda, vl, vu, il, iu, o0, rt.ptr(W, F$, "W"), o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return [i32[0]!, i32[2]!];
   };
 }
 
 function cusolverDnCheevdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCheevdx_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const o1 = rt.out[1]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCheevdx_bufferSize";
-  return function cusolverDnCheevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,meig,W,lwork", 14, arguments.length);
+  return function cusolverDnCheevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, W: PointerLike): [meig: number, lwork: number] {
+    if (arguments.length !== 12) rt.arity(F$, "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,W", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
@@ -4302,17 +4744,21 @@ function cusolverDnCheevdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
     if (!(typeof vu === "number")) rt.bad(F$, "vu", "f32", vu);
     if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
     if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
-    const r = raw.cusolverDnCheevdx_bufferSize(handle, jobz, range, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnCheevdx_bufferSize(handle, jobz, range, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, vl, vu, il, iu, o0, rt.ptr(W, F$, "W"), o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return [i32[0]!, i32[2]!];
   };
 }
 
 function cusolverDnZheevdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZheevdx_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const o1 = rt.out[1]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZheevdx_bufferSize";
-  return function cusolverDnZheevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,meig,W,lwork", 14, arguments.length);
+  return function cusolverDnZheevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, W: PointerLike): [meig: number, lwork: number] {
+    if (arguments.length !== 12) rt.arity(F$, "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,W", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
@@ -4323,17 +4769,20 @@ function cusolverDnZheevdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
     if (!(typeof vu === "number")) rt.bad(F$, "vu", "f64", vu);
     if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
     if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
-    const r = raw.cusolverDnZheevdx_bufferSize(handle, jobz, range, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnZheevdx_bufferSize(handle, jobz, range, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, vl, vu, il, iu, o0, rt.ptr(W, F$, "W"), o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return [i32[0]!, i32[2]!];
   };
 }
 
 function cusolverDnSsyevdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsyevdx"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSsyevdx";
-  return function cusolverDnSsyevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
-    if (arguments.length !== 16) rt.arity(F$, "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,meig,W,work,lwork,info", 16, arguments.length);
+  return function cusolverDnSsyevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): number {
+    if (arguments.length !== 15) rt.arity(F$, "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,W,work,lwork,info", 15, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
@@ -4345,17 +4794,20 @@ function cusolverDnSsyevdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSs
     if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
     if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
     if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
-    const r = raw.cusolverDnSsyevdx(handle, jobz, range, uplo, n, rt.ptr(A, F$, "A"), lda, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
+    const r = raw.cusolverDnSsyevdx(handle, jobz, range, uplo, n, rt.ptr(A, F$, "A"), lda, vl, vu, il, iu, o0, rt.ptr(W, F$, "W"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnDsyevdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsyevdx"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDsyevdx";
-  return function cusolverDnDsyevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
-    if (arguments.length !== 16) rt.arity(F$, "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,meig,W,work,lwork,info", 16, arguments.length);
+  return function cusolverDnDsyevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): number {
+    if (arguments.length !== 15) rt.arity(F$, "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,W,work,lwork,info", 15, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
@@ -4367,17 +4819,20 @@ function cusolverDnDsyevdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDs
     if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
     if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
     if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
-    const r = raw.cusolverDnDsyevdx(handle, jobz, range, uplo, n, rt.ptr(A, F$, "A"), lda, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
+    const r = raw.cusolverDnDsyevdx(handle, jobz, range, uplo, n, rt.ptr(A, F$, "A"), lda, vl, vu, il, iu, o0, rt.ptr(W, F$, "W"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnCheevdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCheevdx"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCheevdx";
-  return function cusolverDnCheevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
-    if (arguments.length !== 16) rt.arity(F$, "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,meig,W,work,lwork,info", 16, arguments.length);
+  return function cusolverDnCheevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): number {
+    if (arguments.length !== 15) rt.arity(F$, "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,W,work,lwork,info", 15, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
@@ -4389,17 +4844,20 @@ function cusolverDnCheevdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCh
     if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
     if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
     if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
-    const r = raw.cusolverDnCheevdx(handle, jobz, range, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(rt.expect(work, float2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
+    const r = raw.cusolverDnCheevdx(handle, jobz, range, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, vl, vu, il, iu, o0, rt.ptr(W, F$, "W"), rt.ptr(rt.expect(work, float2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnZheevdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZheevdx"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZheevdx";
-  return function cusolverDnZheevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
-    if (arguments.length !== 16) rt.arity(F$, "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,meig,W,work,lwork,info", 16, arguments.length);
+  return function cusolverDnZheevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): number {
+    if (arguments.length !== 15) rt.arity(F$, "handle,jobz,range,uplo,n,A,lda,vl,vu,il,iu,W,work,lwork,info", 15, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof range === "number" && (range >>> 0) === range && (+range !== 0 || 1 / range > 0)))) rt.bad(F$, "range", "u32", range);
@@ -4411,17 +4869,21 @@ function cusolverDnZheevdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZh
     if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
     if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
     if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
-    const r = raw.cusolverDnZheevdx(handle, jobz, range, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(rt.expect(work, double2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
+    const r = raw.cusolverDnZheevdx(handle, jobz, range, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, vl, vu, il, iu, o0, rt.ptr(W, F$, "W"), rt.ptr(rt.expect(work, double2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnSsygvdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsygvdx_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const o1 = rt.out[1]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSsygvdx_bufferSize";
-  return function cusolverDnSsygvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 17) rt.arity(F$, "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,meig,W,lwork", 17, arguments.length);
+  return function cusolverDnSsygvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, W: PointerLike): [meig: number, lwork: number] {
+    if (arguments.length !== 15) rt.arity(F$, "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,W", 15, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
@@ -4434,17 +4896,21 @@ function cusolverDnSsygvdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
     if (!(typeof vu === "number")) rt.bad(F$, "vu", "f32", vu);
     if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
     if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
-    const r = raw.cusolverDnSsygvdx_bufferSize(handle, itype, jobz, range, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnSsygvdx_bufferSize(handle, itype, jobz, range, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, vl, vu, il, iu, o0, rt.ptr(W, F$, "W"), o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return [i32[0]!, i32[2]!];
   };
 }
 
 function cusolverDnDsygvdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsygvdx_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const o1 = rt.out[1]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDsygvdx_bufferSize";
-  return function cusolverDnDsygvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 17) rt.arity(F$, "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,meig,W,lwork", 17, arguments.length);
+  return function cusolverDnDsygvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, W: PointerLike): [meig: number, lwork: number] {
+    if (arguments.length !== 15) rt.arity(F$, "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,W", 15, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
@@ -4457,17 +4923,21 @@ function cusolverDnDsygvdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
     if (!(typeof vu === "number")) rt.bad(F$, "vu", "f64", vu);
     if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
     if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
-    const r = raw.cusolverDnDsygvdx_bufferSize(handle, itype, jobz, range, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnDsygvdx_bufferSize(handle, itype, jobz, range, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, vl, vu, il, iu, o0, rt.ptr(W, F$, "W"), o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return [i32[0]!, i32[2]!];
   };
 }
 
 function cusolverDnChegvdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnChegvdx_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const o1 = rt.out[1]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnChegvdx_bufferSize";
-  return function cusolverDnChegvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 17) rt.arity(F$, "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,meig,W,lwork", 17, arguments.length);
+  return function cusolverDnChegvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, W: PointerLike): [meig: number, lwork: number] {
+    if (arguments.length !== 15) rt.arity(F$, "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,W", 15, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
@@ -4480,17 +4950,21 @@ function cusolverDnChegvdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
     if (!(typeof vu === "number")) rt.bad(F$, "vu", "f32", vu);
     if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
     if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
-    const r = raw.cusolverDnChegvdx_bufferSize(handle, itype, jobz, range, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, float2, F$, "B"), F$, "B"), ldb, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnChegvdx_bufferSize(handle, itype, jobz, range, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, float2, F$, "B"), F$, "B"), ldb, vl, vu, il, iu, o0, rt.ptr(W, F$, "W"), o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return [i32[0]!, i32[2]!];
   };
 }
 
 function cusolverDnZhegvdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZhegvdx_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const o1 = rt.out[1]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZhegvdx_bufferSize";
-  return function cusolverDnZhegvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 17) rt.arity(F$, "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,meig,W,lwork", 17, arguments.length);
+  return function cusolverDnZhegvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, W: PointerLike): [meig: number, lwork: number] {
+    if (arguments.length !== 15) rt.arity(F$, "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,W", 15, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
@@ -4503,17 +4977,20 @@ function cusolverDnZhegvdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
     if (!(typeof vu === "number")) rt.bad(F$, "vu", "f64", vu);
     if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
     if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
-    const r = raw.cusolverDnZhegvdx_bufferSize(handle, itype, jobz, range, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, double2, F$, "B"), F$, "B"), ldb, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnZhegvdx_bufferSize(handle, itype, jobz, range, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, double2, F$, "B"), F$, "B"), ldb, vl, vu, il, iu, o0, rt.ptr(W, F$, "W"), o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return [i32[0]!, i32[2]!];
   };
 }
 
 function cusolverDnSsygvdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsygvdx"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSsygvdx";
-  return function cusolverDnSsygvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
-    if (arguments.length !== 19) rt.arity(F$, "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,meig,W,work,lwork,info", 19, arguments.length);
+  return function cusolverDnSsygvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): number {
+    if (arguments.length !== 18) rt.arity(F$, "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,W,work,lwork,info", 18, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
@@ -4527,17 +5004,20 @@ function cusolverDnSsygvdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSs
     if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
     if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
     if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
-    const r = raw.cusolverDnSsygvdx(handle, itype, jobz, range, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
+    const r = raw.cusolverDnSsygvdx(handle, itype, jobz, range, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, vl, vu, il, iu, o0, rt.ptr(W, F$, "W"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnDsygvdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsygvdx"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDsygvdx";
-  return function cusolverDnDsygvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
-    if (arguments.length !== 19) rt.arity(F$, "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,meig,W,work,lwork,info", 19, arguments.length);
+  return function cusolverDnDsygvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): number {
+    if (arguments.length !== 18) rt.arity(F$, "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,W,work,lwork,info", 18, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
@@ -4551,17 +5031,20 @@ function cusolverDnDsygvdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDs
     if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
     if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
     if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
-    const r = raw.cusolverDnDsygvdx(handle, itype, jobz, range, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
+    const r = raw.cusolverDnDsygvdx(handle, itype, jobz, range, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, vl, vu, il, iu, o0, rt.ptr(W, F$, "W"), rt.ptr(work, F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnChegvdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnChegvdx"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnChegvdx";
-  return function cusolverDnChegvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
-    if (arguments.length !== 19) rt.arity(F$, "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,meig,W,work,lwork,info", 19, arguments.length);
+  return function cusolverDnChegvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): number {
+    if (arguments.length !== 18) rt.arity(F$, "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,W,work,lwork,info", 18, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
@@ -4575,17 +5058,20 @@ function cusolverDnChegvdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCh
     if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
     if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
     if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
-    const r = raw.cusolverDnChegvdx(handle, itype, jobz, range, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, float2, F$, "B"), F$, "B"), ldb, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(rt.expect(work, float2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
+    const r = raw.cusolverDnChegvdx(handle, itype, jobz, range, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, float2, F$, "B"), F$, "B"), ldb, vl, vu, il, iu, o0, rt.ptr(W, F$, "W"), rt.ptr(rt.expect(work, float2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnZhegvdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZhegvdx"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZhegvdx";
-  return function cusolverDnZhegvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void {
-    if (arguments.length !== 19) rt.arity(F$, "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,meig,W,work,lwork,info", 19, arguments.length);
+  return function cusolverDnZhegvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): number {
+    if (arguments.length !== 18) rt.arity(F$, "handle,itype,jobz,range,uplo,n,A,lda,B,ldb,vl,vu,il,iu,W,work,lwork,info", 18, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
@@ -4599,17 +5085,20 @@ function cusolverDnZhegvdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZh
     if (!((typeof il === "number" && (il | 0) === il && (+il !== 0 || 1 / il > 0)))) rt.bad(F$, "il", "i32", il);
     if (!((typeof iu === "number" && (iu | 0) === iu && (+iu !== 0 || 1 / iu > 0)))) rt.bad(F$, "iu", "i32", iu);
     if (!((typeof lwork === "number" && (lwork | 0) === lwork && (+lwork !== 0 || 1 / lwork > 0)))) rt.bad(F$, "lwork", "i32", lwork);
-    const r = raw.cusolverDnZhegvdx(handle, itype, jobz, range, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, double2, F$, "B"), F$, "B"), ldb, vl, vu, il, iu, rt.ptr(meig, F$, "meig"), rt.ptr(W, F$, "W"), rt.ptr(rt.expect(work, double2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
+    const r = raw.cusolverDnZhegvdx(handle, itype, jobz, range, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, double2, F$, "B"), F$, "B"), ldb, vl, vu, il, iu, o0, rt.ptr(W, F$, "W"), rt.ptr(rt.expect(work, double2, F$, "work"), F$, "work"), lwork, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnSsygvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsygvd_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSsygvd_bufferSize";
-  return function cusolverDnSsygvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 11) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,lwork", 11, arguments.length);
+  return function cusolverDnSsygvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike): number {
+    if (arguments.length !== 10) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
@@ -4617,17 +5106,20 @@ function cusolverDnSsygvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
-    const r = raw.cusolverDnSsygvd_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnSsygvd_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, rt.ptr(W, F$, "W"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnDsygvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsygvd_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDsygvd_bufferSize";
-  return function cusolverDnDsygvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 11) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,lwork", 11, arguments.length);
+  return function cusolverDnDsygvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike): number {
+    if (arguments.length !== 10) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
@@ -4635,17 +5127,20 @@ function cusolverDnDsygvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
-    const r = raw.cusolverDnDsygvd_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnDsygvd_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, rt.ptr(W, F$, "W"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnChegvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnChegvd_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnChegvd_bufferSize";
-  return function cusolverDnChegvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 11) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,lwork", 11, arguments.length);
+  return function cusolverDnChegvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike): number {
+    if (arguments.length !== 10) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
@@ -4653,17 +5148,20 @@ function cusolverDnChegvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
-    const r = raw.cusolverDnChegvd_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, float2, F$, "B"), F$, "B"), ldb, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnChegvd_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, float2, F$, "B"), F$, "B"), ldb, rt.ptr(W, F$, "W"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnZhegvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZhegvd_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZhegvd_bufferSize";
-  return function cusolverDnZhegvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike): void {
-    if (arguments.length !== 11) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,lwork", 11, arguments.length);
+  return function cusolverDnZhegvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike): number {
+    if (arguments.length !== 10) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
@@ -4671,9 +5169,10 @@ function cusolverDnZhegvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
-    const r = raw.cusolverDnZhegvd_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, double2, F$, "B"), F$, "B"), ldb, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"));
+    const r = raw.cusolverDnZhegvd_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, double2, F$, "B"), F$, "B"), ldb, rt.ptr(W, F$, "W"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
@@ -4849,10 +5348,12 @@ function cusolverDnXsyevjGetSweeps$(raw: Raw, rt: CheckedRuntime): Checked["cuso
 }
 
 function cusolverDnSsyevjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsyevjBatched_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSsyevjBatched_bufferSize";
-  return function cusolverDnSsyevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t, batchSize: number): void {
-    if (arguments.length !== 10) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,lwork,params,batchSize", 10, arguments.length);
+  return function cusolverDnSsyevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, params: syevjInfo_t, batchSize: number): number {
+    if (arguments.length !== 9) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,params,batchSize", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
@@ -4860,17 +5361,20 @@ function cusolverDnSsyevjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Chec
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cusolverDnSsyevjBatched_bufferSize(handle, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"), params, batchSize);
+    const r = raw.cusolverDnSsyevjBatched_bufferSize(handle, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(W, F$, "W"), o0, params, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnDsyevjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsyevjBatched_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDsyevjBatched_bufferSize";
-  return function cusolverDnDsyevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t, batchSize: number): void {
-    if (arguments.length !== 10) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,lwork,params,batchSize", 10, arguments.length);
+  return function cusolverDnDsyevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, params: syevjInfo_t, batchSize: number): number {
+    if (arguments.length !== 9) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,params,batchSize", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
@@ -4878,17 +5382,20 @@ function cusolverDnDsyevjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Chec
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cusolverDnDsyevjBatched_bufferSize(handle, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"), params, batchSize);
+    const r = raw.cusolverDnDsyevjBatched_bufferSize(handle, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(W, F$, "W"), o0, params, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnCheevjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCheevjBatched_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCheevjBatched_bufferSize";
-  return function cusolverDnCheevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t, batchSize: number): void {
-    if (arguments.length !== 10) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,lwork,params,batchSize", 10, arguments.length);
+  return function cusolverDnCheevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, params: syevjInfo_t, batchSize: number): number {
+    if (arguments.length !== 9) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,params,batchSize", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
@@ -4896,17 +5403,20 @@ function cusolverDnCheevjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Chec
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cusolverDnCheevjBatched_bufferSize(handle, jobz, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"), params, batchSize);
+    const r = raw.cusolverDnCheevjBatched_bufferSize(handle, jobz, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(W, F$, "W"), o0, params, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnZheevjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZheevjBatched_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZheevjBatched_bufferSize";
-  return function cusolverDnZheevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t, batchSize: number): void {
-    if (arguments.length !== 10) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,lwork,params,batchSize", 10, arguments.length);
+  return function cusolverDnZheevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, params: syevjInfo_t, batchSize: number): number {
+    if (arguments.length !== 9) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,params,batchSize", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
@@ -4914,9 +5424,10 @@ function cusolverDnZheevjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Chec
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cusolverDnZheevjBatched_bufferSize(handle, jobz, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"), params, batchSize);
+    const r = raw.cusolverDnZheevjBatched_bufferSize(handle, jobz, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(W, F$, "W"), o0, params, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
@@ -4997,70 +5508,82 @@ function cusolverDnZheevjBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
 }
 
 function cusolverDnSsyevj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsyevj_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSsyevj_bufferSize";
-  return function cusolverDnSsyevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void {
-    if (arguments.length !== 9) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,lwork,params", 9, arguments.length);
+  return function cusolverDnSsyevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, params: syevjInfo_t): number {
+    if (arguments.length !== 8) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,params", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
-    const r = raw.cusolverDnSsyevj_bufferSize(handle, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"), params);
+    const r = raw.cusolverDnSsyevj_bufferSize(handle, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(W, F$, "W"), o0, params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnDsyevj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsyevj_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDsyevj_bufferSize";
-  return function cusolverDnDsyevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void {
-    if (arguments.length !== 9) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,lwork,params", 9, arguments.length);
+  return function cusolverDnDsyevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, params: syevjInfo_t): number {
+    if (arguments.length !== 8) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,params", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
-    const r = raw.cusolverDnDsyevj_bufferSize(handle, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"), params);
+    const r = raw.cusolverDnDsyevj_bufferSize(handle, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(W, F$, "W"), o0, params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnCheevj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCheevj_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCheevj_bufferSize";
-  return function cusolverDnCheevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void {
-    if (arguments.length !== 9) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,lwork,params", 9, arguments.length);
+  return function cusolverDnCheevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, params: syevjInfo_t): number {
+    if (arguments.length !== 8) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,params", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
-    const r = raw.cusolverDnCheevj_bufferSize(handle, jobz, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"), params);
+    const r = raw.cusolverDnCheevj_bufferSize(handle, jobz, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(W, F$, "W"), o0, params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnZheevj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZheevj_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZheevj_bufferSize";
-  return function cusolverDnZheevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void {
-    if (arguments.length !== 9) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,lwork,params", 9, arguments.length);
+  return function cusolverDnZheevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, params: syevjInfo_t): number {
+    if (arguments.length !== 8) rt.arity(F$, "handle,jobz,uplo,n,A,lda,W,params", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
-    const r = raw.cusolverDnZheevj_bufferSize(handle, jobz, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"), params);
+    const r = raw.cusolverDnZheevj_bufferSize(handle, jobz, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(W, F$, "W"), o0, params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
@@ -5137,10 +5660,12 @@ function cusolverDnZheevj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZhe
 }
 
 function cusolverDnSsygvj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSsygvj_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSsygvj_bufferSize";
-  return function cusolverDnSsygvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,lwork,params", 12, arguments.length);
+  return function cusolverDnSsygvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, params: syevjInfo_t): number {
+    if (arguments.length !== 11) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,params", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
@@ -5149,17 +5674,20 @@ function cusolverDnSsygvj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
-    const r = raw.cusolverDnSsygvj_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"), params);
+    const r = raw.cusolverDnSsygvj_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, rt.ptr(W, F$, "W"), o0, params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnDsygvj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDsygvj_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDsygvj_bufferSize";
-  return function cusolverDnDsygvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,lwork,params", 12, arguments.length);
+  return function cusolverDnDsygvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, params: syevjInfo_t): number {
+    if (arguments.length !== 11) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,params", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
@@ -5168,17 +5696,20 @@ function cusolverDnDsygvj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
-    const r = raw.cusolverDnDsygvj_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"), params);
+    const r = raw.cusolverDnDsygvj_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(A, F$, "A"), lda, rt.ptr(B, F$, "B"), ldb, rt.ptr(W, F$, "W"), o0, params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnChegvj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnChegvj_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnChegvj_bufferSize";
-  return function cusolverDnChegvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,lwork,params", 12, arguments.length);
+  return function cusolverDnChegvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, params: syevjInfo_t): number {
+    if (arguments.length !== 11) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,params", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
@@ -5187,17 +5718,20 @@ function cusolverDnChegvj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
-    const r = raw.cusolverDnChegvj_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, float2, F$, "B"), F$, "B"), ldb, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"), params);
+    const r = raw.cusolverDnChegvj_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, float2, F$, "B"), F$, "B"), ldb, rt.ptr(W, F$, "W"), o0, params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnZhegvj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZhegvj_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZhegvj_bufferSize";
-  return function cusolverDnZhegvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,lwork,params", 12, arguments.length);
+  return function cusolverDnZhegvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, params: syevjInfo_t): number {
+    if (arguments.length !== 11) rt.arity(F$, "handle,itype,jobz,uplo,n,A,lda,B,ldb,W,params", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof itype === "number" && (itype >>> 0) === itype && (+itype !== 0 || 1 / itype > 0)))) rt.bad(F$, "itype", "u32", itype);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
@@ -5206,9 +5740,10 @@ function cusolverDnZhegvj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
-    const r = raw.cusolverDnZhegvj_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, double2, F$, "B"), F$, "B"), ldb, rt.ptr(W, F$, "W"), rt.ptr(lwork, F$, "lwork"), params);
+    const r = raw.cusolverDnZhegvj_bufferSize(handle, itype, jobz, uplo, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(rt.expect(B, double2, F$, "B"), F$, "B"), ldb, rt.ptr(W, F$, "W"), o0, params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
@@ -5388,10 +5923,12 @@ function cusolverDnXgesvdjGetSweeps$(raw: Raw, rt: CheckedRuntime): Checked["cus
 }
 
 function cusolverDnSgesvdjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSgesvdjBatched_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSgesvdjBatched_bufferSize";
-  return function cusolverDnSgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t, batchSize: number): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,jobz,m,n,A,lda,S,U,ldu,V,ldv,lwork,params,batchSize", 14, arguments.length);
+  return function cusolverDnSgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, params: gesvdjInfo_t, batchSize: number): number {
+    if (arguments.length !== 13) rt.arity(F$, "handle,jobz,m,n,A,lda,S,U,ldu,V,ldv,params,batchSize", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
@@ -5401,17 +5938,20 @@ function cusolverDnSgesvdjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Che
     if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cusolverDnSgesvdjBatched_bufferSize(handle, jobz, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(U, F$, "U"), ldu, rt.ptr(V, F$, "V"), ldv, rt.ptr(lwork, F$, "lwork"), params, batchSize);
+    const r = raw.cusolverDnSgesvdjBatched_bufferSize(handle, jobz, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(U, F$, "U"), ldu, rt.ptr(V, F$, "V"), ldv, o0, params, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnDgesvdjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDgesvdjBatched_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDgesvdjBatched_bufferSize";
-  return function cusolverDnDgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t, batchSize: number): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,jobz,m,n,A,lda,S,U,ldu,V,ldv,lwork,params,batchSize", 14, arguments.length);
+  return function cusolverDnDgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, params: gesvdjInfo_t, batchSize: number): number {
+    if (arguments.length !== 13) rt.arity(F$, "handle,jobz,m,n,A,lda,S,U,ldu,V,ldv,params,batchSize", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
@@ -5421,17 +5961,20 @@ function cusolverDnDgesvdjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Che
     if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cusolverDnDgesvdjBatched_bufferSize(handle, jobz, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(U, F$, "U"), ldu, rt.ptr(V, F$, "V"), ldv, rt.ptr(lwork, F$, "lwork"), params, batchSize);
+    const r = raw.cusolverDnDgesvdjBatched_bufferSize(handle, jobz, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(U, F$, "U"), ldu, rt.ptr(V, F$, "V"), ldv, o0, params, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnCgesvdjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCgesvdjBatched_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCgesvdjBatched_bufferSize";
-  return function cusolverDnCgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t, batchSize: number): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,jobz,m,n,A,lda,S,U,ldu,V,ldv,lwork,params,batchSize", 14, arguments.length);
+  return function cusolverDnCgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, params: gesvdjInfo_t, batchSize: number): number {
+    if (arguments.length !== 13) rt.arity(F$, "handle,jobz,m,n,A,lda,S,U,ldu,V,ldv,params,batchSize", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
@@ -5441,17 +5984,20 @@ function cusolverDnCgesvdjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Che
     if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cusolverDnCgesvdjBatched_bufferSize(handle, jobz, m, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(rt.expect(U, float2, F$, "U"), F$, "U"), ldu, rt.ptr(rt.expect(V, float2, F$, "V"), F$, "V"), ldv, rt.ptr(lwork, F$, "lwork"), params, batchSize);
+    const r = raw.cusolverDnCgesvdjBatched_bufferSize(handle, jobz, m, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(rt.expect(U, float2, F$, "U"), F$, "U"), ldu, rt.ptr(rt.expect(V, float2, F$, "V"), F$, "V"), ldv, o0, params, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnZgesvdjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZgesvdjBatched_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZgesvdjBatched_bufferSize";
-  return function cusolverDnZgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t, batchSize: number): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,jobz,m,n,A,lda,S,U,ldu,V,ldv,lwork,params,batchSize", 14, arguments.length);
+  return function cusolverDnZgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, params: gesvdjInfo_t, batchSize: number): number {
+    if (arguments.length !== 13) rt.arity(F$, "handle,jobz,m,n,A,lda,S,U,ldu,V,ldv,params,batchSize", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
@@ -5461,9 +6007,10 @@ function cusolverDnZgesvdjBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Che
     if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cusolverDnZgesvdjBatched_bufferSize(handle, jobz, m, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(rt.expect(U, double2, F$, "U"), F$, "U"), ldu, rt.ptr(rt.expect(V, double2, F$, "V"), F$, "V"), ldv, rt.ptr(lwork, F$, "lwork"), params, batchSize);
+    const r = raw.cusolverDnZgesvdjBatched_bufferSize(handle, jobz, m, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(rt.expect(U, double2, F$, "U"), F$, "U"), ldu, rt.ptr(rt.expect(V, double2, F$, "V"), F$, "V"), ldv, o0, params, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
@@ -5552,10 +6099,12 @@ function cusolverDnZgesvdjBatched$(raw: Raw, rt: CheckedRuntime): Checked["cusol
 }
 
 function cusolverDnSgesvdj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSgesvdj_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSgesvdj_bufferSize";
-  return function cusolverDnSgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,jobz,econ,m,n,A,lda,S,U,ldu,V,ldv,lwork,params", 14, arguments.length);
+  return function cusolverDnSgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, params: gesvdjInfo_t): number {
+    if (arguments.length !== 13) rt.arity(F$, "handle,jobz,econ,m,n,A,lda,S,U,ldu,V,ldv,params", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof econ === "number" && (econ | 0) === econ && (+econ !== 0 || 1 / econ > 0)))) rt.bad(F$, "econ", "i32", econ);
@@ -5565,17 +6114,20 @@ function cusolverDnSgesvdj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
     if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
     if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
-    const r = raw.cusolverDnSgesvdj_bufferSize(handle, jobz, econ, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(U, F$, "U"), ldu, rt.ptr(V, F$, "V"), ldv, rt.ptr(lwork, F$, "lwork"), params);
+    const r = raw.cusolverDnSgesvdj_bufferSize(handle, jobz, econ, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(U, F$, "U"), ldu, rt.ptr(V, F$, "V"), ldv, o0, params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnDgesvdj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDgesvdj_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDgesvdj_bufferSize";
-  return function cusolverDnDgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,jobz,econ,m,n,A,lda,S,U,ldu,V,ldv,lwork,params", 14, arguments.length);
+  return function cusolverDnDgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, params: gesvdjInfo_t): number {
+    if (arguments.length !== 13) rt.arity(F$, "handle,jobz,econ,m,n,A,lda,S,U,ldu,V,ldv,params", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof econ === "number" && (econ | 0) === econ && (+econ !== 0 || 1 / econ > 0)))) rt.bad(F$, "econ", "i32", econ);
@@ -5585,17 +6137,20 @@ function cusolverDnDgesvdj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
     if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
     if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
-    const r = raw.cusolverDnDgesvdj_bufferSize(handle, jobz, econ, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(U, F$, "U"), ldu, rt.ptr(V, F$, "V"), ldv, rt.ptr(lwork, F$, "lwork"), params);
+    const r = raw.cusolverDnDgesvdj_bufferSize(handle, jobz, econ, m, n, rt.ptr(A, F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(U, F$, "U"), ldu, rt.ptr(V, F$, "V"), ldv, o0, params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnCgesvdj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCgesvdj_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCgesvdj_bufferSize";
-  return function cusolverDnCgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,jobz,econ,m,n,A,lda,S,U,ldu,V,ldv,lwork,params", 14, arguments.length);
+  return function cusolverDnCgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, params: gesvdjInfo_t): number {
+    if (arguments.length !== 13) rt.arity(F$, "handle,jobz,econ,m,n,A,lda,S,U,ldu,V,ldv,params", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof econ === "number" && (econ | 0) === econ && (+econ !== 0 || 1 / econ > 0)))) rt.bad(F$, "econ", "i32", econ);
@@ -5605,17 +6160,20 @@ function cusolverDnCgesvdj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
     if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
     if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
-    const r = raw.cusolverDnCgesvdj_bufferSize(handle, jobz, econ, m, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(rt.expect(U, float2, F$, "U"), F$, "U"), ldu, rt.ptr(rt.expect(V, float2, F$, "V"), F$, "V"), ldv, rt.ptr(lwork, F$, "lwork"), params);
+    const r = raw.cusolverDnCgesvdj_bufferSize(handle, jobz, econ, m, n, rt.ptr(rt.expect(A, float2, F$, "A"), F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(rt.expect(U, float2, F$, "U"), F$, "U"), ldu, rt.ptr(rt.expect(V, float2, F$, "V"), F$, "V"), ldv, o0, params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnZgesvdj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZgesvdj_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZgesvdj_bufferSize";
-  return function cusolverDnZgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t): void {
-    if (arguments.length !== 14) rt.arity(F$, "handle,jobz,econ,m,n,A,lda,S,U,ldu,V,ldv,lwork,params", 14, arguments.length);
+  return function cusolverDnZgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, params: gesvdjInfo_t): number {
+    if (arguments.length !== 13) rt.arity(F$, "handle,jobz,econ,m,n,A,lda,S,U,ldu,V,ldv,params", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof econ === "number" && (econ | 0) === econ && (+econ !== 0 || 1 / econ > 0)))) rt.bad(F$, "econ", "i32", econ);
@@ -5625,9 +6183,10 @@ function cusolverDnZgesvdj_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
     if (!((typeof ldu === "number" && (ldu | 0) === ldu && (+ldu !== 0 || 1 / ldu > 0)))) rt.bad(F$, "ldu", "i32", ldu);
     if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
-    const r = raw.cusolverDnZgesvdj_bufferSize(handle, jobz, econ, m, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(rt.expect(U, double2, F$, "U"), F$, "U"), ldu, rt.ptr(rt.expect(V, double2, F$, "V"), F$, "V"), ldv, rt.ptr(lwork, F$, "lwork"), params);
+    const r = raw.cusolverDnZgesvdj_bufferSize(handle, jobz, econ, m, n, rt.ptr(rt.expect(A, double2, F$, "A"), F$, "A"), lda, rt.ptr(S, F$, "S"), rt.ptr(rt.expect(U, double2, F$, "U"), F$, "U"), ldu, rt.ptr(rt.expect(V, double2, F$, "V"), F$, "V"), ldv, o0, params);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
@@ -5716,10 +6275,12 @@ function cusolverDnZgesvdj$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZg
 }
 
 function cusolverDnSgesvdaStridedBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSgesvdaStridedBatched_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSgesvdaStridedBatched_bufferSize";
-  return function cusolverDnSgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, lwork: PointerLike, batchSize: number): void {
-    if (arguments.length !== 18) rt.arity(F$, "handle,jobz,rank,m,n,d_A,lda,strideA,d_S,strideS,d_U,ldu,strideU,d_V,ldv,strideV,lwork,batchSize", 18, arguments.length);
+  return function cusolverDnSgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, batchSize: number): number {
+    if (arguments.length !== 17) rt.arity(F$, "handle,jobz,rank,m,n,d_A,lda,strideA,d_S,strideS,d_U,ldu,strideU,d_V,ldv,strideV,batchSize", 17, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0)))) rt.bad(F$, "rank", "i32", rank);
@@ -5733,17 +6294,20 @@ function cusolverDnSgesvdaStridedBatched_bufferSize$(raw: Raw, rt: CheckedRuntim
     if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
     if (!((typeof strideV === "bigint" ? strideV >= -9223372036854775808n && strideV <= 9223372036854775807n : Number.isSafeInteger(strideV)))) rt.bad(F$, "strideV", "i64", strideV);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cusolverDnSgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, rt.ptr(d_A, F$, "d_A"), lda, strideA, rt.ptr(d_S, F$, "d_S"), strideS, rt.ptr(d_U, F$, "d_U"), ldu, strideU, rt.ptr(d_V, F$, "d_V"), ldv, strideV, rt.ptr(lwork, F$, "lwork"), batchSize);
+    const r = raw.cusolverDnSgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, rt.ptr(d_A, F$, "d_A"), lda, strideA, rt.ptr(d_S, F$, "d_S"), strideS, rt.ptr(d_U, F$, "d_U"), ldu, strideU, rt.ptr(d_V, F$, "d_V"), ldv, strideV, o0, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnDgesvdaStridedBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnDgesvdaStridedBatched_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnDgesvdaStridedBatched_bufferSize";
-  return function cusolverDnDgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, lwork: PointerLike, batchSize: number): void {
-    if (arguments.length !== 18) rt.arity(F$, "handle,jobz,rank,m,n,d_A,lda,strideA,d_S,strideS,d_U,ldu,strideU,d_V,ldv,strideV,lwork,batchSize", 18, arguments.length);
+  return function cusolverDnDgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, batchSize: number): number {
+    if (arguments.length !== 17) rt.arity(F$, "handle,jobz,rank,m,n,d_A,lda,strideA,d_S,strideS,d_U,ldu,strideU,d_V,ldv,strideV,batchSize", 17, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0)))) rt.bad(F$, "rank", "i32", rank);
@@ -5757,17 +6321,20 @@ function cusolverDnDgesvdaStridedBatched_bufferSize$(raw: Raw, rt: CheckedRuntim
     if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
     if (!((typeof strideV === "bigint" ? strideV >= -9223372036854775808n && strideV <= 9223372036854775807n : Number.isSafeInteger(strideV)))) rt.bad(F$, "strideV", "i64", strideV);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cusolverDnDgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, rt.ptr(d_A, F$, "d_A"), lda, strideA, rt.ptr(d_S, F$, "d_S"), strideS, rt.ptr(d_U, F$, "d_U"), ldu, strideU, rt.ptr(d_V, F$, "d_V"), ldv, strideV, rt.ptr(lwork, F$, "lwork"), batchSize);
+    const r = raw.cusolverDnDgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, rt.ptr(d_A, F$, "d_A"), lda, strideA, rt.ptr(d_S, F$, "d_S"), strideS, rt.ptr(d_U, F$, "d_U"), ldu, strideU, rt.ptr(d_V, F$, "d_V"), ldv, strideV, o0, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnCgesvdaStridedBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnCgesvdaStridedBatched_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnCgesvdaStridedBatched_bufferSize";
-  return function cusolverDnCgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, lwork: PointerLike, batchSize: number): void {
-    if (arguments.length !== 18) rt.arity(F$, "handle,jobz,rank,m,n,d_A,lda,strideA,d_S,strideS,d_U,ldu,strideU,d_V,ldv,strideV,lwork,batchSize", 18, arguments.length);
+  return function cusolverDnCgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, batchSize: number): number {
+    if (arguments.length !== 17) rt.arity(F$, "handle,jobz,rank,m,n,d_A,lda,strideA,d_S,strideS,d_U,ldu,strideU,d_V,ldv,strideV,batchSize", 17, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0)))) rt.bad(F$, "rank", "i32", rank);
@@ -5781,17 +6348,20 @@ function cusolverDnCgesvdaStridedBatched_bufferSize$(raw: Raw, rt: CheckedRuntim
     if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
     if (!((typeof strideV === "bigint" ? strideV >= -9223372036854775808n && strideV <= 9223372036854775807n : Number.isSafeInteger(strideV)))) rt.bad(F$, "strideV", "i64", strideV);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cusolverDnCgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, rt.ptr(rt.expect(d_A, float2, F$, "d_A"), F$, "d_A"), lda, strideA, rt.ptr(d_S, F$, "d_S"), strideS, rt.ptr(rt.expect(d_U, float2, F$, "d_U"), F$, "d_U"), ldu, strideU, rt.ptr(rt.expect(d_V, float2, F$, "d_V"), F$, "d_V"), ldv, strideV, rt.ptr(lwork, F$, "lwork"), batchSize);
+    const r = raw.cusolverDnCgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, rt.ptr(rt.expect(d_A, float2, F$, "d_A"), F$, "d_A"), lda, strideA, rt.ptr(d_S, F$, "d_S"), strideS, rt.ptr(rt.expect(d_U, float2, F$, "d_U"), F$, "d_U"), ldu, strideU, rt.ptr(rt.expect(d_V, float2, F$, "d_V"), F$, "d_V"), ldv, strideV, o0, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cusolverDnZgesvdaStridedBatched_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnZgesvdaStridedBatched_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnZgesvdaStridedBatched_bufferSize";
-  return function cusolverDnZgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, lwork: PointerLike, batchSize: number): void {
-    if (arguments.length !== 18) rt.arity(F$, "handle,jobz,rank,m,n,d_A,lda,strideA,d_S,strideS,d_U,ldu,strideU,d_V,ldv,strideV,lwork,batchSize", 18, arguments.length);
+  return function cusolverDnZgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, batchSize: number): number {
+    if (arguments.length !== 17) rt.arity(F$, "handle,jobz,rank,m,n,d_A,lda,strideA,d_S,strideS,d_U,ldu,strideU,d_V,ldv,strideV,batchSize", 17, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
     if (!((typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0)))) rt.bad(F$, "rank", "i32", rank);
@@ -5805,9 +6375,10 @@ function cusolverDnZgesvdaStridedBatched_bufferSize$(raw: Raw, rt: CheckedRuntim
     if (!((typeof ldv === "number" && (ldv | 0) === ldv && (+ldv !== 0 || 1 / ldv > 0)))) rt.bad(F$, "ldv", "i32", ldv);
     if (!((typeof strideV === "bigint" ? strideV >= -9223372036854775808n && strideV <= 9223372036854775807n : Number.isSafeInteger(strideV)))) rt.bad(F$, "strideV", "i64", strideV);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cusolverDnZgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, rt.ptr(rt.expect(d_A, double2, F$, "d_A"), F$, "d_A"), lda, strideA, rt.ptr(d_S, F$, "d_S"), strideS, rt.ptr(rt.expect(d_U, double2, F$, "d_U"), F$, "d_U"), ldu, strideU, rt.ptr(rt.expect(d_V, double2, F$, "d_V"), F$, "d_V"), ldv, strideV, rt.ptr(lwork, F$, "lwork"), batchSize);
+    const r = raw.cusolverDnZgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, rt.ptr(rt.expect(d_A, double2, F$, "d_A"), F$, "d_A"), lda, strideA, rt.ptr(d_S, F$, "d_S"), strideS, rt.ptr(rt.expect(d_U, double2, F$, "d_U"), F$, "d_U"), ldu, strideU, rt.ptr(rt.expect(d_V, double2, F$, "d_V"), F$, "d_V"), ldv, strideV, o0, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
@@ -6046,12 +6617,10 @@ function cusolverDnGeqrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnGeqr
 }
 
 function cusolverDnGetrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnGetrf_bufferSize"] {
-  const o0 = rt.out[0]!;
-  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnGetrf_bufferSize";
-  return function cusolverDnGetrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType): bigint {
-    if (arguments.length !== 8) rt.arity(F$, "handle,params,m,n,dataTypeA,A,lda,computeType", 8, arguments.length);
+  return function cusolverDnGetrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType, workspaceInBytes: PointerLike): void {
+    if (arguments.length !== 9) rt.arity(F$, "handle,params,m,n,dataTypeA,A,lda,computeType,workspaceInBytes", 9, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad(F$, "m", "i64", m);
@@ -6059,20 +6628,17 @@ function cusolverDnGetrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cus
     if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
     if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
-    const r = raw.cusolverDnGetrf_bufferSize(handle, params, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, computeType, o0);
+    const r = raw.cusolverDnGetrf_bufferSize(handle, params, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, computeType, rt.ptr(workspaceInBytes, F$, "workspaceInBytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
-    return u64[0]!;
   };
 }
 
 function cusolverDnGetrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnGetrf"] {
-  const o0 = rt.out[0]!;
-  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnGetrf";
-  return function cusolverDnGetrf(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, ipiv: PointerLike, computeType: cudaDataType, pBuffer: PointerLike, workspaceInBytes: bigint | number): number {
-    if (arguments.length !== 11) rt.arity(F$, "handle,params,m,n,dataTypeA,A,lda,ipiv,computeType,pBuffer,workspaceInBytes", 11, arguments.length);
+  return function cusolverDnGetrf(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, ipiv: PointerLike, computeType: cudaDataType, pBuffer: PointerLike, workspaceInBytes: bigint | number, info: PointerLike): void {
+    if (arguments.length !== 12) rt.arity(F$, "handle,params,m,n,dataTypeA,A,lda,ipiv,computeType,pBuffer,workspaceInBytes,info", 12, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad(F$, "m", "i64", m);
@@ -6081,20 +6647,17 @@ function cusolverDnGetrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnGetr
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
     if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
     if (!((typeof workspaceInBytes === "bigint" ? workspaceInBytes >= 0n && workspaceInBytes <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytes) && workspaceInBytes >= 0))) rt.bad(F$, "workspaceInBytes", "u64", workspaceInBytes);
-    const r = raw.cusolverDnGetrf(handle, params, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), computeType, rt.ptr(pBuffer, F$, "pBuffer"), workspaceInBytes, o0);
+    const r = raw.cusolverDnGetrf(handle, params, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), computeType, rt.ptr(pBuffer, F$, "pBuffer"), workspaceInBytes, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
-    return i32[0]!;
   };
 }
 
 function cusolverDnGetrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnGetrs"] {
-  const o0 = rt.out[0]!;
-  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnGetrs";
-  return function cusolverDnGetrs(handle: cusolverDnHandle_t, params: cusolverDnParams_t, trans: cublasOperation_t, n: bigint | number, nrhs: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, ipiv: PointerLike, dataTypeB: cudaDataType, B: PointerLike, ldb: bigint | number): number {
-    if (arguments.length !== 12) rt.arity(F$, "handle,params,trans,n,nrhs,dataTypeA,A,lda,ipiv,dataTypeB,B,ldb", 12, arguments.length);
+  return function cusolverDnGetrs(handle: cusolverDnHandle_t, params: cusolverDnParams_t, trans: cublasOperation_t, n: bigint | number, nrhs: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, ipiv: PointerLike, dataTypeB: cudaDataType, B: PointerLike, ldb: bigint | number, info: PointerLike): void {
+    if (arguments.length !== 13) rt.arity(F$, "handle,params,trans,n,nrhs,dataTypeA,A,lda,ipiv,dataTypeB,B,ldb,info", 13, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
@@ -6104,10 +6667,9 @@ function cusolverDnGetrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnGetr
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
     if (!((typeof dataTypeB === "number" && (dataTypeB >>> 0) === dataTypeB && (+dataTypeB !== 0 || 1 / dataTypeB > 0)))) rt.bad(F$, "dataTypeB", "u32", dataTypeB);
     if (!((typeof ldb === "bigint" ? ldb >= -9223372036854775808n && ldb <= 9223372036854775807n : Number.isSafeInteger(ldb)))) rt.bad(F$, "ldb", "i64", ldb);
-    const r = raw.cusolverDnGetrs(handle, params, trans, n, nrhs, dataTypeA, rt.ptr(A, F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), dataTypeB, rt.ptr(B, F$, "B"), ldb, o0);
+    const r = raw.cusolverDnGetrs(handle, params, trans, n, nrhs, dataTypeA, rt.ptr(A, F$, "A"), lda, rt.ptr(ipiv, F$, "ipiv"), dataTypeB, rt.ptr(B, F$, "B"), ldb, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
-    return i32[0]!;
   };
 }
 
@@ -6153,10 +6715,12 @@ function cusolverDnSyevd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSyev
 }
 
 function cusolverDnSyevdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSyevdx_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const i64 = rt.i64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSyevdx_bufferSize";
-  return function cusolverDnSyevdx_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, h_meig: PointerLike, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, workspaceInBytes: PointerLike): void {
-    if (arguments.length !== 18) rt.arity(F$, "handle,params,jobz,range,uplo,n,dataTypeA,A,lda,vl,vu,il,iu,h_meig,dataTypeW,W,computeType,workspaceInBytes", 18, arguments.length);
+  return function cusolverDnSyevdx_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, workspaceInBytes: PointerLike): bigint {
+    if (arguments.length !== 17) rt.arity(F$, "handle,params,jobz,range,uplo,n,dataTypeA,A,lda,vl,vu,il,iu,dataTypeW,W,computeType,workspaceInBytes", 17, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
@@ -6169,17 +6733,20 @@ function cusolverDnSyevdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof iu === "bigint" ? iu >= -9223372036854775808n && iu <= 9223372036854775807n : Number.isSafeInteger(iu)))) rt.bad(F$, "iu", "i64", iu);
     if (!((typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (+dataTypeW !== 0 || 1 / dataTypeW > 0)))) rt.bad(F$, "dataTypeW", "u32", dataTypeW);
     if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
-    const r = raw.cusolverDnSyevdx_bufferSize(handle, params, jobz, range, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, rt.ptr(vl, F$, "vl"), rt.ptr(vu, F$, "vu"), il, iu, rt.ptr(h_meig, F$, "h_meig"), dataTypeW, rt.ptr(W, F$, "W"), computeType, rt.ptr(workspaceInBytes, F$, "workspaceInBytes"));
+    const r = raw.cusolverDnSyevdx_bufferSize(handle, params, jobz, range, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, rt.ptr(vl, F$, "vl"), rt.ptr(vu, F$, "vu"), il, iu, o0, dataTypeW, rt.ptr(W, F$, "W"), computeType, rt.ptr(workspaceInBytes, F$, "workspaceInBytes"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i64[0]!;
   };
 }
 
 function cusolverDnSyevdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSyevdx"] {
+  const o0 = rt.out[0]!;
+  const i64 = rt.i64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSyevdx";
-  return function cusolverDnSyevdx(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, meig64: PointerLike, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, pBuffer: PointerLike, workspaceInBytes: bigint | number, info: PointerLike): void {
-    if (arguments.length !== 20) rt.arity(F$, "handle,params,jobz,range,uplo,n,dataTypeA,A,lda,vl,vu,il,iu,meig64,dataTypeW,W,computeType,pBuffer,workspaceInBytes,info", 20, arguments.length);
+  return function cusolverDnSyevdx(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, pBuffer: PointerLike, workspaceInBytes: bigint | number, info: PointerLike): bigint {
+    if (arguments.length !== 19) rt.arity(F$, "handle,params,jobz,range,uplo,n,dataTypeA,A,lda,vl,vu,il,iu,dataTypeW,W,computeType,pBuffer,workspaceInBytes,info", 19, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
@@ -6193,9 +6760,10 @@ function cusolverDnSyevdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSye
     if (!((typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (+dataTypeW !== 0 || 1 / dataTypeW > 0)))) rt.bad(F$, "dataTypeW", "u32", dataTypeW);
     if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
     if (!((typeof workspaceInBytes === "bigint" ? workspaceInBytes >= 0n && workspaceInBytes <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytes) && workspaceInBytes >= 0))) rt.bad(F$, "workspaceInBytes", "u64", workspaceInBytes);
-    const r = raw.cusolverDnSyevdx(handle, params, jobz, range, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, rt.ptr(vl, F$, "vl"), rt.ptr(vu, F$, "vu"), il, iu, rt.ptr(meig64, F$, "meig64"), dataTypeW, rt.ptr(W, F$, "W"), computeType, rt.ptr(pBuffer, F$, "pBuffer"), workspaceInBytes, rt.ptr(info, F$, "info"));
+    const r = raw.cusolverDnSyevdx(handle, params, jobz, range, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, rt.ptr(vl, F$, "vl"), rt.ptr(vu, F$, "vu"), il, iu, o0, dataTypeW, rt.ptr(W, F$, "W"), computeType, rt.ptr(pBuffer, F$, "pBuffer"), workspaceInBytes, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i64[0]!;
   };
 }
 
@@ -6251,10 +6819,13 @@ function cusolverDnGesvd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnGesv
 }
 
 function cusolverDnXpotrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXpotrf_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const o1 = rt.out[1]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnXpotrf_bufferSize";
-  return function cusolverDnXpotrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void {
-    if (arguments.length !== 10) rt.arity(F$, "handle,params,uplo,n,dataTypeA,A,lda,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 10, arguments.length);
+  return function cusolverDnXpotrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint] {
+    if (arguments.length !== 8) rt.arity(F$, "handle,params,uplo,n,dataTypeA,A,lda,computeType", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
@@ -6262,9 +6833,10 @@ function cusolverDnXpotrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
     if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
-    const r = raw.cusolverDnXpotrf_bufferSize(handle, params, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, computeType, rt.ptr(workspaceInBytesOnDevice, F$, "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, F$, "workspaceInBytesOnHost"));
+    const r = raw.cusolverDnXpotrf_bufferSize(handle, params, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, computeType, o0, o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return [u64[0]!, u64[1]!];
   };
 }
 
@@ -6309,10 +6881,13 @@ function cusolverDnXpotrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXpo
 }
 
 function cusolverDnXgeqrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXgeqrf_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const o1 = rt.out[1]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnXgeqrf_bufferSize";
-  return function cusolverDnXgeqrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeTau: cudaDataType, tau: PointerLike, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,params,m,n,dataTypeA,A,lda,dataTypeTau,tau,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 12, arguments.length);
+  return function cusolverDnXgeqrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeTau: cudaDataType, tau: PointerLike, computeType: cudaDataType): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint] {
+    if (arguments.length !== 10) rt.arity(F$, "handle,params,m,n,dataTypeA,A,lda,dataTypeTau,tau,computeType", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad(F$, "m", "i64", m);
@@ -6321,9 +6896,10 @@ function cusolverDnXgeqrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
     if (!((typeof dataTypeTau === "number" && (dataTypeTau >>> 0) === dataTypeTau && (+dataTypeTau !== 0 || 1 / dataTypeTau > 0)))) rt.bad(F$, "dataTypeTau", "u32", dataTypeTau);
     if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
-    const r = raw.cusolverDnXgeqrf_bufferSize(handle, params, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeTau, rt.ptr(tau, F$, "tau"), computeType, rt.ptr(workspaceInBytesOnDevice, F$, "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, F$, "workspaceInBytesOnHost"));
+    const r = raw.cusolverDnXgeqrf_bufferSize(handle, params, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeTau, rt.ptr(tau, F$, "tau"), computeType, o0, o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return [u64[0]!, u64[1]!];
   };
 }
 
@@ -6349,10 +6925,13 @@ function cusolverDnXgeqrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXge
 }
 
 function cusolverDnXgetrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXgetrf_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const o1 = rt.out[1]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnXgetrf_bufferSize";
-  return function cusolverDnXgetrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void {
-    if (arguments.length !== 10) rt.arity(F$, "handle,params,m,n,dataTypeA,A,lda,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 10, arguments.length);
+  return function cusolverDnXgetrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint] {
+    if (arguments.length !== 8) rt.arity(F$, "handle,params,m,n,dataTypeA,A,lda,computeType", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad(F$, "m", "i64", m);
@@ -6360,9 +6939,10 @@ function cusolverDnXgetrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
     if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
-    const r = raw.cusolverDnXgetrf_bufferSize(handle, params, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, computeType, rt.ptr(workspaceInBytesOnDevice, F$, "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, F$, "workspaceInBytesOnHost"));
+    const r = raw.cusolverDnXgetrf_bufferSize(handle, params, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, computeType, o0, o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return [u64[0]!, u64[1]!];
   };
 }
 
@@ -6407,10 +6987,13 @@ function cusolverDnXgetrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXge
 }
 
 function cusolverDnXsyevd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXsyevd_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const o1 = rt.out[1]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnXsyevd_bufferSize";
-  return function cusolverDnXsyevd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void {
-    if (arguments.length !== 13) rt.arity(F$, "handle,params,jobz,uplo,n,dataTypeA,A,lda,dataTypeW,W,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 13, arguments.length);
+  return function cusolverDnXsyevd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint] {
+    if (arguments.length !== 11) rt.arity(F$, "handle,params,jobz,uplo,n,dataTypeA,A,lda,dataTypeW,W,computeType", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
@@ -6420,9 +7003,10 @@ function cusolverDnXsyevd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
     if (!((typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (+dataTypeW !== 0 || 1 / dataTypeW > 0)))) rt.bad(F$, "dataTypeW", "u32", dataTypeW);
     if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
-    const r = raw.cusolverDnXsyevd_bufferSize(handle, params, jobz, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeW, rt.ptr(W, F$, "W"), computeType, rt.ptr(workspaceInBytesOnDevice, F$, "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, F$, "workspaceInBytesOnHost"));
+    const r = raw.cusolverDnXsyevd_bufferSize(handle, params, jobz, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeW, rt.ptr(W, F$, "W"), computeType, o0, o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return [u64[0]!, u64[1]!];
   };
 }
 
@@ -6449,10 +7033,15 @@ function cusolverDnXsyevd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXsy
 }
 
 function cusolverDnXsyevdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXsyevdx_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const o1 = rt.out[1]!;
+  const o2 = rt.out[2]!;
+  const i64 = rt.i64;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnXsyevdx_bufferSize";
-  return function cusolverDnXsyevdx_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, h_meig: PointerLike, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void {
-    if (arguments.length !== 19) rt.arity(F$, "handle,params,jobz,range,uplo,n,dataTypeA,A,lda,vl,vu,il,iu,h_meig,dataTypeW,W,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 19, arguments.length);
+  return function cusolverDnXsyevdx_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType): [h_meig: bigint, workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint] {
+    if (arguments.length !== 16) rt.arity(F$, "handle,params,jobz,range,uplo,n,dataTypeA,A,lda,vl,vu,il,iu,dataTypeW,W,computeType", 16, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
@@ -6465,17 +7054,20 @@ function cusolverDnXsyevdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
     if (!((typeof iu === "bigint" ? iu >= -9223372036854775808n && iu <= 9223372036854775807n : Number.isSafeInteger(iu)))) rt.bad(F$, "iu", "i64", iu);
     if (!((typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (+dataTypeW !== 0 || 1 / dataTypeW > 0)))) rt.bad(F$, "dataTypeW", "u32", dataTypeW);
     if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
-    const r = raw.cusolverDnXsyevdx_bufferSize(handle, params, jobz, range, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, rt.ptr(vl, F$, "vl"), rt.ptr(vu, F$, "vu"), il, iu, rt.ptr(h_meig, F$, "h_meig"), dataTypeW, rt.ptr(W, F$, "W"), computeType, rt.ptr(workspaceInBytesOnDevice, F$, "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, F$, "workspaceInBytesOnHost"));
+    const r = raw.cusolverDnXsyevdx_bufferSize(handle, params, jobz, range, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, rt.ptr(vl, F$, "vl"), rt.ptr(vu, F$, "vu"), il, iu, o0, dataTypeW, rt.ptr(W, F$, "W"), computeType, o1, o2);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return [i64[0]!, u64[1]!, u64[2]!];
   };
 }
 
 function cusolverDnXsyevdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXsyevdx"] {
+  const o0 = rt.out[0]!;
+  const i64 = rt.i64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnXsyevdx";
-  return function cusolverDnXsyevdx(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, meig64: PointerLike, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, info: PointerLike): void {
-    if (arguments.length !== 22) rt.arity(F$, "handle,params,jobz,range,uplo,n,dataTypeA,A,lda,vl,vu,il,iu,meig64,dataTypeW,W,computeType,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,info", 22, arguments.length);
+  return function cusolverDnXsyevdx(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, info: PointerLike): bigint {
+    if (arguments.length !== 21) rt.arity(F$, "handle,params,jobz,range,uplo,n,dataTypeA,A,lda,vl,vu,il,iu,dataTypeW,W,computeType,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,info", 21, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
@@ -6490,17 +7082,21 @@ function cusolverDnXsyevdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXs
     if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
     if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
     if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
-    const r = raw.cusolverDnXsyevdx(handle, params, jobz, range, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, rt.ptr(vl, F$, "vl"), rt.ptr(vu, F$, "vu"), il, iu, rt.ptr(meig64, F$, "meig64"), dataTypeW, rt.ptr(W, F$, "W"), computeType, rt.ptr(bufferOnDevice, F$, "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, F$, "bufferOnHost"), workspaceInBytesOnHost, rt.ptr(info, F$, "info"));
+    const r = raw.cusolverDnXsyevdx(handle, params, jobz, range, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, rt.ptr(vl, F$, "vl"), rt.ptr(vu, F$, "vu"), il, iu, o0, dataTypeW, rt.ptr(W, F$, "W"), computeType, rt.ptr(bufferOnDevice, F$, "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, F$, "bufferOnHost"), workspaceInBytesOnHost, rt.ptr(info, F$, "info"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i64[0]!;
   };
 }
 
 function cusolverDnXgesvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXgesvd_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const o1 = rt.out[1]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnXgesvd_bufferSize";
-  return function cusolverDnXgesvd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: number, jobvt: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeVT: cudaDataType, VT: PointerLike, ldvt: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void {
-    if (arguments.length !== 20) rt.arity(F$, "handle,params,jobu,jobvt,m,n,dataTypeA,A,lda,dataTypeS,S,dataTypeU,U,ldu,dataTypeVT,VT,ldvt,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 20, arguments.length);
+  return function cusolverDnXgesvd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: number, jobvt: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeVT: cudaDataType, VT: PointerLike, ldvt: bigint | number, computeType: cudaDataType): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint] {
+    if (arguments.length !== 18) rt.arity(F$, "handle,params,jobu,jobvt,m,n,dataTypeA,A,lda,dataTypeS,S,dataTypeU,U,ldu,dataTypeVT,VT,ldvt,computeType", 18, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (+jobu !== 0 || 1 / jobu > 0)))) rt.bad(F$, "jobu", "i8", jobu);
@@ -6515,9 +7111,10 @@ function cusolverDnXgesvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof dataTypeVT === "number" && (dataTypeVT >>> 0) === dataTypeVT && (+dataTypeVT !== 0 || 1 / dataTypeVT > 0)))) rt.bad(F$, "dataTypeVT", "u32", dataTypeVT);
     if (!((typeof ldvt === "bigint" ? ldvt >= -9223372036854775808n && ldvt <= 9223372036854775807n : Number.isSafeInteger(ldvt)))) rt.bad(F$, "ldvt", "i64", ldvt);
     if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
-    const r = raw.cusolverDnXgesvd_bufferSize(handle, params, jobu, jobvt, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeS, rt.ptr(S, F$, "S"), dataTypeU, rt.ptr(U, F$, "U"), ldu, dataTypeVT, rt.ptr(VT, F$, "VT"), ldvt, computeType, rt.ptr(workspaceInBytesOnDevice, F$, "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, F$, "workspaceInBytesOnHost"));
+    const r = raw.cusolverDnXgesvd_bufferSize(handle, params, jobu, jobvt, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeS, rt.ptr(S, F$, "S"), dataTypeU, rt.ptr(U, F$, "U"), ldu, dataTypeVT, rt.ptr(VT, F$, "VT"), ldvt, computeType, o0, o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return [u64[0]!, u64[1]!];
   };
 }
 
@@ -6549,10 +7146,13 @@ function cusolverDnXgesvd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXge
 }
 
 function cusolverDnXgesvdp_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXgesvdp_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const o1 = rt.out[1]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnXgesvdp_bufferSize";
-  return function cusolverDnXgesvdp_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, econ: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeV: cudaDataType, V: PointerLike, ldv: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void {
-    if (arguments.length !== 20) rt.arity(F$, "handle,params,jobz,econ,m,n,dataTypeA,A,lda,dataTypeS,S,dataTypeU,U,ldu,dataTypeV,V,ldv,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 20, arguments.length);
+  return function cusolverDnXgesvdp_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, econ: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeV: cudaDataType, V: PointerLike, ldv: bigint | number, computeType: cudaDataType): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint] {
+    if (arguments.length !== 18) rt.arity(F$, "handle,params,jobz,econ,m,n,dataTypeA,A,lda,dataTypeS,S,dataTypeU,U,ldu,dataTypeV,V,ldv,computeType", 18, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
@@ -6567,17 +7167,20 @@ function cusolverDnXgesvdp_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
     if (!((typeof dataTypeV === "number" && (dataTypeV >>> 0) === dataTypeV && (+dataTypeV !== 0 || 1 / dataTypeV > 0)))) rt.bad(F$, "dataTypeV", "u32", dataTypeV);
     if (!((typeof ldv === "bigint" ? ldv >= -9223372036854775808n && ldv <= 9223372036854775807n : Number.isSafeInteger(ldv)))) rt.bad(F$, "ldv", "i64", ldv);
     if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
-    const r = raw.cusolverDnXgesvdp_bufferSize(handle, params, jobz, econ, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeS, rt.ptr(S, F$, "S"), dataTypeU, rt.ptr(U, F$, "U"), ldu, dataTypeV, rt.ptr(V, F$, "V"), ldv, computeType, rt.ptr(workspaceInBytesOnDevice, F$, "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, F$, "workspaceInBytesOnHost"));
+    const r = raw.cusolverDnXgesvdp_bufferSize(handle, params, jobz, econ, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeS, rt.ptr(S, F$, "S"), dataTypeU, rt.ptr(U, F$, "U"), ldu, dataTypeV, rt.ptr(V, F$, "V"), ldv, computeType, o0, o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return [u64[0]!, u64[1]!];
   };
 }
 
 function cusolverDnXgesvdp$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXgesvdp"] {
+  const o0 = rt.out[0]!;
+  const f64 = rt.f64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnXgesvdp";
-  return function cusolverDnXgesvdp(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, econ: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeV: cudaDataType, V: PointerLike, ldv: bigint | number, computeType: cudaDataType, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, d_info: PointerLike, h_err_sigma: PointerLike): void {
-    if (arguments.length !== 24) rt.arity(F$, "handle,params,jobz,econ,m,n,dataTypeA,A,lda,dataTypeS,S,dataTypeU,U,ldu,dataTypeV,V,ldv,computeType,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,d_info,h_err_sigma", 24, arguments.length);
+  return function cusolverDnXgesvdp(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, econ: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeV: cudaDataType, V: PointerLike, ldv: bigint | number, computeType: cudaDataType, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, d_info: PointerLike): number {
+    if (arguments.length !== 23) rt.arity(F$, "handle,params,jobz,econ,m,n,dataTypeA,A,lda,dataTypeS,S,dataTypeU,U,ldu,dataTypeV,V,ldv,computeType,bufferOnDevice,workspaceInBytesOnDevice,bufferOnHost,workspaceInBytesOnHost,d_info", 23, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
@@ -6594,17 +7197,21 @@ function cusolverDnXgesvdp$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXg
     if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
     if (!((typeof workspaceInBytesOnDevice === "bigint" ? workspaceInBytesOnDevice >= 0n && workspaceInBytesOnDevice <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnDevice) && workspaceInBytesOnDevice >= 0))) rt.bad(F$, "workspaceInBytesOnDevice", "u64", workspaceInBytesOnDevice);
     if (!((typeof workspaceInBytesOnHost === "bigint" ? workspaceInBytesOnHost >= 0n && workspaceInBytesOnHost <= 18446744073709551615n : Number.isSafeInteger(workspaceInBytesOnHost) && workspaceInBytesOnHost >= 0))) rt.bad(F$, "workspaceInBytesOnHost", "u64", workspaceInBytesOnHost);
-    const r = raw.cusolverDnXgesvdp(handle, params, jobz, econ, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeS, rt.ptr(S, F$, "S"), dataTypeU, rt.ptr(U, F$, "U"), ldu, dataTypeV, rt.ptr(V, F$, "V"), ldv, computeType, rt.ptr(bufferOnDevice, F$, "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, F$, "bufferOnHost"), workspaceInBytesOnHost, rt.ptr(d_info, F$, "d_info"), rt.ptr(h_err_sigma, F$, "h_err_sigma"));
+    const r = raw.cusolverDnXgesvdp(handle, params, jobz, econ, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeS, rt.ptr(S, F$, "S"), dataTypeU, rt.ptr(U, F$, "U"), ldu, dataTypeV, rt.ptr(V, F$, "V"), ldv, computeType, rt.ptr(bufferOnDevice, F$, "bufferOnDevice"), workspaceInBytesOnDevice, rt.ptr(bufferOnHost, F$, "bufferOnHost"), workspaceInBytesOnHost, rt.ptr(d_info, F$, "d_info"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return f64[0]!;
   };
 }
 
 function cusolverDnXgesvdr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXgesvdr_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const o1 = rt.out[1]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnXgesvdr_bufferSize";
-  return function cusolverDnXgesvdr_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: number, jobv: number, m: bigint | number, n: bigint | number, k: bigint | number, p: bigint | number, niters: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeSrand: cudaDataType, Srand: PointerLike, dataTypeUrand: cudaDataType, Urand: PointerLike, ldUrand: bigint | number, dataTypeVrand: cudaDataType, Vrand: PointerLike, ldVrand: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void {
-    if (arguments.length !== 23) rt.arity(F$, "handle,params,jobu,jobv,m,n,k,p,niters,dataTypeA,A,lda,dataTypeSrand,Srand,dataTypeUrand,Urand,ldUrand,dataTypeVrand,Vrand,ldVrand,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 23, arguments.length);
+  return function cusolverDnXgesvdr_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: number, jobv: number, m: bigint | number, n: bigint | number, k: bigint | number, p: bigint | number, niters: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeSrand: cudaDataType, Srand: PointerLike, dataTypeUrand: cudaDataType, Urand: PointerLike, ldUrand: bigint | number, dataTypeVrand: cudaDataType, Vrand: PointerLike, ldVrand: bigint | number, computeType: cudaDataType): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint] {
+    if (arguments.length !== 21) rt.arity(F$, "handle,params,jobu,jobv,m,n,k,p,niters,dataTypeA,A,lda,dataTypeSrand,Srand,dataTypeUrand,Urand,ldUrand,dataTypeVrand,Vrand,ldVrand,computeType", 21, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (+jobu !== 0 || 1 / jobu > 0)))) rt.bad(F$, "jobu", "i8", jobu);
@@ -6622,9 +7229,10 @@ function cusolverDnXgesvdr_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["c
     if (!((typeof dataTypeVrand === "number" && (dataTypeVrand >>> 0) === dataTypeVrand && (+dataTypeVrand !== 0 || 1 / dataTypeVrand > 0)))) rt.bad(F$, "dataTypeVrand", "u32", dataTypeVrand);
     if (!((typeof ldVrand === "bigint" ? ldVrand >= -9223372036854775808n && ldVrand <= 9223372036854775807n : Number.isSafeInteger(ldVrand)))) rt.bad(F$, "ldVrand", "i64", ldVrand);
     if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
-    const r = raw.cusolverDnXgesvdr_bufferSize(handle, params, jobu, jobv, m, n, k, p, niters, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeSrand, rt.ptr(Srand, F$, "Srand"), dataTypeUrand, rt.ptr(Urand, F$, "Urand"), ldUrand, dataTypeVrand, rt.ptr(Vrand, F$, "Vrand"), ldVrand, computeType, rt.ptr(workspaceInBytesOnDevice, F$, "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, F$, "workspaceInBytesOnHost"));
+    const r = raw.cusolverDnXgesvdr_bufferSize(handle, params, jobu, jobv, m, n, k, p, niters, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeSrand, rt.ptr(Srand, F$, "Srand"), dataTypeUrand, rt.ptr(Urand, F$, "Urand"), ldUrand, dataTypeVrand, rt.ptr(Vrand, F$, "Vrand"), ldVrand, computeType, o0, o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return [u64[0]!, u64[1]!];
   };
 }
 
@@ -6659,10 +7267,13 @@ function cusolverDnXgesvdr$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXg
 }
 
 function cusolverDnXlarft_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnXlarft_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const o1 = rt.out[1]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnXlarft_bufferSize";
-  return function cusolverDnXlarft_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, direct: cusolverDirectMode_t, storev: cusolverStorevMode_t, N: bigint | number, K: bigint | number, dataTypeV: cudaDataType, d_V: PointerLike, ldv: bigint | number, dataTypeTau: cudaDataType, d_tau: PointerLike, dataTypeT: cudaDataType, d_T: PointerLike, ldt: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void {
-    if (arguments.length !== 17) rt.arity(F$, "handle,params,direct,storev,N,K,dataTypeV,d_V,ldv,dataTypeTau,d_tau,dataTypeT,d_T,ldt,computeType,workspaceInBytesOnDevice,workspaceInBytesOnHost", 17, arguments.length);
+  return function cusolverDnXlarft_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, direct: cusolverDirectMode_t, storev: cusolverStorevMode_t, N: bigint | number, K: bigint | number, dataTypeV: cudaDataType, d_V: PointerLike, ldv: bigint | number, dataTypeTau: cudaDataType, d_tau: PointerLike, dataTypeT: cudaDataType, d_T: PointerLike, ldt: bigint | number, computeType: cudaDataType): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint] {
+    if (arguments.length !== 15) rt.arity(F$, "handle,params,direct,storev,N,K,dataTypeV,d_V,ldv,dataTypeTau,d_tau,dataTypeT,d_T,ldt,computeType", 15, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof direct === "number" && (direct >>> 0) === direct && (+direct !== 0 || 1 / direct > 0)))) rt.bad(F$, "direct", "u32", direct);
@@ -6675,9 +7286,10 @@ function cusolverDnXlarft_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof dataTypeT === "number" && (dataTypeT >>> 0) === dataTypeT && (+dataTypeT !== 0 || 1 / dataTypeT > 0)))) rt.bad(F$, "dataTypeT", "u32", dataTypeT);
     if (!((typeof ldt === "bigint" ? ldt >= -9223372036854775808n && ldt <= 9223372036854775807n : Number.isSafeInteger(ldt)))) rt.bad(F$, "ldt", "i64", ldt);
     if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
-    const r = raw.cusolverDnXlarft_bufferSize(handle, params, direct, storev, N, K, dataTypeV, rt.ptr(d_V, F$, "d_V"), ldv, dataTypeTau, rt.ptr(d_tau, F$, "d_tau"), dataTypeT, rt.ptr(d_T, F$, "d_T"), ldt, computeType, rt.ptr(workspaceInBytesOnDevice, F$, "workspaceInBytesOnDevice"), rt.ptr(workspaceInBytesOnHost, F$, "workspaceInBytesOnHost"));
+    const r = raw.cusolverDnXlarft_bufferSize(handle, params, direct, storev, N, K, dataTypeV, rt.ptr(d_V, F$, "d_V"), ldv, dataTypeTau, rt.ptr(d_tau, F$, "d_tau"), dataTypeT, rt.ptr(d_T, F$, "d_T"), ldt, computeType, o0, o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return [u64[0]!, u64[1]!];
   };
 }
 

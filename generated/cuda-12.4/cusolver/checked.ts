@@ -2,9 +2,10 @@
 // DO NOT EDIT: regenerate with `npm run generate` (see README.md).
 // Header cusolverDn.h sha256 670902975b1248914400f21c478e4b4620e162bd25aacc7c3b4647b72a58e484
 // Header cusolver_common.h sha256 3d1a562b14b821419497df98af5312e6411591671fef23704c96e7db97173f12
-// Seal: sha256 bcae23e8e87d4f3afc756fd9eb38ce1da9099305f8fb09391e4b96b91936ae31
+// Seal: sha256 d49b71ab66cf114ee3113ae92a4b2c100f3cc85512f4ead0909651e929834772
 
 import type { PointerLike } from "../../../src/tables-runtime/checked.ts";
+import type { Pointer } from "../../../src/ffi/types.ts";
 import type { cusolverAlgMode_t, cusolverDeterministicMode_t, cusolverDirectMode_t, cusolverDnFunction_t, cusolverEigMode_t, cusolverEigRange_t, cusolverEigType_t, cusolverIRSRefinement_t, cusolverPrecType_t, cusolverStatus_t, cusolverStorevMode_t } from "./enums.ts";
 import type { cusolverDnHandle_t, cusolverDnIRSInfos_t, cusolverDnIRSParams_t, cusolverDnLoggerCallback_t, cusolverDnParams_t, cusolver_int_t, gesvdjInfo_t, syevjInfo_t } from "./types.ts";
 import type { cublasDiagType_t, cublasFillMode_t, cublasOperation_t, cublasSideMode_t } from "../cublas/index.ts";
@@ -147,10 +148,9 @@ export interface Checked {
   cusolverDnIRSInfosRequestResidual(infos: cusolverDnIRSInfos_t): void;
   /**
    * @param infos - (undocumented in the header)
-   * @param residual_history - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `residual_history`
    */
-  cusolverDnIRSInfosGetResidualHistory(infos: cusolverDnIRSInfos_t, residual_history: PointerLike): void;
+  cusolverDnIRSInfosGetResidualHistory(infos: cusolverDnIRSInfos_t): Pointer;
   /**
    * @param infos - (undocumented in the header)
    * @returns `maxiters`
@@ -171,11 +171,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnZZgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnZZgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -189,11 +188,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnZCgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnZCgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -207,11 +205,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnZKgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnZKgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -225,11 +222,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnZEgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnZEgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -243,11 +239,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnZYgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnZYgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -261,11 +256,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnCCgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnCCgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -279,11 +273,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnCEgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnCEgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -297,11 +290,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnCKgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnCKgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -315,11 +307,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnCYgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnCYgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -333,11 +324,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnDDgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnDDgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -351,11 +341,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnDSgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnDSgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -369,11 +358,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnDHgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnDHgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -387,11 +375,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnDBgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnDBgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -405,11 +392,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnDXgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnDXgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -423,11 +409,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnSSgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnSSgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -441,11 +426,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnSHgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnSHgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -459,11 +443,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnSBgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnSBgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -477,11 +460,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnSXgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnSXgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * /
    *
@@ -496,10 +478,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnZZgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnZZgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -512,10 +493,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnZCgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnZCgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -528,10 +508,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnZKgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnZKgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -544,10 +523,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnZEgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnZEgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -560,10 +538,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnZYgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnZYgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -576,10 +553,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnCCgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnCCgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -592,10 +568,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnCKgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnCKgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -608,10 +583,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnCEgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnCEgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -624,10 +598,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnCYgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnCYgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -640,10 +613,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnDDgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnDDgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -656,10 +628,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnDSgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnDSgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -672,10 +643,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnDHgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnDHgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -688,10 +658,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnDBgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnDBgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -704,10 +673,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnDXgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnDXgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -720,10 +688,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnSSgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnSSgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -736,10 +703,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnSHgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnSHgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -752,10 +718,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnSBgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnSBgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -768,10 +733,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnSXgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnSXgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * /
    *
@@ -787,11 +751,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnZZgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnZZgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -805,11 +768,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnZCgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnZCgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -823,11 +785,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnZKgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnZKgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -841,11 +802,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnZEgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnZEgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -859,11 +819,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnZYgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnZYgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -877,11 +836,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnCCgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnCCgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -895,11 +853,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnCKgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnCKgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -913,11 +870,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnCEgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnCEgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -931,11 +887,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnCYgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnCYgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -949,11 +904,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnDDgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnDDgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -967,11 +921,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnDSgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnDSgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -985,11 +938,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnDHgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnDHgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1003,11 +955,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnDBgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnDBgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1021,11 +972,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnDXgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnDXgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1039,11 +989,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnSSgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnSSgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1057,11 +1006,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnSHgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnSHgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1075,11 +1023,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnSBgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnSBgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1093,11 +1040,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnSXgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnSXgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * /
    *
@@ -1112,10 +1058,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnZZgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnZZgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1128,10 +1073,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnZCgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnZCgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1144,10 +1088,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnZKgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnZKgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1160,10 +1103,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnZEgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnZEgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1176,10 +1118,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnZYgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnZYgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1192,10 +1133,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnCCgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnCCgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1208,10 +1148,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnCKgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnCKgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1224,10 +1163,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnCEgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnCEgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1240,10 +1178,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnCYgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnCYgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1256,10 +1193,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnDDgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnDDgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1272,10 +1208,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnDSgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnDSgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1288,10 +1223,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnDHgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnDHgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1304,10 +1238,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnDBgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnDBgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1320,10 +1253,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnDXgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnDXgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1336,10 +1268,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnSSgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnSSgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1352,10 +1283,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnSHgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnSHgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1368,10 +1298,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnSBgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnSBgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1384,10 +1313,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnSXgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnSXgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * /
    *
@@ -1404,20 +1332,18 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param niters - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `niters`
    */
-  cusolverDnIRSXgesv(handle: cusolverDnHandle_t, gesv_irs_params: cusolverDnIRSParams_t, gesv_irs_infos: cusolverDnIRSInfos_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, niters: PointerLike, d_info: PointerLike): void;
+  cusolverDnIRSXgesv(handle: cusolverDnHandle_t, gesv_irs_params: cusolverDnIRSParams_t, gesv_irs_infos: cusolverDnIRSInfos_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param nrhs - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnIRSXgesv_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnIRSParams_t, n: cusolver_int_t, nrhs: cusolver_int_t, lwork_bytes: PointerLike): void;
+  cusolverDnIRSXgesv_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnIRSParams_t, n: cusolver_int_t, nrhs: cusolver_int_t): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param gels_irs_params - (undocumented in the header)
@@ -1433,21 +1359,19 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param niters - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `niters`
    */
-  cusolverDnIRSXgels(handle: cusolverDnHandle_t, gels_irs_params: cusolverDnIRSParams_t, gels_irs_infos: cusolverDnIRSInfos_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, niters: PointerLike, d_info: PointerLike): void;
+  cusolverDnIRSXgels(handle: cusolverDnHandle_t, gels_irs_params: cusolverDnIRSParams_t, gels_irs_infos: cusolverDnIRSInfos_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param nrhs - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnIRSXgels_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnIRSParams_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, lwork_bytes: PointerLike): void;
+  cusolverDnIRSXgels_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnIRSParams_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t): bigint;
   /**
    * /
    *
@@ -1456,40 +1380,36 @@ export interface Checked {
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param Lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `Lwork`
    */
-  cusolverDnSpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void;
+  cusolverDnSpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param Lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `Lwork`
    */
-  cusolverDnDpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void;
+  cusolverDnDpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param Lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `Lwork`
    */
-  cusolverDnCpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void;
+  cusolverDnCpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param Lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `Lwork`
    */
-  cusolverDnZpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void;
+  cusolverDnZpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -1696,40 +1616,36 @@ export interface Checked {
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnSpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnDpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnCpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnZpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -1786,11 +1702,9 @@ export interface Checked {
    * @param dataTypeA - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param workspaceInBytesOnDevice - (undocumented in the header)
-   * @param workspaceInBytesOnHost - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytesOnDevice`; `workspaceInBytesOnHost`
    */
-  cusolverDnXtrtri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, diag: cublasDiagType_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void;
+  cusolverDnXtrtri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, diag: cublasDiagType_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint];
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -1813,40 +1727,36 @@ export interface Checked {
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnSlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnDlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnClauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnClauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnZlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -1901,40 +1811,36 @@ export interface Checked {
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param Lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `Lwork`
    */
-  cusolverDnSgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void;
+  cusolverDnSgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param Lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `Lwork`
    */
-  cusolverDnDgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void;
+  cusolverDnDgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param Lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `Lwork`
    */
-  cusolverDnCgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void;
+  cusolverDnCgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param Lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `Lwork`
    */
-  cusolverDnZgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void;
+  cusolverDnZgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -2093,40 +1999,36 @@ export interface Checked {
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnSgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnDgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnCgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnZgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -2187,10 +2089,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSorgqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnSorgqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -2199,10 +2100,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDorgqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnDorgqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -2211,10 +2111,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCungqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnCungqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -2223,10 +2122,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZungqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnZungqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -2295,10 +2193,9 @@ export interface Checked {
    * @param tau - (undocumented in the header)
    * @param C - (undocumented in the header)
    * @param ldc - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSormqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void;
+  cusolverDnSormqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param side - (undocumented in the header)
@@ -2311,10 +2208,9 @@ export interface Checked {
    * @param tau - (undocumented in the header)
    * @param C - (undocumented in the header)
    * @param ldc - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDormqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void;
+  cusolverDnDormqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param side - (undocumented in the header)
@@ -2327,10 +2223,9 @@ export interface Checked {
    * @param tau - (undocumented in the header)
    * @param C - (undocumented in the header)
    * @param ldc - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCunmqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void;
+  cusolverDnCunmqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param side - (undocumented in the header)
@@ -2343,10 +2238,9 @@ export interface Checked {
    * @param tau - (undocumented in the header)
    * @param C - (undocumented in the header)
    * @param ldc - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZunmqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void;
+  cusolverDnZunmqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param side - (undocumented in the header)
@@ -2424,37 +2318,33 @@ export interface Checked {
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnSsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnDsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnCsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnZsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -2519,11 +2409,9 @@ export interface Checked {
    * @param dataTypeB - (undocumented in the header)
    * @param B - (undocumented in the header)
    * @param ldb - (undocumented in the header)
-   * @param workspaceInBytesOnDevice - (undocumented in the header)
-   * @param workspaceInBytesOnHost - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytesOnDevice`; `workspaceInBytesOnHost`
    */
-  cusolverDnXsytrs_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: bigint | number, nrhs: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, ipiv: PointerLike, dataTypeB: cudaDataType, B: PointerLike, ldb: bigint | number, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void;
+  cusolverDnXsytrs_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: bigint | number, nrhs: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, ipiv: PointerLike, dataTypeB: cudaDataType, B: PointerLike, ldb: bigint | number): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint];
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -2551,10 +2439,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param ipiv - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, lwork: PointerLike): void;
+  cusolverDnSsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -2562,10 +2449,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param ipiv - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, lwork: PointerLike): void;
+  cusolverDnDsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -2573,10 +2459,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param ipiv - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, lwork: PointerLike): void;
+  cusolverDnCsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -2584,10 +2469,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param ipiv - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, lwork: PointerLike): void;
+  cusolverDnZsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -2644,34 +2528,30 @@ export interface Checked {
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
-   * @param Lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `Lwork`
    */
-  cusolverDnSgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, Lwork: PointerLike): void;
+  cusolverDnSgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
-   * @param Lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `Lwork`
    */
-  cusolverDnDgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, Lwork: PointerLike): void;
+  cusolverDnDgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
-   * @param Lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `Lwork`
    */
-  cusolverDnCgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, Lwork: PointerLike): void;
+  cusolverDnCgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
-   * @param Lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `Lwork`
    */
-  cusolverDnZgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, Lwork: PointerLike): void;
+  cusolverDnZgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -2745,10 +2625,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSorgbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnSorgbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param side - (undocumented in the header)
@@ -2758,10 +2637,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDorgbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnDorgbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param side - (undocumented in the header)
@@ -2771,10 +2649,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCungbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnCungbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param side - (undocumented in the header)
@@ -2784,10 +2661,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZungbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnZungbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param side - (undocumented in the header)
@@ -2857,10 +2733,9 @@ export interface Checked {
    * @param d - (undocumented in the header)
    * @param e - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSsytrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnSsytrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -2870,10 +2745,9 @@ export interface Checked {
    * @param d - (undocumented in the header)
    * @param e - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDsytrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnDsytrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -2883,10 +2757,9 @@ export interface Checked {
    * @param d - (undocumented in the header)
    * @param e - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnChetrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnChetrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -2896,10 +2769,9 @@ export interface Checked {
    * @param d - (undocumented in the header)
    * @param e - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZhetrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnZhetrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -2967,10 +2839,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSorgtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnSorgtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -2978,10 +2849,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDorgtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnDorgtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -2989,10 +2859,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCungtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnCungtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -3000,10 +2869,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZungtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnZungtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -3068,10 +2936,9 @@ export interface Checked {
    * @param tau - (undocumented in the header)
    * @param C - (undocumented in the header)
    * @param ldc - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSormtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void;
+  cusolverDnSormtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param side - (undocumented in the header)
@@ -3084,10 +2951,9 @@ export interface Checked {
    * @param tau - (undocumented in the header)
    * @param C - (undocumented in the header)
    * @param ldc - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDormtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void;
+  cusolverDnDormtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param side - (undocumented in the header)
@@ -3100,10 +2966,9 @@ export interface Checked {
    * @param tau - (undocumented in the header)
    * @param C - (undocumented in the header)
    * @param ldc - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCunmtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void;
+  cusolverDnCunmtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param side - (undocumented in the header)
@@ -3116,10 +2981,9 @@ export interface Checked {
    * @param tau - (undocumented in the header)
    * @param C - (undocumented in the header)
    * @param ldc - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZunmtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void;
+  cusolverDnZunmtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param side - (undocumented in the header)
@@ -3196,34 +3060,30 @@ export interface Checked {
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, lwork: PointerLike): void;
+  cusolverDnSgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, lwork: PointerLike): void;
+  cusolverDnDgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, lwork: PointerLike): void;
+  cusolverDnCgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, lwork: PointerLike): void;
+  cusolverDnZgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobu - (undocumented in the header)
@@ -3312,10 +3172,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSsyevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnSsyevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3324,10 +3183,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDsyevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnDsyevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3336,10 +3194,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCheevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnCheevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3348,10 +3205,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZheevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnZheevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3420,12 +3276,10 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`; `lwork`
    */
-  cusolverDnSsyevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnSsyevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, W: PointerLike): [meig: number, lwork: number];
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3438,12 +3292,10 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`; `lwork`
    */
-  cusolverDnDsyevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnDsyevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, W: PointerLike): [meig: number, lwork: number];
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3456,12 +3308,10 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`; `lwork`
    */
-  cusolverDnCheevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnCheevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, W: PointerLike): [meig: number, lwork: number];
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3474,12 +3324,10 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`; `lwork`
    */
-  cusolverDnZheevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnZheevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, W: PointerLike): [meig: number, lwork: number];
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3492,14 +3340,13 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param work - (undocumented in the header)
    * @param lwork - (undocumented in the header)
    * @param info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`
    */
-  cusolverDnSsyevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void;
+  cusolverDnSsyevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3512,14 +3359,13 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param work - (undocumented in the header)
    * @param lwork - (undocumented in the header)
    * @param info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`
    */
-  cusolverDnDsyevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void;
+  cusolverDnDsyevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3532,14 +3378,13 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param work - (undocumented in the header)
    * @param lwork - (undocumented in the header)
    * @param info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`
    */
-  cusolverDnCheevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void;
+  cusolverDnCheevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3552,14 +3397,13 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param work - (undocumented in the header)
    * @param lwork - (undocumented in the header)
    * @param info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`
    */
-  cusolverDnZheevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void;
+  cusolverDnZheevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3575,12 +3419,10 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`; `lwork`
    */
-  cusolverDnSsygvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnSsygvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, W: PointerLike): [meig: number, lwork: number];
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3596,12 +3438,10 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`; `lwork`
    */
-  cusolverDnDsygvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnDsygvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, W: PointerLike): [meig: number, lwork: number];
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3617,12 +3457,10 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`; `lwork`
    */
-  cusolverDnChegvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnChegvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, W: PointerLike): [meig: number, lwork: number];
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3638,12 +3476,10 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`; `lwork`
    */
-  cusolverDnZhegvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnZhegvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, W: PointerLike): [meig: number, lwork: number];
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3659,14 +3495,13 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param work - (undocumented in the header)
    * @param lwork - (undocumented in the header)
    * @param info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`
    */
-  cusolverDnSsygvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void;
+  cusolverDnSsygvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3682,14 +3517,13 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param work - (undocumented in the header)
    * @param lwork - (undocumented in the header)
    * @param info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`
    */
-  cusolverDnDsygvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void;
+  cusolverDnDsygvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3705,14 +3539,13 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param work - (undocumented in the header)
    * @param lwork - (undocumented in the header)
    * @param info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`
    */
-  cusolverDnChegvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void;
+  cusolverDnChegvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3728,14 +3561,13 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param work - (undocumented in the header)
    * @param lwork - (undocumented in the header)
    * @param info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`
    */
-  cusolverDnZhegvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void;
+  cusolverDnZhegvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3747,10 +3579,9 @@ export interface Checked {
    * @param B - (undocumented in the header)
    * @param ldb - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSsygvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnSsygvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3762,10 +3593,9 @@ export interface Checked {
    * @param B - (undocumented in the header)
    * @param ldb - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDsygvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnDsygvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3777,10 +3607,9 @@ export interface Checked {
    * @param B - (undocumented in the header)
    * @param ldb - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnChegvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnChegvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3792,10 +3621,9 @@ export interface Checked {
    * @param B - (undocumented in the header)
    * @param ldb - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZhegvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnZhegvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3909,12 +3737,11 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSsyevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t, batchSize: number): void;
+  cusolverDnSsyevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, params: syevjInfo_t, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3923,12 +3750,11 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDsyevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t, batchSize: number): void;
+  cusolverDnDsyevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, params: syevjInfo_t, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3937,12 +3763,11 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCheevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t, batchSize: number): void;
+  cusolverDnCheevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, params: syevjInfo_t, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3951,12 +3776,11 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZheevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t, batchSize: number): void;
+  cusolverDnZheevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, params: syevjInfo_t, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4029,11 +3853,10 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSsyevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void;
+  cusolverDnSsyevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, params: syevjInfo_t): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4042,11 +3865,10 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDsyevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void;
+  cusolverDnDsyevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, params: syevjInfo_t): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4055,11 +3877,10 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCheevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void;
+  cusolverDnCheevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, params: syevjInfo_t): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4068,11 +3889,10 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZheevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void;
+  cusolverDnZheevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, params: syevjInfo_t): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4144,11 +3964,10 @@ export interface Checked {
    * @param B - (undocumented in the header)
    * @param ldb - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSsygvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void;
+  cusolverDnSsygvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, params: syevjInfo_t): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -4160,11 +3979,10 @@ export interface Checked {
    * @param B - (undocumented in the header)
    * @param ldb - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDsygvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void;
+  cusolverDnDsygvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, params: syevjInfo_t): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -4176,11 +3994,10 @@ export interface Checked {
    * @param B - (undocumented in the header)
    * @param ldb - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnChegvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void;
+  cusolverDnChegvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, params: syevjInfo_t): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -4192,11 +4009,10 @@ export interface Checked {
    * @param B - (undocumented in the header)
    * @param ldb - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZhegvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void;
+  cusolverDnZhegvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, params: syevjInfo_t): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -4318,12 +4134,11 @@ export interface Checked {
    * @param ldu - (undocumented in the header)
    * @param V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t, batchSize: number): void;
+  cusolverDnSgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, params: gesvdjInfo_t, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4336,12 +4151,11 @@ export interface Checked {
    * @param ldu - (undocumented in the header)
    * @param V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t, batchSize: number): void;
+  cusolverDnDgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, params: gesvdjInfo_t, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4354,12 +4168,11 @@ export interface Checked {
    * @param ldu - (undocumented in the header)
    * @param V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t, batchSize: number): void;
+  cusolverDnCgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, params: gesvdjInfo_t, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4372,12 +4185,11 @@ export interface Checked {
    * @param ldu - (undocumented in the header)
    * @param V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t, batchSize: number): void;
+  cusolverDnZgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, params: gesvdjInfo_t, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4471,11 +4283,10 @@ export interface Checked {
    * @param ldu - (undocumented in the header)
    * @param V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t): void;
+  cusolverDnSgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, params: gesvdjInfo_t): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4489,11 +4300,10 @@ export interface Checked {
    * @param ldu - (undocumented in the header)
    * @param V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t): void;
+  cusolverDnDgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, params: gesvdjInfo_t): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4507,11 +4317,10 @@ export interface Checked {
    * @param ldu - (undocumented in the header)
    * @param V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t): void;
+  cusolverDnCgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, params: gesvdjInfo_t): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4525,11 +4334,10 @@ export interface Checked {
    * @param ldu - (undocumented in the header)
    * @param V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t): void;
+  cusolverDnZgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, params: gesvdjInfo_t): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4627,11 +4435,10 @@ export interface Checked {
    * @param d_V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
    * @param strideV - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, lwork: PointerLike, batchSize: number): void;
+  cusolverDnSgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4649,11 +4456,10 @@ export interface Checked {
    * @param d_V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
    * @param strideV - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, lwork: PointerLike, batchSize: number): void;
+  cusolverDnDgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4671,11 +4477,10 @@ export interface Checked {
    * @param d_V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
    * @param strideV - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, lwork: PointerLike, batchSize: number): void;
+  cusolverDnCgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4693,11 +4498,10 @@ export interface Checked {
    * @param d_V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
    * @param strideV - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, lwork: PointerLike, batchSize: number): void;
+  cusolverDnZgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4902,10 +4706,11 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @returns `workspaceInBytes`
+   * @param workspaceInBytes - (undocumented in the header)
+   * @returns nothing; a failure throws the library's typed error.
    * @deprecated please use cusolverDnXgetrf_bufferSize instead
    */
-  cusolverDnGetrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType): bigint;
+  cusolverDnGetrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType, workspaceInBytes: PointerLike): void;
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -4918,10 +4723,11 @@ export interface Checked {
    * @param computeType - (undocumented in the header)
    * @param pBuffer - (undocumented in the header)
    * @param workspaceInBytes - (undocumented in the header)
-   * @returns `info`
+   * @param info - (undocumented in the header)
+   * @returns nothing; a failure throws the library's typed error.
    * @deprecated please use cusolverDnXgetrf instead
    */
-  cusolverDnGetrf(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, ipiv: PointerLike, computeType: cudaDataType, pBuffer: PointerLike, workspaceInBytes: bigint | number): number;
+  cusolverDnGetrf(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, ipiv: PointerLike, computeType: cudaDataType, pBuffer: PointerLike, workspaceInBytes: bigint | number, info: PointerLike): void;
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -4935,10 +4741,11 @@ export interface Checked {
    * @param dataTypeB - (undocumented in the header)
    * @param B - (undocumented in the header)
    * @param ldb - (undocumented in the header)
-   * @returns `info`
+   * @param info - (undocumented in the header)
+   * @returns nothing; a failure throws the library's typed error.
    * @deprecated please use cusolverDnXgetrs instead
    */
-  cusolverDnGetrs(handle: cusolverDnHandle_t, params: cusolverDnParams_t, trans: cublasOperation_t, n: bigint | number, nrhs: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, ipiv: PointerLike, dataTypeB: cudaDataType, B: PointerLike, ldb: bigint | number): number;
+  cusolverDnGetrs(handle: cusolverDnHandle_t, params: cusolverDnParams_t, trans: cublasOperation_t, n: bigint | number, nrhs: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, ipiv: PointerLike, dataTypeB: cudaDataType, B: PointerLike, ldb: bigint | number, info: PointerLike): void;
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -4989,15 +4796,14 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param h_meig - (undocumented in the header)
    * @param dataTypeW - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param computeType - (undocumented in the header)
    * @param workspaceInBytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `h_meig`
    * @deprecated please use cusolverDnXsyevdx_bufferSize instead
    */
-  cusolverDnSyevdx_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, h_meig: PointerLike, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, workspaceInBytes: PointerLike): void;
+  cusolverDnSyevdx_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, workspaceInBytes: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -5012,17 +4818,16 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig64 - (undocumented in the header)
    * @param dataTypeW - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param computeType - (undocumented in the header)
    * @param pBuffer - (undocumented in the header)
    * @param workspaceInBytes - (undocumented in the header)
    * @param info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig64`
    * @deprecated please use cusolverDnXsyevdx instead
    */
-  cusolverDnSyevdx(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, meig64: PointerLike, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, pBuffer: PointerLike, workspaceInBytes: bigint | number, info: PointerLike): void;
+  cusolverDnSyevdx(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, pBuffer: PointerLike, workspaceInBytes: bigint | number, info: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -5082,11 +4887,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytesOnDevice - (undocumented in the header)
-   * @param workspaceInBytesOnHost - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytesOnDevice`; `workspaceInBytesOnHost`
    */
-  cusolverDnXpotrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void;
+  cusolverDnXpotrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint];
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -5131,11 +4934,9 @@ export interface Checked {
    * @param dataTypeTau - (undocumented in the header)
    * @param tau - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytesOnDevice - (undocumented in the header)
-   * @param workspaceInBytesOnHost - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytesOnDevice`; `workspaceInBytesOnHost`
    */
-  cusolverDnXgeqrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeTau: cudaDataType, tau: PointerLike, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void;
+  cusolverDnXgeqrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeTau: cudaDataType, tau: PointerLike, computeType: cudaDataType): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint];
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -5164,11 +4965,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytesOnDevice - (undocumented in the header)
-   * @param workspaceInBytesOnHost - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytesOnDevice`; `workspaceInBytesOnHost`
    */
-  cusolverDnXgetrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void;
+  cusolverDnXgetrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint];
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -5216,11 +5015,9 @@ export interface Checked {
    * @param dataTypeW - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytesOnDevice - (undocumented in the header)
-   * @param workspaceInBytesOnHost - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytesOnDevice`; `workspaceInBytesOnHost`
    */
-  cusolverDnXsyevd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void;
+  cusolverDnXsyevd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint];
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -5255,15 +5052,12 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param h_meig - (undocumented in the header)
    * @param dataTypeW - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytesOnDevice - (undocumented in the header)
-   * @param workspaceInBytesOnHost - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `h_meig`; `workspaceInBytesOnDevice`; `workspaceInBytesOnHost`
    */
-  cusolverDnXsyevdx_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, h_meig: PointerLike, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void;
+  cusolverDnXsyevdx_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType): [h_meig: bigint, workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint];
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -5278,7 +5072,6 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig64 - (undocumented in the header)
    * @param dataTypeW - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param computeType - (undocumented in the header)
@@ -5287,9 +5080,9 @@ export interface Checked {
    * @param bufferOnHost - (undocumented in the header)
    * @param workspaceInBytesOnHost - (undocumented in the header)
    * @param info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig64`
    */
-  cusolverDnXsyevdx(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, meig64: PointerLike, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, info: PointerLike): void;
+  cusolverDnXsyevdx(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, info: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -5309,11 +5102,9 @@ export interface Checked {
    * @param VT - (undocumented in the header)
    * @param ldvt - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytesOnDevice - (undocumented in the header)
-   * @param workspaceInBytesOnHost - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytesOnDevice`; `workspaceInBytesOnHost`
    */
-  cusolverDnXgesvd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: number, jobvt: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeVT: cudaDataType, VT: PointerLike, ldvt: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void;
+  cusolverDnXgesvd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: number, jobvt: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeVT: cudaDataType, VT: PointerLike, ldvt: bigint | number, computeType: cudaDataType): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint];
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -5360,11 +5151,9 @@ export interface Checked {
    * @param V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytesOnDevice - (undocumented in the header)
-   * @param workspaceInBytesOnHost - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytesOnDevice`; `workspaceInBytesOnHost`
    */
-  cusolverDnXgesvdp_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, econ: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeV: cudaDataType, V: PointerLike, ldv: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void;
+  cusolverDnXgesvdp_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, econ: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeV: cudaDataType, V: PointerLike, ldv: bigint | number, computeType: cudaDataType): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint];
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -5389,10 +5178,9 @@ export interface Checked {
    * @param bufferOnHost - (undocumented in the header)
    * @param workspaceInBytesOnHost - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @param h_err_sigma - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `h_err_sigma`
    */
-  cusolverDnXgesvdp(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, econ: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeV: cudaDataType, V: PointerLike, ldv: bigint | number, computeType: cudaDataType, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, d_info: PointerLike, h_err_sigma: PointerLike): void;
+  cusolverDnXgesvdp(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, econ: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeV: cudaDataType, V: PointerLike, ldv: bigint | number, computeType: cudaDataType, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, d_info: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -5415,11 +5203,9 @@ export interface Checked {
    * @param Vrand - (undocumented in the header)
    * @param ldVrand - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytesOnDevice - (undocumented in the header)
-   * @param workspaceInBytesOnHost - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytesOnDevice`; `workspaceInBytesOnHost`
    */
-  cusolverDnXgesvdr_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: number, jobv: number, m: bigint | number, n: bigint | number, k: bigint | number, p: bigint | number, niters: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeSrand: cudaDataType, Srand: PointerLike, dataTypeUrand: cudaDataType, Urand: PointerLike, ldUrand: bigint | number, dataTypeVrand: cudaDataType, Vrand: PointerLike, ldVrand: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void;
+  cusolverDnXgesvdr_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: number, jobv: number, m: bigint | number, n: bigint | number, k: bigint | number, p: bigint | number, niters: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeSrand: cudaDataType, Srand: PointerLike, dataTypeUrand: cudaDataType, Urand: PointerLike, ldUrand: bigint | number, dataTypeVrand: cudaDataType, Vrand: PointerLike, ldVrand: bigint | number, computeType: cudaDataType): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint];
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -5466,11 +5252,9 @@ export interface Checked {
    * @param d_T - (undocumented in the header)
    * @param ldt - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytesOnDevice - (undocumented in the header)
-   * @param workspaceInBytesOnHost - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytesOnDevice`; `workspaceInBytesOnHost`
    */
-  cusolverDnXlarft_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, direct: cusolverDirectMode_t, storev: cusolverStorevMode_t, N: bigint | number, K: bigint | number, dataTypeV: cudaDataType, d_V: PointerLike, ldv: bigint | number, dataTypeTau: cudaDataType, d_tau: PointerLike, dataTypeT: cudaDataType, d_T: PointerLike, ldt: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void;
+  cusolverDnXlarft_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, direct: cusolverDirectMode_t, storev: cusolverStorevMode_t, N: bigint | number, K: bigint | number, dataTypeV: cudaDataType, d_V: PointerLike, ldv: bigint | number, dataTypeTau: cudaDataType, d_tau: PointerLike, dataTypeT: cudaDataType, d_T: PointerLike, ldt: bigint | number, computeType: cudaDataType): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint];
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)

@@ -2,9 +2,10 @@
 // DO NOT EDIT: regenerate with `npm run generate` (see README.md).
 // Header cublas_v2.h sha256 78514be9bda58bf84a21eb35a8d31b6744562a62beab78757ce22eae7c6f1b26
 // Header cublas_api.h sha256 71afd43abd16698be7cbe3120d72700dc0004edc3d3944d865cdbc8d04c22b21
-// Seal: sha256 b35a35975791757aaf52dd1cf5500c77418116bbd0d14ecb748e9bf953fe51b4
+// Seal: sha256 0bf08e35b0bdfcc78c292103449ee07c82b100a36a118a53e574ecdcac68beb6
 
 import { type CheckedRuntime, type PointerLike, lazyTable } from "../../../src/tables-runtime/checked.ts";
+import type { Pointer } from "../../../src/ffi/types.ts";
 import type { Checked } from "./checked.ts";
 import type { Raw } from "./functions.ts";
 import type { cublasAtomicsMode_t, cublasComputeType_t, cublasDiagType_t, cublasEmulationStrategy_t, cublasFillMode_t, cublasGemmAlgo_t, cublasMath_t, cublasOperation_t, cublasPointerMode_t, cublasSideMode_t, cublasStatus_t } from "./enums.ts";
@@ -476,14 +477,16 @@ function cublasSetFixedPointEmulationMantissaBitOffset$(raw: Raw, rt: CheckedRun
 }
 
 function cublasGetFixedPointEmulationMantissaBitCountPointer$(raw: Raw, rt: CheckedRuntime): Checked["cublasGetFixedPointEmulationMantissaBitCountPointer"] {
+  const o0 = rt.out[0]!;
   const isPtr = rt.isPointer;
   const F$ = "cublasGetFixedPointEmulationMantissaBitCountPointer";
-  return function cublasGetFixedPointEmulationMantissaBitCountPointer(handle: cublasHandle_t, mantissaBitCount: PointerLike): void {
-    if (arguments.length !== 2) rt.arity(F$, "handle,mantissaBitCount", 2, arguments.length);
+  return function cublasGetFixedPointEmulationMantissaBitCountPointer(handle: cublasHandle_t): Pointer {
+    if (arguments.length !== 1) rt.arity(F$, "handle", 1, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
-    const r = raw.cublasGetFixedPointEmulationMantissaBitCountPointer(handle, rt.ptr(mantissaBitCount, F$, "mantissaBitCount"));
+    const r = raw.cublasGetFixedPointEmulationMantissaBitCountPointer(handle, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return rt.readPointer(0);
   };
 }
 
@@ -547,12 +550,14 @@ function cublasSetLoggerCallback$(raw: Raw, rt: CheckedRuntime): Checked["cublas
 }
 
 function cublasGetLoggerCallback$(raw: Raw, rt: CheckedRuntime): Checked["cublasGetLoggerCallback"] {
+  const o0 = rt.out[0]!;
   const F$ = "cublasGetLoggerCallback";
-  return function cublasGetLoggerCallback(userCallback: PointerLike): void {
-    if (arguments.length !== 1) rt.arity(F$, "userCallback", 1, arguments.length);
-    const r = raw.cublasGetLoggerCallback(rt.ptr(userCallback, F$, "userCallback"));
+  return function cublasGetLoggerCallback(): cublasLogCallback {
+    if (arguments.length !== 0) rt.arity(F$, "", 0, arguments.length);
+    const r = raw.cublasGetLoggerCallback(o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
+    return rt.readPointer(0) as cublasLogCallback;
   };
 }
 
@@ -13666,74 +13671,88 @@ function cublasZmatinvBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasZma
 }
 
 function cublasSgeqrfBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasSgeqrfBatched"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cublasSgeqrfBatched";
-  return function cublasSgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, info: PointerLike, batchSize: number): void {
-    if (arguments.length !== 8) rt.arity(F$, "handle,m,n,Aarray,lda,TauArray,info,batchSize", 8, arguments.length);
+  return function cublasSgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, batchSize: number): number {
+    if (arguments.length !== 7) rt.arity(F$, "handle,m,n,Aarray,lda,TauArray,batchSize", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cublasSgeqrfBatched(handle, m, n, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(TauArray, F$, "TauArray"), rt.ptr(info, F$, "info"), batchSize);
+    const r = raw.cublasSgeqrfBatched(handle, m, n, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(TauArray, F$, "TauArray"), o0, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cublasDgeqrfBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasDgeqrfBatched"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cublasDgeqrfBatched";
-  return function cublasDgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, info: PointerLike, batchSize: number): void {
-    if (arguments.length !== 8) rt.arity(F$, "handle,m,n,Aarray,lda,TauArray,info,batchSize", 8, arguments.length);
+  return function cublasDgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, batchSize: number): number {
+    if (arguments.length !== 7) rt.arity(F$, "handle,m,n,Aarray,lda,TauArray,batchSize", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cublasDgeqrfBatched(handle, m, n, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(TauArray, F$, "TauArray"), rt.ptr(info, F$, "info"), batchSize);
+    const r = raw.cublasDgeqrfBatched(handle, m, n, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(TauArray, F$, "TauArray"), o0, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cublasCgeqrfBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasCgeqrfBatched"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cublasCgeqrfBatched";
-  return function cublasCgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, info: PointerLike, batchSize: number): void {
-    if (arguments.length !== 8) rt.arity(F$, "handle,m,n,Aarray,lda,TauArray,info,batchSize", 8, arguments.length);
+  return function cublasCgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, batchSize: number): number {
+    if (arguments.length !== 7) rt.arity(F$, "handle,m,n,Aarray,lda,TauArray,batchSize", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cublasCgeqrfBatched(handle, m, n, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(TauArray, F$, "TauArray"), rt.ptr(info, F$, "info"), batchSize);
+    const r = raw.cublasCgeqrfBatched(handle, m, n, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(TauArray, F$, "TauArray"), o0, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cublasZgeqrfBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasZgeqrfBatched"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cublasZgeqrfBatched";
-  return function cublasZgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, info: PointerLike, batchSize: number): void {
-    if (arguments.length !== 8) rt.arity(F$, "handle,m,n,Aarray,lda,TauArray,info,batchSize", 8, arguments.length);
+  return function cublasZgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, batchSize: number): number {
+    if (arguments.length !== 7) rt.arity(F$, "handle,m,n,Aarray,lda,TauArray,batchSize", 7, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cublasZgeqrfBatched(handle, m, n, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(TauArray, F$, "TauArray"), rt.ptr(info, F$, "info"), batchSize);
+    const r = raw.cublasZgeqrfBatched(handle, m, n, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(TauArray, F$, "TauArray"), o0, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cublasSgelsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasSgelsBatched"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cublasSgelsBatched";
-  return function cublasSgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, info: PointerLike, devInfoArray: PointerLike, batchSize: number): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,trans,m,n,nrhs,Aarray,lda,Carray,ldc,info,devInfoArray,batchSize", 12, arguments.length);
+  return function cublasSgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, devInfoArray: PointerLike, batchSize: number): number {
+    if (arguments.length !== 11) rt.arity(F$, "handle,trans,m,n,nrhs,Aarray,lda,Carray,ldc,devInfoArray,batchSize", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
@@ -13742,17 +13761,20 @@ function cublasSgelsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasSgels
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cublasSgelsBatched(handle, trans, m, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(Carray, F$, "Carray"), ldc, rt.ptr(info, F$, "info"), rt.ptr(devInfoArray, F$, "devInfoArray"), batchSize);
+    const r = raw.cublasSgelsBatched(handle, trans, m, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(Carray, F$, "Carray"), ldc, o0, rt.ptr(devInfoArray, F$, "devInfoArray"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cublasDgelsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasDgelsBatched"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cublasDgelsBatched";
-  return function cublasDgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, info: PointerLike, devInfoArray: PointerLike, batchSize: number): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,trans,m,n,nrhs,Aarray,lda,Carray,ldc,info,devInfoArray,batchSize", 12, arguments.length);
+  return function cublasDgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, devInfoArray: PointerLike, batchSize: number): number {
+    if (arguments.length !== 11) rt.arity(F$, "handle,trans,m,n,nrhs,Aarray,lda,Carray,ldc,devInfoArray,batchSize", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
@@ -13761,17 +13783,20 @@ function cublasDgelsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasDgels
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cublasDgelsBatched(handle, trans, m, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(Carray, F$, "Carray"), ldc, rt.ptr(info, F$, "info"), rt.ptr(devInfoArray, F$, "devInfoArray"), batchSize);
+    const r = raw.cublasDgelsBatched(handle, trans, m, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(Carray, F$, "Carray"), ldc, o0, rt.ptr(devInfoArray, F$, "devInfoArray"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cublasCgelsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasCgelsBatched"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cublasCgelsBatched";
-  return function cublasCgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, info: PointerLike, devInfoArray: PointerLike, batchSize: number): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,trans,m,n,nrhs,Aarray,lda,Carray,ldc,info,devInfoArray,batchSize", 12, arguments.length);
+  return function cublasCgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, devInfoArray: PointerLike, batchSize: number): number {
+    if (arguments.length !== 11) rt.arity(F$, "handle,trans,m,n,nrhs,Aarray,lda,Carray,ldc,devInfoArray,batchSize", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
@@ -13780,17 +13805,20 @@ function cublasCgelsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasCgels
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cublasCgelsBatched(handle, trans, m, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(Carray, F$, "Carray"), ldc, rt.ptr(info, F$, "info"), rt.ptr(devInfoArray, F$, "devInfoArray"), batchSize);
+    const r = raw.cublasCgelsBatched(handle, trans, m, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(Carray, F$, "Carray"), ldc, o0, rt.ptr(devInfoArray, F$, "devInfoArray"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cublasZgelsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasZgelsBatched"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cublasZgelsBatched";
-  return function cublasZgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, info: PointerLike, devInfoArray: PointerLike, batchSize: number): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,trans,m,n,nrhs,Aarray,lda,Carray,ldc,info,devInfoArray,batchSize", 12, arguments.length);
+  return function cublasZgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, devInfoArray: PointerLike, batchSize: number): number {
+    if (arguments.length !== 11) rt.arity(F$, "handle,trans,m,n,nrhs,Aarray,lda,Carray,ldc,devInfoArray,batchSize", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
     if (!((typeof m === "number" && (m | 0) === m && (+m !== 0 || 1 / m > 0)))) rt.bad(F$, "m", "i32", m);
@@ -13799,9 +13827,10 @@ function cublasZgelsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasZgels
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldc === "number" && (ldc | 0) === ldc && (+ldc !== 0 || 1 / ldc > 0)))) rt.bad(F$, "ldc", "i32", ldc);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cublasZgelsBatched(handle, trans, m, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(Carray, F$, "Carray"), ldc, rt.ptr(info, F$, "info"), rt.ptr(devInfoArray, F$, "devInfoArray"), batchSize);
+    const r = raw.cublasZgelsBatched(handle, trans, m, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(Carray, F$, "Carray"), ldc, o0, rt.ptr(devInfoArray, F$, "devInfoArray"), batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
@@ -14050,10 +14079,12 @@ function cublasZgetriBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasZget
 }
 
 function cublasSgetrsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasSgetrsBatched"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cublasSgetrsBatched";
-  return function cublasSgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, info: PointerLike, batchSize: number): void {
-    if (arguments.length !== 11) rt.arity(F$, "handle,trans,n,nrhs,Aarray,lda,devIpiv,Barray,ldb,info,batchSize", 11, arguments.length);
+  return function cublasSgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, batchSize: number): number {
+    if (arguments.length !== 10) rt.arity(F$, "handle,trans,n,nrhs,Aarray,lda,devIpiv,Barray,ldb,batchSize", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -14061,17 +14092,20 @@ function cublasSgetrsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasSget
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cublasSgetrsBatched(handle, trans, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(devIpiv, F$, "devIpiv"), rt.ptr(Barray, F$, "Barray"), ldb, rt.ptr(info, F$, "info"), batchSize);
+    const r = raw.cublasSgetrsBatched(handle, trans, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(devIpiv, F$, "devIpiv"), rt.ptr(Barray, F$, "Barray"), ldb, o0, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cublasDgetrsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasDgetrsBatched"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cublasDgetrsBatched";
-  return function cublasDgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, info: PointerLike, batchSize: number): void {
-    if (arguments.length !== 11) rt.arity(F$, "handle,trans,n,nrhs,Aarray,lda,devIpiv,Barray,ldb,info,batchSize", 11, arguments.length);
+  return function cublasDgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, batchSize: number): number {
+    if (arguments.length !== 10) rt.arity(F$, "handle,trans,n,nrhs,Aarray,lda,devIpiv,Barray,ldb,batchSize", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -14079,17 +14113,20 @@ function cublasDgetrsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasDget
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cublasDgetrsBatched(handle, trans, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(devIpiv, F$, "devIpiv"), rt.ptr(Barray, F$, "Barray"), ldb, rt.ptr(info, F$, "info"), batchSize);
+    const r = raw.cublasDgetrsBatched(handle, trans, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(devIpiv, F$, "devIpiv"), rt.ptr(Barray, F$, "Barray"), ldb, o0, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cublasCgetrsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasCgetrsBatched"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cublasCgetrsBatched";
-  return function cublasCgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, info: PointerLike, batchSize: number): void {
-    if (arguments.length !== 11) rt.arity(F$, "handle,trans,n,nrhs,Aarray,lda,devIpiv,Barray,ldb,info,batchSize", 11, arguments.length);
+  return function cublasCgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, batchSize: number): number {
+    if (arguments.length !== 10) rt.arity(F$, "handle,trans,n,nrhs,Aarray,lda,devIpiv,Barray,ldb,batchSize", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -14097,17 +14134,20 @@ function cublasCgetrsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasCget
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cublasCgetrsBatched(handle, trans, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(devIpiv, F$, "devIpiv"), rt.ptr(Barray, F$, "Barray"), ldb, rt.ptr(info, F$, "info"), batchSize);
+    const r = raw.cublasCgetrsBatched(handle, trans, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(devIpiv, F$, "devIpiv"), rt.ptr(Barray, F$, "Barray"), ldb, o0, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 
 function cublasZgetrsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasZgetrsBatched"] {
+  const o0 = rt.out[0]!;
+  const i32 = rt.i32;
   const isPtr = rt.isPointer;
   const F$ = "cublasZgetrsBatched";
-  return function cublasZgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, info: PointerLike, batchSize: number): void {
-    if (arguments.length !== 11) rt.arity(F$, "handle,trans,n,nrhs,Aarray,lda,devIpiv,Barray,ldb,info,batchSize", 11, arguments.length);
+  return function cublasZgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, batchSize: number): number {
+    if (arguments.length !== 10) rt.arity(F$, "handle,trans,n,nrhs,Aarray,lda,devIpiv,Barray,ldb,batchSize", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!((typeof trans === "number" && (trans >>> 0) === trans && (+trans !== 0 || 1 / trans > 0)))) rt.bad(F$, "trans", "u32", trans);
     if (!((typeof n === "number" && (n | 0) === n && (+n !== 0 || 1 / n > 0)))) rt.bad(F$, "n", "i32", n);
@@ -14115,9 +14155,10 @@ function cublasZgetrsBatched$(raw: Raw, rt: CheckedRuntime): Checked["cublasZget
     if (!((typeof lda === "number" && (lda | 0) === lda && (+lda !== 0 || 1 / lda > 0)))) rt.bad(F$, "lda", "i32", lda);
     if (!((typeof ldb === "number" && (ldb | 0) === ldb && (+ldb !== 0 || 1 / ldb > 0)))) rt.bad(F$, "ldb", "i32", ldb);
     if (!((typeof batchSize === "number" && (batchSize | 0) === batchSize && (+batchSize !== 0 || 1 / batchSize > 0)))) rt.bad(F$, "batchSize", "i32", batchSize);
-    const r = raw.cublasZgetrsBatched(handle, trans, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(devIpiv, F$, "devIpiv"), rt.ptr(Barray, F$, "Barray"), ldb, rt.ptr(info, F$, "info"), batchSize);
+    const r = raw.cublasZgetrsBatched(handle, trans, n, nrhs, rt.ptr(Aarray, F$, "Aarray"), lda, rt.ptr(devIpiv, F$, "devIpiv"), rt.ptr(Barray, F$, "Barray"), ldb, o0, batchSize);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return i32[0]!;
   };
 }
 

@@ -2,9 +2,10 @@
 // DO NOT EDIT: regenerate with `npm run generate` (see README.md).
 // Header cublas_v2.h sha256 78514be9bda58bf84a21eb35a8d31b6744562a62beab78757ce22eae7c6f1b26
 // Header cublas_api.h sha256 71afd43abd16698be7cbe3120d72700dc0004edc3d3944d865cdbc8d04c22b21
-// Seal: sha256 f1dabd6fb2c559f8c7b8476365c5d829bf99c8ec00ba6e33ab6d37e3feae71f7
+// Seal: sha256 4dac9897e7ebbbfdded1c875474e417df6eca2a9dc6e2292218b7d058090d5e2
 
 import type { PointerLike } from "../../../src/tables-runtime/checked.ts";
+import type { Pointer } from "../../../src/ffi/types.ts";
 import type { cublasAtomicsMode_t, cublasComputeType_t, cublasDiagType_t, cublasEmulationStrategy_t, cublasFillMode_t, cublasGemmAlgo_t, cublasMath_t, cublasOperation_t, cublasPointerMode_t, cublasSideMode_t, cublasStatus_t } from "./enums.ts";
 import type { cublasHandle_t, cublasLogCallback } from "./types.ts";
 import type { cudaDataType, cudaDataType_t, cudaEmulationMantissaControl, cudaEmulationSpecialValuesSupport, cudaStream_t, double2, float2, libraryPropertyType } from "../runtime/index.ts";
@@ -193,10 +194,9 @@ export interface Checked {
   cublasSetFixedPointEmulationMantissaBitOffset(handle: cublasHandle_t, mantissaBitOffset: number): void;
   /**
    * @param handle - (undocumented in the header)
-   * @param mantissaBitCount - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `mantissaBitCount`
    */
-  cublasGetFixedPointEmulationMantissaBitCountPointer(handle: cublasHandle_t, mantissaBitCount: PointerLike): void;
+  cublasGetFixedPointEmulationMantissaBitCountPointer(handle: cublasHandle_t): Pointer;
   /**
    * @param handle - (undocumented in the header)
    * @param mantissaBitCount - (undocumented in the header)
@@ -220,11 +220,8 @@ export interface Checked {
    * @returns nothing; a failure throws the library's typed error.
    */
   cublasSetLoggerCallback(userCallback: cublasLogCallback): void;
-  /**
-   * @param userCallback - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
-   */
-  cublasGetLoggerCallback(userCallback: PointerLike): void;
+  /** @returns `userCallback` */
+  cublasGetLoggerCallback(): cublasLogCallback;
   /**
    * @param n - (undocumented in the header)
    * @param elemSize - (undocumented in the header)
@@ -10729,11 +10726,10 @@ export interface Checked {
    * @param Aarray - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param TauArray - (undocumented in the header)
-   * @param info - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `info`
    */
-  cublasSgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, info: PointerLike, batchSize: number): void;
+  cublasSgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -10741,11 +10737,10 @@ export interface Checked {
    * @param Aarray - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param TauArray - (undocumented in the header)
-   * @param info - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `info`
    */
-  cublasDgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, info: PointerLike, batchSize: number): void;
+  cublasDgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -10753,11 +10748,10 @@ export interface Checked {
    * @param Aarray - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param TauArray - (undocumented in the header)
-   * @param info - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `info`
    */
-  cublasCgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, info: PointerLike, batchSize: number): void;
+  cublasCgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -10765,11 +10759,10 @@ export interface Checked {
    * @param Aarray - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param TauArray - (undocumented in the header)
-   * @param info - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `info`
    */
-  cublasZgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, info: PointerLike, batchSize: number): void;
+  cublasZgeqrfBatched(handle: cublasHandle_t, m: number, n: number, Aarray: PointerLike, lda: number, TauArray: PointerLike, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param trans - (undocumented in the header)
@@ -10780,12 +10773,11 @@ export interface Checked {
    * @param lda - (undocumented in the header)
    * @param Carray - (undocumented in the header)
    * @param ldc - (undocumented in the header)
-   * @param info - (undocumented in the header)
    * @param devInfoArray - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `info`
    */
-  cublasSgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, info: PointerLike, devInfoArray: PointerLike, batchSize: number): void;
+  cublasSgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, devInfoArray: PointerLike, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param trans - (undocumented in the header)
@@ -10796,12 +10788,11 @@ export interface Checked {
    * @param lda - (undocumented in the header)
    * @param Carray - (undocumented in the header)
    * @param ldc - (undocumented in the header)
-   * @param info - (undocumented in the header)
    * @param devInfoArray - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `info`
    */
-  cublasDgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, info: PointerLike, devInfoArray: PointerLike, batchSize: number): void;
+  cublasDgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, devInfoArray: PointerLike, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param trans - (undocumented in the header)
@@ -10812,12 +10803,11 @@ export interface Checked {
    * @param lda - (undocumented in the header)
    * @param Carray - (undocumented in the header)
    * @param ldc - (undocumented in the header)
-   * @param info - (undocumented in the header)
    * @param devInfoArray - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `info`
    */
-  cublasCgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, info: PointerLike, devInfoArray: PointerLike, batchSize: number): void;
+  cublasCgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, devInfoArray: PointerLike, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param trans - (undocumented in the header)
@@ -10828,12 +10818,11 @@ export interface Checked {
    * @param lda - (undocumented in the header)
    * @param Carray - (undocumented in the header)
    * @param ldc - (undocumented in the header)
-   * @param info - (undocumented in the header)
    * @param devInfoArray - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `info`
    */
-  cublasZgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, info: PointerLike, devInfoArray: PointerLike, batchSize: number): void;
+  cublasZgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: number, n: number, nrhs: number, Aarray: PointerLike, lda: number, Carray: PointerLike, ldc: number, devInfoArray: PointerLike, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -11020,11 +11009,10 @@ export interface Checked {
    * @param devIpiv - (undocumented in the header)
    * @param Barray - (undocumented in the header)
    * @param ldb - (undocumented in the header)
-   * @param info - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `info`
    */
-  cublasSgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, info: PointerLike, batchSize: number): void;
+  cublasSgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param trans - (undocumented in the header)
@@ -11035,11 +11023,10 @@ export interface Checked {
    * @param devIpiv - (undocumented in the header)
    * @param Barray - (undocumented in the header)
    * @param ldb - (undocumented in the header)
-   * @param info - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `info`
    */
-  cublasDgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, info: PointerLike, batchSize: number): void;
+  cublasDgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param trans - (undocumented in the header)
@@ -11050,11 +11037,10 @@ export interface Checked {
    * @param devIpiv - (undocumented in the header)
    * @param Barray - (undocumented in the header)
    * @param ldb - (undocumented in the header)
-   * @param info - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `info`
    */
-  cublasCgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, info: PointerLike, batchSize: number): void;
+  cublasCgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param trans - (undocumented in the header)
@@ -11065,11 +11051,10 @@ export interface Checked {
    * @param devIpiv - (undocumented in the header)
    * @param Barray - (undocumented in the header)
    * @param ldb - (undocumented in the header)
-   * @param info - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `info`
    */
-  cublasZgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, info: PointerLike, batchSize: number): void;
+  cublasZgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: number, nrhs: number, Aarray: PointerLike, lda: number, devIpiv: PointerLike, Barray: PointerLike, ldb: number, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param transa - (undocumented in the header)

@@ -2,9 +2,10 @@
 // DO NOT EDIT: regenerate with `npm run generate` (see README.md).
 // Header cufft.h sha256 ab33889d803d807d8112c9f79886b85ad836a754fe9a5c9ddc60681f30560413
 // Header cufftXt.h sha256 f93d196aacdef40c71a68f5010bb4a19d33a7a798fac137add21af4885cecb1a
-// Seal: sha256 c92861318719400f586b81a922c1fe7e4c1b3acf0b5b4ec6ec070a1f5d2121ff
+// Seal: sha256 0363d40a383857db00857853b4184f280db84a6cfd1b954b39d672f8d1c411b3
 
 import { type CheckedRuntime, type PointerLike, lazyTable } from "../../../src/tables-runtime/checked.ts";
+import type { Pointer } from "../../../src/ffi/types.ts";
 import type { Checked } from "./checked.ts";
 import type { Raw } from "./functions.ts";
 import type { cufftProperty, cufftResult, cufftType, cufftXtCallbackType, cufftXtCopyType, cufftXtQueryType, cufftXtSubFormat, cufftXtWorkAreaPolicy } from "./enums.ts";
@@ -162,11 +163,9 @@ function cufftMakePlanMany64$(raw: Raw, rt: CheckedRuntime): Checked["cufftMakeP
 }
 
 function cufftGetSizeMany64$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetSizeMany64"] {
-  const o0 = rt.out[0]!;
-  const u64 = rt.u64;
   const F$ = "cufftGetSizeMany64";
-  return function cufftGetSizeMany64(plan: cufftHandle, rank: number, n: PointerLike, inembed: PointerLike, istride: bigint | number, idist: bigint | number, onembed: PointerLike, ostride: bigint | number, odist: bigint | number, type: cufftType, batch: bigint | number): bigint {
-    if (arguments.length !== 11) rt.arity(F$, "plan,rank,n,inembed,istride,idist,onembed,ostride,odist,type,batch", 11, arguments.length);
+  return function cufftGetSizeMany64(plan: cufftHandle, rank: number, n: PointerLike, inembed: PointerLike, istride: bigint | number, idist: bigint | number, onembed: PointerLike, ostride: bigint | number, odist: bigint | number, type: cufftType, batch: bigint | number, workSize: PointerLike): void {
+    if (arguments.length !== 12) rt.arity(F$, "plan,rank,n,inembed,istride,idist,onembed,ostride,odist,type,batch,workSize", 12, arguments.length);
     if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
     if (!((typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0)))) rt.bad(F$, "rank", "i32", rank);
     if (!((typeof istride === "bigint" ? istride >= -9223372036854775808n && istride <= 9223372036854775807n : Number.isSafeInteger(istride)))) rt.bad(F$, "istride", "i64", istride);
@@ -175,57 +174,67 @@ function cufftGetSizeMany64$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetSiz
     if (!((typeof odist === "bigint" ? odist >= -9223372036854775808n && odist <= 9223372036854775807n : Number.isSafeInteger(odist)))) rt.bad(F$, "odist", "i64", odist);
     if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     if (!((typeof batch === "bigint" ? batch >= -9223372036854775808n && batch <= 9223372036854775807n : Number.isSafeInteger(batch)))) rt.bad(F$, "batch", "i64", batch);
-    const r = raw.cufftGetSizeMany64(plan, rank, rt.ptr(n, F$, "n"), rt.ptr(inembed, F$, "inembed"), istride, idist, rt.ptr(onembed, F$, "onembed"), ostride, odist, type, batch, o0);
+    const r = raw.cufftGetSizeMany64(plan, rank, rt.ptr(n, F$, "n"), rt.ptr(inembed, F$, "inembed"), istride, idist, rt.ptr(onembed, F$, "onembed"), ostride, odist, type, batch, rt.ptr(workSize, F$, "workSize"));
+    if (rt.guards) rt.check(F$);
+    if (r !== 0) rt.fail(r, F$);
+  };
+}
+
+function cufftEstimate1d$(raw: Raw, rt: CheckedRuntime): Checked["cufftEstimate1d"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
+  const F$ = "cufftEstimate1d";
+  return function cufftEstimate1d(nx: number, type: cufftType, batch: number): bigint {
+    if (arguments.length !== 3) rt.arity(F$, "nx,type,batch", 3, arguments.length);
+    if (!((typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0)))) rt.bad(F$, "nx", "i32", nx);
+    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
+    if (!((typeof batch === "number" && (batch | 0) === batch && (+batch !== 0 || 1 / batch > 0)))) rt.bad(F$, "batch", "i32", batch);
+    const r = raw.cufftEstimate1d(nx, type, batch, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
     return u64[0]!;
   };
 }
 
-function cufftEstimate1d$(raw: Raw, rt: CheckedRuntime): Checked["cufftEstimate1d"] {
-  const F$ = "cufftEstimate1d";
-  return function cufftEstimate1d(nx: number, type: cufftType, batch: number, workSize: PointerLike): void {
-    if (arguments.length !== 4) rt.arity(F$, "nx,type,batch,workSize", 4, arguments.length);
-    if (!((typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0)))) rt.bad(F$, "nx", "i32", nx);
-    if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
-    if (!((typeof batch === "number" && (batch | 0) === batch && (+batch !== 0 || 1 / batch > 0)))) rt.bad(F$, "batch", "i32", batch);
-    const r = raw.cufftEstimate1d(nx, type, batch, rt.ptr(workSize, F$, "workSize"));
-    if (rt.guards) rt.check(F$);
-    if (r !== 0) rt.fail(r, F$);
-  };
-}
-
 function cufftEstimate2d$(raw: Raw, rt: CheckedRuntime): Checked["cufftEstimate2d"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const F$ = "cufftEstimate2d";
-  return function cufftEstimate2d(nx: number, ny: number, type: cufftType, workSize: PointerLike): void {
-    if (arguments.length !== 4) rt.arity(F$, "nx,ny,type,workSize", 4, arguments.length);
+  return function cufftEstimate2d(nx: number, ny: number, type: cufftType): bigint {
+    if (arguments.length !== 3) rt.arity(F$, "nx,ny,type", 3, arguments.length);
     if (!((typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0)))) rt.bad(F$, "nx", "i32", nx);
     if (!((typeof ny === "number" && (ny | 0) === ny && (+ny !== 0 || 1 / ny > 0)))) rt.bad(F$, "ny", "i32", ny);
     if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
-    const r = raw.cufftEstimate2d(nx, ny, type, rt.ptr(workSize, F$, "workSize"));
+    const r = raw.cufftEstimate2d(nx, ny, type, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
+    return u64[0]!;
   };
 }
 
 function cufftEstimate3d$(raw: Raw, rt: CheckedRuntime): Checked["cufftEstimate3d"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const F$ = "cufftEstimate3d";
-  return function cufftEstimate3d(nx: number, ny: number, nz: number, type: cufftType, workSize: PointerLike): void {
-    if (arguments.length !== 5) rt.arity(F$, "nx,ny,nz,type,workSize", 5, arguments.length);
+  return function cufftEstimate3d(nx: number, ny: number, nz: number, type: cufftType): bigint {
+    if (arguments.length !== 4) rt.arity(F$, "nx,ny,nz,type", 4, arguments.length);
     if (!((typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0)))) rt.bad(F$, "nx", "i32", nx);
     if (!((typeof ny === "number" && (ny | 0) === ny && (+ny !== 0 || 1 / ny > 0)))) rt.bad(F$, "ny", "i32", ny);
     if (!((typeof nz === "number" && (nz | 0) === nz && (+nz !== 0 || 1 / nz > 0)))) rt.bad(F$, "nz", "i32", nz);
     if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
-    const r = raw.cufftEstimate3d(nx, ny, nz, type, rt.ptr(workSize, F$, "workSize"));
+    const r = raw.cufftEstimate3d(nx, ny, nz, type, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
+    return u64[0]!;
   };
 }
 
 function cufftEstimateMany$(raw: Raw, rt: CheckedRuntime): Checked["cufftEstimateMany"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const F$ = "cufftEstimateMany";
-  return function cufftEstimateMany(rank: number, n: PointerLike, inembed: PointerLike, istride: number, idist: number, onembed: PointerLike, ostride: number, odist: number, type: cufftType, batch: number, workSize: PointerLike): void {
-    if (arguments.length !== 11) rt.arity(F$, "rank,n,inembed,istride,idist,onembed,ostride,odist,type,batch,workSize", 11, arguments.length);
+  return function cufftEstimateMany(rank: number, n: PointerLike, inembed: PointerLike, istride: number, idist: number, onembed: PointerLike, ostride: number, odist: number, type: cufftType, batch: number): bigint {
+    if (arguments.length !== 10) rt.arity(F$, "rank,n,inembed,istride,idist,onembed,ostride,odist,type,batch", 10, arguments.length);
     if (!((typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0)))) rt.bad(F$, "rank", "i32", rank);
     if (!((typeof istride === "number" && (istride | 0) === istride && (+istride !== 0 || 1 / istride > 0)))) rt.bad(F$, "istride", "i32", istride);
     if (!((typeof idist === "number" && (idist | 0) === idist && (+idist !== 0 || 1 / idist > 0)))) rt.bad(F$, "idist", "i32", idist);
@@ -233,9 +242,10 @@ function cufftEstimateMany$(raw: Raw, rt: CheckedRuntime): Checked["cufftEstimat
     if (!((typeof odist === "number" && (odist | 0) === odist && (+odist !== 0 || 1 / odist > 0)))) rt.bad(F$, "odist", "i32", odist);
     if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     if (!((typeof batch === "number" && (batch | 0) === batch && (+batch !== 0 || 1 / batch > 0)))) rt.bad(F$, "batch", "i32", batch);
-    const r = raw.cufftEstimateMany(rank, rt.ptr(n, F$, "n"), rt.ptr(inembed, F$, "inembed"), istride, idist, rt.ptr(onembed, F$, "onembed"), ostride, odist, type, batch, rt.ptr(workSize, F$, "workSize"));
+    const r = raw.cufftEstimateMany(rank, rt.ptr(n, F$, "n"), rt.ptr(inembed, F$, "inembed"), istride, idist, rt.ptr(onembed, F$, "onembed"), ostride, odist, type, batch, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
+    return u64[0]!;
   };
 }
 
@@ -253,63 +263,52 @@ function cufftCreate$(raw: Raw, rt: CheckedRuntime): Checked["cufftCreate"] {
 }
 
 function cufftGetSize1d$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetSize1d"] {
-  const o0 = rt.out[0]!;
-  const u64 = rt.u64;
   const F$ = "cufftGetSize1d";
-  return function cufftGetSize1d(handle: cufftHandle, nx: number, type: cufftType, batch: number): bigint {
-    if (arguments.length !== 4) rt.arity(F$, "handle,nx,type,batch", 4, arguments.length);
+  return function cufftGetSize1d(handle: cufftHandle, nx: number, type: cufftType, batch: number, workSize: PointerLike): void {
+    if (arguments.length !== 5) rt.arity(F$, "handle,nx,type,batch,workSize", 5, arguments.length);
     if (!((typeof handle === "number" && (handle | 0) === handle && (+handle !== 0 || 1 / handle > 0)))) rt.bad(F$, "handle", "i32", handle);
     if (!((typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0)))) rt.bad(F$, "nx", "i32", nx);
     if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     if (!((typeof batch === "number" && (batch | 0) === batch && (+batch !== 0 || 1 / batch > 0)))) rt.bad(F$, "batch", "i32", batch);
-    const r = raw.cufftGetSize1d(handle, nx, type, batch, o0);
+    const r = raw.cufftGetSize1d(handle, nx, type, batch, rt.ptr(workSize, F$, "workSize"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
-    return u64[0]!;
   };
 }
 
 function cufftGetSize2d$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetSize2d"] {
-  const o0 = rt.out[0]!;
-  const u64 = rt.u64;
   const F$ = "cufftGetSize2d";
-  return function cufftGetSize2d(handle: cufftHandle, nx: number, ny: number, type: cufftType): bigint {
-    if (arguments.length !== 4) rt.arity(F$, "handle,nx,ny,type", 4, arguments.length);
+  return function cufftGetSize2d(handle: cufftHandle, nx: number, ny: number, type: cufftType, workSize: PointerLike): void {
+    if (arguments.length !== 5) rt.arity(F$, "handle,nx,ny,type,workSize", 5, arguments.length);
     if (!((typeof handle === "number" && (handle | 0) === handle && (+handle !== 0 || 1 / handle > 0)))) rt.bad(F$, "handle", "i32", handle);
     if (!((typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0)))) rt.bad(F$, "nx", "i32", nx);
     if (!((typeof ny === "number" && (ny | 0) === ny && (+ny !== 0 || 1 / ny > 0)))) rt.bad(F$, "ny", "i32", ny);
     if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
-    const r = raw.cufftGetSize2d(handle, nx, ny, type, o0);
+    const r = raw.cufftGetSize2d(handle, nx, ny, type, rt.ptr(workSize, F$, "workSize"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
-    return u64[0]!;
   };
 }
 
 function cufftGetSize3d$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetSize3d"] {
-  const o0 = rt.out[0]!;
-  const u64 = rt.u64;
   const F$ = "cufftGetSize3d";
-  return function cufftGetSize3d(handle: cufftHandle, nx: number, ny: number, nz: number, type: cufftType): bigint {
-    if (arguments.length !== 5) rt.arity(F$, "handle,nx,ny,nz,type", 5, arguments.length);
+  return function cufftGetSize3d(handle: cufftHandle, nx: number, ny: number, nz: number, type: cufftType, workSize: PointerLike): void {
+    if (arguments.length !== 6) rt.arity(F$, "handle,nx,ny,nz,type,workSize", 6, arguments.length);
     if (!((typeof handle === "number" && (handle | 0) === handle && (+handle !== 0 || 1 / handle > 0)))) rt.bad(F$, "handle", "i32", handle);
     if (!((typeof nx === "number" && (nx | 0) === nx && (+nx !== 0 || 1 / nx > 0)))) rt.bad(F$, "nx", "i32", nx);
     if (!((typeof ny === "number" && (ny | 0) === ny && (+ny !== 0 || 1 / ny > 0)))) rt.bad(F$, "ny", "i32", ny);
     if (!((typeof nz === "number" && (nz | 0) === nz && (+nz !== 0 || 1 / nz > 0)))) rt.bad(F$, "nz", "i32", nz);
     if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
-    const r = raw.cufftGetSize3d(handle, nx, ny, nz, type, o0);
+    const r = raw.cufftGetSize3d(handle, nx, ny, nz, type, rt.ptr(workSize, F$, "workSize"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
-    return u64[0]!;
   };
 }
 
 function cufftGetSizeMany$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetSizeMany"] {
-  const o0 = rt.out[0]!;
-  const u64 = rt.u64;
   const F$ = "cufftGetSizeMany";
-  return function cufftGetSizeMany(handle: cufftHandle, rank: number, n: PointerLike, inembed: PointerLike, istride: number, idist: number, onembed: PointerLike, ostride: number, odist: number, type: cufftType, batch: number): bigint {
-    if (arguments.length !== 11) rt.arity(F$, "handle,rank,n,inembed,istride,idist,onembed,ostride,odist,type,batch", 11, arguments.length);
+  return function cufftGetSizeMany(handle: cufftHandle, rank: number, n: PointerLike, inembed: PointerLike, istride: number, idist: number, onembed: PointerLike, ostride: number, odist: number, type: cufftType, batch: number, workArea: PointerLike): void {
+    if (arguments.length !== 12) rt.arity(F$, "handle,rank,n,inembed,istride,idist,onembed,ostride,odist,type,batch,workArea", 12, arguments.length);
     if (!((typeof handle === "number" && (handle | 0) === handle && (+handle !== 0 || 1 / handle > 0)))) rt.bad(F$, "handle", "i32", handle);
     if (!((typeof rank === "number" && (rank | 0) === rank && (+rank !== 0 || 1 / rank > 0)))) rt.bad(F$, "rank", "i32", rank);
     if (!((typeof istride === "number" && (istride | 0) === istride && (+istride !== 0 || 1 / istride > 0)))) rt.bad(F$, "istride", "i32", istride);
@@ -318,24 +317,20 @@ function cufftGetSizeMany$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetSizeM
     if (!((typeof odist === "number" && (odist | 0) === odist && (+odist !== 0 || 1 / odist > 0)))) rt.bad(F$, "odist", "i32", odist);
     if (!((typeof type === "number" && (type >>> 0) === type && (+type !== 0 || 1 / type > 0)))) rt.bad(F$, "type", "u32", type);
     if (!((typeof batch === "number" && (batch | 0) === batch && (+batch !== 0 || 1 / batch > 0)))) rt.bad(F$, "batch", "i32", batch);
-    const r = raw.cufftGetSizeMany(handle, rank, rt.ptr(n, F$, "n"), rt.ptr(inembed, F$, "inembed"), istride, idist, rt.ptr(onembed, F$, "onembed"), ostride, odist, type, batch, o0);
+    const r = raw.cufftGetSizeMany(handle, rank, rt.ptr(n, F$, "n"), rt.ptr(inembed, F$, "inembed"), istride, idist, rt.ptr(onembed, F$, "onembed"), ostride, odist, type, batch, rt.ptr(workArea, F$, "workArea"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
-    return u64[0]!;
   };
 }
 
 function cufftGetSize$(raw: Raw, rt: CheckedRuntime): Checked["cufftGetSize"] {
-  const o0 = rt.out[0]!;
-  const u64 = rt.u64;
   const F$ = "cufftGetSize";
-  return function cufftGetSize(handle: cufftHandle): bigint {
-    if (arguments.length !== 1) rt.arity(F$, "handle", 1, arguments.length);
+  return function cufftGetSize(handle: cufftHandle, workSize: PointerLike): void {
+    if (arguments.length !== 2) rt.arity(F$, "handle,workSize", 2, arguments.length);
     if (!((typeof handle === "number" && (handle | 0) === handle && (+handle !== 0 || 1 / handle > 0)))) rt.bad(F$, "handle", "i32", handle);
-    const r = raw.cufftGetSize(handle, o0);
+    const r = raw.cufftGetSize(handle, rt.ptr(workSize, F$, "workSize"));
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
-    return u64[0]!;
   };
 }
 
@@ -534,14 +529,16 @@ function cufftXtSetGPUs$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtSetGPUs"
 }
 
 function cufftXtMalloc$(raw: Raw, rt: CheckedRuntime): Checked["cufftXtMalloc"] {
+  const o0 = rt.out[0]!;
   const F$ = "cufftXtMalloc";
-  return function cufftXtMalloc(plan: cufftHandle, descriptor: PointerLike, format: cufftXtSubFormat): void {
-    if (arguments.length !== 3) rt.arity(F$, "plan,descriptor,format", 3, arguments.length);
+  return function cufftXtMalloc(plan: cufftHandle, format: cufftXtSubFormat): Pointer {
+    if (arguments.length !== 2) rt.arity(F$, "plan,format", 2, arguments.length);
     if (!((typeof plan === "number" && (plan | 0) === plan && (+plan !== 0 || 1 / plan > 0)))) rt.bad(F$, "plan", "i32", plan);
     if (!((typeof format === "number" && (format >>> 0) === format && (+format !== 0 || 1 / format > 0)))) rt.bad(F$, "format", "u32", format);
-    const r = raw.cufftXtMalloc(plan, rt.ptr(descriptor, F$, "descriptor"), format);
+    const r = raw.cufftXtMalloc(plan, o0, format);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
+    return rt.readPointer(0);
   };
 }
 

@@ -2,9 +2,10 @@
 // DO NOT EDIT: regenerate with `npm run generate` (see README.md).
 // Header cusolverDn.h sha256 d2218a53beeaef8d5f7c1a2724b7da3813dc26462f90d473a304d8e86360b158
 // Header cusolver_common.h sha256 cc62d7777848a5f5dfa9a3b9f139b689670983a8b7375ef43e7705a92e9c787a
-// Seal: sha256 8c267ed48311ab6bf343a19259e3d3d0bf4c488db4b83071c758131121538004
+// Seal: sha256 3e5dbc1418c4df087be992ad510c3a84f0381eeb7d0d307802e6034076b129a1
 
 import type { PointerLike } from "../../../src/tables-runtime/checked.ts";
+import type { Pointer } from "../../../src/ffi/types.ts";
 import type { cusolverAlgMode_t, cusolverDeterministicMode_t, cusolverDirectMode_t, cusolverDnFunction_t, cusolverEigMode_t, cusolverEigRange_t, cusolverEigType_t, cusolverIRSRefinement_t, cusolverMathMode_t, cusolverPrecType_t, cusolverStatus_t, cusolverStorevMode_t } from "./enums.ts";
 import type { cusolverDnHandle_t, cusolverDnIRSInfos_t, cusolverDnIRSParams_t, cusolverDnLoggerCallback_t, cusolverDnParams_t, cusolver_int_t, gesvdjInfo_t, syevjInfo_t } from "./types.ts";
 import type { cublasDiagType_t, cublasFillMode_t, cublasOperation_t, cublasSideMode_t } from "../cublas/index.ts";
@@ -169,10 +170,9 @@ export interface Checked {
   cusolverDnIRSInfosRequestResidual(infos: cusolverDnIRSInfos_t): void;
   /**
    * @param infos - (undocumented in the header)
-   * @param residual_history - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `residual_history`
    */
-  cusolverDnIRSInfosGetResidualHistory(infos: cusolverDnIRSInfos_t, residual_history: PointerLike): void;
+  cusolverDnIRSInfosGetResidualHistory(infos: cusolverDnIRSInfos_t): Pointer;
   /**
    * @param infos - (undocumented in the header)
    * @returns `maxiters`
@@ -193,11 +193,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnZZgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnZZgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -211,11 +210,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnZCgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnZCgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -229,11 +227,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnZKgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnZKgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -247,11 +244,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnZEgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnZEgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -265,11 +261,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnZYgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnZYgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -283,11 +278,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnCCgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnCCgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -301,11 +295,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnCEgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnCEgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -319,11 +312,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnCKgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnCKgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -337,11 +329,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnCYgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnCYgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -355,11 +346,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnDDgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnDDgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -373,11 +363,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnDSgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnDSgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -391,11 +380,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnDHgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnDHgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -409,11 +397,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnDBgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnDBgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -427,11 +414,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnDXgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnDXgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -445,11 +431,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnSSgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnSSgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -463,11 +448,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnSHgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnSHgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -481,11 +465,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnSBgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnSBgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -499,11 +482,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnSXgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnSXgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * /
    *
@@ -518,10 +500,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnZZgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnZZgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -534,10 +515,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnZCgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnZCgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -550,10 +530,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnZKgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnZKgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -566,10 +545,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnZEgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnZEgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -582,10 +560,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnZYgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnZYgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -598,10 +575,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnCCgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnCCgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -614,10 +590,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnCKgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnCKgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -630,10 +605,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnCEgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnCEgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -646,10 +620,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnCYgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnCYgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -662,10 +635,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnDDgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnDDgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -678,10 +650,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnDSgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnDSgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -694,10 +665,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnDHgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnDHgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -710,10 +680,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnDBgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnDBgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -726,10 +695,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnDXgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnDXgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -742,10 +710,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnSSgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnSSgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -758,10 +725,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnSHgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnSHgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -774,10 +740,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnSBgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnSBgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
@@ -790,10 +755,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnSXgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnSXgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dipiv: PointerLike, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * /
    *
@@ -809,11 +773,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnZZgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnZZgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -827,11 +790,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnZCgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnZCgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -845,11 +807,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnZKgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnZKgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -863,11 +824,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnZEgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnZEgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -881,11 +841,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnZYgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnZYgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -899,11 +858,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnCCgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnCCgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -917,11 +875,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnCKgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnCKgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -935,11 +892,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnCEgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnCEgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -953,11 +909,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnCYgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnCYgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -971,11 +926,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnDDgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnDDgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -989,11 +943,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnDSgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnDSgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1007,11 +960,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnDHgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnDHgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1025,11 +977,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnDBgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnDBgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1043,11 +994,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnDXgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnDXgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1061,11 +1011,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnSSgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnSSgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1079,11 +1028,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnSHgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnSHgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1097,11 +1045,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnSBgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnSBgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1115,11 +1062,10 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param iter - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `iter`
    */
-  cusolverDnSXgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, iter: PointerLike, d_info: PointerLike): void;
+  cusolverDnSXgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * /
    *
@@ -1134,10 +1080,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnZZgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnZZgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1150,10 +1095,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnZCgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnZCgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1166,10 +1110,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnZKgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnZKgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1182,10 +1125,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnZEgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnZEgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1198,10 +1140,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnZYgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnZYgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1214,10 +1155,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnCCgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnCCgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1230,10 +1170,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnCKgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnCKgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1246,10 +1185,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnCEgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnCEgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1262,10 +1200,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnCYgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnCYgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1278,10 +1215,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnDDgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnDDgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1294,10 +1230,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnDSgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnDSgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1310,10 +1245,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnDHgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnDHgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1326,10 +1260,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnDBgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnDBgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1342,10 +1275,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnDXgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnDXgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1358,10 +1290,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnSSgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnSSgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1374,10 +1305,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnSHgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnSHgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1390,10 +1320,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnSBgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnSBgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -1406,10 +1335,9 @@ export interface Checked {
    * @param dX - (undocumented in the header)
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnSXgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: PointerLike): void;
+  cusolverDnSXgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike): bigint;
   /**
    * /
    *
@@ -1426,20 +1354,18 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param niters - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `niters`
    */
-  cusolverDnIRSXgesv(handle: cusolverDnHandle_t, gesv_irs_params: cusolverDnIRSParams_t, gesv_irs_infos: cusolverDnIRSInfos_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, niters: PointerLike, d_info: PointerLike): void;
+  cusolverDnIRSXgesv(handle: cusolverDnHandle_t, gesv_irs_params: cusolverDnIRSParams_t, gesv_irs_infos: cusolverDnIRSInfos_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param nrhs - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnIRSXgesv_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnIRSParams_t, n: cusolver_int_t, nrhs: cusolver_int_t, lwork_bytes: PointerLike): void;
+  cusolverDnIRSXgesv_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnIRSParams_t, n: cusolver_int_t, nrhs: cusolver_int_t): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param gels_irs_params - (undocumented in the header)
@@ -1455,21 +1381,19 @@ export interface Checked {
    * @param lddx - (undocumented in the header)
    * @param dWorkspace - (undocumented in the header)
    * @param lwork_bytes - (undocumented in the header)
-   * @param niters - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `niters`
    */
-  cusolverDnIRSXgels(handle: cusolverDnHandle_t, gels_irs_params: cusolverDnIRSParams_t, gels_irs_infos: cusolverDnIRSInfos_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, niters: PointerLike, d_info: PointerLike): void;
+  cusolverDnIRSXgels(handle: cusolverDnHandle_t, gels_irs_params: cusolverDnIRSParams_t, gels_irs_infos: cusolverDnIRSInfos_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: PointerLike, ldda: cusolver_int_t, dB: PointerLike, lddb: cusolver_int_t, dX: PointerLike, lddx: cusolver_int_t, dWorkspace: PointerLike, lwork_bytes: bigint | number, d_info: PointerLike): cusolver_int_t;
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param nrhs - (undocumented in the header)
-   * @param lwork_bytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork_bytes`
    */
-  cusolverDnIRSXgels_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnIRSParams_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, lwork_bytes: PointerLike): void;
+  cusolverDnIRSXgels_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnIRSParams_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t): bigint;
   /**
    * /
    *
@@ -1478,40 +1402,36 @@ export interface Checked {
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param Lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `Lwork`
    */
-  cusolverDnSpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void;
+  cusolverDnSpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param Lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `Lwork`
    */
-  cusolverDnDpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void;
+  cusolverDnDpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param Lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `Lwork`
    */
-  cusolverDnCpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void;
+  cusolverDnCpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param Lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `Lwork`
    */
-  cusolverDnZpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void;
+  cusolverDnZpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -1718,40 +1638,36 @@ export interface Checked {
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnSpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnDpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnCpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnZpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -1808,11 +1724,9 @@ export interface Checked {
    * @param dataTypeA - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param workspaceInBytesOnDevice - (undocumented in the header)
-   * @param workspaceInBytesOnHost - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytesOnDevice`; `workspaceInBytesOnHost`
    */
-  cusolverDnXtrtri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, diag: cublasDiagType_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void;
+  cusolverDnXtrtri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, diag: cublasDiagType_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint];
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -1835,40 +1749,36 @@ export interface Checked {
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnSlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnDlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnClauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnClauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnZlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -1923,40 +1833,36 @@ export interface Checked {
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param Lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `Lwork`
    */
-  cusolverDnSgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void;
+  cusolverDnSgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param Lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `Lwork`
    */
-  cusolverDnDgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void;
+  cusolverDnDgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param Lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `Lwork`
    */
-  cusolverDnCgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void;
+  cusolverDnCgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param Lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `Lwork`
    */
-  cusolverDnZgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, Lwork: PointerLike): void;
+  cusolverDnZgetrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -2115,40 +2021,36 @@ export interface Checked {
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnSgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnDgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnCgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnZgeqrf_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -2209,10 +2111,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSorgqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnSorgqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -2221,10 +2122,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDorgqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnDorgqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -2233,10 +2133,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCungqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnCungqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -2245,10 +2144,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZungqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnZungqr_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -2317,10 +2215,9 @@ export interface Checked {
    * @param tau - (undocumented in the header)
    * @param C - (undocumented in the header)
    * @param ldc - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSormqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void;
+  cusolverDnSormqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param side - (undocumented in the header)
@@ -2333,10 +2230,9 @@ export interface Checked {
    * @param tau - (undocumented in the header)
    * @param C - (undocumented in the header)
    * @param ldc - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDormqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void;
+  cusolverDnDormqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param side - (undocumented in the header)
@@ -2349,10 +2245,9 @@ export interface Checked {
    * @param tau - (undocumented in the header)
    * @param C - (undocumented in the header)
    * @param ldc - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCunmqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void;
+  cusolverDnCunmqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param side - (undocumented in the header)
@@ -2365,10 +2260,9 @@ export interface Checked {
    * @param tau - (undocumented in the header)
    * @param C - (undocumented in the header)
    * @param ldc - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZunmqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void;
+  cusolverDnZunmqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param side - (undocumented in the header)
@@ -2446,37 +2340,33 @@ export interface Checked {
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnSsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnDsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnCsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param n - (undocumented in the header)
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number, lwork: PointerLike): void;
+  cusolverDnZsytrf_bufferSize(handle: cusolverDnHandle_t, n: number, A: PointerLike, lda: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -2541,11 +2431,9 @@ export interface Checked {
    * @param dataTypeB - (undocumented in the header)
    * @param B - (undocumented in the header)
    * @param ldb - (undocumented in the header)
-   * @param workspaceInBytesOnDevice - (undocumented in the header)
-   * @param workspaceInBytesOnHost - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytesOnDevice`; `workspaceInBytesOnHost`
    */
-  cusolverDnXsytrs_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: bigint | number, nrhs: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, ipiv: PointerLike, dataTypeB: cudaDataType, B: PointerLike, ldb: bigint | number, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void;
+  cusolverDnXsytrs_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: bigint | number, nrhs: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, ipiv: PointerLike, dataTypeB: cudaDataType, B: PointerLike, ldb: bigint | number): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint];
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -2573,10 +2461,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param ipiv - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, lwork: PointerLike): void;
+  cusolverDnSsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -2584,10 +2471,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param ipiv - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, lwork: PointerLike): void;
+  cusolverDnDsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -2595,10 +2481,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param ipiv - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, lwork: PointerLike): void;
+  cusolverDnCsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -2606,10 +2491,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param ipiv - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike, lwork: PointerLike): void;
+  cusolverDnZsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, ipiv: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -2666,34 +2550,30 @@ export interface Checked {
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
-   * @param Lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `Lwork`
    */
-  cusolverDnSgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, Lwork: PointerLike): void;
+  cusolverDnSgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
-   * @param Lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `Lwork`
    */
-  cusolverDnDgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, Lwork: PointerLike): void;
+  cusolverDnDgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
-   * @param Lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `Lwork`
    */
-  cusolverDnCgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, Lwork: PointerLike): void;
+  cusolverDnCgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
-   * @param Lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `Lwork`
    */
-  cusolverDnZgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, Lwork: PointerLike): void;
+  cusolverDnZgebrd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
@@ -2767,10 +2647,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSorgbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnSorgbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param side - (undocumented in the header)
@@ -2780,10 +2659,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDorgbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnDorgbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param side - (undocumented in the header)
@@ -2793,10 +2671,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCungbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnCungbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param side - (undocumented in the header)
@@ -2806,10 +2683,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZungbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnZungbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: number, n: number, k: number, A: PointerLike, lda: number, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param side - (undocumented in the header)
@@ -2879,10 +2755,9 @@ export interface Checked {
    * @param d - (undocumented in the header)
    * @param e - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSsytrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnSsytrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -2892,10 +2767,9 @@ export interface Checked {
    * @param d - (undocumented in the header)
    * @param e - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDsytrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnDsytrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -2905,10 +2779,9 @@ export interface Checked {
    * @param d - (undocumented in the header)
    * @param e - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnChetrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnChetrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -2918,10 +2791,9 @@ export interface Checked {
    * @param d - (undocumented in the header)
    * @param e - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZhetrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnZhetrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, d: PointerLike, e: PointerLike, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -2989,10 +2861,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSorgtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnSorgtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -3000,10 +2871,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDorgtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnDorgtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -3011,10 +2881,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCungtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnCungtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -3022,10 +2891,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param tau - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZungtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike, lwork: PointerLike): void;
+  cusolverDnZungtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, tau: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param uplo - (undocumented in the header)
@@ -3090,10 +2958,9 @@ export interface Checked {
    * @param tau - (undocumented in the header)
    * @param C - (undocumented in the header)
    * @param ldc - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSormtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void;
+  cusolverDnSormtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param side - (undocumented in the header)
@@ -3106,10 +2973,9 @@ export interface Checked {
    * @param tau - (undocumented in the header)
    * @param C - (undocumented in the header)
    * @param ldc - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDormtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void;
+  cusolverDnDormtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param side - (undocumented in the header)
@@ -3122,10 +2988,9 @@ export interface Checked {
    * @param tau - (undocumented in the header)
    * @param C - (undocumented in the header)
    * @param ldc - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCunmtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void;
+  cusolverDnCunmtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param side - (undocumented in the header)
@@ -3138,10 +3003,9 @@ export interface Checked {
    * @param tau - (undocumented in the header)
    * @param C - (undocumented in the header)
    * @param ldc - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZunmtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number, lwork: PointerLike): void;
+  cusolverDnZunmtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: number, n: number, A: PointerLike, lda: number, tau: PointerLike, C: PointerLike, ldc: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param side - (undocumented in the header)
@@ -3218,34 +3082,30 @@ export interface Checked {
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, lwork: PointerLike): void;
+  cusolverDnSgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, lwork: PointerLike): void;
+  cusolverDnDgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, lwork: PointerLike): void;
+  cusolverDnCgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param m - (undocumented in the header)
    * @param n - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number, lwork: PointerLike): void;
+  cusolverDnZgesvd_bufferSize(handle: cusolverDnHandle_t, m: number, n: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobu - (undocumented in the header)
@@ -3334,10 +3194,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSsyevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnSsyevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3346,10 +3205,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDsyevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnDsyevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3358,10 +3216,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCheevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnCheevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3370,10 +3227,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZheevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnZheevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3442,12 +3298,10 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`; `lwork`
    */
-  cusolverDnSsyevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnSsyevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, W: PointerLike): [meig: number, lwork: number];
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3460,12 +3314,10 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`; `lwork`
    */
-  cusolverDnDsyevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnDsyevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, W: PointerLike): [meig: number, lwork: number];
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3478,12 +3330,10 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`; `lwork`
    */
-  cusolverDnCheevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnCheevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, W: PointerLike): [meig: number, lwork: number];
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3496,12 +3346,10 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`; `lwork`
    */
-  cusolverDnZheevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnZheevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, W: PointerLike): [meig: number, lwork: number];
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3514,14 +3362,13 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param work - (undocumented in the header)
    * @param lwork - (undocumented in the header)
    * @param info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`
    */
-  cusolverDnSsyevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void;
+  cusolverDnSsyevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3534,14 +3381,13 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param work - (undocumented in the header)
    * @param lwork - (undocumented in the header)
    * @param info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`
    */
-  cusolverDnDsyevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void;
+  cusolverDnDsyevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3554,14 +3400,13 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param work - (undocumented in the header)
    * @param lwork - (undocumented in the header)
    * @param info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`
    */
-  cusolverDnCheevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void;
+  cusolverDnCheevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3574,14 +3419,13 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param work - (undocumented in the header)
    * @param lwork - (undocumented in the header)
    * @param info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`
    */
-  cusolverDnZheevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void;
+  cusolverDnZheevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, vl: number, vu: number, il: number, iu: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3597,12 +3441,10 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`; `lwork`
    */
-  cusolverDnSsygvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnSsygvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, W: PointerLike): [meig: number, lwork: number];
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3618,12 +3460,10 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`; `lwork`
    */
-  cusolverDnDsygvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnDsygvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, W: PointerLike): [meig: number, lwork: number];
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3639,12 +3479,10 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`; `lwork`
    */
-  cusolverDnChegvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnChegvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, W: PointerLike): [meig: number, lwork: number];
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3660,12 +3498,10 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`; `lwork`
    */
-  cusolverDnZhegvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnZhegvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, W: PointerLike): [meig: number, lwork: number];
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3681,14 +3517,13 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param work - (undocumented in the header)
    * @param lwork - (undocumented in the header)
    * @param info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`
    */
-  cusolverDnSsygvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void;
+  cusolverDnSsygvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3704,14 +3539,13 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param work - (undocumented in the header)
    * @param lwork - (undocumented in the header)
    * @param info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`
    */
-  cusolverDnDsygvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void;
+  cusolverDnDsygvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3727,14 +3561,13 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param work - (undocumented in the header)
    * @param lwork - (undocumented in the header)
    * @param info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`
    */
-  cusolverDnChegvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void;
+  cusolverDnChegvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3750,14 +3583,13 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param work - (undocumented in the header)
    * @param lwork - (undocumented in the header)
    * @param info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig`
    */
-  cusolverDnZhegvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, meig: PointerLike, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): void;
+  cusolverDnZhegvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, vl: number, vu: number, il: number, iu: number, W: PointerLike, work: PointerLike, lwork: number, info: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3769,10 +3601,9 @@ export interface Checked {
    * @param B - (undocumented in the header)
    * @param ldb - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSsygvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnSsygvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3784,10 +3615,9 @@ export interface Checked {
    * @param B - (undocumented in the header)
    * @param ldb - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDsygvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnDsygvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3799,10 +3629,9 @@ export interface Checked {
    * @param B - (undocumented in the header)
    * @param ldb - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnChegvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnChegvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3814,10 +3643,9 @@ export interface Checked {
    * @param B - (undocumented in the header)
    * @param ldb - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZhegvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike): void;
+  cusolverDnZhegvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -3931,12 +3759,11 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSsyevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t, batchSize: number): void;
+  cusolverDnSsyevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, params: syevjInfo_t, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3945,12 +3772,11 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDsyevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t, batchSize: number): void;
+  cusolverDnDsyevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, params: syevjInfo_t, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3959,12 +3785,11 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCheevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t, batchSize: number): void;
+  cusolverDnCheevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, params: syevjInfo_t, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -3973,12 +3798,11 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZheevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t, batchSize: number): void;
+  cusolverDnZheevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, params: syevjInfo_t, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4051,11 +3875,10 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSsyevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void;
+  cusolverDnSsyevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, params: syevjInfo_t): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4064,11 +3887,10 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDsyevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void;
+  cusolverDnDsyevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, params: syevjInfo_t): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4077,11 +3899,10 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCheevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void;
+  cusolverDnCheevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, params: syevjInfo_t): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4090,11 +3911,10 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZheevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void;
+  cusolverDnZheevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, W: PointerLike, params: syevjInfo_t): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4166,11 +3986,10 @@ export interface Checked {
    * @param B - (undocumented in the header)
    * @param ldb - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSsygvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void;
+  cusolverDnSsygvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, params: syevjInfo_t): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -4182,11 +4001,10 @@ export interface Checked {
    * @param B - (undocumented in the header)
    * @param ldb - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDsygvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void;
+  cusolverDnDsygvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, params: syevjInfo_t): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -4198,11 +4016,10 @@ export interface Checked {
    * @param B - (undocumented in the header)
    * @param ldb - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnChegvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void;
+  cusolverDnChegvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, params: syevjInfo_t): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -4214,11 +4031,10 @@ export interface Checked {
    * @param B - (undocumented in the header)
    * @param ldb - (undocumented in the header)
    * @param W - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZhegvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, lwork: PointerLike, params: syevjInfo_t): void;
+  cusolverDnZhegvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: number, A: PointerLike, lda: number, B: PointerLike, ldb: number, W: PointerLike, params: syevjInfo_t): number;
   /**
    * @param handle - (undocumented in the header)
    * @param itype - (undocumented in the header)
@@ -4340,12 +4156,11 @@ export interface Checked {
    * @param ldu - (undocumented in the header)
    * @param V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t, batchSize: number): void;
+  cusolverDnSgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, params: gesvdjInfo_t, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4358,12 +4173,11 @@ export interface Checked {
    * @param ldu - (undocumented in the header)
    * @param V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t, batchSize: number): void;
+  cusolverDnDgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, params: gesvdjInfo_t, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4376,12 +4190,11 @@ export interface Checked {
    * @param ldu - (undocumented in the header)
    * @param V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t, batchSize: number): void;
+  cusolverDnCgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, params: gesvdjInfo_t, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4394,12 +4207,11 @@ export interface Checked {
    * @param ldu - (undocumented in the header)
    * @param V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t, batchSize: number): void;
+  cusolverDnZgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, params: gesvdjInfo_t, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4493,11 +4305,10 @@ export interface Checked {
    * @param ldu - (undocumented in the header)
    * @param V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t): void;
+  cusolverDnSgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, params: gesvdjInfo_t): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4511,11 +4322,10 @@ export interface Checked {
    * @param ldu - (undocumented in the header)
    * @param V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t): void;
+  cusolverDnDgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, params: gesvdjInfo_t): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4529,11 +4339,10 @@ export interface Checked {
    * @param ldu - (undocumented in the header)
    * @param V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t): void;
+  cusolverDnCgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, params: gesvdjInfo_t): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4547,11 +4356,10 @@ export interface Checked {
    * @param ldu - (undocumented in the header)
    * @param V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param params - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, lwork: PointerLike, params: gesvdjInfo_t): void;
+  cusolverDnZgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: number, m: number, n: number, A: PointerLike, lda: number, S: PointerLike, U: PointerLike, ldu: number, V: PointerLike, ldv: number, params: gesvdjInfo_t): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4649,11 +4457,10 @@ export interface Checked {
    * @param d_V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
    * @param strideV - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnSgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, lwork: PointerLike, batchSize: number): void;
+  cusolverDnSgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4671,11 +4478,10 @@ export interface Checked {
    * @param d_V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
    * @param strideV - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnDgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, lwork: PointerLike, batchSize: number): void;
+  cusolverDnDgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4693,11 +4499,10 @@ export interface Checked {
    * @param d_V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
    * @param strideV - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnCgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, lwork: PointerLike, batchSize: number): void;
+  cusolverDnCgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4715,11 +4520,10 @@ export interface Checked {
    * @param d_V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
    * @param strideV - (undocumented in the header)
-   * @param lwork - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `lwork`
    */
-  cusolverDnZgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, lwork: PointerLike, batchSize: number): void;
+  cusolverDnZgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: number, m: number, n: number, d_A: PointerLike, lda: number, strideA: bigint | number, d_S: PointerLike, strideS: bigint | number, d_U: PointerLike, ldu: number, strideU: bigint | number, d_V: PointerLike, ldv: number, strideV: bigint | number, batchSize: number): number;
   /**
    * @param handle - (undocumented in the header)
    * @param jobz - (undocumented in the header)
@@ -4843,11 +4647,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytesOnDevice - (undocumented in the header)
-   * @param workspaceInBytesOnHost - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytesOnDevice`; `workspaceInBytesOnHost`
    */
-  cusolverDnXpotrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void;
+  cusolverDnXpotrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint];
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -4892,11 +4694,9 @@ export interface Checked {
    * @param dataTypeTau - (undocumented in the header)
    * @param tau - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytesOnDevice - (undocumented in the header)
-   * @param workspaceInBytesOnHost - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytesOnDevice`; `workspaceInBytesOnHost`
    */
-  cusolverDnXgeqrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeTau: cudaDataType, tau: PointerLike, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void;
+  cusolverDnXgeqrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeTau: cudaDataType, tau: PointerLike, computeType: cudaDataType): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint];
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -4925,11 +4725,9 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytesOnDevice - (undocumented in the header)
-   * @param workspaceInBytesOnHost - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytesOnDevice`; `workspaceInBytesOnHost`
    */
-  cusolverDnXgetrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void;
+  cusolverDnXgetrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint];
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -4977,11 +4775,9 @@ export interface Checked {
    * @param dataTypeW - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytesOnDevice - (undocumented in the header)
-   * @param workspaceInBytesOnHost - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytesOnDevice`; `workspaceInBytesOnHost`
    */
-  cusolverDnXsyevd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void;
+  cusolverDnXsyevd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint];
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -5014,12 +4810,10 @@ export interface Checked {
    * @param dataTypeW - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytesOnDevice - (undocumented in the header)
-   * @param workspaceInBytesOnHost - (undocumented in the header)
    * @param batchSize - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytesOnDevice`; `workspaceInBytesOnHost`
    */
-  cusolverDnXsyevBatched_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike, batchSize: bigint | number): void;
+  cusolverDnXsyevBatched_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, batchSize: bigint | number): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint];
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -5055,15 +4849,12 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param h_meig - (undocumented in the header)
    * @param dataTypeW - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytesOnDevice - (undocumented in the header)
-   * @param workspaceInBytesOnHost - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `h_meig`; `workspaceInBytesOnDevice`; `workspaceInBytesOnHost`
    */
-  cusolverDnXsyevdx_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, h_meig: PointerLike, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void;
+  cusolverDnXsyevdx_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType): [h_meig: bigint, workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint];
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -5078,7 +4869,6 @@ export interface Checked {
    * @param vu - (undocumented in the header)
    * @param il - (undocumented in the header)
    * @param iu - (undocumented in the header)
-   * @param meig64 - (undocumented in the header)
    * @param dataTypeW - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param computeType - (undocumented in the header)
@@ -5087,9 +4877,9 @@ export interface Checked {
    * @param bufferOnHost - (undocumented in the header)
    * @param workspaceInBytesOnHost - (undocumented in the header)
    * @param info - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `meig64`
    */
-  cusolverDnXsyevdx(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, meig64: PointerLike, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, info: PointerLike): void;
+  cusolverDnXsyevdx(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, info: PointerLike): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -5108,11 +4898,9 @@ export interface Checked {
    * @param VR - (undocumented in the header)
    * @param ldvr - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytesOnDevice - (undocumented in the header)
-   * @param workspaceInBytesOnHost - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytesOnDevice`; `workspaceInBytesOnHost`
    */
-  cusolverDnXgeev_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobvl: cusolverEigMode_t, jobvr: cusolverEigMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeW: cudaDataType, W: PointerLike, dataTypeVL: cudaDataType, VL: PointerLike, ldvl: bigint | number, dataTypeVR: cudaDataType, VR: PointerLike, ldvr: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void;
+  cusolverDnXgeev_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobvl: cusolverEigMode_t, jobvr: cusolverEigMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeW: cudaDataType, W: PointerLike, dataTypeVL: cudaDataType, VL: PointerLike, ldvl: bigint | number, dataTypeVR: cudaDataType, VR: PointerLike, ldvr: bigint | number, computeType: cudaDataType): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint];
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -5158,11 +4946,9 @@ export interface Checked {
    * @param VT - (undocumented in the header)
    * @param ldvt - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytesOnDevice - (undocumented in the header)
-   * @param workspaceInBytesOnHost - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytesOnDevice`; `workspaceInBytesOnHost`
    */
-  cusolverDnXgesvd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: number, jobvt: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeVT: cudaDataType, VT: PointerLike, ldvt: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void;
+  cusolverDnXgesvd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: number, jobvt: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeVT: cudaDataType, VT: PointerLike, ldvt: bigint | number, computeType: cudaDataType): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint];
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -5209,11 +4995,9 @@ export interface Checked {
    * @param V - (undocumented in the header)
    * @param ldv - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytesOnDevice - (undocumented in the header)
-   * @param workspaceInBytesOnHost - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytesOnDevice`; `workspaceInBytesOnHost`
    */
-  cusolverDnXgesvdp_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, econ: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeV: cudaDataType, V: PointerLike, ldv: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void;
+  cusolverDnXgesvdp_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, econ: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeV: cudaDataType, V: PointerLike, ldv: bigint | number, computeType: cudaDataType): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint];
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -5238,10 +5022,9 @@ export interface Checked {
    * @param bufferOnHost - (undocumented in the header)
    * @param workspaceInBytesOnHost - (undocumented in the header)
    * @param d_info - (undocumented in the header)
-   * @param h_err_sigma - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `h_err_sigma`
    */
-  cusolverDnXgesvdp(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, econ: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeV: cudaDataType, V: PointerLike, ldv: bigint | number, computeType: cudaDataType, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, d_info: PointerLike, h_err_sigma: PointerLike): void;
+  cusolverDnXgesvdp(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, econ: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeV: cudaDataType, V: PointerLike, ldv: bigint | number, computeType: cudaDataType, bufferOnDevice: PointerLike, workspaceInBytesOnDevice: bigint | number, bufferOnHost: PointerLike, workspaceInBytesOnHost: bigint | number, d_info: PointerLike): number;
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -5264,11 +5047,9 @@ export interface Checked {
    * @param Vrand - (undocumented in the header)
    * @param ldVrand - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytesOnDevice - (undocumented in the header)
-   * @param workspaceInBytesOnHost - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytesOnDevice`; `workspaceInBytesOnHost`
    */
-  cusolverDnXgesvdr_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: number, jobv: number, m: bigint | number, n: bigint | number, k: bigint | number, p: bigint | number, niters: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeSrand: cudaDataType, Srand: PointerLike, dataTypeUrand: cudaDataType, Urand: PointerLike, ldUrand: bigint | number, dataTypeVrand: cudaDataType, Vrand: PointerLike, ldVrand: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void;
+  cusolverDnXgesvdr_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: number, jobv: number, m: bigint | number, n: bigint | number, k: bigint | number, p: bigint | number, niters: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeSrand: cudaDataType, Srand: PointerLike, dataTypeUrand: cudaDataType, Urand: PointerLike, ldUrand: bigint | number, dataTypeVrand: cudaDataType, Vrand: PointerLike, ldVrand: bigint | number, computeType: cudaDataType): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint];
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -5315,11 +5096,9 @@ export interface Checked {
    * @param T - (undocumented in the header)
    * @param ldt - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytesOnDevice - (undocumented in the header)
-   * @param workspaceInBytesOnHost - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytesOnDevice`; `workspaceInBytesOnHost`
    */
-  cusolverDnXlarft_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, direct: cusolverDirectMode_t, storev: cusolverStorevMode_t, n: bigint | number, k: bigint | number, dataTypeV: cudaDataType, V: PointerLike, ldv: bigint | number, dataTypeTau: cudaDataType, tau: PointerLike, dataTypeT: cudaDataType, T: PointerLike, ldt: bigint | number, computeType: cudaDataType, workspaceInBytesOnDevice: PointerLike, workspaceInBytesOnHost: PointerLike): void;
+  cusolverDnXlarft_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, direct: cusolverDirectMode_t, storev: cusolverStorevMode_t, n: bigint | number, k: bigint | number, dataTypeV: cudaDataType, V: PointerLike, ldv: bigint | number, dataTypeTau: cudaDataType, tau: PointerLike, dataTypeT: cudaDataType, T: PointerLike, ldt: bigint | number, computeType: cudaDataType): [workspaceInBytesOnDevice: bigint, workspaceInBytesOnHost: bigint];
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)

@@ -158,7 +158,7 @@ export class BlasLt {
   #workspaceSize = 0;
   readonly #maxPlans: number;
   readonly #plans = new Map<string, MatmulPlan>();
-  readonly #scratch = new Scratch(64); // alpha at 0, beta at 16, attribute values at 32, out-handles at 48
+  readonly #scratch = new Scratch(48); // alpha at 0, beta at 16, attribute values at 32
   readonly #held: { handle: cublasLtHandle_t; plans: Map<string, MatmulPlan>; workspace: Buffer | undefined };
 
   /** Creates a cuBLASLt handle for the stream's device, with its workspace. */
@@ -317,7 +317,6 @@ export class BlasLt {
 
   #makePlan(key: string, t: GemmTypes, g: GemmGeometry, epilogue: EpilogueName): MatmulPlan {
     const s = this.#scratch;
-    const out = s.pointerAt(48);
     const value = s.pointerAt(32);
     const p = g.plan;
     let desc: Pointer = null;
@@ -325,8 +324,7 @@ export class BlasLt {
     let pref: Pointer = null;
     using _ = contextScope(this.#context);
     try {
-      cublasLt.cublasLtMatmulDescCreate(out, t.compute, SCALAR_DATA_TYPES[t.scalar]);
-      desc = s.readPointer(48);
+      desc = cublasLt.cublasLtMatmulDescCreate(t.compute, SCALAR_DATA_TYPES[t.scalar]);
       const setDesc = (attr: cublasLtMatmulDescAttributes_t, v: number): void => {
         s.u32[8] = v;
         cublasLt.cublasLtMatmulDescSetAttribute(desc, attr, value, 4);
@@ -344,8 +342,7 @@ export class BlasLt {
       ];
       for (let i = 0; i < 3; i++) {
         const [type, rows, cols, ld, stride] = shapes[i]!;
-        cublasLt.cublasLtMatrixLayoutCreate(out, type, rows, cols, ld);
-        const l = s.readPointer(48);
+        const l = cublasLt.cublasLtMatrixLayoutCreate(type, rows, cols, ld);
         layouts[i] = l;
         if (g.batch > 1) {
           s.i32[8] = g.batch;
@@ -354,8 +351,7 @@ export class BlasLt {
           cublasLt.cublasLtMatrixLayoutSetAttribute(l, LAYOUT.CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, value, 8);
         }
       }
-      cublasLt.cublasLtMatmulPreferenceCreate(out);
-      pref = s.readPointer(48);
+      pref = cublasLt.cublasLtMatmulPreferenceCreate();
       s.u64[4] = BigInt(this.#workspaceSize);
       cublasLt.cublasLtMatmulPreferenceSetAttribute(pref, cublasLtMatmulPreferenceAttributes_t.CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, value, 8);
       const results = new Scratch(HEURISTIC.$size * REQUESTED_ALGOS);

@@ -142,10 +142,8 @@ export class Solver {
     try {
       this.#run(() => {
         const { cusolver } = this.#lib;
-        const lwork = lworkOut();
-        if (f32) cusolver.cusolverDnSgetrf_bufferSize(h, n, n, pointerOf(lu), n, lwork);
-        else cusolver.cusolverDnDgetrf_bufferSize(h, n, n, pointerOf(lu), n, lwork);
-        using work = this.#workspace(lwork[0]! * A.itemsize);
+        const lwork = f32 ? cusolver.cusolverDnSgetrf_bufferSize(h, n, n, pointerOf(lu), n) : cusolver.cusolverDnDgetrf_bufferSize(h, n, n, pointerOf(lu), n);
+        using work = this.#workspace(lwork * A.itemsize);
         if (f32) cusolver.cusolverDnSgetrf(h, n, n, pointerOf(lu), n, work.pointer, pointerOf(pivots), pointerOf(info));
         else cusolver.cusolverDnDgetrf(h, n, n, pointerOf(lu), n, work.pointer, pointerOf(pivots), pointerOf(info));
       });
@@ -212,12 +210,10 @@ export class Solver {
     try {
       this.#run(() => {
         const { cusolver } = this.#lib;
-        const lwork = lworkOut();
-        if (f32) cusolver.cusolverDnSpotrf_bufferSize(h, uplo, n, pointerOf(factor), n, lwork);
-        else cusolver.cusolverDnDpotrf_bufferSize(h, uplo, n, pointerOf(factor), n, lwork);
-        using work = this.#workspace(lwork[0]! * A.itemsize);
-        if (f32) cusolver.cusolverDnSpotrf(h, uplo, n, pointerOf(factor), n, work.pointer, lwork[0]!, pointerOf(info));
-        else cusolver.cusolverDnDpotrf(h, uplo, n, pointerOf(factor), n, work.pointer, lwork[0]!, pointerOf(info));
+        const lwork = f32 ? cusolver.cusolverDnSpotrf_bufferSize(h, uplo, n, pointerOf(factor), n) : cusolver.cusolverDnDpotrf_bufferSize(h, uplo, n, pointerOf(factor), n);
+        using work = this.#workspace(lwork * A.itemsize);
+        if (f32) cusolver.cusolverDnSpotrf(h, uplo, n, pointerOf(factor), n, work.pointer, lwork, pointerOf(info));
+        else cusolver.cusolverDnDpotrf(h, uplo, n, pointerOf(factor), n, work.pointer, lwork, pointerOf(info));
       });
       await this.#check(info, f32 ? "cusolverDnSpotrf" : "cusolverDnDpotrf", n);
     } catch (e) {
@@ -288,13 +284,9 @@ export class Solver {
     try {
       this.#run(() => {
         const { cusolver } = this.#lib;
-        const lwork = lworkOut();
-        if (f32) cusolver.cusolverDnSgeqrf_bufferSize(h, m, n, pointerOf(cm), m, lwork);
-        else cusolver.cusolverDnDgeqrf_bufferSize(h, m, n, pointerOf(cm), m, lwork);
-        const qrWork = lwork[0]!;
-        if (f32) cusolver.cusolverDnSorgqr_bufferSize(h, m, k, k, pointerOf(cm), m, pointerOf(tau), lwork);
-        else cusolver.cusolverDnDorgqr_bufferSize(h, m, k, k, pointerOf(cm), m, pointerOf(tau), lwork);
-        const size = Math.max(qrWork, lwork[0]!);
+        const qrWork = f32 ? cusolver.cusolverDnSgeqrf_bufferSize(h, m, n, pointerOf(cm), m) : cusolver.cusolverDnDgeqrf_bufferSize(h, m, n, pointerOf(cm), m);
+        const qWork = f32 ? cusolver.cusolverDnSorgqr_bufferSize(h, m, k, k, pointerOf(cm), m, pointerOf(tau)) : cusolver.cusolverDnDorgqr_bufferSize(h, m, k, k, pointerOf(cm), m, pointerOf(tau));
+        const size = Math.max(qrWork, qWork);
         using work = this.#workspace(size * A.itemsize);
         if (f32) cusolver.cusolverDnSgeqrf(h, m, n, pointerOf(cm), m, pointerOf(tau), work.pointer, size, pointerOf(info));
         else cusolver.cusolverDnDgeqrf(h, m, n, pointerOf(cm), m, pointerOf(tau), work.pointer, size, pointerOf(info));
@@ -349,12 +341,10 @@ export class Solver {
     try {
       this.#run(() => {
         const { cusolver } = this.#lib;
-        const lwork = lworkOut();
-        if (f32) cusolver.cusolverDnSgesvd_bufferSize(h, M, N, lwork);
-        else cusolver.cusolverDnDgesvd_bufferSize(h, M, N, lwork);
-        using ws = this.#workspace(lwork[0]! * A.itemsize);
-        if (f32) cusolver.cusolverDnSgesvd(h, S, S, M, N, pointerOf(work), M, pointerOf(s), pointerOf(U), M, pointerOf(VT), N, ws.pointer, lwork[0]!, null, pointerOf(info));
-        else cusolver.cusolverDnDgesvd(h, S, S, M, N, pointerOf(work), M, pointerOf(s), pointerOf(U), M, pointerOf(VT), N, ws.pointer, lwork[0]!, null, pointerOf(info));
+        const lwork = f32 ? cusolver.cusolverDnSgesvd_bufferSize(h, M, N) : cusolver.cusolverDnDgesvd_bufferSize(h, M, N);
+        using ws = this.#workspace(lwork * A.itemsize);
+        if (f32) cusolver.cusolverDnSgesvd(h, S, S, M, N, pointerOf(work), M, pointerOf(s), pointerOf(U), M, pointerOf(VT), N, ws.pointer, lwork, null, pointerOf(info));
+        else cusolver.cusolverDnDgesvd(h, S, S, M, N, pointerOf(work), M, pointerOf(s), pointerOf(U), M, pointerOf(VT), N, ws.pointer, lwork, null, pointerOf(info));
       });
       if (wide) {
         // aᵀ = U'·S·V'ᵀ, so a = V'·S·U'ᵀ: u = V' (VT's bytes read row-major), vt = U'ᵀ (U's bytes read row-major).
@@ -398,12 +388,12 @@ export class Solver {
     try {
       this.#run(() => {
         const { cusolver } = this.#lib;
-        const lwork = lworkOut();
-        if (f32) cusolver.cusolverDnSsyevd_bufferSize(h, EIG_MODE_VECTOR, uplo, n, pointerOf(cm), n, pointerOf(w), lwork);
-        else cusolver.cusolverDnDsyevd_bufferSize(h, EIG_MODE_VECTOR, uplo, n, pointerOf(cm), n, pointerOf(w), lwork);
-        using ws = this.#workspace(lwork[0]! * A.itemsize);
-        if (f32) cusolver.cusolverDnSsyevd(h, EIG_MODE_VECTOR, uplo, n, pointerOf(cm), n, pointerOf(w), ws.pointer, lwork[0]!, pointerOf(info));
-        else cusolver.cusolverDnDsyevd(h, EIG_MODE_VECTOR, uplo, n, pointerOf(cm), n, pointerOf(w), ws.pointer, lwork[0]!, pointerOf(info));
+        const lwork = f32
+          ? cusolver.cusolverDnSsyevd_bufferSize(h, EIG_MODE_VECTOR, uplo, n, pointerOf(cm), n, pointerOf(w))
+          : cusolver.cusolverDnDsyevd_bufferSize(h, EIG_MODE_VECTOR, uplo, n, pointerOf(cm), n, pointerOf(w));
+        using ws = this.#workspace(lwork * A.itemsize);
+        if (f32) cusolver.cusolverDnSsyevd(h, EIG_MODE_VECTOR, uplo, n, pointerOf(cm), n, pointerOf(w), ws.pointer, lwork, pointerOf(info));
+        else cusolver.cusolverDnDsyevd(h, EIG_MODE_VECTOR, uplo, n, pointerOf(cm), n, pointerOf(w), ws.pointer, lwork, pointerOf(info));
       });
       v = cm.T.copy(this.#alloc()) as DeviceArray<SolverDType>; // column-major eigenvectors → columns of row-major v
       await this.#check(info, f32 ? "cusolverDnSsyevd" : "cusolverDnDsyevd", n);
@@ -478,9 +468,4 @@ export class Solver {
   toString(): string {
     return `Solver(device ${this.deviceId}${this.isClosed ? ", closed" : ""})`;
   }
-}
-
-/** An `int` out-parameter (a workspace size), over an explicit ArrayBuffer as the FFI needs. */
-function lworkOut(): Int32Array {
-  return new Int32Array(new ArrayBuffer(4));
 }

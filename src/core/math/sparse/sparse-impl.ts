@@ -114,11 +114,10 @@ export class Sparse {
   #handle: cusparseHandle_t | null;
   #stream: Stream;
   #work: Buffer | undefined;
-  /** alpha at 0, beta at 16, the buffer-size out-parameter at 32. */
-  readonly #scalars = new DataView(new ArrayBuffer(48));
+  /** alpha at 0, beta at 16. */
+  readonly #scalars = new DataView(new ArrayBuffer(32));
   readonly #alpha = ffi.pointerOf(this.#scalars.buffer);
   readonly #beta = ffi.offsetPointer(this.#alpha, 16);
-  readonly #size = ffi.offsetPointer(this.#alpha, 32);
 
   private constructor(lib: CusparseModule, handle: cusparseHandle_t, stream: Stream, memoryResource: MemoryResource) {
     this.#lib = lib;
@@ -209,8 +208,7 @@ export class Sparse {
       let vy: cusparseDnVecDescr_t | null = null;
       try {
         vy = cusparse.cusparseCreateDnVec(m, pointerOf(y), type);
-        cusparse.cusparseSpMV_bufferSize(h, opCode, this.#alpha, A.descr, vx, this.#beta, vy, type, SPMV_ALG_DEFAULT, this.#size);
-        const work = this.#workspace();
+        const work = this.#workspace(cusparse.cusparseSpMV_bufferSize(h, opCode, this.#alpha, A.descr, vx, this.#beta, vy, type, SPMV_ALG_DEFAULT));
         cusparse.cusparseSpMV(h, opCode, this.#alpha, A.descr, vx, this.#beta, vy, type, SPMV_ALG_DEFAULT, work);
       } finally {
         cusparse.cusparseDestroyDnVec(vx);
@@ -240,8 +238,7 @@ export class Sparse {
       let mc: cusparseDnMatDescr_t | null = null;
       try {
         mc = cusparse.cusparseCreateDnMat(m, n, n, pointerOf(c), type, ORDER_ROW);
-        cusparse.cusparseSpMM_bufferSize(h, opCode, OPERATIONS.none, this.#alpha, A.descr, mb, this.#beta, mc, type, alg, this.#size);
-        const work = this.#workspace();
+        const work = this.#workspace(cusparse.cusparseSpMM_bufferSize(h, opCode, OPERATIONS.none, this.#alpha, A.descr, mb, this.#beta, mc, type, alg));
         cusparse.cusparseSpMM(h, opCode, OPERATIONS.none, this.#alpha, A.descr, mb, this.#beta, mc, type, alg, work);
       } finally {
         cusparse.cusparseDestroyDnMat(mb);
@@ -310,9 +307,9 @@ export class Sparse {
     writeScalar(this.#scalars, 16, dtype, options.beta ?? 0, "beta", action);
   }
 
-  /** The workspace for the size just queried (grown when needed). */
-  #workspace(): ReturnType<typeof ffi.pointerFromAddress> {
-    const need = Number(this.#scalars.getBigUint64(32, true));
+  /** The workspace for `size` bytes, the size a `*_bufferSize` call returned (grown when needed). */
+  #workspace(size: bigint): ReturnType<typeof ffi.pointerFromAddress> {
+    const need = Number(size);
     if (need === 0) return null;
     if (this.#work === undefined || this.#work.size < need) {
       this.#work?.close(this.#stream);
