@@ -92,6 +92,7 @@ function currentDevice(): number | undefined {
 }
 
 provideFaultContext(() => {
-  const deviceId = currentDevice();
-  return { deviceId, launches: recentLaunches(deviceId), syncEachLaunch };
+  // The current context's device; where the driver no longer says, the device of the newest launch.
+  const deviceId = currentDevice() ?? recentLaunches()[0]?.deviceId;
+  return { deviceId: deviceId === -1 ? undefined : deviceId, launches: recentLaunches(deviceId === -1 ? undefined : deviceId), syncEachLaunch };
 });
