@@ -4,11 +4,11 @@
 // Header pmix_common.h sha256 3f3831d4ca74750d40cd44c60ce20a7b3cca1eb3ff54c6be503df2d5b8bdabd5
 // Header pmix_deprecated.h sha256 4f42d08a2f02f489db66ee1225a06a8cc002fb21133cc859d79296f20c4e2052
 // Header pmix_version.h sha256 d69a446de32d0fcefb635596277d12865c77ff14527fddb58db4009721cad928
-// Seal: sha256 f65257a16a0047a5a2241d7c8c69618b6e1367cba3a1e859f9e212224d1663cc
+// Seal: sha256 419ee39716c5c24a64caa22d754b6400efcff526e6f850e153a12453b705b074
 
 import type { Pointer } from "../../../src/ffi/types.ts";
-import type { pmix_group_opt_t, pmix_value_cmp_t } from "./enums.ts";
-import type { pmix_alloc_directive_t, pmix_bind_envelope_t, pmix_credential_cbfunc_t, pmix_data_range_t, pmix_data_type_t, pmix_device_dist_cbfunc_t, pmix_device_type_t, pmix_hdlr_reg_cbfunc_t, pmix_info_cbfunc_t, pmix_info_directives_t, pmix_iof_channel_t, pmix_job_state_t, pmix_link_state_t, pmix_lookup_cbfunc_t, pmix_notification_fn_t, pmix_nspace_t, pmix_op_cbfunc_t, pmix_persistence_t, pmix_proc_state_t, pmix_scope_t, pmix_spawn_cbfunc_t, pmix_status_t, pmix_validation_cbfunc_t, pmix_value_cbfunc_t } from "./types.ts";
+import type { pmix_value_cmp_t } from "./enums.ts";
+import type { pmix_bind_envelope_t, pmix_credential_cbfunc_t, pmix_data_type_t, pmix_info_directives_t, pmix_op_cbfunc_t, pmix_scope_t, pmix_status_t, pmix_value_cbfunc_t } from "./types.ts";
 
 /**
  * The raw call style of pmix: C semantics. Functions return the library's status code, pointer
@@ -16,8 +16,6 @@ import type { pmix_alloc_directive_t, pmix_bind_envelope_t, pmix_credential_cbfu
  * are their bytes. Bound lazily by the bindings layer; nothing is resolved until the first call.
  */
 export interface Raw {
-  /** C: `pmix_status_t PMIx_tool_connect_to_server(pmix_proc_t * proc, pmix_info_t[] info, size_t ninfo)`. Raw call style; documented on {@link Checked.PMIx_tool_connect_to_server} (checked.ts). */
-  PMIx_tool_connect_to_server(proc: Pointer, info: Pointer, ninfo: bigint | number): pmix_status_t;
   /** C: `pmix_status_t PMIx_Value_load(pmix_value_t * val, const void * data, pmix_data_type_t type)`. Raw call style; documented on {@link Checked.PMIx_Value_load} (checked.ts). */
   PMIx_Value_load(val: Pointer, data: Pointer, type: pmix_data_type_t): pmix_status_t;
   /** C: `pmix_status_t PMIx_Value_unload(pmix_value_t * val, void ** data, size_t * sz)`. Raw call style; documented on {@link Checked.PMIx_Value_unload} (checked.ts). */
@@ -28,8 +26,6 @@ export interface Raw {
   PMIx_Value_xfer(dest: Pointer, src: Pointer): pmix_status_t;
   /** C: `pmix_value_cmp_t PMIx_Value_compare(pmix_value_t * v1, pmix_value_t * v2)`. Raw call style; documented on {@link Checked.PMIx_Value_compare} (checked.ts). */
   PMIx_Value_compare(v1: Pointer, v2: Pointer): pmix_value_cmp_t;
-  /** C: `void PMIx_Data_array_destruct(pmix_data_array_t * d)`. Raw call style; documented on {@link Checked.PMIx_Data_array_destruct} (checked.ts). */
-  PMIx_Data_array_destruct(d: Pointer): void;
   /** C: `pmix_status_t PMIx_Info_load(pmix_info_t * info, const char * key, const void * data, pmix_data_type_t type)`. Raw call style; documented on {@link Checked.PMIx_Info_load} (checked.ts). */
   PMIx_Info_load(info: Pointer, key: Pointer, data: Pointer, type: pmix_data_type_t): pmix_status_t;
   /** C: `pmix_status_t PMIx_Info_xfer(pmix_info_t * dest, const pmix_info_t * src)`. Raw call style; documented on {@link Checked.PMIx_Info_xfer} (checked.ts). */
@@ -66,144 +62,20 @@ export interface Raw {
   PMIx_Get(proc: Pointer, key: Pointer, info: Pointer, ninfo: bigint | number, val: Pointer): pmix_status_t;
   /** C: `pmix_status_t PMIx_Get_nb(const pmix_proc_t * proc, const char[] key, const pmix_info_t[] info, size_t ninfo, pmix_value_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Get_nb} (checked.ts). */
   PMIx_Get_nb(proc: Pointer, key: Pointer, info: Pointer, ninfo: bigint | number, cbfunc: pmix_value_cbfunc_t, cbdata: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Publish(const pmix_info_t[] info, size_t ninfo)`. Raw call style; documented on {@link Checked.PMIx_Publish} (checked.ts). */
-  PMIx_Publish(info: Pointer, ninfo: bigint | number): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Publish_nb(const pmix_info_t[] info, size_t ninfo, pmix_op_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Publish_nb} (checked.ts). */
-  PMIx_Publish_nb(info: Pointer, ninfo: bigint | number, cbfunc: pmix_op_cbfunc_t, cbdata: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Lookup(pmix_pdata_t[] data, size_t ndata, const pmix_info_t[] info, size_t ninfo)`. Raw call style; documented on {@link Checked.PMIx_Lookup} (checked.ts). */
-  PMIx_Lookup(data: Pointer, ndata: bigint | number, info: Pointer, ninfo: bigint | number): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Lookup_nb(char ** keys, const pmix_info_t[] info, size_t ninfo, pmix_lookup_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Lookup_nb} (checked.ts). */
-  PMIx_Lookup_nb(keys: Pointer, info: Pointer, ninfo: bigint | number, cbfunc: pmix_lookup_cbfunc_t, cbdata: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Unpublish(char ** keys, const pmix_info_t[] info, size_t ninfo)`. Raw call style; documented on {@link Checked.PMIx_Unpublish} (checked.ts). */
-  PMIx_Unpublish(keys: Pointer, info: Pointer, ninfo: bigint | number): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Unpublish_nb(char ** keys, const pmix_info_t[] info, size_t ninfo, pmix_op_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Unpublish_nb} (checked.ts). */
-  PMIx_Unpublish_nb(keys: Pointer, info: Pointer, ninfo: bigint | number, cbfunc: pmix_op_cbfunc_t, cbdata: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Spawn(const pmix_info_t[] job_info, size_t ninfo, const pmix_app_t[] apps, size_t napps, pmix_nspace_t nspace)`. Raw call style; documented on {@link Checked.PMIx_Spawn} (checked.ts). */
-  PMIx_Spawn(job_info: Pointer, ninfo: bigint | number, apps: Pointer, napps: bigint | number, nspace: pmix_nspace_t): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Spawn_nb(const pmix_info_t[] job_info, size_t ninfo, const pmix_app_t[] apps, size_t napps, pmix_spawn_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Spawn_nb} (checked.ts). */
-  PMIx_Spawn_nb(job_info: Pointer, ninfo: bigint | number, apps: Pointer, napps: bigint | number, cbfunc: pmix_spawn_cbfunc_t, cbdata: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Connect(const pmix_proc_t[] procs, size_t nprocs, const pmix_info_t[] info, size_t ninfo)`. Raw call style; documented on {@link Checked.PMIx_Connect} (checked.ts). */
-  PMIx_Connect(procs: Pointer, nprocs: bigint | number, info: Pointer, ninfo: bigint | number): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Connect_nb(const pmix_proc_t[] procs, size_t nprocs, const pmix_info_t[] info, size_t ninfo, pmix_op_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Connect_nb} (checked.ts). */
-  PMIx_Connect_nb(procs: Pointer, nprocs: bigint | number, info: Pointer, ninfo: bigint | number, cbfunc: pmix_op_cbfunc_t, cbdata: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Disconnect(const pmix_proc_t[] procs, size_t nprocs, const pmix_info_t[] info, size_t ninfo)`. Raw call style; documented on {@link Checked.PMIx_Disconnect} (checked.ts). */
-  PMIx_Disconnect(procs: Pointer, nprocs: bigint | number, info: Pointer, ninfo: bigint | number): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Disconnect_nb(const pmix_proc_t[] ranges, size_t nprocs, const pmix_info_t[] info, size_t ninfo, pmix_op_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Disconnect_nb} (checked.ts). */
-  PMIx_Disconnect_nb(ranges: Pointer, nprocs: bigint | number, info: Pointer, ninfo: bigint | number, cbfunc: pmix_op_cbfunc_t, cbdata: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Resolve_peers(const char * nodename, const pmix_nspace_t nspace, pmix_proc_t ** procs, size_t * nprocs)`. Raw call style; documented on {@link Checked.PMIx_Resolve_peers} (checked.ts). */
-  PMIx_Resolve_peers(nodename: Pointer, nspace: pmix_nspace_t, procs: Pointer, nprocs: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Resolve_nodes(const pmix_nspace_t nspace, char ** nodelist)`. Raw call style; documented on {@link Checked.PMIx_Resolve_nodes} (checked.ts). */
-  PMIx_Resolve_nodes(nspace: pmix_nspace_t, nodelist: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Query_info(pmix_query_t[] queries, size_t nqueries, pmix_info_t ** results, size_t * nresults)`. Raw call style; documented on {@link Checked.PMIx_Query_info} (checked.ts). */
-  PMIx_Query_info(queries: Pointer, nqueries: bigint | number, results: Pointer, nresults: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Query_info_nb(pmix_query_t[] queries, size_t nqueries, pmix_info_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Query_info_nb} (checked.ts). */
-  PMIx_Query_info_nb(queries: Pointer, nqueries: bigint | number, cbfunc: pmix_info_cbfunc_t, cbdata: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Log(const pmix_info_t[] data, size_t ndata, const pmix_info_t[] directives, size_t ndirs)`. Raw call style; documented on {@link Checked.PMIx_Log} (checked.ts). */
-  PMIx_Log(data: Pointer, ndata: bigint | number, directives: Pointer, ndirs: bigint | number): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Log_nb(const pmix_info_t[] data, size_t ndata, const pmix_info_t[] directives, size_t ndirs, pmix_op_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Log_nb} (checked.ts). */
-  PMIx_Log_nb(data: Pointer, ndata: bigint | number, directives: Pointer, ndirs: bigint | number, cbfunc: pmix_op_cbfunc_t, cbdata: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Allocation_request(pmix_alloc_directive_t directive, pmix_info_t * info, size_t ninfo, pmix_info_t ** results, size_t * nresults)`. Raw call style; documented on {@link Checked.PMIx_Allocation_request} (checked.ts). */
-  PMIx_Allocation_request(directive: pmix_alloc_directive_t, info: Pointer, ninfo: bigint | number, results: Pointer, nresults: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Allocation_request_nb(pmix_alloc_directive_t directive, pmix_info_t * info, size_t ninfo, pmix_info_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Allocation_request_nb} (checked.ts). */
-  PMIx_Allocation_request_nb(directive: pmix_alloc_directive_t, info: Pointer, ninfo: bigint | number, cbfunc: pmix_info_cbfunc_t, cbdata: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Job_control(const pmix_proc_t[] targets, size_t ntargets, const pmix_info_t[] directives, size_t ndirs, pmix_info_t ** results, size_t * nresults)`. Raw call style; documented on {@link Checked.PMIx_Job_control} (checked.ts). */
-  PMIx_Job_control(targets: Pointer, ntargets: bigint | number, directives: Pointer, ndirs: bigint | number, results: Pointer, nresults: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Job_control_nb(const pmix_proc_t[] targets, size_t ntargets, const pmix_info_t[] directives, size_t ndirs, pmix_info_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Job_control_nb} (checked.ts). */
-  PMIx_Job_control_nb(targets: Pointer, ntargets: bigint | number, directives: Pointer, ndirs: bigint | number, cbfunc: pmix_info_cbfunc_t, cbdata: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Process_monitor(const pmix_info_t * monitor, pmix_status_t error, const pmix_info_t[] directives, size_t ndirs, pmix_info_t ** results, size_t * nresults)`. Raw call style; documented on {@link Checked.PMIx_Process_monitor} (checked.ts). */
-  PMIx_Process_monitor(monitor: Pointer, error: pmix_status_t, directives: Pointer, ndirs: bigint | number, results: Pointer, nresults: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t * monitor, pmix_status_t error, const pmix_info_t[] directives, size_t ndirs, pmix_info_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Process_monitor_nb} (checked.ts). */
-  PMIx_Process_monitor_nb(monitor: Pointer, error: pmix_status_t, directives: Pointer, ndirs: bigint | number, cbfunc: pmix_info_cbfunc_t, cbdata: Pointer): pmix_status_t;
   /** C: `pmix_status_t PMIx_Get_credential(const pmix_info_t[] info, size_t ninfo, pmix_byte_object_t * credential)`. Raw call style; documented on {@link Checked.PMIx_Get_credential} (checked.ts). */
   PMIx_Get_credential(info: Pointer, ninfo: bigint | number, credential: Pointer): pmix_status_t;
   /** C: `pmix_status_t PMIx_Get_credential_nb(const pmix_info_t[] info, size_t ninfo, pmix_credential_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Get_credential_nb} (checked.ts). */
   PMIx_Get_credential_nb(info: Pointer, ninfo: bigint | number, cbfunc: pmix_credential_cbfunc_t, cbdata: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Validate_credential(const pmix_byte_object_t * cred, const pmix_info_t[] info, size_t ninfo, pmix_info_t ** results, size_t * nresults)`. Raw call style; documented on {@link Checked.PMIx_Validate_credential} (checked.ts). */
-  PMIx_Validate_credential(cred: Pointer, info: Pointer, ninfo: bigint | number, results: Pointer, nresults: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Validate_credential_nb(const pmix_byte_object_t * cred, const pmix_info_t[] info, size_t ninfo, pmix_validation_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Validate_credential_nb} (checked.ts). */
-  PMIx_Validate_credential_nb(cred: Pointer, info: Pointer, ninfo: bigint | number, cbfunc: pmix_validation_cbfunc_t, cbdata: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Group_construct(const char[] grp, const pmix_proc_t[] procs, size_t nprocs, const pmix_info_t[] directives, size_t ndirs, pmix_info_t ** results, size_t * nresults)`. Raw call style; documented on {@link Checked.PMIx_Group_construct} (checked.ts). */
-  PMIx_Group_construct(grp: Pointer, procs: Pointer, nprocs: bigint | number, directives: Pointer, ndirs: bigint | number, results: Pointer, nresults: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Group_construct_nb(const char[] grp, const pmix_proc_t[] procs, size_t nprocs, const pmix_info_t[] info, size_t ninfo, pmix_info_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Group_construct_nb} (checked.ts). */
-  PMIx_Group_construct_nb(grp: Pointer, procs: Pointer, nprocs: bigint | number, info: Pointer, ninfo: bigint | number, cbfunc: pmix_info_cbfunc_t, cbdata: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Group_invite(const char[] grp, const pmix_proc_t[] procs, size_t nprocs, const pmix_info_t[] info, size_t ninfo, pmix_info_t ** results, size_t * nresult)`. Raw call style; documented on {@link Checked.PMIx_Group_invite} (checked.ts). */
-  PMIx_Group_invite(grp: Pointer, procs: Pointer, nprocs: bigint | number, info: Pointer, ninfo: bigint | number, results: Pointer, nresult: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Group_invite_nb(const char[] grp, const pmix_proc_t[] procs, size_t nprocs, const pmix_info_t[] info, size_t ninfo, pmix_info_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Group_invite_nb} (checked.ts). */
-  PMIx_Group_invite_nb(grp: Pointer, procs: Pointer, nprocs: bigint | number, info: Pointer, ninfo: bigint | number, cbfunc: pmix_info_cbfunc_t, cbdata: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Group_join(const char[] grp, const pmix_proc_t * leader, pmix_group_opt_t opt, const pmix_info_t[] info, size_t ninfo, pmix_info_t ** results, size_t * nresult)`. Raw call style; documented on {@link Checked.PMIx_Group_join} (checked.ts). */
-  PMIx_Group_join(grp: Pointer, leader: Pointer, opt: pmix_group_opt_t, info: Pointer, ninfo: bigint | number, results: Pointer, nresult: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Group_join_nb(const char[] grp, const pmix_proc_t * leader, pmix_group_opt_t opt, const pmix_info_t[] info, size_t ninfo, pmix_info_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Group_join_nb} (checked.ts). */
-  PMIx_Group_join_nb(grp: Pointer, leader: Pointer, opt: pmix_group_opt_t, info: Pointer, ninfo: bigint | number, cbfunc: pmix_info_cbfunc_t, cbdata: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Group_leave(const char[] grp, const pmix_info_t[] info, size_t ninfo)`. Raw call style; documented on {@link Checked.PMIx_Group_leave} (checked.ts). */
-  PMIx_Group_leave(grp: Pointer, info: Pointer, ninfo: bigint | number): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Group_leave_nb(const char[] grp, const pmix_info_t[] info, size_t ninfo, pmix_op_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Group_leave_nb} (checked.ts). */
-  PMIx_Group_leave_nb(grp: Pointer, info: Pointer, ninfo: bigint | number, cbfunc: pmix_op_cbfunc_t, cbdata: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Group_destruct(const char[] grp, const pmix_info_t[] info, size_t ninfo)`. Raw call style; documented on {@link Checked.PMIx_Group_destruct} (checked.ts). */
-  PMIx_Group_destruct(grp: Pointer, info: Pointer, ninfo: bigint | number): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Group_destruct_nb(const char[] grp, const pmix_info_t[] info, size_t ninfo, pmix_op_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Group_destruct_nb} (checked.ts). */
-  PMIx_Group_destruct_nb(grp: Pointer, info: Pointer, ninfo: bigint | number, cbfunc: pmix_op_cbfunc_t, cbdata: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Register_event_handler(pmix_status_t[] codes, size_t ncodes, pmix_info_t[] info, size_t ninfo, pmix_notification_fn_t evhdlr, pmix_hdlr_reg_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Register_event_handler} (checked.ts). */
-  PMIx_Register_event_handler(codes: Pointer, ncodes: bigint | number, info: Pointer, ninfo: bigint | number, evhdlr: pmix_notification_fn_t, cbfunc: pmix_hdlr_reg_cbfunc_t, cbdata: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Deregister_event_handler(size_t evhdlr_ref, pmix_op_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Deregister_event_handler} (checked.ts). */
-  PMIx_Deregister_event_handler(evhdlr_ref: bigint | number, cbfunc: pmix_op_cbfunc_t, cbdata: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Notify_event(pmix_status_t status, const pmix_proc_t * source, pmix_data_range_t range, const pmix_info_t[] info, size_t ninfo, pmix_op_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Notify_event} (checked.ts). */
-  PMIx_Notify_event(status: pmix_status_t, source: Pointer, range: pmix_data_range_t, info: Pointer, ninfo: bigint | number, cbfunc: pmix_op_cbfunc_t, cbdata: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Fabric_register(pmix_fabric_t * fabric, const pmix_info_t[] directives, size_t ndirs)`. Raw call style; documented on {@link Checked.PMIx_Fabric_register} (checked.ts). */
-  PMIx_Fabric_register(fabric: Pointer, directives: Pointer, ndirs: bigint | number): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Fabric_register_nb(pmix_fabric_t * fabric, const pmix_info_t[] directives, size_t ndirs, pmix_op_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Fabric_register_nb} (checked.ts). */
-  PMIx_Fabric_register_nb(fabric: Pointer, directives: Pointer, ndirs: bigint | number, cbfunc: pmix_op_cbfunc_t, cbdata: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Fabric_update(pmix_fabric_t * fabric)`. Raw call style; documented on {@link Checked.PMIx_Fabric_update} (checked.ts). */
-  PMIx_Fabric_update(fabric: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Fabric_update_nb(pmix_fabric_t * fabric, pmix_op_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Fabric_update_nb} (checked.ts). */
-  PMIx_Fabric_update_nb(fabric: Pointer, cbfunc: pmix_op_cbfunc_t, cbdata: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Fabric_deregister(pmix_fabric_t * fabric)`. Raw call style; documented on {@link Checked.PMIx_Fabric_deregister} (checked.ts). */
-  PMIx_Fabric_deregister(fabric: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Fabric_deregister_nb(pmix_fabric_t * fabric, pmix_op_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Fabric_deregister_nb} (checked.ts). */
-  PMIx_Fabric_deregister_nb(fabric: Pointer, cbfunc: pmix_op_cbfunc_t, cbdata: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Compute_distances(pmix_topology_t * topo, pmix_cpuset_t * cpuset, pmix_info_t[] info, size_t ninfo, pmix_device_distance_t *[] distances, size_t * ndist)`. Raw call style; documented on {@link Checked.PMIx_Compute_distances} (checked.ts). */
-  PMIx_Compute_distances(topo: Pointer, cpuset: Pointer, info: Pointer, ninfo: bigint | number, distances: Pointer, ndist: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Compute_distances_nb(pmix_topology_t * topo, pmix_cpuset_t * cpuset, pmix_info_t[] info, size_t ninfo, pmix_device_dist_cbfunc_t cbfunc, void * cbdata)`. Raw call style; documented on {@link Checked.PMIx_Compute_distances_nb} (checked.ts). */
-  PMIx_Compute_distances_nb(topo: Pointer, cpuset: Pointer, info: Pointer, ninfo: bigint | number, cbfunc: pmix_device_dist_cbfunc_t, cbdata: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Load_topology(pmix_topology_t * topo)`. Raw call style; documented on {@link Checked.PMIx_Load_topology} (checked.ts). */
-  PMIx_Load_topology(topo: Pointer): pmix_status_t;
-  /** C: `void PMIx_Topology_destruct(pmix_topology_t * topo)`. Raw call style; documented on {@link Checked.PMIx_Topology_destruct} (checked.ts). */
-  PMIx_Topology_destruct(topo: Pointer): void;
-  /** C: `pmix_status_t PMIx_Parse_cpuset_string(const char * cpuset_string, pmix_cpuset_t * cpuset)`. Raw call style; documented on {@link Checked.PMIx_Parse_cpuset_string} (checked.ts). */
-  PMIx_Parse_cpuset_string(cpuset_string: Pointer, cpuset: Pointer): pmix_status_t;
   /** C: `pmix_status_t PMIx_Get_cpuset(pmix_cpuset_t * cpuset, pmix_bind_envelope_t ref)`. Raw call style; documented on {@link Checked.PMIx_Get_cpuset} (checked.ts). */
   PMIx_Get_cpuset(cpuset: Pointer, ref: pmix_bind_envelope_t): pmix_status_t;
-  /** C: `void PMIx_Cpuset_destruct(pmix_cpuset_t * cpuset)`. Raw call style; documented on {@link Checked.PMIx_Cpuset_destruct} (checked.ts). */
-  PMIx_Cpuset_destruct(cpuset: Pointer): void;
   /** C: `pmix_status_t PMIx_Get_relative_locality(const char * locality1, const char * locality2, pmix_locality_t * locality)`. Raw call style; documented on {@link Checked.PMIx_Get_relative_locality} (checked.ts). */
   PMIx_Get_relative_locality(locality1: Pointer, locality2: Pointer, locality: Pointer): pmix_status_t;
-  /** C: `void PMIx_Progress()`. Raw call style; documented on {@link Checked.PMIx_Progress} (checked.ts). */
-  PMIx_Progress(): void;
   /** C: `const char * PMIx_Error_string(pmix_status_t status)`. Raw call style; documented on {@link Checked.PMIx_Error_string} (checked.ts). */
   PMIx_Error_string(status: pmix_status_t): Pointer;
-  /** C: `const char * PMIx_Proc_state_string(pmix_proc_state_t state)`. Raw call style; documented on {@link Checked.PMIx_Proc_state_string} (checked.ts). */
-  PMIx_Proc_state_string(state: pmix_proc_state_t): Pointer;
-  /** C: `const char * PMIx_Scope_string(pmix_scope_t scope)`. Raw call style; documented on {@link Checked.PMIx_Scope_string} (checked.ts). */
-  PMIx_Scope_string(scope: pmix_scope_t): Pointer;
-  /** C: `const char * PMIx_Persistence_string(pmix_persistence_t persist)`. Raw call style; documented on {@link Checked.PMIx_Persistence_string} (checked.ts). */
-  PMIx_Persistence_string(persist: pmix_persistence_t): Pointer;
-  /** C: `const char * PMIx_Data_range_string(pmix_data_range_t range)`. Raw call style; documented on {@link Checked.PMIx_Data_range_string} (checked.ts). */
-  PMIx_Data_range_string(range: pmix_data_range_t): Pointer;
-  /** C: `const char * PMIx_Data_type_string(pmix_data_type_t type)`. Raw call style; documented on {@link Checked.PMIx_Data_type_string} (checked.ts). */
-  PMIx_Data_type_string(type: pmix_data_type_t): Pointer;
-  /** C: `const char * PMIx_Alloc_directive_string(pmix_alloc_directive_t directive)`. Raw call style; documented on {@link Checked.PMIx_Alloc_directive_string} (checked.ts). */
-  PMIx_Alloc_directive_string(directive: pmix_alloc_directive_t): Pointer;
-  /** C: `const char * PMIx_IOF_channel_string(pmix_iof_channel_t channel)`. Raw call style; documented on {@link Checked.PMIx_IOF_channel_string} (checked.ts). */
-  PMIx_IOF_channel_string(channel: pmix_iof_channel_t): Pointer;
-  /** C: `const char * PMIx_Job_state_string(pmix_job_state_t state)`. Raw call style; documented on {@link Checked.PMIx_Job_state_string} (checked.ts). */
-  PMIx_Job_state_string(state: pmix_job_state_t): Pointer;
   /** C: `const char * PMIx_Get_attribute_string(const char * attribute)`. Raw call style; documented on {@link Checked.PMIx_Get_attribute_string} (checked.ts). */
   PMIx_Get_attribute_string(attribute: Pointer): Pointer;
   /** C: `const char * PMIx_Get_attribute_name(const char * attrstring)`. Raw call style; documented on {@link Checked.PMIx_Get_attribute_name} (checked.ts). */
   PMIx_Get_attribute_name(attrstring: Pointer): Pointer;
-  /** C: `const char * PMIx_Link_state_string(pmix_link_state_t state)`. Raw call style; documented on {@link Checked.PMIx_Link_state_string} (checked.ts). */
-  PMIx_Link_state_string(state: pmix_link_state_t): Pointer;
-  /** C: `const char * PMIx_Device_type_string(pmix_device_type_t type)`. Raw call style; documented on {@link Checked.PMIx_Device_type_string} (checked.ts). */
-  PMIx_Device_type_string(type: pmix_device_type_t): Pointer;
   /** C: `const char * PMIx_Value_comparison_string(pmix_value_cmp_t cmp)`. Raw call style; documented on {@link Checked.PMIx_Value_comparison_string} (checked.ts). */
   PMIx_Value_comparison_string(cmp: pmix_value_cmp_t): Pointer;
   /** C: `char * PMIx_Info_string(const pmix_info_t * info)`. Raw call style; documented on {@link Checked.PMIx_Info_string} (checked.ts). */
@@ -214,26 +86,4 @@ export interface Raw {
   PMIx_Info_directives_string(directives: pmix_info_directives_t): Pointer;
   /** C: `const char * PMIx_Get_version()`. Raw call style; documented on {@link Checked.PMIx_Get_version} (checked.ts). */
   PMIx_Get_version(): Pointer;
-  /** C: `pmix_status_t PMIx_Store_internal(const pmix_proc_t * proc, const char[] key, pmix_value_t * val)`. Raw call style; documented on {@link Checked.PMIx_Store_internal} (checked.ts). */
-  PMIx_Store_internal(proc: Pointer, key: Pointer, val: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Data_pack(const pmix_proc_t * target, pmix_data_buffer_t * buffer, void * src, int32_t num_vals, pmix_data_type_t type)`. Raw call style; documented on {@link Checked.PMIx_Data_pack} (checked.ts). */
-  PMIx_Data_pack(target: Pointer, buffer: Pointer, src: Pointer, num_vals: number, type: pmix_data_type_t): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Data_unpack(const pmix_proc_t * source, pmix_data_buffer_t * buffer, void * dest, int32_t * max_num_values, pmix_data_type_t type)`. Raw call style; documented on {@link Checked.PMIx_Data_unpack} (checked.ts). */
-  PMIx_Data_unpack(source: Pointer, buffer: Pointer, dest: Pointer, max_num_values: Pointer, type: pmix_data_type_t): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Data_copy(void ** dest, void * src, pmix_data_type_t type)`. Raw call style; documented on {@link Checked.PMIx_Data_copy} (checked.ts). */
-  PMIx_Data_copy(dest: Pointer, src: Pointer, type: pmix_data_type_t): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Data_print(char ** output, char * prefix, void * src, pmix_data_type_t type)`. Raw call style; documented on {@link Checked.PMIx_Data_print} (checked.ts). */
-  PMIx_Data_print(output: Pointer, prefix: Pointer, src: Pointer, type: pmix_data_type_t): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Data_copy_payload(pmix_data_buffer_t * dest, pmix_data_buffer_t * src)`. Raw call style; documented on {@link Checked.PMIx_Data_copy_payload} (checked.ts). */
-  PMIx_Data_copy_payload(dest: Pointer, src: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Data_unload(pmix_data_buffer_t * buffer, pmix_byte_object_t * payload)`. Raw call style; documented on {@link Checked.PMIx_Data_unload} (checked.ts). */
-  PMIx_Data_unload(buffer: Pointer, payload: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Data_load(pmix_data_buffer_t * buffer, pmix_byte_object_t * payload)`. Raw call style; documented on {@link Checked.PMIx_Data_load} (checked.ts). */
-  PMIx_Data_load(buffer: Pointer, payload: Pointer): pmix_status_t;
-  /** C: `pmix_status_t PMIx_Data_embed(pmix_data_buffer_t * buffer, const pmix_byte_object_t * payload)`. Raw call style; documented on {@link Checked.PMIx_Data_embed} (checked.ts). */
-  PMIx_Data_embed(buffer: Pointer, payload: Pointer): pmix_status_t;
-  /** C: `_Bool PMIx_Data_compress(const uint8_t * inbytes, size_t size, uint8_t ** outbytes, size_t * nbytes)`. Raw call style; documented on {@link Checked.PMIx_Data_compress} (checked.ts). */
-  PMIx_Data_compress(inbytes: Pointer, size: bigint | number, outbytes: Pointer, nbytes: Pointer): boolean;
-  /** C: `_Bool PMIx_Data_decompress(const uint8_t * inbytes, size_t size, uint8_t ** outbytes, size_t * nbytes)`. Raw call style; documented on {@link Checked.PMIx_Data_decompress} (checked.ts). */
-  PMIx_Data_decompress(inbytes: Pointer, size: bigint | number, outbytes: Pointer, nbytes: Pointer): boolean;
 }
