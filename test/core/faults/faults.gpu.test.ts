@@ -10,9 +10,12 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { resolve } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { gpu, skipNote } from "../../support/gpu.ts";
 import { isBun, runtimeCommand } from "../../support/runtime.ts";
+
+// Each test starts a process that compiles kernels; the out-of-memory ones fill the card: more than the default minute.
+vi.setConfig({ testTimeout: 300_000 });
 
 const root = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "../../..");
 const script = resolve(root, "test/fixtures/faults/gpu-faults.ts");
