@@ -10,9 +10,10 @@
  * @module
  */
 export type { FunctionSpec, FunctionTable, LibraryInfo, ProcAddressSpec } from "./spec.ts";
-export { functionTable, type StructSlot } from "./function-table.ts";
+export { functionTable } from "./function-table.ts";
+export type { StructSlot } from "./function-table.ts";
 export { lazyTable, type ArrayElement, type ArraySpec, type CheckedRuntime, type PointerLike } from "./checked.ts";
-export { Opaque } from "./opaque.ts";
+export type { Opaque } from "./opaque.ts";
 export {
   PointerArray,
   RecordArray,
