@@ -146,10 +146,42 @@ try {
 }
 `;
 
+/**
+ * The consumer's script over its own generated tables (`cuda-ts generate --out cuda-tables`): they are added to the
+ * bindings, share the package's classes, and the bindings choose them for the libraries of their version.
+ */
+const TABLES_APP = `import { LibraryNotFoundError, nvvm, runtime, useGeneratedTables } from "cuda-ts/bindings";
+import { RecordBase } from "cuda-ts/tables-runtime";
+
+const runtimeName = "Bun" in globalThis ? "Bun" : "Deno";
+const added = await useGeneratedTables(new URL("./cuda-tables", import.meta.url).pathname);
+console.log(\`\${runtimeName}: added \${added.map((t) => \`\${t.library} \${t.ctkVersion}\`).sort().join(", ")}\`);
+const path = (lib: string) => added.find((t) => t.library === lib)!.path;
+const userRuntime = await import(path("runtime"));
+if (userRuntime.cudaDeviceProp.prototype instanceof RecordBase) console.log(\`\${runtimeName}: cudaDeviceProp extends the package's RecordBase\`);
+try {
+  const v = runtime.cudaRuntimeGetVersion();
+  const own = runtime.table().table.functions === userRuntime.functions;
+  console.log(\`\${runtimeName}: cudaRuntimeGetVersion \${v} through \${own ? "the user's" : "the package's"} runtime table\`);
+} catch (e) {
+  if (!(e instanceof LibraryNotFoundError)) throw e;
+}
+try {
+  const [major, minor] = nvvm.nvvmVersion();
+  const userNvvm = await import(path("nvvm"));
+  const own = nvvm.table().table.functions === userNvvm.functions;
+  console.log(\`\${runtimeName}: nvvmVersion \${major}.\${minor} through \${own ? "the user's" : "the package's"} nvvm table\`);
+} catch (e) {
+  if (!(e instanceof LibraryNotFoundError)) throw e;
+}
+`;
+
 let dir = "";
 let project = "";
 let tarball = "";
 let packOutput = "";
+/** The project's `cuda-ts generate --out` folder, once the generation test made it. */
+let generatedTables = "";
 
 function run(cmd: string, args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): SpawnSyncReturns<string> & { output: string } {
   const r = spawnSync(cmd, args, {
@@ -200,7 +232,7 @@ describe.skipIf(skipReason !== "")(`the packed package in a fresh project${skipR
   it("ships dist/ (JavaScript without source maps, which Deno would read at import, and declarations), the generator's bundle and the manifest; no tests, bench, CI or fixtures", () => {
     const files = run("tar", ["-tzf", tarball], { cwd: dir }).stdout.trim().split("\n").map((f) => f.replace(/^package\//, ""));
     const top = [...new Set(files.map((f) => (f.startsWith("dist/") ? f.split("/").slice(0, 2).join("/") : f.split("/")[0])))].sort();
-    expect(top).toEqual(["README.md", "bin", "dist/generated", "dist/generator", "dist/node", "dist/src", "headers-manifest.json", "package.json"]);
+    expect(top).toEqual(["LICENSE", "NOTICE", "README.md", "bin", "dist/generated", "dist/generator", "dist/node", "dist/src", "headers-manifest.json", "package.json"]);
     expect(files).toEqual(expect.arrayContaining(["dist/src/index.js", "dist/src/index.d.ts", "dist/generator/cli.js"]));
     expect(files.filter((f) => (f.startsWith("dist/src/") || f.startsWith("dist/generated/")) && f.endsWith(".js.map"))).toEqual([]);
     expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
@@ -295,18 +327,45 @@ describe.skipIf(skipReason !== "")(`the packed package in a fresh project${skipR
     expect(bad.status, bad.output).toBe(2);
     expect(bad.stderr.trim()).toBe(`generator: --out ${tarball}: ${tarball} is a file, not a folder. Pass a folder (it is created when missing).`);
 
-    // A generation needs libclang and CUDA headers; the CI machine has both (part of CUDA 13.0's headers).
+    // A generation needs libclang and CUDA headers; the CI machine has both (part of CUDA 13.0's headers). The output
+    // goes into the project, as a user keeps it, so that its imports of `cuda-ts/tables-runtime` resolve.
     const headers = "/usr/local/cuda/include/cuda_runtime_api.h";
     if (!fs.existsSync(headers)) return;
-    const out = path.join(dir, "gen");
+    const out = path.join(project, "cuda-tables");
     const r = run(NPM!, ["exec", "--offline", "--", "cuda-ts", "generate", "--cuda-home", "/usr/local/cuda", "--out", out], {
       env: { PATH: pathWith(path.join(dir, "deno-generate")) },
     });
     if (r.status === 2 && /libclang was not found/.test(r.stderr)) return;
     expect(r.status, r.output).toBe(0);
-    const folders = fs.readdirSync(path.join(out, fs.readdirSync(out)[0]!));
+    generatedTables = out;
+    const version = fs.readdirSync(out).find((d) => /^cuda-\d+\.\d+$/.test(d))!;
+    const folders = fs.readdirSync(path.join(out, version));
     expect(folders.length).toBeGreaterThan(1);
-    for (const f of folders) if (f !== "report.json") expect(fs.readdirSync(path.join(out, fs.readdirSync(out)[0]!, f)).length, `${f} is empty`).toBeGreaterThan(0);
+    for (const f of folders) if (f !== "report.json") expect(fs.readdirSync(path.join(out, version, f)).length, `${f} is empty`).toBeGreaterThan(0);
+    // Every package module the output imports is the package's tables-runtime entry, by name.
+    const specifiers = new Set<string>();
+    for (const f of folders.filter((f) => f !== "report.json")) {
+      for (const file of fs.readdirSync(path.join(out, version, f))) {
+        for (const m of fs.readFileSync(path.join(out, version, f, file), "utf8").matchAll(/from "([^".][^"]*)"/g)) specifiers.add(m[1]!);
+      }
+    }
+    expect([...specifiers]).toEqual(["cuda-ts/tables-runtime"]);
     console.log(`consumer: npx cuda-ts generate --cuda-home /usr/local/cuda --out DIR: ${r.stdout.trim().split("\n").at(-2)}`);
+  });
+  it.each([
+    ["Bun", () => [BUN!, "tables.ts"]],
+    ["Deno (--allow-ffi --allow-read --allow-env)", () => [DENO!, "run", "--allow-ffi", "--allow-read", "--allow-env", "tables.ts"]],
+  ])("tables generated from the installed package load into its bindings and answer calls under %s", (name, command) => {
+    if (generatedTables === "") return; // no libclang or headers here: the generation above said so
+    fs.writeFileSync(path.join(project, "tables.ts"), TABLES_APP);
+    const [cmd, ...args] = command();
+    const r = run(cmd!, args);
+    expect(r.status, r.output).toBe(0);
+    const runtimeName = name.split(" ")[0]!;
+    expect(r.stdout).toMatch(new RegExp(`^${runtimeName}: added (\\w+ 13\\.0, )*runtime 13\\.0`, "m"));
+    expect(r.stdout).toContain(`${runtimeName}: cudaDeviceProp extends the package's RecordBase`);
+    if (cudart !== undefined) expect(r.stdout).toMatch(new RegExp(`^${runtimeName}: cudaRuntimeGetVersion \\d+ through the user's runtime table$`, "m"));
+    if (libnvvm !== undefined) expect(r.stdout).toMatch(new RegExp(`^${runtimeName}: nvvmVersion \\d+\\.\\d+ through the user's nvvm table$`, "m"));
+    for (const line of r.stdout.trim().split("\n")) console.log(`consumer tables ${name}: ${line}`);
   });
 });
