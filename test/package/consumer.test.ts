@@ -240,6 +240,17 @@ describe.skipIf(skipReason !== "")(`the packed package in a fresh project${skipR
     console.log(`consumer: packed ${files.length} files (${size} unpacked) into ${path.basename(tarball)}`);
   });
 
+  it("npm publish --dry-run of the built package is clean: nothing npm would correct, nothing missing", () => {
+    // prepack has built dist/ for `npm pack` above: publish it as it is.
+    const r = run(NPM!, ["publish", "--dry-run", "--ignore-scripts"], { cwd: ROOT });
+    expect(r.status, r.output).toBe(0);
+    expect(r.output).toMatch(/^\+ cuda-ts@\d+\.\d+\.\d+/m);
+    // The one warning is the login a real publish needs.
+    const warnings = r.output.split("\n").filter((l) => /^npm warn/.test(l) && !/requires you to be logged in/.test(l));
+    expect(warnings, r.output).toEqual([]);
+    expect(r.output).toMatch(/npm notice total files: \d+/);
+  });
+
   it.each([
     ["Bun", () => [BUN!, "app.ts"]],
     ["Deno (--allow-ffi)", () => [DENO!, "run", "--allow-ffi", "app.ts"]],
