@@ -1,5 +1,6 @@
 /**
- * `cuda-ts doctor`: what this machine offers cuda-ts. For every library the pathfinder knows: found or not, where,
+ * `cuda-ts doctor`: what this machine offers cuda-ts, a summary first (can kernels run, what compiles, which libraries
+ * were found, what to do), then the details. For every library the pathfinder knows: found or not, where,
  * how, and its version where the bindings can ask it; the driver's version; each GPU, with what NVML reports about
  * it (memory in use, utilisation, temperature, power, clocks, PCI bus id, compute processes); the JavaScript
  * runtime. Never fails for a missing driver, GPU or NVML: it says so.
@@ -312,8 +313,80 @@ function indented(text: string, indent: string): string[] {
 }
 
 
-/** The report as text for a terminal. */
+/** What each library a first program needs is for, in the to-do list when it is missing. */
+const NEEDED_FOR: Readonly<Record<string, string>> = {
+  cuda: "nothing runs on a GPU without the NVIDIA driver",
+  nvrtc: "CUDA C++ kernels (Program with \"c++\", the kernel builders) are compiled by NVRTC",
+  nvJitLink: "linking and LTO (Linker, compile(\"ltoir\")) need nvJitLink",
+  nvvm: "NVVM IR programs (Program with \"nvvm\") need libNVVM",
+};
+
+/** One library's line in the list of the libraries cuda-ts binds (a found one has a second line: its table). */
+function libraryLines(l: DoctorLibrary, w: number, verbose: boolean): string[] {
+  if (l.found) {
+    const lines = [`  ${l.name.padEnd(w)}  found  ${l.version ? `v${l.version}  ` : ""}${l.path} (${l.foundVia})`];
+    if (l.table !== undefined) {
+      lines.push(`  ${"".padEnd(w)}         table ${l.table.of} ${l.table.version} (${l.table.reason}; carried: ${l.table.carried.join(", ")})`);
+    }
+    return lines;
+  }
+  if (verbose) return [`  ${l.name.padEnd(w)}  -      not found:`, ...(l.error === undefined ? [] : indented(l.error, "      "))];
+  // The library's own variable (a reason may name another library's: a dependency that was not found). The driver's
+  // libraries are looked for through the system loader only, never under CUDA_PATH.
+  const where = l.packagedWith === "driver" ? `the NVIDIA driver installs it; ${overrideVariable(l.name)} would point to it` : `${overrideVariable(l.name)} or CUDA_PATH would point to it`;
+  return [`  ${l.name.padEnd(w)}  -      not found (${where})${BOUND_LIBRARIES.includes(l.name) ? "" : "; cuda-ts does not bind it"}`];
+}
+
+/** The summary's lines: whether kernels can run, what compiles, which bound libraries were found. */
+function summaryLines(r: DoctorReport): string[] {
+  const lines: string[] = [];
+  const has = (name: string): DoctorLibrary | undefined => r.libraries.find((l) => l.name === name && l.found);
+  if (!r.driver.found) lines.push("  GPU:        cannot run kernels: the NVIDIA driver (libcuda.so.1) was not found");
+  else if (r.devices.length === 0) lines.push(`  GPU:        the driver (CUDA ${r.driver.cudaVersion}) sees no GPU${getEnv("CUDA_VISIBLE_DEVICES") !== undefined ? ` (CUDA_VISIBLE_DEVICES=${getEnv("CUDA_VISIBLE_DEVICES")})` : ""}`);
+  else {
+    const driver = r.nvml && "driverVersion" in r.nvml ? `driver ${r.nvml.driverVersion}, ` : "";
+    const names = [...new Set(r.devices.map((d) => `${d.name} (compute ${d.computeCapability})`))].join(", ");
+    lines.push(`  GPU:        ${r.devices.length} visible, ${names}; ${driver}CUDA ${r.driver.cudaVersion}`);
+  }
+  const compilers = [
+    ["CUDA C++", "nvrtc"],
+    ["NVVM IR", "nvvm"],
+    ["linking", "nvJitLink"],
+  ].map(([what, lib]) => `${what} ${has(lib!) ? "yes" : "no"}`);
+  lines.push(`  Compile:    ${compilers.join(", ")}`);
+  const bound = r.libraries.filter((l) => BOUND_LIBRARIES.includes(l.name));
+  const found = bound.filter((l) => l.found);
+  const list = found.map((l) => (l.version === undefined ? l.name : `${l.name} ${l.version}`)).join(", ");
+  lines.push(`  Libraries:  ${found.length} of the ${BOUND_LIBRARIES.length} cuda-ts binds found${found.length > 0 ? `: ${list}` : ""}`);
+  return lines;
+}
+
+/** What to do: a line for each missing library a first program needs, one for the rest. */
+function todoLines(r: DoctorReport): string[] {
+  const lines: string[] = [];
+  const missing = r.libraries.filter((l) => BOUND_LIBRARIES.includes(l.name) && !l.found);
+  const core = CORE_LIBRARIES.map((name) => missing.find((l) => l.name === name)).filter((l) => l !== undefined);
+  for (const l of core) {
+    const fix = l.name === "cuda"
+      ? "install the NVIDIA driver (check: ldconfig -p | grep libcuda.so.1), or set CUDA_TS_CUDA_PATH to the path of libcuda.so.1"
+      : `install the CUDA Toolkit or NVIDIA's wheel, then set CUDA_PATH to the toolkit's root or ${overrideVariable(l.name)} to the library`;
+    lines.push(`  - ${l.name}: ${NEEDED_FOR[l.name] ?? "needed by a first program"}: ${fix}.`);
+  }
+  const rest = missing.filter((l) => !CORE_LIBRARIES.includes(l.name));
+  if (rest.length > 0) {
+    lines.push(`  - Not found, needed only by the scripts that use them: ${rest.map((l) => l.name).join(", ")}. Install them (the CUDA Toolkit, NVIDIA's wheels, the driver for nvml), then set CUDA_PATH to a toolkit root that has them, or the variable each line below names.`);
+  }
+  if (r.driver.found && r.devices.length === 0) lines.push("  - No GPU is visible: check CUDA_VISIBLE_DEVICES and `nvidia-smi`.");
+  return lines;
+}
+
+/**
+ * The report as text for a terminal: a summary (can kernels run, what compiles, which libraries were found), what to
+ * do, then one line per library cuda-ts binds. `verbose` adds every search in full, NVML's view of each GPU and the
+ * libraries cuda-ts does not bind.
+ */
 export function formatDoctor(r: DoctorReport, options: FormatDoctorOptions = {}): string {
+  const verbose = options.verbose === true;
   const lines: string[] = [];
   lines.push(`cuda-ts doctor — ${r.runtime.name} ${r.runtime.version}`);
   lines.push("");
@@ -321,14 +394,23 @@ export function formatDoctor(r: DoctorReport, options: FormatDoctorOptions = {})
     for (const w of r.warnings) lines.push(`Warning: ${w}`);
     lines.push("");
   }
+  lines.push("Summary:");
+  lines.push(...summaryLines(r));
+  const todo = todoLines(r);
+  if (todo.length > 0) {
+    lines.push("");
+    lines.push("To do:");
+    lines.push(...todo);
+  }
+  lines.push("");
   if (r.driver.found) {
     lines.push(`NVIDIA driver: supports CUDA ${r.driver.cudaVersion}${r.nvml && "driverVersion" in r.nvml ? ` (driver ${r.nvml.driverVersion}, NVML ${r.nvml.nvmlVersion})` : ""}`);
     if (r.devices.length === 0) lines.push("GPUs: none");
     for (const d of r.devices) {
       lines.push(`GPU ${d.ordinal}: ${d.name}, compute capability ${d.computeCapability}, ${(d.memoryBytes / 2 ** 30).toFixed(1)} GiB, ${d.uuid}`);
-      if (d.nvml !== undefined) lines.push(...formatNvmlDevice(d.nvml));
+      if (verbose && d.nvml !== undefined) lines.push(...formatNvmlDevice(d.nvml));
     }
-    if (r.nvml && "devices" in r.nvml) {
+    if (verbose && r.nvml && "devices" in r.nvml) {
       const seen = new Set(r.devices.map((d) => d.uuid.toLowerCase()));
       for (const g of r.nvml.devices) {
         if (seen.has(g.uuid.replace(/^(GPU|MIG)-/i, "").toLowerCase())) continue;
@@ -337,8 +419,8 @@ export function formatDoctor(r: DoctorReport, options: FormatDoctorOptions = {})
       }
     }
     if (r.nvml && "error" in r.nvml) {
-      lines.push("NVML: not available:");
-      lines.push(...indented(r.nvml.error, "    "));
+      lines.push(`NVML: not available${verbose ? ":" : ` (${r.nvml.error.split("\n")[0]})`}`);
+      if (verbose) lines.push(...indented(r.nvml.error, "    "));
     }
     if (r.gds !== undefined) {
       if ("error" in r.gds) lines.push(`GPUDirect Storage: the cuFile driver does not open: ${r.gds.error.split("\n")[0]}`);
@@ -346,27 +428,14 @@ export function formatDoctor(r: DoctorReport, options: FormatDoctorOptions = {})
     }
   } else {
     lines.push("NVIDIA driver: not found — this machine cannot run CUDA kernels (compilers and tools may still work).");
-    if (r.driver.error) lines.push(...indented(r.driver.error, "    "));
+    if (verbose && r.driver.error) lines.push(...indented(r.driver.error, "    "));
   }
   lines.push("");
-  lines.push("Libraries:");
-  const w = Math.max(...r.libraries.map((l) => l.name.length));
-  let brief = 0;
-  for (const l of r.libraries) {
-    if (l.found) {
-      lines.push(`  ${l.name.padEnd(w)}  found  ${l.version ? `v${l.version}  ` : ""}${l.path} (${l.foundVia})`);
-      if (l.table !== undefined) {
-        lines.push(`  ${"".padEnd(w)}         table ${l.table.of} ${l.table.version} (${l.table.reason}; carried: ${l.table.carried.join(", ")})`);
-      }
-    } else if (options.verbose === true || CORE_LIBRARIES.includes(l.name)) {
-      lines.push(`  ${l.name.padEnd(w)}  -      not found:`);
-      if (l.error !== undefined) lines.push(...indented(l.error, "      "));
-    } else {
-      // The library's own variable (a reason may name another library's: a dependency that was not found).
-      lines.push(`  ${l.name.padEnd(w)}  -      not found (${overrideVariable(l.name)} or CUDA_PATH would point to it)${BOUND_LIBRARIES.includes(l.name) ? "" : "; cuda-ts does not bind it"}`);
-      brief++;
-    }
-  }
-  if (brief > 0) lines.push(`(${brief} libraries not found are listed without their search; --verbose shows it)`);
+  const shown = verbose ? r.libraries : r.libraries.filter((l) => BOUND_LIBRARIES.includes(l.name));
+  lines.push(verbose ? "Libraries (every one the pathfinder knows):" : "Libraries cuda-ts binds:");
+  const w = Math.max(...shown.map((l) => l.name.length));
+  for (const l of shown) lines.push(...libraryLines(l, w, verbose));
+  lines.push("");
+  lines.push(verbose ? "(`cuda-ts doctor --json` prints all of it as JSON)" : "(`cuda-ts doctor --verbose`: every search in full, NVML's view of each GPU, the libraries cuda-ts does not bind; `--json`: all of it)");
   return lines.join("\n");
 }

@@ -64,7 +64,7 @@ describe("cuda-ts doctor", () => {
   });
 
   it("prints a library's whole reason and the variable that fixes it, not just \"not found\"", () => {
-    const r = doctorWith({ CUDA_TS_NVRTC_PATH: "/nonexistent/libnvrtc.so.13" });
+    const r = doctorWith({ CUDA_TS_NVRTC_PATH: "/nonexistent/libnvrtc.so.13" }, "--verbose");
     expect(r.status, r.stderr).toBe(0);
     const block = r.stdout.slice(r.stdout.indexOf("  nvrtc "));
     expect(block).toMatch(/^ {2}nvrtc\s+-\s+not found:\n {6}could not find library "nvrtc" .*Searched, in order:\n/);
@@ -72,8 +72,8 @@ describe("cuda-ts doctor", () => {
     expect(block).toContain("CUDA_TS_NVRTC_PATH is set, so no other place was searched: point it at an existing library or unset it.");
   });
 
-  it("prints the driver's whole reason when there is no driver", () => {
-    const r = doctor();
+  it("prints the driver's whole reason when there is no driver (--verbose)", () => {
+    const r = doctor("--verbose");
     if (!r.stdout.includes("NVIDIA driver: not found")) return; // a GPU machine: nothing to explain
     expect(r.stdout).toMatch(/NVIDIA driver: not found.*\n {4}could not find library "cuda" .*Searched, in order:\n {6}override +CUDA_TS_CUDA_PATH/);
     expect(r.stdout).toContain("Install the NVIDIA driver");
