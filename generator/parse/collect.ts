@@ -11,7 +11,7 @@ import { parseDoc, parseMemberDoc } from "./doc.ts";
 import { collectRecord, nameNestedRecords } from "./records.ts";
 import { evaluationSource, macroDoc, macroSkipReason, type MacroDef, precedingComment, readEvaluations, readMacro } from "./macros.ts";
 import { matchProcAddress, type PfnEntry, procAddressBase, readPfn, signatureOf, symbolRanks } from "./proc-address.ts";
-import { decideRoles, paramDocs, type PointerRule, type RoleOverrides } from "./roles.ts";
+import { decideRoles, paramDocs, pointerRulesOf, type RoleOverrides } from "./roles.ts";
 
 /** What collectLibrary needs. */
 export interface CollectInput {
@@ -337,26 +337,6 @@ function collectFromTu(input: CollectInput, tu: Deno.PointerValue): IrLibrary {
     imports: sortedRecord(ctx.imports),
     notes,
   };
-}
-
-/** Each library's reviewed pointer rules, compiled once. */
-const compiledRules = new WeakMap<LibrarySpec, PointerRule[]>();
-
-/** The manifest's pointer rules of a library, their regular expressions anchored and compiled. */
-export function pointerRulesOf(spec: LibrarySpec): PointerRule[] {
-  let rules = compiledRules.get(spec);
-  if (rules === undefined) {
-    const anchored = (s: string): RegExp => new RegExp(`^(?:${s})$`);
-    rules = spec.pointerRules.map((r) => ({
-      rule: r.rule,
-      functions: anchored(r.functions),
-      ...(r.parameters === undefined ? {} : { parameters: anchored(r.parameters) }),
-      ...(r.type === undefined ? {} : { type: anchored(r.type) }),
-      role: r.role,
-    }));
-    compiledRules.set(spec, rules);
-  }
-  return rules;
 }
 
 /** The manifest's overrides of one function. */

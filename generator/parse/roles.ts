@@ -113,6 +113,35 @@ export interface PointerRule {
   readonly role: PointerRole;
 }
 
+/** The manifest's text of a rule (headers-manifest.json `pointerRules`). */
+export interface PointerRuleSpec {
+  readonly rule: string;
+  readonly functions: string;
+  readonly parameters?: string | undefined;
+  readonly type?: string | undefined;
+  readonly role: PointerRole;
+}
+
+/** Each library's reviewed pointer rules, compiled once. */
+const compiledRules = new WeakMap<object, PointerRule[]>();
+
+/** A library's pointer rules (its manifest entry's `pointerRules`), each regular expression anchored and compiled. */
+export function pointerRulesOf(spec: { readonly pointerRules: readonly PointerRuleSpec[] }): PointerRule[] {
+  let rules = compiledRules.get(spec);
+  if (rules === undefined) {
+    const anchored = (s: string): RegExp => new RegExp(`^(?:${s})$`);
+    rules = spec.pointerRules.map((r) => ({
+      rule: r.rule,
+      functions: anchored(r.functions),
+      ...(r.parameters === undefined ? {} : { parameters: anchored(r.parameters) }),
+      ...(r.type === undefined ? {} : { type: anchored(r.type) }),
+      role: r.role,
+    }));
+    compiledRules.set(spec, rules);
+  }
+  return rules;
+}
+
 /** The rule text of a pointer parameter nothing decided (a library with `decidePointers` fails on it). */
 export const UNDECIDED_POINTER = "undecided: no documentation, reviewed rule or override says what this pointer is";
 
