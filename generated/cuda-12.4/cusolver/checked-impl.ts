@@ -2,7 +2,7 @@
 // DO NOT EDIT: regenerate with `npm run generate` (see README.md).
 // Header cusolverDn.h sha256 670902975b1248914400f21c478e4b4620e162bd25aacc7c3b4647b72a58e484
 // Header cusolver_common.h sha256 3d1a562b14b821419497df98af5312e6411591671fef23704c96e7db97173f12
-// Seal: sha256 58d534f16e5b2ee2b0edd0a49d4b88831bfb8981a06a9c473319e9104400de6d
+// Seal: sha256 c936bd5e46eb74412407aeef2cb8a7480da0faa6d84d57381a162685f2ff5537
 
 import { type CheckedRuntime, type PointerLike, lazyTable } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -6521,10 +6521,12 @@ function cusolverDnSetAdvOptions$(raw: Raw, rt: CheckedRuntime): Checked["cusolv
 }
 
 function cusolverDnPotrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnPotrf_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnPotrf_bufferSize";
-  return function cusolverDnPotrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType, workspaceInBytes: PointerLike): void {
-    if (arguments.length !== 9) rt.arity(F$, "handle,params,uplo,n,dataTypeA,A,lda,computeType,workspaceInBytes", 9, arguments.length);
+  return function cusolverDnPotrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType): bigint {
+    if (arguments.length !== 8) rt.arity(F$, "handle,params,uplo,n,dataTypeA,A,lda,computeType", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof uplo === "number" && (uplo >>> 0) === uplo && (+uplo !== 0 || 1 / uplo > 0)))) rt.bad(F$, "uplo", "u32", uplo);
@@ -6532,9 +6534,10 @@ function cusolverDnPotrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cus
     if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
     if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
-    const r = raw.cusolverDnPotrf_bufferSize(handle, params, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, computeType, rt.ptr(workspaceInBytes, F$, "workspaceInBytes"));
+    const r = raw.cusolverDnPotrf_bufferSize(handle, params, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, computeType, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
@@ -6578,10 +6581,12 @@ function cusolverDnPotrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnPotr
 }
 
 function cusolverDnGeqrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnGeqrf_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnGeqrf_bufferSize";
-  return function cusolverDnGeqrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeTau: cudaDataType, tau: PointerLike, computeType: cudaDataType, workspaceInBytes: PointerLike): void {
-    if (arguments.length !== 11) rt.arity(F$, "handle,params,m,n,dataTypeA,A,lda,dataTypeTau,tau,computeType,workspaceInBytes", 11, arguments.length);
+  return function cusolverDnGeqrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeTau: cudaDataType, tau: PointerLike, computeType: cudaDataType): bigint {
+    if (arguments.length !== 10) rt.arity(F$, "handle,params,m,n,dataTypeA,A,lda,dataTypeTau,tau,computeType", 10, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad(F$, "m", "i64", m);
@@ -6590,9 +6595,10 @@ function cusolverDnGeqrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cus
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
     if (!((typeof dataTypeTau === "number" && (dataTypeTau >>> 0) === dataTypeTau && (+dataTypeTau !== 0 || 1 / dataTypeTau > 0)))) rt.bad(F$, "dataTypeTau", "u32", dataTypeTau);
     if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
-    const r = raw.cusolverDnGeqrf_bufferSize(handle, params, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeTau, rt.ptr(tau, F$, "tau"), computeType, rt.ptr(workspaceInBytes, F$, "workspaceInBytes"));
+    const r = raw.cusolverDnGeqrf_bufferSize(handle, params, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeTau, rt.ptr(tau, F$, "tau"), computeType, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
@@ -6617,10 +6623,12 @@ function cusolverDnGeqrf$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnGeqr
 }
 
 function cusolverDnGetrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnGetrf_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnGetrf_bufferSize";
-  return function cusolverDnGetrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType, workspaceInBytes: PointerLike): void {
-    if (arguments.length !== 9) rt.arity(F$, "handle,params,m,n,dataTypeA,A,lda,computeType,workspaceInBytes", 9, arguments.length);
+  return function cusolverDnGetrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType): bigint {
+    if (arguments.length !== 8) rt.arity(F$, "handle,params,m,n,dataTypeA,A,lda,computeType", 8, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof m === "bigint" ? m >= -9223372036854775808n && m <= 9223372036854775807n : Number.isSafeInteger(m)))) rt.bad(F$, "m", "i64", m);
@@ -6628,9 +6636,10 @@ function cusolverDnGetrf_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cus
     if (!((typeof dataTypeA === "number" && (dataTypeA >>> 0) === dataTypeA && (+dataTypeA !== 0 || 1 / dataTypeA > 0)))) rt.bad(F$, "dataTypeA", "u32", dataTypeA);
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
     if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
-    const r = raw.cusolverDnGetrf_bufferSize(handle, params, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, computeType, rt.ptr(workspaceInBytes, F$, "workspaceInBytes"));
+    const r = raw.cusolverDnGetrf_bufferSize(handle, params, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, computeType, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
@@ -6674,10 +6683,12 @@ function cusolverDnGetrs$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnGetr
 }
 
 function cusolverDnSyevd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSyevd_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSyevd_bufferSize";
-  return function cusolverDnSyevd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, workspaceInBytes: PointerLike): void {
-    if (arguments.length !== 12) rt.arity(F$, "handle,params,jobz,uplo,n,dataTypeA,A,lda,dataTypeW,W,computeType,workspaceInBytes", 12, arguments.length);
+  return function cusolverDnSyevd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType): bigint {
+    if (arguments.length !== 11) rt.arity(F$, "handle,params,jobz,uplo,n,dataTypeA,A,lda,dataTypeW,W,computeType", 11, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
@@ -6687,9 +6698,10 @@ function cusolverDnSyevd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cus
     if (!((typeof lda === "bigint" ? lda >= -9223372036854775808n && lda <= 9223372036854775807n : Number.isSafeInteger(lda)))) rt.bad(F$, "lda", "i64", lda);
     if (!((typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (+dataTypeW !== 0 || 1 / dataTypeW > 0)))) rt.bad(F$, "dataTypeW", "u32", dataTypeW);
     if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
-    const r = raw.cusolverDnSyevd_bufferSize(handle, params, jobz, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeW, rt.ptr(W, F$, "W"), computeType, rt.ptr(workspaceInBytes, F$, "workspaceInBytes"));
+    const r = raw.cusolverDnSyevd_bufferSize(handle, params, jobz, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeW, rt.ptr(W, F$, "W"), computeType, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 
@@ -6716,11 +6728,13 @@ function cusolverDnSyevd$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSyev
 
 function cusolverDnSyevdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSyevdx_bufferSize"] {
   const o0 = rt.out[0]!;
+  const o1 = rt.out[1]!;
   const i64 = rt.i64;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnSyevdx_bufferSize";
-  return function cusolverDnSyevdx_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, workspaceInBytes: PointerLike): bigint {
-    if (arguments.length !== 17) rt.arity(F$, "handle,params,jobz,range,uplo,n,dataTypeA,A,lda,vl,vu,il,iu,dataTypeW,W,computeType,workspaceInBytes", 17, arguments.length);
+  return function cusolverDnSyevdx_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType): [h_meig: bigint, workspaceInBytes: bigint] {
+    if (arguments.length !== 16) rt.arity(F$, "handle,params,jobz,range,uplo,n,dataTypeA,A,lda,vl,vu,il,iu,dataTypeW,W,computeType", 16, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof jobz === "number" && (jobz >>> 0) === jobz && (+jobz !== 0 || 1 / jobz > 0)))) rt.bad(F$, "jobz", "u32", jobz);
@@ -6733,10 +6747,10 @@ function cusolverDnSyevdx_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cu
     if (!((typeof iu === "bigint" ? iu >= -9223372036854775808n && iu <= 9223372036854775807n : Number.isSafeInteger(iu)))) rt.bad(F$, "iu", "i64", iu);
     if (!((typeof dataTypeW === "number" && (dataTypeW >>> 0) === dataTypeW && (+dataTypeW !== 0 || 1 / dataTypeW > 0)))) rt.bad(F$, "dataTypeW", "u32", dataTypeW);
     if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
-    const r = raw.cusolverDnSyevdx_bufferSize(handle, params, jobz, range, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, rt.ptr(vl, F$, "vl"), rt.ptr(vu, F$, "vu"), il, iu, o0, dataTypeW, rt.ptr(W, F$, "W"), computeType, rt.ptr(workspaceInBytes, F$, "workspaceInBytes"));
+    const r = raw.cusolverDnSyevdx_bufferSize(handle, params, jobz, range, uplo, n, dataTypeA, rt.ptr(A, F$, "A"), lda, rt.ptr(vl, F$, "vl"), rt.ptr(vu, F$, "vu"), il, iu, o0, dataTypeW, rt.ptr(W, F$, "W"), computeType, o1);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
-    return i64[0]!;
+    return [i64[0]!, u64[1]!];
   };
 }
 
@@ -6768,10 +6782,12 @@ function cusolverDnSyevdx$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnSye
 }
 
 function cusolverDnGesvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cusolverDnGesvd_bufferSize"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const isPtr = rt.isPointer;
   const F$ = "cusolverDnGesvd_bufferSize";
-  return function cusolverDnGesvd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: number, jobvt: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeVT: cudaDataType, VT: PointerLike, ldvt: bigint | number, computeType: cudaDataType, workspaceInBytes: PointerLike): void {
-    if (arguments.length !== 19) rt.arity(F$, "handle,params,jobu,jobvt,m,n,dataTypeA,A,lda,dataTypeS,S,dataTypeU,U,ldu,dataTypeVT,VT,ldvt,computeType,workspaceInBytes", 19, arguments.length);
+  return function cusolverDnGesvd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: number, jobvt: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeVT: cudaDataType, VT: PointerLike, ldvt: bigint | number, computeType: cudaDataType): bigint {
+    if (arguments.length !== 18) rt.arity(F$, "handle,params,jobu,jobvt,m,n,dataTypeA,A,lda,dataTypeS,S,dataTypeU,U,ldu,dataTypeVT,VT,ldvt,computeType", 18, arguments.length);
     if (!(isPtr(handle))) rt.bad(F$, "handle", "pointer", handle);
     if (!(isPtr(params))) rt.bad(F$, "params", "pointer", params);
     if (!((typeof jobu === "number" && (jobu << 24 >> 24) === jobu && (+jobu !== 0 || 1 / jobu > 0)))) rt.bad(F$, "jobu", "i8", jobu);
@@ -6786,9 +6802,10 @@ function cusolverDnGesvd_bufferSize$(raw: Raw, rt: CheckedRuntime): Checked["cus
     if (!((typeof dataTypeVT === "number" && (dataTypeVT >>> 0) === dataTypeVT && (+dataTypeVT !== 0 || 1 / dataTypeVT > 0)))) rt.bad(F$, "dataTypeVT", "u32", dataTypeVT);
     if (!((typeof ldvt === "bigint" ? ldvt >= -9223372036854775808n && ldvt <= 9223372036854775807n : Number.isSafeInteger(ldvt)))) rt.bad(F$, "ldvt", "i64", ldvt);
     if (!((typeof computeType === "number" && (computeType >>> 0) === computeType && (+computeType !== 0 || 1 / computeType > 0)))) rt.bad(F$, "computeType", "u32", computeType);
-    const r = raw.cusolverDnGesvd_bufferSize(handle, params, jobu, jobvt, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeS, rt.ptr(S, F$, "S"), dataTypeU, rt.ptr(U, F$, "U"), ldu, dataTypeVT, rt.ptr(VT, F$, "VT"), ldvt, computeType, rt.ptr(workspaceInBytes, F$, "workspaceInBytes"));
+    const r = raw.cusolverDnGesvd_bufferSize(handle, params, jobu, jobvt, m, n, dataTypeA, rt.ptr(A, F$, "A"), lda, dataTypeS, rt.ptr(S, F$, "S"), dataTypeU, rt.ptr(U, F$, "U"), ldu, dataTypeVT, rt.ptr(VT, F$, "VT"), ldvt, computeType, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$, handle);
+    return u64[0]!;
   };
 }
 

@@ -2,7 +2,7 @@
 // DO NOT EDIT: regenerate with `npm run generate` (see README.md).
 // Header cusolverDn.h sha256 670902975b1248914400f21c478e4b4620e162bd25aacc7c3b4647b72a58e484
 // Header cusolver_common.h sha256 3d1a562b14b821419497df98af5312e6411591671fef23704c96e7db97173f12
-// Seal: sha256 d49b71ab66cf114ee3113ae92a4b2c100f3cc85512f4ead0909651e929834772
+// Seal: sha256 325e22a405a5b035c156866ee68f3aa1bccaaf9f68ce3f5d9c4255c7e4feda4f
 
 import type { PointerLike } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -4625,11 +4625,10 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytes`
    * @deprecated please use cusolverDnXpotrf_bufferSize instead
    */
-  cusolverDnPotrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType, workspaceInBytes: PointerLike): void;
+  cusolverDnPotrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -4674,11 +4673,10 @@ export interface Checked {
    * @param dataTypeTau - (undocumented in the header)
    * @param tau - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytes`
    * @deprecated please use cusolverDnXgeqrf_bufferSize instead
    */
-  cusolverDnGeqrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeTau: cudaDataType, tau: PointerLike, computeType: cudaDataType, workspaceInBytes: PointerLike): void;
+  cusolverDnGeqrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeTau: cudaDataType, tau: PointerLike, computeType: cudaDataType): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -4706,11 +4704,10 @@ export interface Checked {
    * @param A - (undocumented in the header)
    * @param lda - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytes`
    * @deprecated please use cusolverDnXgetrf_bufferSize instead
    */
-  cusolverDnGetrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType, workspaceInBytes: PointerLike): void;
+  cusolverDnGetrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, computeType: cudaDataType): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -4758,11 +4755,10 @@ export interface Checked {
    * @param dataTypeW - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytes`
    * @deprecated please use cusolverDnXsyevd_bufferSize instead
    */
-  cusolverDnSyevd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, workspaceInBytes: PointerLike): void;
+  cusolverDnSyevd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -4799,11 +4795,10 @@ export interface Checked {
    * @param dataTypeW - (undocumented in the header)
    * @param W - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytes - (undocumented in the header)
-   * @returns `h_meig`
+   * @returns `h_meig`; `workspaceInBytes`
    * @deprecated please use cusolverDnXsyevdx_bufferSize instead
    */
-  cusolverDnSyevdx_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType, workspaceInBytes: PointerLike): bigint;
+  cusolverDnSyevdx_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, vl: PointerLike, vu: PointerLike, il: bigint | number, iu: bigint | number, dataTypeW: cudaDataType, W: PointerLike, computeType: cudaDataType): [h_meig: bigint, workspaceInBytes: bigint];
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
@@ -4847,11 +4842,10 @@ export interface Checked {
    * @param VT - (undocumented in the header)
    * @param ldvt - (undocumented in the header)
    * @param computeType - (undocumented in the header)
-   * @param workspaceInBytes - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `workspaceInBytes`
    * @deprecated please use cusolverDnXgesvd_bufferSize instead
    */
-  cusolverDnGesvd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: number, jobvt: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeVT: cudaDataType, VT: PointerLike, ldvt: bigint | number, computeType: cudaDataType, workspaceInBytes: PointerLike): void;
+  cusolverDnGesvd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: number, jobvt: number, m: bigint | number, n: bigint | number, dataTypeA: cudaDataType, A: PointerLike, lda: bigint | number, dataTypeS: cudaDataType, S: PointerLike, dataTypeU: cudaDataType, U: PointerLike, ldu: bigint | number, dataTypeVT: cudaDataType, VT: PointerLike, ldvt: bigint | number, computeType: cudaDataType): bigint;
   /**
    * @param handle - (undocumented in the header)
    * @param params - (undocumented in the header)
