@@ -59,6 +59,14 @@ export { ProfileOptionError, ProfilerBusyError, ProfilerUnsupportedError } from 
 export { CheckpointUnsupportedError } from "./checkpoint-errors.ts";
 export { DeviceMatchError } from "./system/errors.ts";
 // Multi-process jobs: NCCL collectives and the rendezvous store
-export { CollectiveArgumentError, CommunicatorStateError, RendezvousError, RendezvousIntegrityError, type RendezvousIntegrityFault } from "./distributed/errors.ts";
+export {
+  CollectiveArgumentError,
+  CommunicatorStateError,
+  LauncherEnvironmentError,
+  RankMissingError,
+  RendezvousError,
+  RendezvousIntegrityError,
+  type RendezvousIntegrityFault,
+} from "./distributed/errors.ts";
 // cuda-ts's own machinery
 export { WorkerPoolError } from "./worker/errors.ts";

@@ -77,7 +77,7 @@ describe("cuda-ts run: the command line", () => {
 
 describe("cuda-ts run: world() without a launcher", () => {
   it("is a world of one, and joining it needs no store", async () => {
-    expect(world()).toEqual({ rank: 0, size: 1, localRank: 0, localSize: 1, nodeRank: 0, nodes: 1, launched: false });
+    expect(world()).toMatchObject({ rank: 0, size: 1, localRank: 0, localSize: 1, nodeRank: 0, nodes: 1, launched: false, launcher: "none" });
     const m = await joinWorld();
     expect(await m.share("k", () => "v")).toBe("v");
     m.close();
@@ -136,7 +136,7 @@ describe("cuda-ts run: jobs of fake ranks on loopback", () => {
     const port = await freePort();
     const r2 = launch(["-n", "1", "--nnodes", "2", "--node-rank", "0", "--master", `127.0.0.1:${port}`, fixture("rank-join.ts")], { CUDA_TS_RENDEZVOUS_SECRET: secret });
     expect(r2.status).toBe(1);
-    expect(r2.stderr).toMatch(/RendezvousError: rank 1 of 2 never joined the job within 1500 ms/);
+    expect(r2.stderr).toMatch(/RankMissingError: rank 1 of 2 never joined the job within 1500 ms/);
     expect(r2.stderr).toMatch(/is the launcher running on node 1 \(`cuda-ts run --node-rank 1 \.\.\.`\)/);
   });
 
