@@ -22,6 +22,7 @@ import { Kernel, kMarkClosed } from "../launch/kernel.ts";
 import { INTERNAL } from "../base/internal.ts";
 import { track, untrack } from "../base/lifetime.ts";
 import { describeValue } from "../../errors/describe.ts";
+import { DeviceFaultError } from "../../bindings/driver-fault.ts";
 
 /** The formats of device code. */
 export type ObjectCodeFormat = "cubin" | "ptx" | "ltoir" | "fatbin" | "object" | "library";
@@ -155,6 +156,8 @@ export class ObjectCode {
         handle = driver.cuLibraryGetKernel(this.handle, lowered);
       }
     } catch (e) {
+      // A fault of earlier device code is the fault, not a missing kernel.
+      if (e instanceof DeviceFaultError) throw e;
       const known = Object.keys(this.#symbolMapping);
       throw new KernelNotFoundError(
         name,
