@@ -2,7 +2,7 @@
  * Builds the package's dist/ (run by `npm run build`, and by `npm pack`/`npm publish` through `prepack`):
  *
  * - src/ and generated/ → ESM JavaScript (without comments or source maps, then bundled into the package's entry
- *   points and the chunks they share, syntax-minified with every name and line kept: scripts/bundle-dist.ts) and `.d.ts` declarations
+ *   points and the chunks they share, not minified, every name and line kept: scripts/bundle-dist.ts) and `.d.ts` declarations
  *   (with their TSDoc) (tsc, tsconfig.build.json, two passes), the relative `.ts` imports rewritten to `.js`, so that
  *   Deno runs the package from node_modules (it strips no types there) and Node-style resolvers find the declarations;
  * - the generator (Deno, libclang through Deno.dlopen) → one ESM file, dist/generator/cli.js, with its one
@@ -76,7 +76,7 @@ step("tsc: src/ and generated/ to dist/ (JavaScript without comments or source m
   "--removeComments",
   "--noCheck", // the first pass has type-checked the same files
 ]);
-// Bundled into the entry points and shared chunks, syntax-minified with every name and line kept (scripts/bundle-dist.ts says why).
+// Bundled into the entry points and shared chunks, not minified (scripts/bundle-dist.ts says why).
 step("bun: bundle the JavaScript of dist/src and dist/generated", bin("bun"), ["scripts/bundle-dist.ts", "dist"]);
 step("bun build: the generator to dist/generator/cli.js", bin("bun"), [
   "build",

@@ -18,7 +18,7 @@
  */
 import { getEnv } from "./host.ts";
 import { filePath } from "./module-url.ts";
-import { InvalidStateError } from "./errors/base.ts";
+import { InvalidStateError, quietFields } from "./errors/base.ts";
 
 /** The variable that makes the deferred libraries load at import on every runtime (`CUDA_TS_EAGER=1`). */
 export const EAGER_VARIABLE = "CUDA_TS_EAGER";
@@ -37,6 +37,7 @@ export class DeferredLoadError extends InvalidStateError {
     super(`cuda-ts could not load ${module} (${specifier}) on first use: ${why}. ${advice}`, { cause });
     this.name = "DeferredLoadError";
     this.module = module;
+    quietFields(this);
   }
 }
 

@@ -12,6 +12,7 @@
  */
 import { stickyStatuses } from "../../generated/cuda-13.0/driver/sticky.ts";
 import { CudaError } from "./errors.ts";
+import { quietFields } from "../errors/base.ts";
 
 /** A kernel launch as the launch ring remembers it (src/core/launch/launch-ring.ts). */
 export interface LaunchRecord {
@@ -156,6 +157,7 @@ export class DeviceFaultError extends CudaError {
         ? firstMessage(fault)
         : `${functionName} was not called: CUDA can no longer be used in this process after an earlier fault (${fault.codeName}, seen at ` +
           `${fault.functionName} at ${fault.time.toISOString()}). Restart the process. The fault:\n${original.message}`;
+    quietFields(this);
   }
 }
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ArgumentError, CudaTsError, InternalError, InvalidStateError, LibraryError, NotFoundError } from "../errors/base.ts";
+import { ArgumentError, CudaTsError, InternalError, InvalidStateError, LibraryError, NotFoundError, quietFields } from "../errors/base.ts";
 
 export { LibraryError, type LibraryErrorOptions } from "../errors/base.ts";
 
@@ -38,6 +38,7 @@ export class NVRTCError extends LibraryError {
     super("nvrtc", code, codeName, log ? `${description}\n${log.trimEnd()}` : description, functionName);
     this.name = "NVRTCError";
     this.log = log;
+    quietFields(this);
   }
 }
 
@@ -49,6 +50,7 @@ export class NVJitLinkError extends LibraryError {
     super("nvjitlink", code, codeName, log ? `${description}\n${log.trimEnd()}` : description, functionName);
     this.name = "NVJitLinkError";
     this.log = log;
+    quietFields(this);
   }
 }
 
@@ -60,6 +62,7 @@ export class NVVMError extends LibraryError {
     super("nvvm", code, codeName, log ? `${description}\n${log.trimEnd()}` : description, functionName);
     this.name = "NVVMError";
     this.log = log;
+    quietFields(this);
   }
 }
 
@@ -138,6 +141,7 @@ export class FunctionNotFoundError extends NotFoundError {
     this.name = "FunctionNotFoundError";
     this.functionName = functionName;
     this.library = library;
+    quietFields(this);
   }
 }
 
@@ -175,6 +179,7 @@ export class FunctionVersionError extends FunctionNotFoundError {
     this.requiredVersion = requiredVersion;
     this.tableVersion = tableVersion;
     this.loadedVersion = loadedVersion;
+    quietFields(this);
   }
 }
 
@@ -192,6 +197,7 @@ export class BindingArgumentError extends ArgumentError {
     this.name = "BindingArgumentError";
     this.functionName = functionName;
     this.parameter = parameter;
+    quietFields(this);
   }
 }
 
@@ -206,6 +212,7 @@ export class GuardError extends InternalError {
     super(`${functionName} wrote past ${where} (guard bytes overwritten). This is a cuda-ts binding bug: please report it with the function's name.`);
     this.name = "GuardError";
     this.functionName = functionName;
+    quietFields(this);
   }
 }
 

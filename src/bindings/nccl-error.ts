@@ -5,6 +5,7 @@
  * @module
  */
 import { LibraryError } from "./errors.ts";
+import { quietFields } from "../errors/base.ts";
 
 /** An NCCL call failed (ncclResult_t other than ncclSuccess), or a communicator reported an asynchronous error. */
 export class NCCLError extends LibraryError {
@@ -17,5 +18,6 @@ export class NCCLError extends LibraryError {
     this.name = "NCCLError";
     this.lastError = lastError;
     this.asynchronous = asynchronous;
+    quietFields(this);
   }
 }

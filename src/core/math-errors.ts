@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ArgumentError } from "../errors/base.ts";
+import { ArgumentError, quietFields } from "../errors/base.ts";
 
 /** A cuSOLVER routine reported a non-zero `info` (the base class; the subclasses say what it means). */
 export class SolverInfoError extends ArgumentError {
@@ -18,6 +18,7 @@ export class SolverInfoError extends ArgumentError {
     this.name = "SolverInfoError";
     this.routine = routine;
     this.info = info;
+    quietFields(this);
   }
 }
 
@@ -32,6 +33,7 @@ export class SingularMatrixError extends SolverInfoError {
     super(routine, pivot, `${routine}: the matrix is singular: U(${pivot},${pivot}) is exactly zero (pivot ${pivot} of ${n}, 1-based); a singular system has no unique solution, use a least-squares method (SVD) instead`);
     this.name = "SingularMatrixError";
     this.pivot = pivot;
+    quietFields(this);
   }
 }
 
@@ -43,6 +45,7 @@ export class NotPositiveDefiniteError extends SolverInfoError {
     super(routine, order, `${routine}: the matrix is not positive definite: its leading minor of order ${order} (of ${n}) is not; Cholesky needs a symmetric positive definite matrix, use LU (getrf/solve) otherwise`);
     this.name = "NotPositiveDefiniteError";
     this.order = order;
+    quietFields(this);
   }
 }
 

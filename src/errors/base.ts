@@ -86,6 +86,7 @@ export class DeviceMismatchError extends ArgumentError {
     this.name = "DeviceMismatchError";
     this.expected = expected;
     this.actual = actual;
+    quietFields(this);
   }
 }
 
@@ -178,6 +179,7 @@ export class LibraryError extends CudaTsError {
     this.code = code;
     this.codeName = codeName;
     this.functionName = functionName;
+    quietFields(this);
   }
 
   /** The numeric status the function returned (the same as `code`). */
@@ -188,5 +190,18 @@ export class LibraryError extends CudaTsError {
   /** The status's name (the same as `codeName`). */
   get statusName(): string {
     return this.codeName;
+  }
+}
+
+/**
+ * Makes an error's own fields non-enumerable, called at the end of the constructor of every class that sets fields.
+ * Bun's report of an uncaught error prints every enumerable field after the message (a pathfinder error's `attempts`
+ * and `hint`, the hint a second time); the message already says all a reader needs, and the fields stay what programs
+ * read (`error.hint`, `error.code`).
+ */
+export function quietFields(error: Error): void {
+  for (const key of Object.keys(error)) {
+    const d = Object.getOwnPropertyDescriptor(error, key);
+    if (d !== undefined && d.configurable === true) Object.defineProperty(error, key, { ...d, enumerable: false });
   }
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ArgumentError, InvalidStateError, NotFoundError, UnsupportedError } from "../errors/base.ts";
+import { ArgumentError, InvalidStateError, NotFoundError, UnsupportedError, quietFields } from "../errors/base.ts";
 
 /**
  * A shared library could not be loaded (`dlopen` returned NULL): the file is missing, or is not a library this
@@ -25,6 +25,7 @@ export class LibraryLoadError extends NotFoundError {
     this.name = "LibraryLoadError";
     this.path = path;
     this.reason = reason;
+    quietFields(this);
   }
 }
 
@@ -45,6 +46,7 @@ export class UnsupportedOnRuntimeError extends UnsupportedError {
     this.name = "UnsupportedOnRuntimeError";
     this.runtime = runtime;
     this.feature = feature;
+    quietFields(this);
   }
 }
 
@@ -73,6 +75,7 @@ export class SymbolNotFoundError extends NotFoundError {
     this.name = "SymbolNotFoundError";
     this.path = path;
     this.symbol = symbol;
+    quietFields(this);
   }
 }
 
@@ -84,5 +87,6 @@ export class LibraryClosedError extends InvalidStateError {
     super(`${path} is closed: open it again with ffi.openLibrary(path)`);
     this.name = "LibraryClosedError";
     this.path = path;
+    quietFields(this);
   }
 }

@@ -9,7 +9,7 @@ import type { NativeFunction } from "./index.ts";
 import { ffi } from "./index.ts";
 import type { NativePointer } from "./types.ts";
 import { SymbolNotFoundError } from "./errors.ts";
-import { LibraryError } from "../errors/base.ts";
+import { LibraryError, quietFields } from "../errors/base.ts";
 
 const signatures = {
   socket: { parameters: ["i32", "i32", "i32"], result: "i32" },
@@ -88,6 +88,7 @@ export class SystemCallError extends LibraryError {
     this.name = "SystemCallError";
     this.errno = code;
     this.call = call;
+    quietFields(this);
   }
 }
 

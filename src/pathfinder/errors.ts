@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { ArgumentError, CudaTsError, InternalError, NotFoundError } from "../errors/base.ts";
+import { ArgumentError, CudaTsError, InternalError, NotFoundError, quietFields } from "../errors/base.ts";
 
 export { CudaTsError, NotFoundError };
 
@@ -59,6 +59,7 @@ export class UnknownNameError extends ArgumentError {
     this.kind = kind;
     this.requested = requested;
     this.known = known;
+    quietFields(this);
   }
 }
 
@@ -85,6 +86,7 @@ export class InvalidOverrideError extends ArgumentError {
     super(`${variable}=${JSON.stringify(value)} ${reason}`);
     this.variable = variable;
     this.value = value;
+    quietFields(this);
   }
 }
 
@@ -139,6 +141,7 @@ export class SearchNotFoundError extends NotFoundError {
     this.attempts = details.attempts;
     this.hint = details.hint;
     this.missingPermissions = details.missingPermissions;
+    quietFields(this);
   }
 }
 
@@ -155,6 +158,7 @@ export class LibraryNotFoundError extends SearchNotFoundError {
     super("library", requested, sonames.join(", "), details, requiredBy === undefined ? "" : `${requiredBy} needs ${requested}, but `);
     this.sonames = sonames;
     this.requiredBy = requiredBy;
+    quietFields(this);
   }
 
   /**
@@ -202,6 +206,7 @@ export class DependencyCycleError extends InternalError {
   constructor(library: string) {
     super(`cuda-ts pathfinder: dependency cycle through ${library}`);
     this.library = library;
+    quietFields(this);
   }
 }
 

@@ -276,6 +276,27 @@ describe.skipIf(skipReason !== "")(`the packed package in a fresh project${skipR
     for (const line of r.stdout.trim().split("\n")) console.log(`consumer ${name}: ${line}`);
   });
 
+  it.each([
+    ["Bun", () => [BUN!, "fail.ts"]],
+    ["Deno", () => [DENO!, "run", "--allow-ffi", "--allow-env", "--allow-read", "fail.ts"]],
+  ])("an uncaught error from the package reads as its message and a stack under %s: no minified code, no fields, no notes", (name, command) => {
+    // nvJPEG: a library the pathfinder knows, needs nothing else, and no machine here has.
+    fs.writeFileSync(path.join(project, "fail.ts"), 'import { loadNvidiaLibrary } from "cuda-ts/pathfinder";\nloadNvidiaLibrary("nvjpeg");\n');
+    const [cmd, ...args] = command();
+    const r = run(cmd!, args);
+    expect(r.status).toBe(1);
+    const lines = r.stderr.split("\n");
+    const at = lines.findIndex((l) => /LibraryNotFoundError: could not find library "nvjpeg"/.test(l));
+    expect(at, r.stderr).toBeGreaterThanOrEqual(0);
+    // Bun shows the source lines around the throw: readable ones.
+    for (const l of lines.slice(0, at)) expect(l.length, l).toBeLessThan(200);
+    expect(lines.slice(0, at).length).toBeLessThan(10);
+    expect(r.stderr).not.toMatch(/^\s*(hint|attempts|requested|sonames|missingPermissions): /m);
+    expect(r.stderr.split("set CUDA_TS_NVJPEG_PATH").length).toBeLessThanOrEqual(2);
+    expect(r.stderr).not.toContain("missing sourcemaps");
+    console.log(`consumer ${name}: an uncaught LibraryNotFoundError printed ${lines.length} lines, the message at line ${at + 1}`);
+  });
+
   it("tsc --noEmit with the tsconfig.json of `tsc --init` reports no error (also with skipLibCheck off)", () => {
     const init = run(TSC, ["--init"]);
     expect(init.status, init.output).toBe(0);

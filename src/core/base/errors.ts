@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ArgumentError, InvalidStateError } from "../../errors/base.ts";
+import { ArgumentError, InvalidStateError, quietFields } from "../../errors/base.ts";
 
 /** An object was used after `close()` (or after its parent was closed). */
 export class ClosedError extends InvalidStateError {
@@ -42,5 +42,6 @@ export class InsecurePathError extends ArgumentError {
     super(message);
     this.name = "InsecurePathError";
     this.path = path;
+    quietFields(this);
   }
 }

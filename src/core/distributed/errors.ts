@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ArgumentError, ConnectionError, InvalidStateError, type CudaTsErrorOptions, type DeviceMismatchError } from "../../errors/base.ts";
+import { ArgumentError, ConnectionError, InvalidStateError, type CudaTsErrorOptions, type DeviceMismatchError, quietFields } from "../../errors/base.ts";
 
 /**
  * NCCL (src/core/distributed): a collective's or a communicator's argument refused before NCCL sees it: a dtype
@@ -23,6 +23,7 @@ export class CollectiveArgumentError extends ArgumentError {
     this.name = "CollectiveArgumentError";
     this.operation = operation;
     this.argument = argument;
+    quietFields(this);
   }
 }
 
@@ -62,6 +63,7 @@ export class RankMissingError extends RendezvousError {
     this.name = "RankMissingError";
     this.rank = rank;
     this.size = size;
+    quietFields(this);
   }
 }
 
@@ -81,6 +83,7 @@ export class LauncherEnvironmentError extends ArgumentError {
     this.name = "LauncherEnvironmentError";
     this.launcher = launcher;
     this.variables = Object.freeze({ ...variables });
+    quietFields(this);
   }
 }
 
@@ -99,5 +102,6 @@ export class RendezvousIntegrityError extends RendezvousError {
     super(message);
     this.name = "RendezvousIntegrityError";
     this.fault = fault;
+    quietFields(this);
   }
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ArgumentError, InvalidStateError, UnsupportedError } from "../../errors/base.ts";
+import { ArgumentError, InvalidStateError, UnsupportedError, quietFields } from "../../errors/base.ts";
 import { CUgraphExecUpdateResult, CUgraphInstantiateResult } from "../../bindings/driver.ts";
 import { formatCudaVersion } from "../../bindings/describe.ts";
 import { enumName } from "../../tables-runtime/enum.ts";
@@ -41,6 +41,7 @@ export class GraphUpdateError extends ArgumentError {
     this.name = "GraphUpdateError";
     this.reason = reason;
     this.result = result;
+    quietFields(this);
   }
 }
 
@@ -73,6 +74,7 @@ export class GraphInstantiateError extends InvalidStateError {
     super(`the graph cannot be instantiated: ${INSTANTIATE_REASONS[result] ?? "unknown reason"} (${reason})`, cause === undefined ? undefined : { cause });
     this.name = "GraphInstantiateError";
     this.reason = reason;
+    quietFields(this);
   }
 }
 
@@ -91,5 +93,6 @@ export class GraphFeatureError extends UnsupportedError {
     this.name = "GraphFeatureError";
     this.required = required;
     this.installed = installed;
+    quietFields(this);
   }
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { UnsupportedError } from "../../errors/base.ts";
+import { UnsupportedError, quietFields } from "../../errors/base.ts";
 import { CudaError } from "../../bindings/errors.ts";
 import { ClosedError } from "../base/errors.ts";
 
@@ -28,6 +28,7 @@ export class PeerAccessError extends UnsupportedError {
     this.name = "PeerAccessError";
     this.deviceId = deviceId;
     this.peerId = peerId;
+    quietFields(this);
   }
 }
 
@@ -39,6 +40,7 @@ export class ManagedAdviceError extends UnsupportedError {
     super(message);
     this.name = "ManagedAdviceError";
     this.cause = cause;
+    quietFields(this);
   }
 }
 
@@ -78,6 +80,7 @@ export class OutOfMemoryError extends CudaError {
     this.message = message;
     this.deviceId = deviceId;
     this.report = report;
+    quietFields(this);
   }
 }
 
@@ -92,5 +95,6 @@ export class ScopeClosedError extends ClosedError {
     this.message =
       `${what} was closed when the scope() that made it ended: cannot ${action}. Return it from the scope's callback ` +
       "(alone, or inside a returned array or object), or keep(x) it inside the scope, to use it afterwards.";
+    quietFields(this);
   }
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ConnectionError } from "../../errors/base.ts";
+import { ConnectionError, quietFields } from "../../errors/base.ts";
 
 /** The other process closed an IPC connection before a message came. */
 export class IpcDisconnectedError extends ConnectionError {
@@ -43,6 +43,7 @@ export class IpcPeerRefusedError extends ConnectionError {
     this.gid = peer.gid;
     this.pid = peer.pid;
     this.reason = reason;
+    quietFields(this);
   }
 }
 

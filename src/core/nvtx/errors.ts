@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ArgumentError } from "../../errors/base.ts";
+import { ArgumentError, quietFields } from "../../errors/base.ts";
 
 /** The NVTX injection library named by `NVTX_INJECTION64_PATH` was not used; every NVTX call stays a no-op. */
 export class NvtxInjectionError extends ArgumentError {
@@ -14,6 +14,7 @@ export class NvtxInjectionError extends ArgumentError {
     super(`NVTX: the injection library NVTX_INJECTION64_PATH=${path} was not used: ${reason}. ${remedy} NVTX calls stay no-ops.`);
     this.name = "NvtxInjectionError";
     this.path = path;
+    quietFields(this);
   }
 }
 

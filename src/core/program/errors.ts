@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ArgumentError, NotFoundError, UnsupportedError } from "../../errors/base.ts";
+import { ArgumentError, NotFoundError, UnsupportedError, quietFields } from "../../errors/base.ts";
 import { briefError } from "../../errors/describe.ts";
 
 /** No `arch` was given and there is no device to take it from. */
@@ -17,6 +17,7 @@ export class MissingArchError extends ArgumentError {
     );
     this.name = "MissingArchError";
     this.cause = cause;
+    quietFields(this);
   }
 }
 
@@ -39,6 +40,7 @@ export class KernelNotFoundError extends NotFoundError {
     this.name = "KernelNotFoundError";
     this.kernelName = kernelName;
     this.symbol = symbol;
+    quietFields(this);
   }
 }
 
@@ -50,5 +52,6 @@ export class HostFileError extends NotFoundError {
     super(message);
     this.name = "HostFileError";
     this.path = path;
+    quietFields(this);
   }
 }
