@@ -126,7 +126,7 @@ function sample(cls: ErrorClass): Error {
 }
 
 describe("the error tree", () => {
-  it("every exported error class is a CudaTsError with a subject base, and names itself", async () => {
+  it("every exported error class is a CudaTsError with a subject base, names itself, and keeps its fields quiet", async () => {
     const classes = await exportedErrorClasses();
     expect(classes.size, "error classes found in the entry points").toBeGreaterThan(80);
     const problems: string[] = [];
@@ -144,6 +144,9 @@ describe("the error tree", () => {
       const instance = sample(cls);
       if (instance.name !== cls.name) problems.push(`${at}: name is ${JSON.stringify(instance.name)}`);
       if (!(instance instanceof CudaTsError)) problems.push(`${at}: an instance is not instanceof CudaTsError`);
+      // Bun prints an uncaught error's enumerable fields after its message: fields are quiet (quietFields).
+      const loud = Object.keys(instance).filter((k) => k !== "name");
+      if (loud.length > 0) problems.push(`${at}: enumerable fields ${loud.join(", ")} (call quietFields(this) at the end of its constructor)`);
     }
     expect(problems).toEqual([]);
   });

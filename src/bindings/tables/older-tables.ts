@@ -20,7 +20,7 @@
  */
 import { readSmallFile } from "../../ffi/libc-read.ts";
 import { getEnv } from "../../host.ts";
-import { InvalidStateError } from "../../errors/base.ts";
+import { InvalidStateError, quietFields } from "../../errors/base.ts";
 
 /** The first driver branch of CUDA 13.0 (the newest generated table's version). */
 export const FIRST_BRANCH_OF_NEWEST = 580;
@@ -82,5 +82,6 @@ export class TableNotLoadedError extends InvalidStateError {
         `or import the version's own entry point (cuda-ts/bindings/cuda-${ctkVersion}/${library}).`,
     );
     this.name = "TableNotLoadedError";
+    quietFields(this);
   }
 }

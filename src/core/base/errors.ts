@@ -19,6 +19,7 @@ export class DeviceNotInitializedError extends InvalidStateError {
   constructor(readonly deviceId: number) {
     super(`Device ${deviceId} is not yet initialized, perhaps you forgot to call .setCurrent() first?`);
     this.name = "DeviceNotInitializedError";
+    quietFields(this);
   }
 }
 
