@@ -232,7 +232,7 @@ describe.skipIf(skipReason !== "")(`the packed package in a fresh project${skipR
   it("ships dist/ (JavaScript without source maps, which Deno would read at import, and declarations), the generator's bundle and the manifest; no tests, bench, CI or fixtures", () => {
     const files = run("tar", ["-tzf", tarball], { cwd: dir }).stdout.trim().split("\n").map((f) => f.replace(/^package\//, ""));
     const top = [...new Set(files.map((f) => (f.startsWith("dist/") ? f.split("/").slice(0, 2).join("/") : f.split("/")[0])))].sort();
-    expect(top).toEqual(["LICENSE", "NOTICE", "README.md", "bin", "dist/generated", "dist/generator", "dist/node", "dist/src", "headers-manifest.json", "package.json"]);
+    expect(top).toEqual(["LICENSE", "NOTICE", "README.md", "bin", "dist/generated", "dist/generator", "dist/node", "dist/src", "docs", "headers-manifest.json", "package.json"]);
     expect(files).toEqual(expect.arrayContaining(["dist/src/index.js", "dist/src/index.d.ts", "dist/generator/cli.js"]));
     expect(files.filter((f) => (f.startsWith("dist/src/") || f.startsWith("dist/generated/")) && f.endsWith(".js.map"))).toEqual([]);
     expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);

@@ -39,10 +39,11 @@ describe.skipIf(skip !== "")(`deno publish --dry-run${skip ? ` (skipped: ${skip}
     const warnings = [...output.matchAll(/^warning\[([\w-]+)\][^\n]*\n\s*--> (\S+?):\d+:\d+/gm)].map((m) => `${m[1]} ${path.relative(ROOT, m[2]!)}`);
     expect(warnings.filter((w) => !KNOWN_DYNAMIC_IMPORTS.some((f) => w === `unanalyzable-dynamic-import ${f}`)), output).toEqual([]);
     expect(output).not.toMatch(/^error/m);
-    // What JSR gets: the sources, generated tables, README, LICENSE, NOTICE and the manifest; no tests, no Node shim.
+    // What JSR gets: the sources, generated tables, README and docs/ (it links there), LICENSE, NOTICE and the manifest;
+    // no tests, no Node shim.
     const files = [...output.matchAll(/^\s+file:\/\/(\S+)/gm)].map((m) => path.relative(ROOT, m[1]!));
     const top = [...new Set(files.map((f) => f.split("/")[0]!))].sort();
-    expect(top).toEqual(["LICENSE", "NOTICE", "README.md", "deno.json", "generated", "headers-manifest.json", "src"]);
+    expect(top).toEqual(["LICENSE", "NOTICE", "README.md", "deno.json", "docs", "generated", "headers-manifest.json", "src"]);
     expect(files).not.toContain("src/node.ts");
   });
 
