@@ -14,6 +14,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { gpu, skipNote } from "../support/gpu.ts";
 import { runtimeCommand } from "../support/runtime.ts";
+import { overrideVariable } from "../../src/pathfinder/index.ts";
 
 const root = path.resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "../..");
 const libs = process.env.CUDA_TS_CUDA12_LIBS === undefined ? undefined : path.resolve(process.env.CUDA_TS_CUDA12_LIBS);
@@ -40,6 +41,10 @@ describe.skipIf(!gpu.available || missing !== undefined)(`CUDA 12.4 math librari
       CUDA_TS_CUDA_MAJOR: "12",
       CUDA_TS_DISABLE_VERSION_WARNING: "1",
       LD_LIBRARY_PATH: [libs!, process.env.LD_LIBRARY_PATH].filter(Boolean).join(":"),
+      // cuRAND (libcurand.so.10) and cuSPARSE (libcusparse.so.12) keep one soname across CUDA 12 and 13: the major pin
+      // cannot tell them apart, and a toolkit root (CUDA_PATH, /usr/local/cuda) is searched before LD_LIBRARY_PATH.
+      // Each library present is named by its own override.
+      ...Object.fromEntries(["curand", "cufft", "cublas", "cublasLt", "cusparse", "cusolver", "nvJitLink"].filter((n) => fs.readdirSync(libs!).some((f) => f.toLowerCase().startsWith(`lib${n.toLowerCase()}.so.`))).map((n) => [overrideVariable(n), libs!])),
     };
     const r = spawnSync(cmd[0]!, cmd.slice(1), { cwd: root, encoding: "utf8", env, timeout: 300_000 });
     console.log(`cuda12 math probe (${path.basename(cmd[0]!)}): ${r.stdout}${r.stderr}`);

@@ -23,7 +23,7 @@ export interface SerializedError {
   readonly message: string;
   /** `error.stack` (the worker's). */
   readonly stack: string | undefined;
-  /** The error's own enumerable fields that structured cloning can carry (`log`, `code`, `codeName`, ...). */
+  /** The error's own fields that structured cloning can carry (`log`, `code`, `codeName`, ...). */
   readonly fields: Record<string, unknown>;
 }
 
@@ -64,8 +64,10 @@ export function serializeError(error: unknown): SerializedError {
     return { className: "Error", name: "Error", message: `non-Error thrown in a worker: ${String(error)}`, stack: undefined, fields: {} };
   }
   const fields: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(error)) {
+  // Own fields, enumerable or not: cuda-ts's errors keep theirs non-enumerable (quietFields, src/errors/base.ts).
+  for (const k of Object.getOwnPropertyNames(error)) {
     if (k === "name" || k === "message" || k === "stack") continue;
+    const v = (error as unknown as Record<string, unknown>)[k];
     if (cloneable(v)) fields[k] = v;
   }
   return { className: error.constructor.name, name: error.name, message: error.message, stack: error.stack, fields };
@@ -79,7 +81,7 @@ export function deserializeError(serialized: SerializedError, calledFrom?: strin
   const cls = CLASSES.get(serialized.className) ?? Error;
   const error = Object.create(cls.prototype) as Error;
   const define = (key: string, value: unknown): void => {
-    Object.defineProperty(error, key, { value, writable: true, enumerable: key !== "message" && key !== "stack", configurable: true });
+    Object.defineProperty(error, key, { value, writable: true, enumerable: false, configurable: true });
   };
   define("message", serialized.message);
   for (const [k, v] of Object.entries(serialized.fields)) define(k, v);

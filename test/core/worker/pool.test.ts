@@ -169,6 +169,14 @@ describe("errors across a Worker boundary", () => {
     expect(back.name).toBe("LibraryNotFoundError");
   });
 
+  it("keep a library error's status fields, which cuda-ts's errors hold non-enumerable, and keep them quiet", () => {
+    const original = new NVRTCError(6, "NVRTC_ERROR_COMPILATION", "compilation failed", "nvrtcCompileProgram", "k.cu(1): error");
+    const back = deserializeError(structuredClone(serializeError(original))) as NVRTCError;
+    expect(back).toBeInstanceOf(NVRTCError);
+    expect([back.code, back.codeName, back.functionName, back.library, back.log]).toEqual([6, "NVRTC_ERROR_COMPILATION", "nvrtcCompileProgram", "nvrtc", "k.cu(1): error"]);
+    expect(Object.keys(back)).toEqual([]);
+  });
+
   it("turn a thrown non-Error into an Error saying so", () => {
     const back = deserializeError(serializeError("just a string"));
     expect(back).toBeInstanceOf(Error);
