@@ -253,7 +253,7 @@ describe.skipIf(!gpu.available)(`NCCL: communicators of one rank${skipNote}`, ()
 });
 
 const gpus = gpu.available ? Device.count : 0;
-describe.skipIf(gpus < 2)(`NCCL across GPUs of one process${gpus < 2 ? ` [skipped: needs 2 GPUs, this machine has ${gpus}; the next issue's runs]` : ""}`, () => {
+describe.skipIf(gpus < 2)(`NCCL across GPUs of one process${gpus < 2 ? ` [skipped: needs 2 GPUs, this machine has ${gpus}; run it on a machine with two (nvidia-h100-x2)]` : ""}`, () => {
   it("initAll over every GPU: allReduce, allGather and reduceScatter in groups give the sums", async () => {
     const devices = Device.all();
     const comms = Communicator.initAll(devices);
