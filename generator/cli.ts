@@ -12,6 +12,7 @@
  *   --ctk-version X.Y   the CTK version (default: CUDA_VERSION in cuda.h)
  *   --library NAME      only this library (repeatable); a library of another version axis (nccl): DIR/nccl-X.Y/
  *   --check             compare with what is there; exit 1 on any difference
+ *   --quiet             leave out the table of each version's libraries
  *   --emit-ir DIR       also write the intermediate representation as JSON
  *   --record-hashes     record the headers' sha256 for this CTK version in the manifest
  *   --toolkits DIR      every CTK version of the manifest, each from DIR/X.Y/include (absent: checked by hashes)
@@ -43,6 +44,7 @@ export const GENERATOR_USAGE = [
   "  --library NAME      only this library (repeatable); a library versioned apart from the CTK (nccl) goes to",
   "                      DIR/<axis>-X.Y/, its version read from its own header (NCCL_MAJOR, NCCL_MINOR)",
   "  --check             compare with what is in --out; exit 1 on any difference",
+  "  --quiet             leave out the table of each version's libraries (differences and notes are still printed)",
   "  --emit-ir DIR       also write the intermediate representation as JSON",
   "  --record-hashes     record the headers' sha256 for this CTK version in the manifest",
   "  --toolkits DIR      every CTK version of the manifest, each from DIR/X.Y/include; with --check, a version",
@@ -60,6 +62,7 @@ function parseArgs(argv: string[], defaults: GeneratorDefaults) {
     check: false,
     emitIr: undefined as string | undefined,
     recordHashes: false,
+    quiet: false,
     toolkits: undefined as string | undefined,
     help: false,
   };
@@ -100,6 +103,9 @@ function parseArgs(argv: string[], defaults: GeneratorDefaults) {
         break;
       case "--record-hashes":
         opts.recordHashes = true;
+        break;
+      case "--quiet":
+        opts.quiet = true;
         break;
       case "--help":
       case "-h":

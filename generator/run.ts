@@ -38,6 +38,8 @@ export interface RunOptions {
    * or, where they are absent, its committed output checked against the manifest's sha256 and the seals.
    */
   toolkits?: string | undefined;
+  /** Leave out the table of each version's libraries (what `--check` in `npm test` prints when all is well). */
+  quiet?: boolean;
   log: (line: string) => void;
 }
 
@@ -429,7 +431,7 @@ function runVersion(opts: RunOptions, dirs: string[], loaded: Manifest | undefin
     }
   }
   const reportText = JSON.stringify({ ctkVersion: version, libraries: newReport }, null, 1) + "\n";
-  opts.log(formatReport(reports));
+  if (opts.quiet !== true) opts.log(formatReport(reports));
 
   const code = opts.check
     ? check(outDir, plans, reportText, opts.log, leftoverFolders(opts.out))

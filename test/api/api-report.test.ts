@@ -4,8 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { apiReportDifferences, manifestEntryPoints } from "../../scripts/api-report.ts";
+import { onceUnderBun } from "../support/runtime.ts";
 
-describe("the API reports under api/", () => {
+describe.skipIf(onceUnderBun !== "")(`the API reports under api/${onceUnderBun}`, () => {
   // ts-morph parses the entry points' module graphs (the generated tables among them): about 10 s on the CPU machine.
   it("match every entry point's public surface", { timeout: 180_000 }, () => {
     const differences = apiReportDifferences();

@@ -77,7 +77,7 @@ describe("cuda-ts doctor: a summary first", () => {
       "Summary:",
       "  GPU:        cannot run kernels: the NVIDIA driver (libcuda.so.1) was not found",
       "  Compile:    CUDA C++ no, NVVM IR yes, linking no",
-      "  Libraries:  2 of the 16 cuda-ts binds found: cudart 13.0, nvvm 2.0",
+      `  Libraries:  2 of the ${BOUND_LIBRARIES.length} cuda-ts binds found: cudart 13.0, nvvm 2.0`,
       "",
     ]);
     const todo = lines.slice(lines.indexOf("To do:") + 1, lines.indexOf("", lines.indexOf("To do:")));

@@ -6,7 +6,7 @@
  * - the quick start (the block after `<!-- quick-start -->`) runs to its end on this runtime, with the Deno
  *   permissions README.md gives, against the mock libcuda (bench/fixtures/mock-cuda.c, which also answers as NVRTC;
  *   it moves no data, so the printed values are the host array's own) — readme.gpu.test.ts runs it on a GPU;
- * - README.md's set-up and test command are what .ci/run does;
+ * - README.md's set-up and full test command are what .ci/run does;
  * - every relative link of README.md, docs/*.md and examples/README.md names a file that exists, and a `#fragment`
  *   into a Markdown file names one of its headings.
  */
@@ -66,9 +66,10 @@ describe("README.md", () => {
     for (const p of packages) expect(setUp).toContain(` ${p}`);
     expect(setUp).toMatch(/&& npm ci\s*$/);
     expect(ci).toMatch(/^npm ci\b/m);
-    // The test command: README.md shows `npm test` on a line of its own, and .ci/run ends with exactly that.
-    expect(readme).toMatch(/```sh\nnpm test\n```/);
-    expect(ci.trimEnd().split("\n").at(-1)).toBe("npm test");
+    // The test commands: README.md shows `npm test` (the quick suite) and `npm run test:full` (everything), and
+    // .ci/run ends with exactly the full one.
+    expect(readme).toMatch(/```sh\nnpm test +# the quick suite\nnpm run test:full +# everything, as CI runs it\n```/);
+    expect(ci.trimEnd().split("\n").at(-1)).toBe("npm run test:full");
   });
 });
 

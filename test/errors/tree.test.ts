@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { onceUnderBun } from "../support/runtime.ts";
 import {
   ArgumentError,
   ConnectionError,
@@ -125,7 +126,7 @@ function sample(cls: ErrorClass): Error {
   return new (cls as unknown as new (...a: unknown[]) => Error)(...args);
 }
 
-describe("the error tree", () => {
+describe.skipIf(onceUnderBun !== "")(`the error tree${onceUnderBun}`, () => {
   it("every exported error class is a CudaTsError with a subject base, names itself, and keeps its fields quiet", async () => {
     const classes = await exportedErrorClasses();
     expect(classes.size, "error classes found in the entry points").toBeGreaterThan(80);

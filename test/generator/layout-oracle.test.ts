@@ -468,6 +468,8 @@ interface AxisManifest {
 const axes = (repoManifest as ManifestLike & AxisManifest).axes ?? {};
 const AXIS_INCLUDES: Record<string, (version: string) => string[]> = {
   nccl: (v) => [path.join(ROOT, ".cache", `nccl-${v}`, "nccl", "include"), path.join(ROOT, ".cache", `nccl-${v}`, "usr", "include")],
+  // Debian's libpmix-dev (the version the manifest hashes; another version's headers are named as such below).
+  pmix: () => ["/usr/lib/x86_64-linux-gnu/pmix2/include"],
 };
 for (const [axis, spec] of Object.entries(axes)) {
   for (const version of Object.keys(spec.versions).sort()) {
@@ -492,6 +494,7 @@ for (const [axis, spec] of Object.entries(axes)) {
         }
         reasons.push(bad);
       }
+      if (include === undefined && reasons.length === 0) reasons.push(`no folder of ${axis} ${version}'s headers is known here`);
       if (cc === undefined) reasons.push("no C compiler; install one or set CC");
       if (ctkInclude === undefined || cccl === undefined) reasons.push("no CUDA include folder with cuda_runtime.h and CCCL's <nv/target>");
       const ready = include !== undefined && cc !== undefined && ctkInclude !== undefined && cccl !== undefined;

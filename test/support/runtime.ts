@@ -9,6 +9,12 @@ import { join, resolve } from "node:path";
 /** Whether the tests run on Bun. */
 export const isBun: boolean = (globalThis as { Bun?: unknown }).Bun !== undefined;
 
+/**
+ * Why a test that reads the sources (ts-morph, the modules' exports) skips under Deno's vitest: it would find the
+ * same under either runtime, so it runs once, under Bun's. `""` under Bun.
+ */
+export const onceUnderBun: string = isBun ? "" : " [skipped: it reads the sources, the same under either runtime: it runs once, under Bun's vitest]";
+
 /** The running runtime's executable. */
 export function runtimeExecutable(): string {
   return isBun ? process.execPath : (globalThis as unknown as { Deno: { execPath(): string } }).Deno.execPath();
