@@ -296,6 +296,7 @@ export const BOUND_LIBRARIES: readonly string[] = [
   "cusolver",
   "cusparse",
   "nccl",
+  "pmix",
 ];
 
 /** The libraries a first program needs (the driver, the compilers): a failure to find one is printed with its reason. */
