@@ -187,7 +187,8 @@ function run(cmd: string, args: string[], opts: { cwd?: string; env?: Record<str
   const r = spawnSync(cmd, args, {
     cwd: opts.cwd ?? project,
     encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1", ...opts.env },
+    // npm_config_loglevel: `npm run -s` (the test scripts) hands "silent" down to the npm commands run here.
+    env: { ...process.env, NO_COLOR: "1", npm_config_loglevel: "notice", ...opts.env },
     timeout: 240_000,
     maxBuffer: 64 * 1024 * 1024,
   });
