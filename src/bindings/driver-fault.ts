@@ -92,7 +92,7 @@ export function firstFaultError(): DeviceFaultError | undefined {
 }
 
 function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
+  return `${n} ${word}${n === 1 ? "" : /(s|sh|ch|x)$/.test(word) ? "es" : "s"}`;
 }
 
 /** One line per launch, for a fault's message. */
@@ -108,7 +108,9 @@ export function describeLaunches(launches: readonly LaunchRecord[]): string {
 const ENDED =
   "CUDA can no longer be used in this process: every later CUDA call throws this fault again, and closing objects releases nothing. " +
   "Restart the process.";
-const SANITIZER = "compute-sanitizer (`compute-sanitizer --tool memcheck bun script.ts`) names the faulting access and thread.";
+/** The runtime's command, for the compute-sanitizer line ("bun", or "deno run -A"). */
+const RUN = (globalThis as { Bun?: unknown }).Bun !== undefined ? "bun" : "deno run -A";
+const SANITIZER = `compute-sanitizer (\`compute-sanitizer --tool memcheck ${RUN} script.ts\`) names the faulting access and thread.`;
 
 function advice(syncEachLaunch: boolean): string {
   return syncEachLaunch
