@@ -26,7 +26,7 @@ function cliPath() {
 }
 
 /**
- * The Deno permissions of each command (README.md, "Deno permissions"): what this launcher passes when it starts Deno,
+ * The Deno permissions of each command (docs/permissions.md): what this launcher passes when it starts Deno,
  * and what it checks for when Deno started it. A command not listed (help, or an unknown one) only reads the package.
  * @type {Readonly<Record<string, readonly string[]>>}
  */

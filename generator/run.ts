@@ -33,7 +33,7 @@ export interface RunOptions {
   recordHashes: boolean;
   /**
    * A folder of toolkits, one per CTK version: DIR/X.Y/include (and DIR/X.Y/nvvm/include), as
-   * scripts/fetch-cuda12.sh and the README's set-up leave them in .cache/ctk. With it, the run covers every CTK
+   * scripts/fetch-cuda12.sh and docs/contributing.md's set-up leave them in .cache/ctk. With it, the run covers every CTK
    * version of the manifest (or the one --ctk-version names): each version generated from its folder's headers,
    * or, where they are absent, its committed output checked against the manifest's sha256 and the seals.
    */

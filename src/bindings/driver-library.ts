@@ -5,7 +5,7 @@
  * nothing could make the pathfinder's answer differ, so that a script's first driver call neither loads the
  * pathfinder nor binds libc's loader for it: on the H200 that was most of the driver's first load (pathfinder,
  * `dlopen`, table: 9.0 ms on Bun, 7.9 on Deno, against a raw `dlopen` of 2.5 / 3.0 ms; 3.8 and 5.7 this way:
- * bench/results/2026-12-02-h200-session10.md). Otherwise, and whenever the loader fails (so that the error lists every
+ * bench/results/2026-12-02-h200-session10.md, in git history at 416dd8f~1). Otherwise, and whenever the loader fails (so that the error lists every
  * place searched), the pathfinder opens it as it opens every library.
  *
  * "Nothing could make the answer differ": no `CUDA_TS_CUDA_PATH` or `CUDA_TS_CUDA_MAJOR`, an `LD_LIBRARY_PATH` with

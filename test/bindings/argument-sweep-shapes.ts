@@ -6,7 +6,7 @@
  * declarations the raw style documents (raw.ts's `C:` lines: the width of a scalar output's C type), never from the
  * generator's code, so that it checks what the generator emitted.
  *
- * The rules (README.md, "Bindings: two call styles"; generator/emit/functions.ts `emitChecked`):
+ * The rules (docs/reference.md, "Bindings: two call styles"; generator/emit/functions.ts `emitChecked`):
  * - a function whose C result is not the library's status returns that result first (a `char*` as `string | null`);
  *   one that returns the status returns it first only where the manifest lists non-errors for it;
  * - then every output, array output and in/out byte size, in parameter order: nothing is `undefined`, one is the

@@ -410,7 +410,7 @@ describe.skipIf(cc === undefined)(`layout oracle: the fixture libraries${noCc}`,
 
 // The real generated libraries, against the headers of this machine: for each library the first directory that
 // holds its headers (the manifest's CTK version, by sha256) of ORACLE_INCLUDE when set, else the git-ignored
-// .cache/ctk/X.Y/include (README, "Generating") and /usr/local/cuda/include. A library none of them can check is
+// .cache/ctk/X.Y/include (docs/contributing.md, "Regenerating for another CTK version") and /usr/local/cuda/include. A library none of them can check is
 // skipped with the reason for each directory (listed at the end of the run).
 const repoManifest = readJson<ManifestLike>(REPO_MANIFEST);
 const generatedRoot = process.env.ORACLE_GENERATED ? path.resolve(process.env.ORACLE_GENERATED) : REPO_GENERATED;

@@ -1,6 +1,6 @@
 /**
  * The package's `cuda-ts` command (bin/cuda-ts.js) started by Node.js (as `npx cuda-ts` does) on a machine with Deno
- * and no Bun: it re-executes each command on Deno with that command's permissions (README, "Deno permissions"), so
+ * and no Bun: it re-executes each command on Deno with that command's permissions (docs/permissions.md), so
  * `run` gets --allow-run and --allow-net (its rendezvous store listens, its ranks are started) and a job runs.
  */
 import { spawnSync } from "node:child_process";

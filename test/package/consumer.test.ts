@@ -3,7 +3,7 @@
  * installed into a scratch project in a temporary folder, and then, from that project:
  *
  * - a script importing `cuda-ts`, `cuda-ts/bindings` and `cuda-ts/pathfinder` that asks libcudart for its version
- *   and compiles NVVM IR to PTX, under Bun and under Deno (`--allow-ffi` and the permissions README.md names), also
+ *   and compiles NVVM IR to PTX, under Bun and under Deno (`--allow-ffi` and the permissions README.md and docs/permissions.md name), also
  *   through the `npm:cuda-ts` specifier;
  * - `tsc --noEmit` with the tsconfig.json that `tsc --init` writes (and with skipLibCheck off): no error;
  * - Node.js: cuda-ts's one-line refusal, also for a named import;

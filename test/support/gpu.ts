@@ -2,7 +2,7 @@
  * Whether this machine can run the GPU tests: a CUDA driver that initialises and at least one device. Tests
  * use `describe.skipIf(!gpu.available)` and name the reason.
  *
- * With `CUDA_TS_REQUIRE_GPU=1` (set on the GPU machine, README "Running the GPU tests") a probe that finds no usable
+ * With `CUDA_TS_REQUIRE_GPU=1` (set on the GPU machine, docs/contributing.md, "GPU tests") a probe that finds no usable
  * GPU throws {@link GpuRequiredError} instead, naming the cause: every GPU test file then fails rather than skips, so
  * a bug in our own pathfinder or driver binding cannot turn the GPU run into a green run of skips.
  */
