@@ -4,7 +4,7 @@
 // Header pmix_common.h sha256 3f3831d4ca74750d40cd44c60ce20a7b3cca1eb3ff54c6be503df2d5b8bdabd5
 // Header pmix_deprecated.h sha256 4f42d08a2f02f489db66ee1225a06a8cc002fb21133cc859d79296f20c4e2052
 // Header pmix_version.h sha256 d69a446de32d0fcefb635596277d12865c77ff14527fddb58db4009721cad928
-// Seal: sha256 289cb493fe2b80a3beac487a07f9865438149f1f7749419f2c63ea1eb8a01781
+// Seal: sha256 ac9b5f7e8e0017cba000f6369007e0dd0fb784443cf54e2c1acc85231d1e8761
 
 import { type CheckedRuntime, type PointerLike, lazyTable } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -28,12 +28,15 @@ function PMIx_Value_load$(raw: Raw, rt: CheckedRuntime): Checked["PMIx_Value_loa
 }
 
 function PMIx_Value_unload$(raw: Raw, rt: CheckedRuntime): Checked["PMIx_Value_unload"] {
+  const o0 = rt.out[0]!;
+  const u64 = rt.u64;
   const F$ = "PMIx_Value_unload";
-  return function PMIx_Value_unload(val: PointerLike, data: PointerLike, sz: PointerLike): void {
-    if (arguments.length !== 3) rt.arity(F$, "val,data,sz", 3, arguments.length);
-    const r = raw.PMIx_Value_unload(rt.ptr(rt.expect(val, pmix_value, F$, "val"), F$, "val"), rt.ptr(data, F$, "data"), rt.ptr(sz, F$, "sz"));
+  return function PMIx_Value_unload(val: PointerLike, data: PointerLike): bigint {
+    if (arguments.length !== 2) rt.arity(F$, "val,data", 2, arguments.length);
+    const r = raw.PMIx_Value_unload(rt.ptr(rt.expect(val, pmix_value, F$, "val"), F$, "val"), rt.ptr(data, F$, "data"), o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
+    return u64[0]!;
   };
 }
 
@@ -149,12 +152,14 @@ function PMIx_Info_list_release$(raw: Raw, rt: CheckedRuntime): Checked["PMIx_In
 
 function PMIx_Init$(raw: Raw, rt: CheckedRuntime): Checked["PMIx_Init"] {
   const F$ = "PMIx_Init";
-  return function PMIx_Init(proc: PointerLike, info: PointerLike, ninfo: bigint | number): void {
-    if (arguments.length !== 3) rt.arity(F$, "proc,info,ninfo", 3, arguments.length);
+  return function PMIx_Init(info: PointerLike, ninfo: bigint | number, proc?: pmix_proc): pmix_proc {
+    if (arguments.length < 2 || arguments.length > 3) rt.arity(F$, "info,ninfo,proc", 2, arguments.length);
     if (!((typeof ninfo === "bigint" ? ninfo >= 0n && ninfo <= 18446744073709551615n : Number.isSafeInteger(ninfo) && ninfo >= 0))) rt.bad(F$, "ninfo", "u64", ninfo);
-    const r = raw.PMIx_Init(rt.ptr(rt.expect(proc, pmix_proc, F$, "proc"), F$, "proc"), rt.ptr(info, F$, "info"), ninfo);
+    const $proc = proc === undefined ? rt.record(pmix_proc) : rt.recordArg(proc, pmix_proc, F$, "proc");
+    const r = raw.PMIx_Init($proc.$pointer(), rt.ptr(info, F$, "info"), ninfo);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
+    return $proc;
   };
 }
 
@@ -239,13 +244,15 @@ function PMIx_Fence_nb$(raw: Raw, rt: CheckedRuntime): Checked["PMIx_Fence_nb"] 
 }
 
 function PMIx_Get$(raw: Raw, rt: CheckedRuntime): Checked["PMIx_Get"] {
+  const o0 = rt.out[0]!;
   const F$ = "PMIx_Get";
-  return function PMIx_Get(proc: PointerLike, key: PointerLike, info: PointerLike, ninfo: bigint | number, val: PointerLike): void {
-    if (arguments.length !== 5) rt.arity(F$, "proc,key,info,ninfo,val", 5, arguments.length);
+  return function PMIx_Get(proc: PointerLike, key: PointerLike, info: PointerLike, ninfo: bigint | number): Pointer {
+    if (arguments.length !== 4) rt.arity(F$, "proc,key,info,ninfo", 4, arguments.length);
     if (!((typeof ninfo === "bigint" ? ninfo >= 0n && ninfo <= 18446744073709551615n : Number.isSafeInteger(ninfo) && ninfo >= 0))) rt.bad(F$, "ninfo", "u64", ninfo);
-    const r = raw.PMIx_Get(rt.ptr(rt.expect(proc, pmix_proc, F$, "proc"), F$, "proc"), rt.ptr(key, F$, "key"), rt.ptr(info, F$, "info"), ninfo, rt.ptr(val, F$, "val"));
+    const r = raw.PMIx_Get(rt.ptr(rt.expect(proc, pmix_proc, F$, "proc"), F$, "proc"), rt.ptr(key, F$, "key"), rt.ptr(info, F$, "info"), ninfo, o0);
     if (rt.guards) rt.check(F$);
     if (r !== 0) rt.fail(r, F$);
+    return rt.readPointer(0);
   };
 }
 

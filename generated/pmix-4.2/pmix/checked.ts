@@ -4,7 +4,7 @@
 // Header pmix_common.h sha256 3f3831d4ca74750d40cd44c60ce20a7b3cca1eb3ff54c6be503df2d5b8bdabd5
 // Header pmix_deprecated.h sha256 4f42d08a2f02f489db66ee1225a06a8cc002fb21133cc859d79296f20c4e2052
 // Header pmix_version.h sha256 d69a446de32d0fcefb635596277d12865c77ff14527fddb58db4009721cad928
-// Seal: sha256 9f18fa12266dd68c433b84ab0f9cff6af2e1ad092c709afd62a56fb9a0c0eafa
+// Seal: sha256 86204954c6285ee8abd279493aa2d584670bc3d6d49d063dc0de1cb8488c215d
 
 import type { PointerLike } from "../../../src/tables-runtime/checked.ts";
 import type { Pointer } from "../../../src/ffi/types.ts";
@@ -28,10 +28,9 @@ export interface Checked {
   /**
    * @param val - (undocumented in the header)
    * @param data - (undocumented in the header)
-   * @param sz - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `sz`
    */
-  PMIx_Value_unload(val: PointerLike, data: PointerLike, sz: PointerLike): void;
+  PMIx_Value_unload(val: PointerLike, data: PointerLike): bigint;
   /** @param val - (undocumented in the header) */
   PMIx_Value_destruct(val: PointerLike): void;
   /**
@@ -91,12 +90,12 @@ export interface Checked {
   /**
    * PMIX API
    *
-   * @param proc - (undocumented in the header)
+   * @param proc - optional: a pmix_proc to fill instead of a new one (its own contents are passed in)
    * @param info - (undocumented in the header)
    * @param ninfo - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `proc`
    */
-  PMIx_Init(proc: PointerLike, info: PointerLike, ninfo: bigint | number): void;
+  PMIx_Init(info: PointerLike, ninfo: bigint | number, proc?: pmix_proc): pmix_proc;
   /**
    * @param info - (undocumented in the header)
    * @param ninfo - (undocumented in the header)
@@ -144,10 +143,9 @@ export interface Checked {
    * @param key - (undocumented in the header)
    * @param info - (undocumented in the header)
    * @param ninfo - (undocumented in the header)
-   * @param val - (undocumented in the header)
-   * @returns nothing; a failure throws the library's typed error.
+   * @returns `val`
    */
-  PMIx_Get(proc: PointerLike, key: PointerLike, info: PointerLike, ninfo: bigint | number, val: PointerLike): void;
+  PMIx_Get(proc: PointerLike, key: PointerLike, info: PointerLike, ninfo: bigint | number): Pointer;
   /**
    * @param proc - (undocumented in the header)
    * @param key - (undocumented in the header)
