@@ -6,8 +6,8 @@
  * (test/bindings/math-outputs-child.ts) calls every checked function with outputs and compares: one output is the
  * result, several a tuple in parameter order, each of its type (number, bigint, Pointer, record) and value.
  *
- * Also: report.json decides every pointer parameter of these libraries by the documentation, a reviewed rule or an
- * override of headers-manifest.json, never by a guess.
+ * That report.json decides every pointer parameter (of these and every other generated library) by the documentation,
+ * a reviewed rule or an override of headers-manifest.json, never by a guess: test/generator/pointer-rules.test.ts.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -16,7 +16,6 @@ import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runtimeCommand } from "../support/runtime.ts";
 import { buildMock, mockBuildUnavailable, overrideVariable, target, MOCK_DEPENDENCIES } from "../support/mock-library.ts";
-import { UNDECIDED_POINTER } from "../../generator/parse/roles.ts";
 import type { FunctionTable } from "../../src/tables-runtime/spec.ts";
 import type { MathOutputPlan, MathOutputResult, OutputKind, PlannedOutput } from "./math-outputs-plan.ts";
 
@@ -285,19 +284,6 @@ function runChild(version: string, library: string, planPath: string, env: Recor
   if (r.status !== 0 || !line.startsWith("{")) throw new Error(`math-outputs-child ${library} ${version} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
   return JSON.parse(line) as MathOutputResult;
 }
-
-describe("report.json decides every pointer of the math libraries", () => {
-  for (const version of VERSIONS) {
-    it(`CUDA ${version}: no pointer decided by a guess or left undecided`, () => {
-      for (const library of LIBRARIES) {
-        const guessed = Object.entries(reportRoles(version, library)).flatMap(([fn, list]) =>
-          list.map(parseRole).filter((r) => r.rule.startsWith("undocumented pointer") || r.rule === UNDECIDED_POINTER).map((r) => `${fn}(${r.name})`)
-        );
-        expect(guessed, `${library} ${version}`).toEqual([]);
-      }
-    });
-  }
-});
 
 const skip = mockBuildUnavailable === undefined ? "" : ` [skipped: ${mockBuildUnavailable}]`;
 

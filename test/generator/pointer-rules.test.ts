@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { decideRoles, type PointerRule, type PointerRuleSpec, pointerRulesOf, UNDECIDED_POINTER } from "../../generator/parse/roles.ts";
 import type { IrDoc, IrFunction, IrType } from "../../generator/ir.ts";
-import { makeTempDir, readJson, removeDir, runGenerator, sha256 } from "./helpers.ts";
+import { makeTempDir, readJson, REPO_GENERATED, removeDir, ROOT, runGenerator, sha256 } from "./helpers.ts";
 
 const int32: IrType = { kind: "int", spelling: "int", size: 4, signed: true };
 const double: IrType = { kind: "float", spelling: "double", size: 8 } as IrType;
@@ -129,5 +129,48 @@ describe("the generator with decidePointers", () => {
     const role = generate({ pointerRoles: { tinyScale: { data: "maybe" } } });
     expect(role.status).toBe(2);
     expect(role.output).toContain("pointerRoles.tinyScale.data");
+  });
+});
+
+// Every generated library and version: the reports in generated/ (the CTK's, NCCL's and PMIx's folders).
+type Report = { libraries: { library: string; roles: Record<string, string[]> }[] };
+const reportFolders = fs.existsSync(REPO_GENERATED)
+  ? fs.readdirSync(REPO_GENERATED).filter((d) => fs.existsSync(path.join(REPO_GENERATED, d, "report.json"))).sort()
+  : [];
+
+/** The rule of a report entry `name: role… (rule)`: the text inside its last top-level parentheses. */
+function ruleOf(entry: string): string {
+  let depth = 0;
+  for (let i = entry.length - 1; i > 0; i--) {
+    if (entry[i] === ")") depth++;
+    if (entry[i] === "(" && --depth === 0) return entry.slice(i + 1, -1);
+  }
+  return entry;
+}
+
+describe("report.json of every generated library decides every pointer", () => {
+  it("finds the generated versions: the CTK's, NCCL's and PMIx's", () => {
+    expect(reportFolders.some((d) => d.startsWith("cuda-"))).toBe(true);
+    expect(reportFolders.some((d) => d.startsWith("nccl-"))).toBe(true);
+    expect(reportFolders.some((d) => d.startsWith("pmix-"))).toBe(true);
+  });
+
+  for (const folder of reportFolders) {
+    it(`${folder}: no pointer decided by a guess or left undecided, in any library`, () => {
+      const report = readJson<Report>(path.join(REPO_GENERATED, folder, "report.json"));
+      expect(report.libraries.length).toBeGreaterThan(0);
+      for (const lib of report.libraries) {
+        const guessed = Object.entries(lib.roles).flatMap(([fn, list]) =>
+          list.filter((e) => ruleOf(e).startsWith("undocumented pointer") || ruleOf(e) === UNDECIDED_POINTER).map((e) => `${fn}(${e.slice(0, e.indexOf(":"))})`)
+        );
+        expect(guessed, `${lib.library} in ${folder}`).toEqual([]);
+      }
+    });
+  }
+
+  it("every library of the manifest has decidePointers, so a new undocumented pointer fails the generation", () => {
+    const manifest = readJson<{ libraries: Record<string, { decidePointers?: boolean }> }>(path.join(ROOT, "headers-manifest.json"));
+    const without = Object.entries(manifest.libraries).filter(([, l]) => l.decidePointers !== true).map(([name]) => name);
+    expect(without).toEqual([]);
   });
 });
