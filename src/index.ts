@@ -77,8 +77,12 @@ export {
   type ArrayOverBufferOptions,
   type ArrayScalar,
   type ArrayStreamOptions,
+  type ReduceOptions,
+  type ReductionName,
   type ToTypedArrayOptions,
 } from "./core/array/device-array.ts";
+export { sum, prod, min, max, mean } from "./core/array/reductions.ts";
+export type { AxisSpec } from "./core/array/broadcast.ts";
 export {
   dtypes,
   dtypeOf,

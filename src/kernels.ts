@@ -12,6 +12,6 @@
 // The object layer this subject builds on (the root registers Device and DeviceArray with the layers below it).
 import "./index.ts";
 export { ElementwiseKernel } from "./core/kernels/elementwise.ts";
-export { ReductionKernel, REDUCTION_BLOCK, type ReductionOptions } from "./core/kernels/reduction.ts";
+export { ReductionKernel, REDUCTION_BLOCK, type ReductionOptions, type ReductionCallOptions, type ReductionArguments } from "./core/kernels/reduction.ts";
 export { builderStats, type BuilderOptions } from "./core/kernels/compile.ts";
 export type { BuilderArgument, KernelParam } from "./core/kernels/params.ts";

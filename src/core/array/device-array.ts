@@ -51,6 +51,7 @@ import {
   type SliceSpec,
 } from "./layout.ts";
 import { stridedCopy, stridedFill } from "./device-code.ts";
+import type { AxisSpec } from "./broadcast.ts";
 import { provideGlobalArrayFactory } from "../program/object-code.ts";
 
 /** Options of operations ordered on a stream. */
@@ -91,6 +92,32 @@ export interface ArrayOverBufferOptions<N extends DTypeName = DTypeName> {
   readonly strides?: readonly number[];
   /** Where element [0, ...] is, in bytes from the buffer's start (default 0). */
   readonly byteOffset?: number;
+}
+
+/** Options of the reductions (`sum`, `prod`, `min`, `max`, `mean`): the stream, the axes, whether to keep them. */
+export interface ReduceOptions extends ArrayStreamOptions {
+  /** The axes reduced: one, several, negative counting from the end (default: every axis, a 0-d result). */
+  readonly axis?: AxisSpec;
+  /** Whether the reduced axes stay, with extent 1 (default false). */
+  readonly keepdims?: boolean;
+}
+
+/** The standard reductions. */
+export type ReductionName = "sum" | "prod" | "min" | "max" | "mean";
+
+/** @internal How the reductions reach the arrays (they are built on the kernel builders, a layer above). */
+export type ArrayReducer = (op: ReductionName, a: DeviceArray, options: ReduceOptions) => DeviceArray;
+
+let reducer: ArrayReducer | undefined;
+
+/** @internal Registers the reductions (src/core/array/reductions.ts, loaded by the root). */
+export function provideArrayReducer(r: ArrayReducer): void {
+  reducer = r;
+}
+
+function reduceWith(op: ReductionName, a: DeviceArray, options: ReduceOptions): DeviceArray {
+  if (reducer === undefined) throw new TypeError(`DeviceArray.${op}: the reductions are not loaded; import them from "cuda-ts"`);
+  return reducer(op, a, options);
 }
 
 /** A value `fill`/`full` writes: a number (a bigint for 64-bit integers), a boolean, or [re, im] for complex dtypes. */
@@ -467,6 +494,32 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends PointerArgumen
     copyDeviceToHost(host, packed.buffer, 0, packed.nbytes, stream);
     packed.close(stream);
     return host;
+  }
+
+  // ---- reductions ----
+
+  /**
+   * The sum of the elements over `axis` (default: all), a new array on `stream`: integers and bool sum into int64
+   * (unsigned into uint64), floats and complex keep their dtype (float16 and bfloat16 accumulate in float32).
+   */
+  sum(options: ReduceOptions): DeviceArray {
+    return reduceWith("sum", this, options);
+  }
+  /** The product of the elements over `axis` (default: all); dtypes as {@link DeviceArray.sum}. */
+  prod(options: ReduceOptions): DeviceArray {
+    return reduceWith("prod", this, options);
+  }
+  /** The least element over `axis` (default: all), of this dtype; NaN wins; an empty reduction is refused. */
+  min(options: ReduceOptions): DeviceArray {
+    return reduceWith("min", this, options);
+  }
+  /** The greatest element over `axis` (default: all), of this dtype; NaN wins; an empty reduction is refused. */
+  max(options: ReduceOptions): DeviceArray {
+    return reduceWith("max", this, options);
+  }
+  /** The mean over `axis` (default: all): float64 for integers and bool, the dtype for floats and complex. */
+  mean(options: ReduceOptions): DeviceArray {
+    return reduceWith("mean", this, options);
   }
 
   // ---- interop ----

@@ -39,3 +39,23 @@ export class ArrayLayoutError extends ArgumentError {
     this.name = "ArrayLayoutError";
   }
 }
+
+/**
+ * Shapes that do not broadcast together under NumPy's rules (aligned at their last axis, each pair of extents equal or
+ * one of them 1), or an output whose shape is not the one its inputs broadcast to. A {@link ShapeMismatchError}: the
+ * message names both shapes and the axis where they disagree.
+ */
+export class BroadcastError extends ShapeMismatchError {
+  constructor(message: string) {
+    super(message);
+    this.name = "BroadcastError";
+  }
+}
+
+/** An axis outside an array's axes (a reduction's `axis`: from -ndim to ndim - 1), or one named twice. */
+export class AxisError extends ArgumentError {
+  constructor(message: string) {
+    super(message);
+    this.name = "AxisError";
+  }
+}

@@ -13,7 +13,14 @@
  * the element count. Each combination of dtypes (and of which inputs are scalars) is compiled once per architecture
  * through the program cache and kept by the builder; the block size comes from the occupancy API
  * (cuOccupancyMaxPotentialBlockSize), the grid covers the elements up to what the device holds at once (the kernel
- * loops over the rest). Arrays must be contiguous and of one shape: typed errors name the parameters otherwise.
+ * loops over the rest).
+ *
+ * Arrays broadcast by NumPy's rules (`[3, 1]` with `[1, 4]` gives `[3, 4]`; an allocated output has the broadcast
+ * shape; a given output must have it) and may be any views (slices with steps, transposes, offsets). When every
+ * array is contiguous and of the full shape, the contiguous kernels above run (vectorised where aligned); otherwise
+ * a strided kernel `<name>_nd`, compiled once per rank of the merged layout and per choice of which operands are
+ * strided, computes those operands' element offsets from the output index (strides 0 on broadcast axes) and indexes
+ * the rest by `i`. Shapes that do not broadcast: BroadcastError naming both parameters and the axis.
  *
  * @module
  */
@@ -24,8 +31,10 @@ import type { Kernel } from "../launch/kernel.ts";
 import type { Stream } from "../stream.ts";
 import { takeStream } from "../base/stream-arg.ts";
 import { DeviceArray, encodeElement, type ArrayScalar } from "../array/device-array.ts";
-import { elementCount } from "../array/layout.ts";
-import { bindArguments, checkUnique, headersFor, parseParams, typedefs, type Binding, type BuilderArgument, type KernelParam } from "./params.ts";
+import { elementCount, sameShape } from "../array/layout.ts";
+import { broadcastStrides, coalesceAxes } from "../array/broadcast.ts";
+import { ArrayLayoutError } from "../array/errors.ts";
+import { bindArguments, checkUnique, contiguousCall, headersFor, parseParams, typedefs, type Binding, type BuilderArgument, type KernelParam } from "./params.ts";
 import { compileKernels, configFor, includeLines, type BuilderOptions } from "./compile.ts";
 
 /** One compiled instantiation and how it launches on a device. */
@@ -274,7 +283,14 @@ export class ElementwiseKernel {
     });
     const n = elementCount(shape);
     kernelArgs.push(BigInt(n));
-    if (n > 0) {
+    if (n > 0 && !contiguousCall(this.params, padded, shape)) {
+      // Views or broadcasting: each strided operand's element offset is computed from the output index.
+      const plan = stridedPlan(this.name, this.params, padded, binding, shape);
+      const inst = this.#stridedInstance(device, binding, plan);
+      kernelArgs.push(plan.layout);
+      const grid = Math.max(1, Math.min(Math.ceil(n / inst.block), inst.maxGrid));
+      launch(s, configFor(grid, inst.block), inst.kernel, kernelArgs);
+    } else if (n > 0) {
       const inst = this.#instance(device, binding);
       const v = inst.vector;
       if (v !== undefined && aligned(this.params, kernelArgs, binding, v.width)) {
@@ -293,6 +309,14 @@ export class ElementwiseKernel {
     return elementwiseSource(this.name, this.params, binding, this.operation, this.#options.preamble);
   }
 
+  /**
+   * The generated source of the strided kernel `<name>_nd` for a signature and a plan (for inspection): see
+   * {@link elementwiseStridedSource}.
+   */
+  stridedSource(binding: Binding, plan: StridedShape): string {
+    return elementwiseStridedSource(this.name, this.params, binding, this.operation, plan, this.#options.preamble);
+  }
+
   #instance(device: Device, binding: Binding): Instance {
     const key = `${device.id}|${binding.key}`;
     let inst = this.#instances.get(key);
@@ -300,15 +324,139 @@ export class ElementwiseKernel {
       const width = vectorWidth(this.params, binding);
       const names = width > 1 ? [this.name, `${this.name}_vec`] : [this.name];
       const [kernel, vecKernel] = compileKernels(this.source(binding), names, device, headersFor(binding.dtypes), this.#options, `${this.name}.cu`);
-      const shape = (k: Kernel): { block: number; maxGrid: number } => {
-        const occ = k.occupancy(device).maxPotentialBlockSize(0, 0);
-        const block = Math.max(32, Math.min(occ.blockSize, 1024));
-        const perSm = k.occupancy(device).maxActiveBlocksPerMultiprocessor(block, 0);
-        return { block, maxGrid: Math.max(1, perSm * device.properties.multiprocessorCount, occ.minGridSize) };
-      };
-      inst = { kernel: kernel!, ...shape(kernel!), ...(vecKernel !== undefined ? { vector: { kernel: vecKernel, width, ...shape(vecKernel) } } : {}) };
+      inst = { kernel: kernel!, ...launchShape(kernel!, device), ...(vecKernel !== undefined ? { vector: { kernel: vecKernel, width, ...launchShape(vecKernel, device) } } : {}) };
       this.#instances.set(key, inst);
     }
     return inst;
   }
+
+  #stridedInstance(device: Device, binding: Binding, plan: StridedPlan): Instance {
+    const key = `${device.id}|${binding.key}|${plan.key}`;
+    let inst = this.#instances.get(key);
+    if (inst === undefined || inst.kernel.isClosed) {
+      const [kernel] = compileKernels(this.stridedSource(binding, plan), [`${this.name}_nd`], device, headersFor(binding.dtypes), this.#options, `${this.name}_nd.cu`);
+      inst = { kernel: kernel!, ...launchShape(kernel!, device) };
+      this.#instances.set(key, inst);
+    }
+    return inst;
+  }
+}
+
+/** A block size from the occupancy API, and the blocks the whole device holds at once with it. */
+function launchShape(k: Kernel, device: Device): { block: number; maxGrid: number } {
+  const occ = k.occupancy(device).maxPotentialBlockSize(0, 0);
+  const block = Math.max(32, Math.min(occ.blockSize, 1024));
+  const perSm = k.occupancy(device).maxActiveBlocksPerMultiprocessor(block, 0);
+  return { block, maxGrid: Math.max(1, perSm * device.properties.multiprocessorCount, occ.minGridSize) };
+}
+
+/** What the strided kernel is compiled for: the rank of its layout, which parameters it walks by strides, the index width. */
+export interface StridedShape {
+  /** Axes of the layout (after merging the axes every strided operand walks as one; at least 1). */
+  readonly rank: number;
+  /** Per parameter: whether its element offset is computed from strides (the others are indexed by `i` or are scalars/raw). */
+  readonly strided: readonly boolean[];
+  /** Whether the element count fits 32 bits (the index is decomposed in 32-bit arithmetic then). */
+  readonly index32: boolean;
+}
+
+/** A strided call's plan: what it compiles for, its cache key, and the layout argument's bytes. */
+export interface StridedPlan extends StridedShape {
+  /** Distinguishes one compiled strided kernel from another (with the binding's key). */
+  readonly key: string;
+  /** The layout struct passed by value: the extents, then each strided operand's strides (int64, elements). */
+  readonly layout: Uint8Array;
+}
+
+/** The most bytes the layout struct may take (kernel parameters share 4 KiB). */
+export const STRIDED_LAYOUT_MAX_BYTES = 3072;
+
+/**
+ * The plan of a strided call (exported for tests: no GPU needed). Operands that are contiguous with the full shape
+ * are indexed by `i`; every other array (a view, a broadcast operand) gets its strides in the output's shape (0 on
+ * broadcast axes), and the axes all of them walk as one are merged.
+ */
+export function stridedPlan(kernelName: string, params: readonly KernelParam[], args: readonly (BuilderArgument | undefined)[], binding: Binding, shape: readonly number[]): StridedPlan {
+  const strided = params.map((p, k) => {
+    const a = args[k];
+    return a instanceof DeviceArray && !p.raw && !binding.scalar[k] && !(a.isContiguous && sameShape(a.shape, shape));
+  });
+  const lists: number[][] = [];
+  params.forEach((_, k) => {
+    if (strided[k]) {
+      const a = args[k] as DeviceArray;
+      lists.push(broadcastStrides(a.shape, a.strides, shape));
+    }
+  });
+  let merged = coalesceAxes(shape, lists);
+  if (merged.shape.length === 0) merged = { shape: [1], strides: lists.map(() => [0]) };
+  const rank = merged.shape.length;
+  const bytes = 8 * rank * (1 + lists.length);
+  if (bytes > STRIDED_LAYOUT_MAX_BYTES) {
+    throw new ArrayLayoutError(`${kernelName}: ${lists.length} strided operands over ${rank} axes need a ${bytes}-byte layout, more than a kernel's parameters hold (${STRIDED_LAYOUT_MAX_BYTES}); copy some of them to contiguous arrays first`);
+  }
+  const layout = new Uint8Array(bytes);
+  const dv = new DataView(layout.buffer);
+  merged.shape.forEach((n, d) => dv.setBigInt64(8 * d, BigInt(n), true));
+  merged.strides.forEach((list, j) => list.forEach((st, d) => dv.setBigInt64(8 * ((j + 1) * rank + d), BigInt(st), true)));
+  const index32 = elementCount(shape) <= 0xffff_ffff;
+  const key = `nd${rank}:${strided.map((x) => (x ? "s" : "c")).join("")}:${index32 ? "u32" : "u64"}`;
+  return { rank, strided, index32, key, layout };
+}
+
+/**
+ * The source of the strided kernel `<name>_nd` (exported for tests: no GPU needed): a grid-stride loop over the
+ * output's elements in row-major order; each strided operand's element offset comes from decomposing the index over
+ * the layout's extents (passed by value, so one kernel serves every shape of its rank), the other operands are
+ * indexed by `i`. In the body, `i` is the element's row-major index in the output.
+ */
+export function elementwiseStridedSource(name: string, params: readonly KernelParam[], binding: Binding, body: string, plan: StridedShape, preamble = ""): string {
+  const lines = [...includeLines(headersFor(binding.dtypes)), ...typedefs(binding.types), preamble];
+  const R = plan.rank;
+  const IDX = plan.index32 ? "unsigned int" : "unsigned long long";
+  const decl: string[] = [];
+  const walked: string[] = [];
+  const loads: string[] = [];
+  const refs: string[] = [];
+  params.forEach((p, k) => {
+    const t = binding.dtypes[k]!.ctype;
+    if (p.raw) {
+      decl.push(`${p.output ? "" : "const "}${t}* __restrict__ ${p.name}`);
+      return;
+    }
+    if (binding.scalar[k]) {
+      decl.push(`const ${t} ${p.name}`);
+      return;
+    }
+    decl.push(p.output ? `${t}* __restrict__ _p_${p.name}` : `const ${t}* __restrict__ _p_${p.name}`);
+    const at = plan.strided[k] ? `_o_${p.name}` : "i";
+    if (plan.strided[k]) walked.push(p.name);
+    if (p.output) refs.push(`    ${t}& ${p.name} = _p_${p.name}[${at}];`);
+    else loads.push(`    const ${t} ${p.name} = _p_${p.name}[${at}];`);
+  });
+  decl.push("const unsigned long long _n", "const _nd_layout _l");
+  lines.push(
+    `struct _nd_layout { long long shape[${R}];${walked.map((w) => ` long long st_${w}[${R}];`).join("")} };`,
+    `extern "C" __global__ void ${name}_nd(${decl.join(", ")}) {`,
+    "  const unsigned long long _stride = (unsigned long long)gridDim.x * blockDim.x;",
+    "  for (unsigned long long _i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; _i < _n; _i += _stride) {",
+    "    const unsigned long long i = _i;",
+    `    ${IDX} _r = (${IDX})_i;`,
+    ...walked.map((w) => `    long long _o_${w} = 0;`),
+    "#pragma unroll",
+    `    for (int _k = ${R - 1}; _k > 0; --_k) {`,
+    `      const ${IDX} _e = (${IDX})_l.shape[_k];`,
+    `      const ${IDX} _q = _r / _e;`,
+    "      const long long _d = (long long)(_r - _q * _e);",
+    "      _r = _q;",
+    ...walked.map((w) => `      _o_${w} += _d * _l.st_${w}[_k];`),
+    "    }",
+    ...walked.map((w) => `    _o_${w} += (long long)_r * _l.st_${w}[0];`),
+    ...loads,
+    ...refs,
+    `    ${body.trim().replace(/;?$/, ";")}`,
+    "  }",
+    "}",
+  );
+  return lines.filter((l) => l !== "").join("\n") + "\n";
 }

@@ -7,12 +7,14 @@
  *
  * @module
  */
-import { DTypeError, ShapeMismatchError, ArrayLayoutError } from "../array/errors.ts";
+import { DTypeError, ArrayLayoutError } from "../array/errors.ts";
 import { describeValue } from "../../errors/describe.ts";
 import { refuseWrongDevice } from "../base/wrong-device.ts";
 import { DeviceArray, encodeElement, type ArrayScalar } from "../array/device-array.ts";
 import { dtypes, DTYPE_NAMES, type DType, type DTypeName } from "../array/dtype.ts";
 import { sameShape } from "../array/layout.ts";
+import { broadcastShapes, type NamedShape } from "../array/broadcast.ts";
+import { BroadcastError } from "../array/errors.ts";
 
 /** One declared parameter. */
 export interface KernelParam {
@@ -75,7 +77,10 @@ export interface Binding {
   readonly dtypes: readonly DType[];
   /** Per parameter: whether a scalar was passed (inputs only). */
   readonly scalar: readonly boolean[];
-  /** The shape every non-raw array argument has (undefined when no non-raw array was passed). */
+  /**
+   * The shape the non-raw array arguments broadcast to (NumPy's rules; outputs must have it), undefined when no
+   * non-raw array was passed or shapes were not compared.
+   */
   readonly shape: readonly number[] | undefined;
   /** The signature: what distinguishes one instantiation from another. */
   readonly key: string;
@@ -87,13 +92,22 @@ function isScalar(v: unknown): v is ArrayScalar {
 
 /**
  * Binds the placeholders of `params` to the dtypes of `args` (outputs may be missing: `undefined`), checks dtypes
- * against declared ones, shapes against each other (naming the parameters), and contiguity and devices.
+ * against declared ones, devices, raw arrays' contiguity, and (unless `compareShapes` is false) that the non-raw
+ * arrays broadcast together, outputs having the broadcast shape (BroadcastError naming the parameters). Non-raw
+ * arrays may be any views (strided, offset, negative or zero strides).
  */
-export function bindArguments(kernelName: string, params: readonly KernelParam[], args: readonly (BuilderArgument | undefined)[], deviceId: number, fixed: ReadonlyMap<string, DType> = new Map()): Binding {
+export function bindArguments(
+  kernelName: string,
+  params: readonly KernelParam[],
+  args: readonly (BuilderArgument | undefined)[],
+  deviceId: number,
+  fixed: ReadonlyMap<string, DType> = new Map(),
+  compareShapes = true,
+): Binding {
   const types = new Map<string, DType>(fixed);
   const boundBy = new Map<string, string>();
-  let shape: readonly number[] | undefined;
-  let shapeFrom = "";
+  const operands: NamedShape[] = [];
+  const outputs: NamedShape[] = [];
   params.forEach((p, i) => {
     const a = args[i];
     if (a === undefined) {
@@ -112,18 +126,14 @@ export function bindArguments(kernelName: string, params: readonly KernelParam[]
       } else if (a.dtype.name !== p.type) {
         throw new DTypeError(`${kernelName}: ${p.name} is declared ${p.type} but a ${a.dtype.name} array was passed`);
       }
-      if (!a.isContiguous) {
-        throw new ArrayLayoutError(`${kernelName}: ${p.name} must be contiguous but its strides are [${a.strides.join(", ")}] for shape [${a.shape.join(", ")}]; pass ${p.name}.copy({ stream })`);
+      if (p.raw && !a.isContiguous) {
+        throw new ArrayLayoutError(`${kernelName}: raw ${p.name} must be contiguous but its strides are [${a.strides.join(", ")}] for shape [${a.shape.join(", ")}]; pass ${p.name}.copy({ stream })`);
       }
       const dev = a.buffer.isHostAccessible ? deviceId : a.buffer.device.id;
       if (dev !== deviceId) refuseWrongDevice(`${kernelName}: ${p.name}`, deviceId, dev, `the kernel runs on the stream's device: copy ${p.name} to device ${deviceId} first, or launch on a stream of device ${dev}`);
-      if (!p.raw) {
-        if (shape === undefined) {
-          shape = a.shape;
-          shapeFrom = p.name;
-        } else if (!sameShape(shape, a.shape)) {
-          throw new ShapeMismatchError(`${kernelName}: ${p.name} has shape [${a.shape.join(", ")}] but ${shapeFrom} has shape [${shape.join(", ")}]`);
-        }
+      if (!p.raw && compareShapes) {
+        operands.push({ name: p.name, shape: a.shape });
+        if (p.output) outputs.push({ name: p.name, shape: a.shape });
       }
       return;
     }
@@ -131,6 +141,12 @@ export function bindArguments(kernelName: string, params: readonly KernelParam[]
     if (p.raw) throw new TypeError(`${kernelName}: raw parameter ${p.name} takes a DeviceArray, not ${describeValue(a)}`);
     if (!isScalar(a)) throw new TypeError(`${kernelName}: ${p.name} takes a DeviceArray or a scalar (number, bigint, boolean, [re, im]), not ${describeValue(a)}`);
   });
+  const shape = operands.length === 0 ? undefined : broadcastShapes(operands, kernelName);
+  for (const o of outputs) {
+    if (!sameShape(o.shape, shape!)) {
+      throw new BroadcastError(`${kernelName}: output ${o.name} has shape [${o.shape.join(", ")}] but the operands broadcast to [${shape!.join(", ")}]; an output is written whole, never broadcast`);
+    }
+  }
   const resolved = params.map((p) => {
     if (!p.placeholder) return dtypes[p.type as DTypeName];
     const t = types.get(p.type);
@@ -162,4 +178,15 @@ export function headersFor(list: Iterable<DType>): { fp16: boolean; bf16: boolea
 /** `typedef <ctype> <placeholder>;` lines for the placeholders of a binding (sorted, one each). */
 export function typedefs(types: ReadonlyMap<string, DType>): string[] {
   return [...types.keys()].sort().map((k) => `typedef ${types.get(k)!.ctype} ${k};`);
+}
+
+/**
+ * Whether a call takes the contiguous kernels (of a builder): every non-raw array argument (inputs and outputs) is contiguous and
+ * has the call's full shape (scalars and raw arrays aside).
+ */
+export function contiguousCall(params: readonly KernelParam[], args: readonly (BuilderArgument | undefined)[], shape: readonly number[]): boolean {
+  return params.every((p, k) => {
+    const a = args[k];
+    return !(a instanceof DeviceArray) || p.raw || (a.isContiguous && sameShape(a.shape, shape));
+  });
 }

@@ -14,6 +14,13 @@
  * every block reduces its share into one partial (a grid-stride loop, four elements in flight per thread, then a
  * shared-memory tree), and one block reduces the partials and runs `post`. Grid from the occupancy API.
  *
+ * Along axes: `sum.launch(stream, x, { axis: 0 })`, `{ axis: [0, 2], keepdims: true }`, negative axes counting from
+ * the end. Then (and for strided or broadcast inputs) one kernel, compiled per rank of the merged kept and reduced
+ * layouts: each output element gets a group of threads; when the reduced elements are neighbours in memory (a
+ * reduction over the last axes) a group is consecutive threads reading consecutive elements (up to a block per
+ * output), otherwise consecutive threads take consecutive outputs (coalesced along the kept axes) and a few threads
+ * per output split the reduced range; a shared-memory tree per group, then `post`.
+ *
  * @module
  */
 import type { Device } from "../device.ts";
@@ -24,9 +31,11 @@ import type { Stream } from "../stream.ts";
 import { takeStream } from "../base/stream-arg.ts";
 import { DeviceArray, encodeElement, type ArrayScalar } from "../array/device-array.ts";
 import { dtypes, DTYPE_NAMES, type DType, type DTypeName } from "../array/dtype.ts";
-import { elementCount } from "../array/layout.ts";
+import { contiguousStrides, elementCount, isContiguous, sameShape } from "../array/layout.ts";
 import { ShapeMismatchError } from "../array/errors.ts";
-import { REDUCTION_RESERVED, bindArguments, checkUnique, headersFor, parseParams, typedefs, type Binding, type BuilderArgument, type KernelParam } from "./params.ts";
+import { broadcastStrides, coalesceAxes, normalizeAxes, reducedShape, type AxisSpec } from "../array/broadcast.ts";
+import { u32 } from "../launch/scalars.ts";
+import { REDUCTION_RESERVED, bindArguments, contiguousCall, checkUnique, headersFor, parseParams, typedefs, type Binding, type BuilderArgument, type KernelParam } from "./params.ts";
 import { compileKernels, configFor, includeLines, type BuilderOptions } from "./compile.ts";
 
 /** Options of a reduction builder. */
@@ -37,6 +46,130 @@ export interface ReductionOptions extends BuilderOptions {
 
 /** Threads per block of both launches (a power of two, for the shared-memory tree). */
 export const REDUCTION_BLOCK = 256;
+
+/** What a reduction call may add after its arrays: the axes to reduce and whether to keep them. */
+export interface ReductionCallOptions {
+  /** The axes reduced: one, several, negative counting from the end (default: every axis). */
+  readonly axis?: AxisSpec;
+  /** Whether reduced axes stay in the output with extent 1 (default false). */
+  readonly keepdims?: boolean;
+}
+
+/** A reduction call's arguments: arrays and scalars, then optionally `{ axis, keepdims }`. */
+export type ReductionArguments = BuilderArgument[] | [...BuilderArgument[], ReductionCallOptions];
+
+function isCallOptions(v: unknown): v is ReductionCallOptions {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof DeviceArray);
+}
+
+/** What the axis kernel is compiled for: the ranks of its kept and reduced layouts, the index width. */
+export interface AxisShape {
+  /** Axes of the kept (output) layout after merging (at least 1). */
+  readonly keptRank: number;
+  /** Axes of the reduced layout after merging (at least 1). */
+  readonly reducedRank: number;
+  /** Whether output and reduced counts fit 32 bits (indices are decomposed in 32-bit arithmetic then). */
+  readonly index32: boolean;
+}
+
+/** An axis reduction's plan: the shapes, the launch shape, the cache key and the layout argument's bytes. */
+export interface AxisPlan extends AxisShape {
+  readonly key: string;
+  /** Output elements, and elements reduced into each. */
+  readonly nOut: number;
+  readonly nReduced: number;
+  /** Threads per output element (a power of two), outputs per block, and the step between a group's threads. */
+  readonly group: number;
+  readonly outputsPerBlock: number;
+  readonly laneStride: number;
+  /**
+   * The layout struct by value (int64): kept extents, reduced extents, then per operand (strided inputs, the
+   * element index, outputs) its kept strides, then per operand (strided inputs, the index) its reduced strides.
+   */
+  readonly layout: Uint8Array;
+}
+
+const nextPow2 = (n: number): number => (n <= 1 ? 1 : 2 ** Math.ceil(Math.log2(n)));
+
+/**
+ * How an axis reduction spreads over a block (exported for tests): `inner` (the reduced elements are the
+ * neighbours in memory) gives each output a group of consecutive threads that read consecutive elements; otherwise
+ * (the outputs are the neighbours) consecutive threads take consecutive outputs and a few threads per output split
+ * the reduced range. Blocks of at most {@link REDUCTION_BLOCK} threads.
+ */
+export function axisLaunchShape(nOut: number, nReduced: number, inner: boolean): { group: number; outputsPerBlock: number; laneStride: number } {
+  const B = REDUCTION_BLOCK;
+  let group: number;
+  let w: number;
+  if (inner) {
+    group = Math.min(B, nextPow2(nReduced));
+    w = Math.min(B / group, nextPow2(nOut));
+  } else {
+    w = Math.min(32, nextPow2(nOut));
+    group = Math.min(B / w, nextPow2(nReduced));
+    w = Math.min(B / group, nextPow2(nOut));
+  }
+  return { group, outputsPerBlock: w, laneStride: inner ? 1 : w };
+}
+
+/**
+ * The plan of a reduction over `axes` of inputs broadcast to `shape` (exported for tests: no GPU needed). Each array
+ * input is read through its strides in `shape`; its kept and reduced axes are merged separately.
+ */
+export function axisPlan(
+  params: readonly KernelParam[],
+  args: readonly (BuilderArgument | undefined)[],
+  binding: Binding,
+  shape: readonly number[],
+  axes: readonly number[],
+  keepdims: boolean,
+  outputs: readonly DeviceArray[],
+): AxisPlan {
+  const reducedSet = new Set(axes);
+  const kept = shape.map((_, d) => d).filter((d) => !reducedSet.has(d));
+  const inLists: number[][] = [];
+  params.forEach((p, k) => {
+    const a = args[k];
+    if (!p.output && a instanceof DeviceArray && !p.raw && !binding.scalar[k]) inLists.push(broadcastStrides(a.shape, a.strides, shape));
+  });
+  const index = contiguousStrides(shape);
+  const outLists = outputs.map((o) => kept.map((d, j) => o.strides[keepdims ? d : j]!));
+  const keptMerged = coalesceAxes(
+    kept.map((d) => shape[d]!),
+    [...inLists.map((l) => kept.map((d) => l[d]!)), kept.map((d) => index[d]!), ...outLists],
+  );
+  const redMerged = coalesceAxes(
+    axes.map((d) => shape[d]!),
+    [...inLists.map((l) => axes.map((d) => l[d]!)), axes.map((d) => index[d]!)],
+  );
+  const pad = (m: { shape: number[]; strides: number[][] }): { shape: number[]; strides: number[][] } =>
+    m.shape.length > 0 ? m : { shape: [1], strides: m.strides.map(() => [0]) };
+  const k = pad(keptMerged);
+  const r = pad(redMerged);
+  const nOut = elementCount(k.shape);
+  const nReduced = elementCount(r.shape);
+  // Which walk is along memory: compare the first input's innermost reduced and kept strides.
+  const innerR = Math.abs(r.strides[0]!.at(-1)!);
+  const innerK = Math.abs(k.strides[0]!.at(-1)!);
+  const inner = nOut === 1 || (nReduced > 1 && innerR !== 0 && (innerK === 0 || innerR <= innerK));
+  const values = [...k.shape, ...r.shape, ...k.strides.flat(), ...r.strides.flat()];
+  const layout = new Uint8Array(8 * values.length);
+  const dv = new DataView(layout.buffer);
+  values.forEach((v, j) => dv.setBigInt64(8 * j, BigInt(v), true));
+  const index32 = nOut <= 0xffff_ffff && nReduced <= 0xffff_ffff;
+  const keptRank = k.shape.length;
+  const reducedRank = r.shape.length;
+  return {
+    keptRank,
+    reducedRank,
+    index32,
+    key: `axis${keptRank}x${reducedRank}:${index32 ? "u32" : "u64"}`,
+    nOut,
+    nReduced,
+    ...axisLaunchShape(nOut, nReduced, inner),
+    layout,
+  };
+}
 
 interface Instance {
   readonly partial: Kernel;
@@ -121,7 +254,102 @@ export function reductionSource(
   return lines.filter((l) => l !== "").join("\n") + "\n";
 }
 
-/** A reduction kernel builder (CuPy's ReductionKernel, over all elements). */
+/**
+ * The source of the axis kernel `<name>_axis` (exported for tests: no GPU needed). Groups of threads reduce one
+ * output element each (the kept index decomposed over the kept layout, the reduced index over the reduced layout,
+ * both passed by value, so one kernel serves every shape of its ranks), then a shared-memory tree per group, then
+ * `post` writes the output through its strides. In `map`, `i` is the element's row-major index in the inputs'
+ * broadcast shape.
+ */
+export function reductionAxisSource(
+  name: string,
+  params: readonly KernelParam[],
+  binding: Binding,
+  exprs: { readonly map: string; readonly reduce: string; readonly post: string; readonly identity: string },
+  reduceType: DType,
+  plan: AxisShape,
+  preamble = "",
+): string {
+  const common = reductionSource(name, params, binding, exprs, reduceType, preamble);
+  // The device functions (map, reduce, identity, block tree) of the whole-array source, without its kernels.
+  const prelude = common.slice(0, common.indexOf('extern "C"'));
+  const ins = params.map((p, k) => ({ p, k })).filter(({ p }) => !p.output);
+  const outs = params.map((p, k) => ({ p, k })).filter(({ p }) => p.output);
+  const walked = ins.filter(({ p, k }) => !p.raw && !binding.scalar[k]);
+  const J = walked.length + 1 + outs.length; // strided inputs, the index, outputs
+  const JR = walked.length + 1;
+  const KR = plan.keptRank;
+  const RR = plan.reducedRank;
+  const IDX = plan.index32 ? "unsigned int" : "unsigned long long";
+  const inDecl = ins.map(({ p, k }) => {
+    const t = binding.dtypes[k]!.ctype;
+    if (p.raw) return `const ${t}* __restrict__ ${p.name}`;
+    if (binding.scalar[k]) return `const ${t} ${p.name}`;
+    return `const ${t}* __restrict__ _p_${p.name}`;
+  });
+  const outDecl = outs.map(({ p, k }) => `${binding.dtypes[k]!.ctype}* __restrict__ _p_${p.name}`);
+  const slot = (p: KernelParam): number => walked.findIndex((w) => w.p === p);
+  const mapArgs = [...ins.map(({ p, k }) => (p.raw || binding.scalar[k] ? p.name : `_p_${p.name}[_ko${slot(p)} + _ro${slot(p)}]`)), "i"].join(", ");
+  /** Decomposes `v` over `shape` (rank n) into offsets `prefix<j>` of lists `lists` (j from 0 to count - 1). */
+  const decompose = (indent: string, v: string, n: number, shapeField: string, strideField: string, prefix: string, count: number): string[] => {
+    const js = [...Array(count).keys()];
+    return [
+      `${indent}${IDX} _q = (${IDX})${v};`,
+      "#pragma unroll",
+      `${indent}for (int _k = ${n - 1}; _k > 0; --_k) {`,
+      `${indent}  const ${IDX} _e = (${IDX})_l.${shapeField}[_k];`,
+      `${indent}  const ${IDX} _u = _q / _e;`,
+      `${indent}  const long long _d = (long long)(_q - _u * _e);`,
+      `${indent}  _q = _u;`,
+      ...js.map((j) => `${indent}  ${prefix}${j} += _d * _l.${strideField}[${j}][_k];`),
+      `${indent}}`,
+      ...js.map((j) => `${indent}${prefix}${j} += (long long)_q * _l.${strideField}[${j}][0];`),
+    ];
+  };
+  const lines = [
+    prelude.trimEnd(),
+    `struct _rd_layout { long long kshape[${KR}]; long long rshape[${RR}]; long long ks[${J}][${KR}]; long long rs[${JR}][${RR}]; };`,
+    `extern "C" __global__ void ${name}_axis(${[...inDecl, ...outDecl, "const unsigned long long _nout", "const unsigned long long _nred", "const unsigned int _g", "const unsigned int _ls", "const _rd_layout _l"].join(", ")}) {`,
+    "  extern __shared__ unsigned char _smem_raw[];",
+    "  _type_reduce* _smem = reinterpret_cast<_type_reduce*>(_smem_raw);",
+    "  const unsigned int _t = threadIdx.x;",
+    "  const unsigned int _w = blockDim.x / _g;",
+    "  const unsigned int _lane = _ls == 1 ? _t % _g : _t / _w;",
+    "  const unsigned int _slot = _ls == 1 ? _t / _g : _t % _w;",
+    "  for (unsigned long long _base = (unsigned long long)blockIdx.x * _w; _base < _nout; _base += (unsigned long long)gridDim.x * _w) {",
+    "    const unsigned long long _o = _base + _slot;",
+    "    _type_reduce _acc = _identity();",
+    `    long long ${[...Array(J).keys()].map((j) => `_ko${j} = 0`).join(", ")};`,
+    "    if (_o < _nout) {",
+    "      {",
+    ...decompose("        ", "_o", KR, "kshape", "ks", "_ko", J),
+    "      }",
+    "      for (unsigned long long _rr = _lane; _rr < _nred; _rr += _g) {",
+    `        long long ${[...Array(JR).keys()].map((j) => `_ro${j} = 0`).join(", ")};`,
+    ...decompose("        ", "_rr", RR, "rshape", "rs", "_ro", JR),
+    `        const unsigned long long i = (unsigned long long)(_ko${walked.length} + _ro${walked.length});`,
+    `        _acc = _reduce(_acc, _map(${mapArgs}));`,
+    "      }",
+    "    }",
+    "    _smem[_t] = _acc;",
+    "    __syncthreads();",
+    "    for (unsigned int _off = _g >> 1; _off > 0; _off >>= 1) {",
+    "      if (_lane < _off) _smem[_t] = _reduce(_smem[_t], _smem[_t + _off * _ls]);",
+    "      __syncthreads();",
+    "    }",
+    "    if (_lane == 0 && _o < _nout) {",
+    "      const _type_reduce a = _smem[_t];",
+    ...outs.map(({ p, k }, j) => `      ${binding.dtypes[k]!.ctype}& ${p.name} = _p_${p.name}[_ko${walked.length + 1 + j}];`),
+    `      ${exprs.post.trim().replace(/;?$/, ";")}`,
+    "    }",
+    "    __syncthreads();",
+    "  }",
+    "}",
+  ];
+  return lines.join("\n") + "\n";
+}
+
+/** A reduction kernel builder (CuPy's ReductionKernel: over every axis, or over the axes a call names). */
 export class ReductionKernel {
   readonly name: string;
   /** The inputs, then the outputs. */
@@ -133,6 +361,7 @@ export class ReductionKernel {
   readonly #options: ReductionOptions;
   readonly #inputs: number;
   readonly #instances = new Map<string, Instance>();
+  readonly #axisInstances = new Map<string, { readonly kernel: Kernel; readonly maxGrid: number; readonly reduceType: DType }>();
 
   /**
    * @param inParams - inputs, "T x"
@@ -187,52 +416,75 @@ export class ReductionKernel {
   }
 
   /**
-   * Reduces the inputs on `stream` into the outputs (0-d arrays, allocated when not given; a given one must hold one
-   * element). Returns the output, or the list of outputs when there are several.
+   * Reduces the inputs on `stream` into the outputs, returned (the list of outputs when there are several). Without
+   * options, or with `axis` naming every axis, over every element: the outputs are 0-d (allocated when not given; a
+   * given one must hold one element). With `{ axis, keepdims }` as the last argument, over those axes only
+   * (negative counting from the end): the outputs have the input shape without them (with extent 1 there when
+   * `keepdims`), allocated when not given, a given one of exactly that shape (any strides). Inputs broadcast
+   * together (NumPy's rules) and may be any views. AxisError for an axis out of range.
    */
-  launch(stream: Stream, ...args: BuilderArgument[]): DeviceArray | DeviceArray[] {
+  launch(stream: Stream, ...args: ReductionArguments): DeviceArray | DeviceArray[] {
     const s = takeStream(stream, `${this.name}.launch`);
-    const total = this.params.length;
-    if (args.length < this.#inputs || args.length > total) {
-      throw new TypeError(`${this.name} takes ${this.#inputs} input${this.#inputs === 1 ? "" : "s"} and up to ${total - this.#inputs} output${total - this.#inputs === 1 ? "" : "s"}, ${args.length} given`);
+    let options: ReductionCallOptions = {};
+    let list = args as readonly (BuilderArgument | ReductionCallOptions)[];
+    if (list.length > 0 && isCallOptions(list[list.length - 1])) {
+      options = list[list.length - 1] as ReductionCallOptions;
+      list = list.slice(0, -1);
     }
+    const total = this.params.length;
+    if (list.length < this.#inputs || list.length > total) {
+      throw new TypeError(`${this.name} takes ${this.#inputs} input${this.#inputs === 1 ? "" : "s"} and up to ${total - this.#inputs} output${total - this.#inputs === 1 ? "" : "s"}, ${list.length} given`);
+    }
+    const keepdims = options.keepdims ?? false;
+    if (typeof keepdims !== "boolean") throw new TypeError(`${this.name}: keepdims is a boolean, got ${describeValue(keepdims)}`);
     const device = s.device;
-    const padded: (BuilderArgument | undefined)[] = [...args];
+    const padded = [...list] as (BuilderArgument | undefined)[];
     while (padded.length < total) padded.push(undefined);
-    // Outputs are 0-d: bind inputs for the shape, outputs for their dtypes only.
+    // Inputs broadcast together and give the shape; outputs are bound for their dtypes only (shapes checked here).
     const inputBinding = bindArguments(this.name, this.params.slice(0, this.#inputs), padded.slice(0, this.#inputs), device.id);
+    const shape = inputBinding.shape;
+    if (shape === undefined) throw new TypeError(`${this.name}: no input array was passed`);
+    const axes = normalizeAxes(options.axis, shape.length, this.name);
+    const outShape = reducedShape(shape, axes, keepdims);
+    const whole = axes.length === shape.length && contiguousCall(this.params.slice(0, this.#inputs), padded, shape);
     const outGiven = padded.slice(this.#inputs);
     outGiven.forEach((o, j) => {
-      if (o instanceof DeviceArray && o.size !== 1) {
-        throw new ShapeMismatchError(`${this.name}: output ${this.params[this.#inputs + j]!.name} must hold one element, but has shape [${o.shape.join(", ")}]`);
+      if (!(o instanceof DeviceArray)) return;
+      const what = `${this.name}: output ${this.params[this.#inputs + j]!.name}`;
+      if (whole && o.size !== 1) throw new ShapeMismatchError(`${what} must hold one element, but has shape [${o.shape.join(", ")}]`);
+      if (!whole && !sameShape(o.shape, outShape)) {
+        throw new ShapeMismatchError(`${what} has shape [${o.shape.join(", ")}] but reducing [${shape.join(", ")}] over axes [${axes.join(", ")}]${keepdims ? " (keepdims)" : ""} gives [${outShape.join(", ")}]`);
       }
     });
-    const outParams = this.params.slice(this.#inputs).map((p) => ({ ...p, raw: true })); // 0-d: no shape comparison
-    const outBinding = bindArguments(this.name, outParams, outGiven, device.id, inputBinding.types);
+    const outBinding = bindArguments(this.name, this.params.slice(this.#inputs), outGiven, device.id, inputBinding.types, false);
     const binding: Binding = {
       types: outBinding.types,
       dtypes: [...inputBinding.dtypes, ...outBinding.dtypes],
       scalar: [...inputBinding.scalar, ...outBinding.scalar],
-      shape: inputBinding.shape,
+      shape,
       key: `${inputBinding.key}|${outBinding.key}`,
     };
-    const shape = inputBinding.shape;
-    if (shape === undefined) throw new TypeError(`${this.name}: no input array was passed`);
-    const n = elementCount(shape);
-    const inst = this.#instance(device, binding);
     const outputs: DeviceArray[] = [];
     const inArgs: KernelArgument[] = [];
     const outArgs: KernelArgument[] = [];
     this.params.forEach((p, k) => {
       let a = padded[k];
       if (p.output) {
-        if (a === undefined) a = DeviceArray.empty([], binding.dtypes[k]!, { stream: s });
+        if (a === undefined) a = DeviceArray.empty(outShape, binding.dtypes[k]!, { stream: s });
         outputs.push(a as DeviceArray);
         outArgs.push(a as DeviceArray);
       } else {
         inArgs.push(binding.scalar[k] ? encodeElement(binding.dtypes[k]!, a as ArrayScalar) : (a as DeviceArray));
       }
     });
+    if (whole) this.#launchWhole(s, binding, elementCount(shape), inArgs, outArgs);
+    else this.#launchAxes(s, binding, padded, shape, axes, keepdims, outputs, inArgs, outArgs);
+    return outputs.length === 1 ? outputs[0]! : outputs;
+  }
+
+  /** Every element of contiguous inputs: a partial result per block, then one block reduces the partials. */
+  #launchWhole(s: Stream, binding: Binding, n: number, inArgs: KernelArgument[], outArgs: KernelArgument[]): void {
+    const inst = this.#instance(s.device, binding);
     const block = REDUCTION_BLOCK;
     const shm = block * inst.reduceType.itemsize;
     const grid = Math.max(1, Math.min(Math.ceil(n / block), inst.maxGrid));
@@ -243,7 +495,57 @@ export class ReductionKernel {
     } finally {
       partial.close(s);
     }
-    return outputs.length === 1 ? outputs[0]! : outputs;
+  }
+
+  /** Some axes, or strided or broadcast inputs: one launch of the axis kernel, a group of threads per output. */
+  #launchAxes(
+    s: Stream,
+    binding: Binding,
+    args: readonly (BuilderArgument | undefined)[],
+    shape: readonly number[],
+    axes: readonly number[],
+    keepdims: boolean,
+    outputs: readonly DeviceArray[],
+    inArgs: KernelArgument[],
+    outArgs: KernelArgument[],
+  ): void {
+    const plan = axisPlan(this.params, args, binding, shape, axes, keepdims, outputs);
+    if (plan.nOut === 0) return;
+    const device = s.device;
+    const key = `${device.id}|${binding.key}|${plan.key}`;
+    let inst = this.#axisInstances.get(key);
+    if (inst === undefined || inst.kernel.isClosed) {
+      const reduceType = this.#reduceType(binding);
+      const [kernel] = compileKernels(this.axisSource(binding, plan), [`${this.name}_axis`], device, headersFor([...binding.dtypes, reduceType]), this.#options, `${this.name}_axis.cu`);
+      const perSm = kernel!.occupancy(device).maxActiveBlocksPerMultiprocessor(REDUCTION_BLOCK, REDUCTION_BLOCK * reduceType.itemsize);
+      inst = { kernel: kernel!, maxGrid: Math.max(1, perSm * device.properties.multiprocessorCount), reduceType };
+      this.#axisInstances.set(key, inst);
+    }
+    const block = plan.group * plan.outputsPerBlock;
+    const cap = inst.maxGrid * Math.max(1, REDUCTION_BLOCK / block);
+    const grid = Math.max(1, Math.min(Math.ceil(plan.nOut / plan.outputsPerBlock), cap));
+    launch(s, configFor(grid, block, block * inst.reduceType.itemsize), inst.kernel, [
+      ...inArgs,
+      ...outArgs,
+      BigInt(plan.nOut),
+      BigInt(plan.nReduced),
+      u32(plan.group),
+      u32(plan.laneStride),
+      plan.layout,
+    ]);
+  }
+
+  /** The generated source of the axis kernel for a binding and a plan (for inspection). */
+  axisSource(binding: Binding, plan: AxisShape): string {
+    return reductionAxisSource(
+      this.name,
+      this.params,
+      binding,
+      { map: this.mapExpr, reduce: this.reduceExpr, post: this.postMapExpr, identity: this.identity },
+      this.#reduceType(binding),
+      plan,
+      this.#options.preamble,
+    );
   }
 
   #instance(device: Device, binding: Binding): Instance {

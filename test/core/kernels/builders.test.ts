@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import {
   ArrayLayoutError,
+  BroadcastError,
   Buffer,
   DTypeError,
   DeviceArray,
@@ -76,8 +77,15 @@ describe("binding a call", () => {
     expect(() => bindArguments("saxpy", params, [1, x, arr("float64", [8]), undefined], -1)).toThrow(/saxpy: T is float32 \(from x\) but y is a float64 array/);
     expect(() => bindArguments("saxpy", params, [1, x, arr("float32", [4, 2]), undefined], -1)).toThrow(ShapeMismatchError);
     expect(() => bindArguments("saxpy", params, [1, x, arr("float32", [4, 2]), undefined], -1)).toThrow(/saxpy: y has shape \[4, 2\] but x has shape \[8\]/);
-    expect(() => bindArguments("saxpy", params, [1, x, arr("float32", [2, 4]).T, undefined], -1)).toThrow(ArrayLayoutError);
-    expect(() => bindArguments("saxpy", params, [1, x, arr("float32", [2, 4]).T, undefined], -1)).toThrow(/y must be contiguous/);
+    expect(() => bindArguments("saxpy", params, [1, x, arr("float32", [4, 2]), undefined], -1)).toThrow(BroadcastError);
+    expect(() => bindArguments("saxpy", params, [1, x, arr("float32", [4, 2]), undefined], -1)).toThrow(/axis 1 of y has extent 2, axis 0 of x has 8/);
+    // Views bind (the strided kernel reads them); raw arrays must still be contiguous.
+    expect(bindArguments("saxpy", params, [1, x, arr("float32", [16]).slice([0, null, 2]), undefined], -1).shape).toEqual([8]);
+    const rawParams = parseParams("T x, raw T w", false, "in").concat(parseParams("T z", true, "out"));
+    expect(() => bindArguments("k", rawParams, [x, arr("float32", [2, 4]).T, undefined], -1)).toThrow(ArrayLayoutError);
+    expect(() => bindArguments("k", rawParams, [x, arr("float32", [2, 4]).T, undefined], -1)).toThrow(/raw w must be contiguous/);
+    // Outputs are never broadcast.
+    expect(() => bindArguments("saxpy", params, [1, x, x, arr("float32", [1])], -1)).toThrow(/output z has shape \[1\] but the operands broadcast to \[8\]/);
     expect(() => bindArguments("saxpy", params, [1, 2, 3, undefined], -1)).toThrow(/the type T of a is bound by no array/);
     expect(() => bindArguments("saxpy", params, [1, x, x, 4 as never], -1)).toThrow(/output z must be a DeviceArray/);
     expect(() => bindArguments("saxpy", params, ["1" as never, x, x, undefined], -1)).toThrow(/a takes a DeviceArray or a scalar/);

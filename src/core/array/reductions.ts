@@ -1,0 +1,190 @@
+/**
+ * The standard reductions of arrays, `sum`, `prod`, `min`, `max` and `mean`, as functions and as DeviceArray methods,
+ * over every element or along axes, built on {@link ReductionKernel} (one kernel per reduction and dtype, compiled
+ * on first use):
+ *
+ * ```ts
+ * const colSums = sum(x, { stream, axis: 0 });            // or x.sum({ stream, axis: 0 })
+ * const rowMax = x.max({ stream, axis: -1, keepdims: true });
+ * ```
+ *
+ * Result dtypes follow NumPy: `sum` and `prod` of bool and signed integers give int64, of unsigned integers uint64,
+ * of floats and complex their dtype (float16 and bfloat16 accumulate in float32); `min` and `max` keep the dtype (not
+ * complex) and let NaN win; `mean` gives float64 for bool and integers, the dtype otherwise (the sum divided by the
+ * count). Inputs may be any views.
+ *
+ * @module
+ */
+import { DeviceArray, provideArrayReducer, type ReduceOptions, type ReductionName } from "./device-array.ts";
+import { dtypes, type DType, type DTypeName } from "./dtype.ts";
+import { DTypeError, ShapeMismatchError } from "./errors.ts";
+import { normalizeAxes } from "./broadcast.ts";
+import { elementCount } from "./layout.ts";
+import { describeValue } from "../../errors/describe.ts";
+import { takeStreamOption } from "../base/stream-arg.ts";
+import { ReductionKernel } from "../kernels/reduction.ts";
+import { ElementwiseKernel } from "../kernels/elementwise.ts";
+
+export type { ReduceOptions, ReductionName } from "./device-array.ts";
+
+/** The dtypes of a reduction of `dtype`: the result's, and the one partial results are kept in. */
+export function reductionDTypes(op: ReductionName, dtype: DType): { out: DType; accumulate: DType } {
+  const half = dtype.name === "float16" || dtype.name === "bfloat16";
+  switch (op) {
+    case "sum":
+    case "prod": {
+      if (dtype.kind === "b" || dtype.kind === "i") return { out: dtypes.int64, accumulate: dtypes.int64 };
+      if (dtype.kind === "u") return { out: dtypes.uint64, accumulate: dtypes.uint64 };
+      return { out: dtype, accumulate: half ? dtypes.float32 : dtype };
+    }
+    case "min":
+    case "max": {
+      if (dtype.kind === "c") throw new DTypeError(`${op}: complex numbers are not ordered; reduce their real parts or magnitudes instead`);
+      if (dtype.kind === "b") return { out: dtype, accumulate: dtypes.int32 };
+      return { out: dtype, accumulate: half ? dtypes.float32 : dtype };
+    }
+    case "mean": {
+      if (dtype.kind === "b" || dtype.kind === "i" || dtype.kind === "u") return { out: dtypes.float64, accumulate: dtypes.float64 };
+      return { out: dtype, accumulate: half ? dtypes.float32 : dtype };
+    }
+  }
+}
+
+/** The C++ literal of the largest (`high`) or lowest value of a real dtype. */
+function extreme(d: DType, high: boolean): string {
+  switch (d.name) {
+    case "float32":
+      return high ? "__int_as_float(0x7f800000)" : "(-__int_as_float(0x7f800000))";
+    case "float64":
+      return high ? "__longlong_as_double(0x7ff0000000000000LL)" : "(-__longlong_as_double(0x7ff0000000000000LL))";
+    case "int8":
+      return high ? "127" : "(-128)";
+    case "int16":
+      return high ? "32767" : "(-32768)";
+    case "int32":
+      return high ? "2147483647" : "(-2147483647 - 1)";
+    case "int64":
+      return high ? "9223372036854775807LL" : "(-9223372036854775807LL - 1)";
+    case "uint8":
+      return high ? "255" : "0";
+    case "uint16":
+      return high ? "65535" : "0";
+    case "uint32":
+      return high ? "4294967295u" : "0u";
+    case "uint64":
+      return high ? "18446744073709551615ull" : "0ull";
+    default:
+      throw new DTypeError(`no extreme value for ${d.name}`);
+  }
+}
+
+const kernels = new Map<string, ReductionKernel>();
+
+/** The ReductionKernel of `op` for inputs of `dtype` (a kernel summing for `mean`), made once. */
+function kernelFor(op: ReductionName, dtype: DType): ReductionKernel {
+  const key = `${op}|${dtype.name}`;
+  let k = kernels.get(key);
+  if (k === undefined) {
+    const { out, accumulate } = reductionDTypes(op, dtype);
+    // mean: sum into the accumulate type; the division follows (the sum divided by the count, as NumPy).
+    const result = op === "mean" ? accumulate : out;
+    const name = `cuda_ts_${op}_${dtype.name}`;
+    const post = dtype.kind === "b" && (op === "min" || op === "max") ? "y = (a != 0)" : `y = (${result.ctype})(a)`;
+    let reduce: string;
+    let identity: string;
+    if (op === "sum" || op === "mean") [reduce, identity] = ["a + b", "0"];
+    else if (op === "prod") [reduce, identity] = ["a * b", "1"];
+    else if (op === "max") [reduce, identity] = ["(a != a || a > b) ? a : b", dtype.kind === "b" ? "0" : extreme(accumulate, false)];
+    else [reduce, identity] = ["(a != a || a < b) ? a : b", dtype.kind === "b" ? "1" : extreme(accumulate, true)];
+    k = new ReductionKernel("T x", `${result.name} y`, "x", reduce, post, identity, name, { reduceType: accumulate.name });
+    kernels.set(key, k);
+  }
+  return k;
+}
+
+const divisions = new Map<string, ElementwiseKernel>();
+
+/** `z = s / count`, from the accumulate type `S` to the result dtype. */
+function divisionFor(accumulate: DType, out: DType): ElementwiseKernel {
+  const key = `${accumulate.name}|${out.name}`;
+  let k = divisions.get(key);
+  if (k === undefined) {
+    k = new ElementwiseKernel(`${accumulate.name} s, ${accumulate.name} count`, `${out.name} z`, `z = (${out.ctype})(s / count)`, `cuda_ts_mean_divide_${accumulate.name}_${out.name}`);
+    divisions.set(key, k);
+  }
+  return k;
+}
+
+function checkArray(a: unknown, op: ReductionName): DeviceArray {
+  if (!(a instanceof DeviceArray)) throw new TypeError(`${op} takes a DeviceArray, not ${describeValue(a)}`);
+  return a;
+}
+
+function checkOptions(options: unknown, op: ReductionName): ReduceOptions {
+  if (options === null || typeof options !== "object") throw new TypeError(`${op} takes options { stream, axis?, keepdims? }, got ${describeValue(options)}`);
+  return options as ReduceOptions;
+}
+
+/** Reduces `a` by `op` (see the module's description). */
+function reduce(op: ReductionName, array: DeviceArray, opts: ReduceOptions): DeviceArray {
+  const a = checkArray(array, op);
+  const options = checkOptions(opts, op);
+  // Every check before the stream is used: axes, dtypes, empty reductions without an identity.
+  const axes = normalizeAxes(options.axis, a.ndim, op);
+  const keepdims = options.keepdims ?? false;
+  if (typeof keepdims !== "boolean") throw new TypeError(`${op}: keepdims is a boolean, got ${describeValue(keepdims)}`);
+  const reducedCount = elementCount(axes.map((d) => a.shape[d]!));
+  const { out, accumulate } = reductionDTypes(op, a.dtype);
+  if (reducedCount === 0 && (op === "min" || op === "max")) {
+    throw new ShapeMismatchError(`${op}: reducing [${a.shape.join(", ")}] over axes [${axes.join(", ")}] reduces zero elements, and ${op} has no identity; reduce a non-empty array`);
+  }
+  const stream = takeStreamOption(options, op);
+  const call = { axis: axes, keepdims };
+  const k = kernelFor(op, a.dtype);
+  const result = k.launch(stream, a, call) as DeviceArray;
+  if (op !== "mean") return result;
+  // The sum, divided by the count (a NaN for an empty reduction, as NumPy).
+  const divide = divisionFor(accumulate, out);
+  const count = accumulate.kind === "c" ? ([reducedCount, 0] as const) : reducedCount;
+  if (accumulate === out) {
+    divide.launch(stream, result, count, result);
+    return result;
+  }
+  try {
+    return divide.launch(stream, result, count) as DeviceArray;
+  } finally {
+    result.close(stream);
+  }
+}
+
+provideArrayReducer(reduce);
+
+/** The sum of `a`'s elements over `axis` (default: all), on `stream` (also `a.sum(options)`). */
+export function sum(a: DeviceArray, options: ReduceOptions): DeviceArray {
+  return reduce("sum", a, options);
+}
+
+/** The product of `a`'s elements over `axis` (default: all), on `stream` (also `a.prod(options)`). */
+export function prod(a: DeviceArray, options: ReduceOptions): DeviceArray {
+  return reduce("prod", a, options);
+}
+
+/** The least of `a`'s elements over `axis` (default: all), on `stream` (also `a.min(options)`). */
+export function min(a: DeviceArray, options: ReduceOptions): DeviceArray {
+  return reduce("min", a, options);
+}
+
+/** The greatest of `a`'s elements over `axis` (default: all), on `stream` (also `a.max(options)`). */
+export function max(a: DeviceArray, options: ReduceOptions): DeviceArray {
+  return reduce("max", a, options);
+}
+
+/** The mean of `a`'s elements over `axis` (default: all), on `stream` (also `a.mean(options)`). */
+export function mean(a: DeviceArray, options: ReduceOptions): DeviceArray {
+  return reduce("mean", a, options);
+}
+
+/** @internal For tests: the dtype names a reduction gives. */
+export function reductionResultName(op: ReductionName, dtype: DTypeName): DTypeName {
+  return reductionDTypes(op, dtypes[dtype]).out.name;
+}
