@@ -116,15 +116,16 @@ describe.skipIf(!gpu.available)(`kernel builders on a GPU${skipNote}`, () => {
     expect([...c.toTypedArraySync({ stream })]).toEqual([2]);
   });
 
-  it("refuses mismatched shapes, dtypes and non-contiguous arrays before launching", () => {
+  it("refuses shapes that do not broadcast, mismatched dtypes and non-contiguous raw arrays before launching", () => {
     const k = new ElementwiseKernel("T x, T y", "T z", "z = x + y", "add2");
     using x = DeviceArray.zeros([4, 4], "float32", { stream });
-    using y = DeviceArray.zeros([4], "float32", { stream });
+    using y = DeviceArray.zeros([3], "float32", { stream });
     using yd = DeviceArray.zeros([4, 4], "float64", { stream });
     expect(() => k.launch(stream, x, y)).toThrow(ShapeMismatchError);
-    expect(() => k.launch(stream, x, y)).toThrow(/add2: y has shape \[4\] but x has shape \[4, 4\]/);
+    expect(() => k.launch(stream, x, y)).toThrow(/add2: y has shape \[3\] but x has shape \[4, 4\]/);
     expect(() => k.launch(stream, x, yd)).toThrow(DTypeError);
-    expect(() => k.launch(stream, x, x.T)).toThrow(ArrayLayoutError);
+    const raw = new ElementwiseKernel("T x, raw T w", "T z", "z = x + w[i]", "add_raw");
+    expect(() => raw.launch(stream, x, x.T)).toThrow(ArrayLayoutError);
     expect(() => k.launch(stream, x)).toThrow(/takes 2 inputs/);
   });
 

@@ -1,0 +1,179 @@
+/**
+ * Reductions along axes on a real GPU: `sum`, `prod`, `min`, `max`, `mean` over axis 0, 1, -1, [0, 1], with
+ * keepdims, over contiguous arrays, transposed views and stepped slices, in float32 and int32, each against the same
+ * reduction on the CPU; ReductionKernel with `{ axis }` and a given output; NaN in min/max; an empty axis; and the
+ * typed errors. Values are small integers, so float32 sums are exact. Skips without a GPU.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AxisError, Device, DeviceArray, ShapeMismatchError, max, mean, min, prod, sum, type Stream } from "../../../src/index.ts";
+import { ReductionKernel } from "../../../src/kernels.ts";
+import { gpu, skipNote } from "../../support/gpu.ts";
+
+/** Reduces row-major host data of `shape` over `axes` (sorted, non-negative) with `f` from `init`; the kept axes' shape. */
+function hostReduce(data: ArrayLike<number>, shape: readonly number[], axes: readonly number[], f: (a: number, b: number) => number, init: number): number[] {
+  const kept = shape.map((_, d) => d).filter((d) => !axes.includes(d));
+  const outShape = kept.map((d) => shape[d]!);
+  const nOut = outShape.reduce((a, b) => a * b, 1);
+  const out = new Array<number>(nOut).fill(init);
+  const total = shape.reduce((a, b) => a * b, 1);
+  for (let i = 0; i < total; i++) {
+    let r = i;
+    const idx: number[] = [];
+    for (let k = shape.length - 1; k >= 0; k--) {
+      idx[k] = r % shape[k]!;
+      r = Math.floor(r / shape[k]!);
+    }
+    let o = 0;
+    for (const d of kept) o = o * shape[d]! + idx[d]!;
+    out[o] = f(out[o]!, data[i]!);
+  }
+  return out;
+}
+
+const plus = (a: number, b: number): number => a + b;
+const nums = (a: ArrayLike<number | bigint>): number[] => Array.from(a as ArrayLike<number>, (v) => Number(v));
+
+describe.skipIf(!gpu.available)(`reductions along axes on a GPU${skipNote}`, () => {
+  let dev: Device;
+  let stream: Stream;
+
+  beforeAll(() => {
+    if (!gpu.available) return;
+    dev = new Device(0);
+    dev.setCurrent();
+    stream = dev.createStream();
+  });
+
+  afterAll(() => {
+    stream?.close();
+  });
+
+  it("sum of a float32 [3, 4] over axis 0, 1, -1, [0, 1], none, with keepdims", () => {
+    const d = Float32Array.from({ length: 12 }, (_, i) => (i * 5) % 7 - 3);
+    using x = DeviceArray.from(d, { stream, shape: [3, 4] });
+    for (const [axis, axes, shape] of [
+      [0, [0], [4]],
+      [1, [1], [3]],
+      [-1, [1], [3]],
+      [[0, 1], [0, 1], []],
+      [undefined, [0, 1], []],
+    ] as const) {
+      using s = sum(x, { stream, ...(axis !== undefined ? { axis } : {}) });
+      expect(s.dtype.name).toBe("float32");
+      expect(s.shape, `axis ${String(axis)}`).toEqual(shape);
+      expect(nums(s.toTypedArraySync({ stream })), `axis ${String(axis)}`).toEqual(hostReduce(d, [3, 4], axes, plus, 0));
+    }
+    using k0 = x.sum({ stream, axis: 0, keepdims: true });
+    expect(k0.shape).toEqual([1, 4]);
+    expect(nums(k0.toTypedArraySync({ stream }))).toEqual(hostReduce(d, [3, 4], [0], plus, 0));
+    using k1 = x.sum({ stream, axis: -1, keepdims: true });
+    expect(k1.shape).toEqual([3, 1]);
+    using kall = x.sum({ stream, keepdims: true });
+    expect(kall.shape).toEqual([1, 1]);
+    expect(nums(kall.toTypedArraySync({ stream }))).toEqual(hostReduce(d, [3, 4], [0, 1], plus, 0));
+  });
+
+  it("int32 sums (into int64), over a contiguous array and its transpose", () => {
+    const d = Int32Array.from({ length: 20 }, (_, i) => i * 1_000_003 - 7_000_000);
+    using x = DeviceArray.from(d, { stream, shape: [4, 5] });
+    const t = x.T; // [5, 4]
+    const tHost = nums(t.toTypedArraySync({ stream }));
+    for (const axes of [[0], [1], [0, 1]]) {
+      using s = x.sum({ stream, axis: axes });
+      expect(s.dtype.name).toBe("int64");
+      expect(nums(s.toTypedArraySync({ stream })), `x over [${axes}]`).toEqual(hostReduce(d, [4, 5], axes, plus, 0));
+      using st = t.sum({ stream, axis: axes });
+      expect(nums(st.toTypedArraySync({ stream })), `x.T over [${axes}]`).toEqual(hostReduce(tHost, [5, 4], axes, plus, 0));
+    }
+  });
+
+  it("min, max, prod and mean along axes of float32 and int32, contiguous and transposed", () => {
+    const f = Float32Array.from({ length: 24 }, (_, i) => [1, 2, -1, 0.5, -2, 4][i % 6]! * ((i % 5) - 2 || 1));
+    using x = DeviceArray.from(f, { stream, shape: [4, 6] });
+    const t = x.T; // [6, 4]
+    const tHost = nums(t.toTypedArraySync({ stream }));
+    for (const [arr, host, shape] of [
+      [x, [...f], [4, 6]],
+      [t, tHost, [6, 4]],
+    ] as const) {
+      for (const axis of [0, 1]) {
+        using mx = max(arr, { stream, axis });
+        using mn = min(arr, { stream, axis });
+        using pr = prod(arr, { stream, axis });
+        using me = mean(arr, { stream, axis });
+        expect(nums(mx.toTypedArraySync({ stream }))).toEqual(hostReduce(host, shape, [axis], Math.max, -Infinity));
+        expect(nums(mn.toTypedArraySync({ stream }))).toEqual(hostReduce(host, shape, [axis], Math.min, Infinity));
+        expect(nums(pr.toTypedArraySync({ stream }))).toEqual(hostReduce(host, shape, [axis], (a, b) => a * b, 1));
+        const sums = hostReduce(host, shape, [axis], plus, 0);
+        const got = nums(me.toTypedArraySync({ stream }));
+        expect(me.dtype.name).toBe("float32");
+        sums.forEach((s, k) => expect(got[k]).toBeCloseTo(s / shape[axis]!, 5));
+      }
+    }
+    const id = Int32Array.from({ length: 12 }, (_, i) => (i * 7) % 12 - 6);
+    using xi = DeviceArray.from(id, { stream, shape: [3, 4] });
+    using mxi = xi.max({ stream, axis: 1 });
+    expect(mxi.dtype.name).toBe("int32");
+    expect(nums(mxi.toTypedArraySync({ stream }))).toEqual(hostReduce(id, [3, 4], [1], Math.max, -Infinity));
+    using mni = xi.T.min({ stream, axis: 1, keepdims: true });
+    expect(mni.shape).toEqual([4, 1]);
+    expect(nums(mni.toTypedArraySync({ stream }))).toEqual(hostReduce(id, [3, 4], [0], Math.min, Infinity));
+    using mei = xi.mean({ stream, axis: 0 });
+    expect(mei.dtype.name).toBe("float64");
+    expect(nums(mei.toTypedArraySync({ stream }))).toEqual(hostReduce(id, [3, 4], [0], plus, 0).map((s) => s / 3));
+  });
+
+  it("three axes and a stepped slice: [2, 3, 4] over [0, 2] and axis 1 with keepdims", () => {
+    const d = Float32Array.from({ length: 48 }, (_, i) => (i % 9) - 4);
+    using big = DeviceArray.from(d, { stream, shape: [2, 3, 8] });
+    const x = big.slice(null, null, [1, null, 2]); // [2, 3, 4], last-axis stride 2
+    const host = nums(x.toTypedArraySync({ stream }));
+    using s02 = x.sum({ stream, axis: [0, 2] });
+    expect(s02.shape).toEqual([3]);
+    expect(nums(s02.toTypedArraySync({ stream }))).toEqual(hostReduce(host, [2, 3, 4], [0, 2], plus, 0));
+    using s1 = x.sum({ stream, axis: 1, keepdims: true });
+    expect(s1.shape).toEqual([2, 1, 4]);
+    expect(nums(s1.toTypedArraySync({ stream }))).toEqual(hostReduce(host, [2, 3, 4], [1], plus, 0));
+    using sAll = x.sum({ stream });
+    expect(nums(sAll.toTypedArraySync({ stream }))).toEqual(hostReduce(host, [2, 3, 4], [0, 1, 2], plus, 0));
+  });
+
+  it("a larger [300, 500] over each axis (many outputs per block, and a block per output)", () => {
+    const rows = 300;
+    const cols = 500;
+    const d = Int32Array.from({ length: rows * cols }, (_, i) => ((Math.floor(i / cols) * 7 + (i % cols) * 3) % 11) - 5);
+    const f = Float32Array.from(d);
+    using xi = DeviceArray.from(d, { stream, shape: [rows, cols] });
+    using xf = DeviceArray.from(f, { stream, shape: [rows, cols] });
+    for (const axis of [0, 1]) {
+      const ref = hostReduce(d, [rows, cols], [axis], plus, 0);
+      using si = xi.sum({ stream, axis });
+      using sf = xf.sum({ stream, axis });
+      using sft = xf.T.sum({ stream, axis: 1 - axis });
+      expect(nums(si.toTypedArraySync({ stream })), `int32 axis ${axis}`).toEqual(ref);
+      expect(nums(sf.toTypedArraySync({ stream })), `float32 axis ${axis}`).toEqual(ref);
+      expect(nums(sft.toTypedArraySync({ stream })), `float32 transposed axis ${1 - axis}`).toEqual(ref);
+    }
+  });
+
+  it("ReductionKernel with { axis } and a given output; NaN wins in max; an empty axis sums to 0", () => {
+    const sumsq = new ReductionKernel("T x", "T y", "x * x", "a + b", "y = a", "0", "axis_sumsq");
+    using x = DeviceArray.from(new Float32Array([1, 2, 3, 4, 5, 6]), { stream, shape: [2, 3] });
+    using out = DeviceArray.zeros([3], "float32", { stream });
+    expect(sumsq.launch(stream, x, out, { axis: 0 })).toBe(out);
+    expect(nums(out.toTypedArraySync({ stream }))).toEqual([17, 29, 45]);
+    using rows = sumsq.launch(stream, x, { axis: 1 }) as DeviceArray;
+    expect(nums(rows.toTypedArraySync({ stream }))).toEqual([14, 77]);
+    using wrong = DeviceArray.zeros([2], "float32", { stream });
+    expect(() => sumsq.launch(stream, x, wrong, { axis: 0 })).toThrow(ShapeMismatchError);
+    expect(() => sumsq.launch(stream, x, { axis: 2 })).toThrow(AxisError);
+    using n = DeviceArray.from(new Float32Array([1, NaN, 3, 4, 5, 6]), { stream, shape: [2, 3] });
+    using m = n.max({ stream, axis: 0 });
+    const mh = nums(m.toTypedArraySync({ stream }));
+    expect([mh[0], Number.isNaN(mh[1]), mh[2]]).toEqual([4, true, 6]);
+    using empty = DeviceArray.zeros([0, 3], "float32", { stream });
+    using e = empty.sum({ stream, axis: 0 });
+    expect(nums(e.toTypedArraySync({ stream }))).toEqual([0, 0, 0]);
+    expect(() => empty.max({ stream, axis: 0 })).toThrow(ShapeMismatchError);
+  });
+});

@@ -1,0 +1,200 @@
+/**
+ * The builders' strided and axis kernels without a GPU: which calls keep the contiguous kernels, the plan of a
+ * strided elementwise call (which operands walk strides, the merged layout passed by value) and its source, the
+ * plan of an axis reduction (kept and reduced layouts, how threads spread) and its source, and the reductions'
+ * result dtypes and typed errors that come before any launch.
+ */
+import { describe, expect, it } from "vitest";
+import { AxisError, Buffer, DTypeError, DeviceArray, ShapeMismatchError, dtypes, max, mean, min, sum, type MemoryResource, type Stream } from "../../../src/index.ts";
+import { ElementwiseKernel } from "../../../src/kernels.ts";
+import { bindArguments, contiguousCall, parseParams } from "../../../src/core/kernels/params.ts";
+import { elementwiseSource, elementwiseStridedSource, stridedPlan } from "../../../src/core/kernels/elementwise.ts";
+import { axisLaunchShape, axisPlan, reductionAxisSource, reductionSource } from "../../../src/core/kernels/reduction.ts";
+import { reductionDTypes, reductionResultName } from "../../../src/core/array/reductions.ts";
+
+const hostResource: MemoryResource = {
+  allocate: () => {
+    throw new Error("not used");
+  },
+  deallocate: () => undefined,
+  isDeviceAccessible: true,
+  isHostAccessible: true,
+  deviceId: -1,
+};
+
+function arr(dtype: "float32" | "int32" | "complex64" | "bool", shape: number[]): DeviceArray {
+  return DeviceArray.fromBuffer(Buffer.fromHandle(0x7f00_0000_0000n, 1 << 16, { memoryResource: hostResource }), { dtype, shape });
+}
+
+const int64s = (bytes: Uint8Array): number[] => [...new BigInt64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 8)].map(Number);
+
+const add = parseParams("T x, T y", false, "in").concat(parseParams("T z", true, "out"));
+
+describe("strided elementwise calls", () => {
+  it("keep the contiguous kernels when every array is contiguous and of the full shape", () => {
+    const x = arr("float32", [3, 4]);
+    expect(contiguousCall(add, [x, x, undefined], [3, 4])).toBe(true);
+    expect(contiguousCall(add, [x, 2, undefined], [3, 4])).toBe(true);
+    expect(contiguousCall(add, [x, arr("float32", [4]), undefined], [3, 4])).toBe(false);
+    expect(contiguousCall(add, [x, arr("float32", [4, 3]).T, undefined], [3, 4])).toBe(false);
+    expect(contiguousCall(add, [x, x, arr("float32", [3, 8]).slice(null, [0, null, 2])], [3, 4])).toBe(false);
+    // The contiguous source is what it was: no strided layout in it.
+    const b = bindArguments("add", add, [x, x, undefined], -1);
+    const src = elementwiseSource("add", add, b, "z = x + y");
+    expect(src).not.toContain("_nd");
+    expect(src).toContain('extern "C" __global__ void add(const float* __restrict__ _p_x, const float* __restrict__ _p_y, float* __restrict__ _p_z, const unsigned long long _n) {');
+  });
+
+  it("[3, 1] + [1, 4]: both operands walk strides 0 on their broadcast axes, the output is indexed by i", () => {
+    const x = arr("float32", [3, 1]);
+    const y = arr("float32", [1, 4]);
+    const b = bindArguments("add", add, [x, y, undefined], -1);
+    expect(b.shape).toEqual([3, 4]);
+    const plan = stridedPlan("add", add, [x, y, undefined], b, [3, 4]);
+    expect(plan.strided).toEqual([true, true, false]);
+    expect(plan.rank).toBe(2);
+    expect(plan.index32).toBe(true);
+    // extents, then x's strides, then y's.
+    expect(int64s(plan.layout)).toEqual([3, 4, 1, 0, 0, 1]);
+    expect(plan.key).toBe("nd2:ssc:u32");
+    const src = elementwiseStridedSource("add", add, b, "z = x + y", plan);
+    expect(src).toContain("struct _nd_layout { long long shape[2]; long long st_x[2]; long long st_y[2]; };");
+    expect(src).toContain(
+      'extern "C" __global__ void add_nd(const float* __restrict__ _p_x, const float* __restrict__ _p_y, float* __restrict__ _p_z, const unsigned long long _n, const _nd_layout _l) {',
+    );
+    expect(src).toContain("    unsigned int _r = (unsigned int)_i;");
+    expect(src).toContain("      _o_x += _d * _l.st_x[_k];");
+    expect(src).toContain("    _o_y += (long long)_r * _l.st_y[0];");
+    expect(src).toContain("    const float x = _p_x[_o_x];");
+    expect(src).toContain("    float& z = _p_z[i];");
+    expect(src).toContain("    z = x + y;");
+  });
+
+  it("a transposed view, a row broadcast over a matrix, a stepped slice, a scalar, a strided output", () => {
+    const m = arr("float32", [3, 4]);
+    const t = arr("float32", [4, 3]).T;
+    const bt = bindArguments("add", add, [m, t, undefined], -1);
+    const pt = stridedPlan("add", add, [m, t, undefined], bt, [3, 4]);
+    expect(pt.strided).toEqual([false, true, false]);
+    expect(int64s(pt.layout)).toEqual([3, 4, 1, 3]);
+    const src = elementwiseStridedSource("add", add, bt, "z = x + y", pt);
+    expect(src).toContain("    const float x = _p_x[i];");
+    expect(src).toContain("    const float y = _p_y[_o_y];");
+    // A bias row: [3, 4] + [4] does not merge (stride 0 then 1).
+    const row = arr("float32", [4]);
+    const pr = stridedPlan("add", add, [m, row, undefined], bindArguments("add", add, [m, row, undefined], -1), [3, 4]);
+    expect(int64s(pr.layout)).toEqual([3, 4, 0, 1]);
+    // A slice with a step against a scalar: one axis of stride 2.
+    const s = arr("float32", [16]).slice([0, null, 2]);
+    const ps = stridedPlan("add", add, [s, 1.5, undefined], bindArguments("add", add, [s, 1.5, undefined], -1), [8]);
+    expect(ps.strided).toEqual([true, false, false]);
+    expect(int64s(ps.layout)).toEqual([8, 2]);
+    const ss = elementwiseStridedSource("add", add, bindArguments("add", add, [s, 1.5, undefined], -1), "z = x + y", ps);
+    expect(ss).toContain("add_nd(const float* __restrict__ _p_x, const float y, float* __restrict__ _p_z,");
+    // A given strided output walks its strides too.
+    const out = arr("float32", [4, 3]).T;
+    const po = stridedPlan("add", add, [m, m, out], bindArguments("add", add, [m, m, out], -1), [3, 4]);
+    expect(po.strided).toEqual([false, false, true]);
+    expect(elementwiseStridedSource("add", add, bindArguments("add", add, [m, m, out], -1), "z = x + y", po)).toContain("    float& z = _p_z[_o_z];");
+    // All extents 1: one axis of extent 1.
+    const one = arr("float32", [1, 1]).T;
+    const p1 = stridedPlan("add", add, [one, arr("float32", [1]), undefined], bindArguments("add", add, [one, arr("float32", [1]), undefined], -1), [1, 1]);
+    expect(p1.rank).toBe(1);
+  });
+
+  it("refuses shapes that do not broadcast with BroadcastError naming both parameters (before any GPU work)", () => {
+    const k = new ElementwiseKernel("T x, T y", "T z", "z = x + y", "add");
+    const b = () => bindArguments(k.name, k.params, [arr("float32", [3, 4]), arr("float32", [3]), undefined], -1);
+    expect(b).toThrow(ShapeMismatchError);
+    expect(b).toThrow("add: y has shape [3] but x has shape [3, 4]: they do not broadcast (axis 0 of y has extent 3, axis 1 of x has 4");
+  });
+});
+
+describe("axis reductions", () => {
+  const sumParams = parseParams("T x", false, "in").concat(parseParams("T y", true, "out"));
+  const exprs = { map: "x", reduce: "a + b", post: "y = a", identity: "0" };
+
+  it("spread threads along memory: a group of consecutive threads per output for the last axes, across outputs otherwise", () => {
+    expect(axisLaunchShape(3, 4, true)).toEqual({ group: 4, outputsPerBlock: 4, laneStride: 1 });
+    expect(axisLaunchShape(16384, 16384, true)).toEqual({ group: 256, outputsPerBlock: 1, laneStride: 1 });
+    expect(axisLaunchShape(16384, 16384, false)).toEqual({ group: 8, outputsPerBlock: 32, laneStride: 32 });
+    expect(axisLaunchShape(4, 3, false)).toEqual({ group: 4, outputsPerBlock: 4, laneStride: 4 });
+    expect(axisLaunchShape(2, 100_000, false)).toEqual({ group: 128, outputsPerBlock: 2, laneStride: 2 });
+    expect(axisLaunchShape(100_000, 1, false)).toEqual({ group: 1, outputsPerBlock: 256, laneStride: 256 });
+  });
+
+  it("plan [3, 4] over axis 1 (along memory) and axis 0 (across), contiguous and transposed", () => {
+    const x = arr("float32", [3, 4]);
+    const b = bindArguments("sum", sumParams.slice(0, 1), [x], -1);
+    const y3 = arr("float32", [3]);
+    const p1 = axisPlan(sumParams, [x, undefined], b, [3, 4], [1], false, [y3]);
+    expect([p1.nOut, p1.nReduced, p1.keptRank, p1.reducedRank]).toEqual([3, 4, 1, 1]);
+    expect(p1.laneStride).toBe(1);
+    // kept extents, reduced extents, kept strides (x, the index, y), reduced strides (x, the index).
+    expect(int64s(p1.layout)).toEqual([3, 4, 4, 4, 1, 1, 1]);
+    const y4 = arr("float32", [4]);
+    const p0 = axisPlan(sumParams, [x, undefined], b, [3, 4], [0], false, [y4]);
+    expect([p0.nOut, p0.nReduced, p0.group, p0.outputsPerBlock, p0.laneStride]).toEqual([4, 3, 4, 4, 4]);
+    expect(int64s(p0.layout)).toEqual([4, 3, 1, 1, 1, 4, 4]);
+    // The transpose of a contiguous [4, 3]: reducing its axis 1 walks memory with stride 3, outputs with stride 1.
+    const t = arr("float32", [4, 3]).T;
+    const pt = axisPlan(sumParams, [t, undefined], bindArguments("sum", sumParams.slice(0, 1), [t], -1), [3, 4], [1], true, [arr("float32", [3, 1])]);
+    expect(pt.laneStride).toBe(pt.outputsPerBlock);
+    expect(int64s(pt.layout)).toEqual([3, 4, 1, 4, 1, 3, 1]);
+    // Every axis: the kept layout is one axis of extent 1, the reduced one merged.
+    const pa = axisPlan(sumParams, [x, undefined], b, [3, 4], [0, 1], false, [arr("float32", [])]);
+    expect([pa.nOut, pa.nReduced, pa.keptRank, pa.reducedRank, pa.laneStride]).toEqual([1, 12, 1, 1, 1]);
+    expect(pa.key).toBe("axis1x1:u32");
+    // [2, 3, 4] over [0, 2]: two reduced axes that do not merge.
+    const x3 = arr("float32", [2, 3, 4]);
+    const p02 = axisPlan(sumParams, [x3, undefined], bindArguments("sum", sumParams.slice(0, 1), [x3], -1), [2, 3, 4], [0, 2], false, [arr("float32", [3])]);
+    expect([p02.nOut, p02.nReduced, p02.keptRank, p02.reducedRank]).toEqual([3, 8, 1, 2]);
+  });
+
+  it("the axis kernel's source: layout struct, group loop, tree, post through the output's strides; the whole-array source unchanged", () => {
+    const x = arr("float32", [3, 4]);
+    const b = bindArguments("sum", sumParams.slice(0, 1), [x], -1);
+    const full = { ...b, dtypes: [dtypes.float32, dtypes.float32], scalar: [false, false] };
+    const src = reductionAxisSource("sum", sumParams, full, exprs, dtypes.float32, { keptRank: 1, reducedRank: 2, index32: true });
+    expect(src).toContain("__device__ __forceinline__ _type_reduce _map(const float x, const unsigned long long i) { return _type_reduce(x); }");
+    expect(src).toContain("struct _rd_layout { long long kshape[1]; long long rshape[2]; long long ks[3][1]; long long rs[2][2]; };");
+    expect(src).toContain(
+      'extern "C" __global__ void sum_axis(const float* __restrict__ _p_x, float* __restrict__ _p_y, const unsigned long long _nout, const unsigned long long _nred, const unsigned int _g, const unsigned int _ls, const _rd_layout _l) {',
+    );
+    expect(src).toContain("        const unsigned long long i = (unsigned long long)(_ko1 + _ro1);");
+    expect(src).toContain("        _acc = _reduce(_acc, _map(_p_x[_ko0 + _ro0], i));");
+    expect(src).toContain("      if (_lane < _off) _smem[_t] = _reduce(_smem[_t], _smem[_t + _off * _ls]);");
+    expect(src).toContain("      float& y = _p_y[_ko2];");
+    expect(src).not.toContain("sum_partial(");
+    // The whole-array kernels are generated as before.
+    const whole = reductionSource("sum", sumParams, full, exprs, dtypes.float32);
+    expect(whole).toContain('extern "C" __global__ void sum_partial(const float* __restrict__ _p_x, _type_reduce* __restrict__ _partial, const unsigned long long _n) {');
+    expect(whole).not.toContain("_axis");
+  });
+
+  it("result dtypes follow NumPy", () => {
+    expect(reductionResultName("sum", "int32")).toBe("int64");
+    expect(reductionResultName("sum", "bool")).toBe("int64");
+    expect(reductionResultName("prod", "uint8")).toBe("uint64");
+    expect(reductionResultName("sum", "float32")).toBe("float32");
+    expect(reductionDTypes("sum", dtypes.float16)).toEqual({ out: dtypes.float16, accumulate: dtypes.float32 });
+    expect(reductionResultName("max", "int32")).toBe("int32");
+    expect(reductionResultName("min", "bool")).toBe("bool");
+    expect(reductionResultName("mean", "int32")).toBe("float64");
+    expect(reductionResultName("mean", "float32")).toBe("float32");
+    expect(reductionResultName("mean", "complex64")).toBe("complex64");
+    expect(() => reductionDTypes("max", dtypes.complex64)).toThrow(DTypeError);
+  });
+
+  it("refuse axes out of range, empty min/max and complex order before using the stream", () => {
+    const stream = {} as Stream; // never reached: every check comes first
+    const x = arr("float32", [3, 4]);
+    expect(() => sum(x, { stream, axis: 2 })).toThrow(AxisError);
+    expect(() => sum(x, { stream, axis: 2 })).toThrow("sum: axis 2 is out of range for an array of 2 axes (from -2 to 1)");
+    expect(() => x.mean({ stream, axis: [0, -2] })).toThrow(/axis 0 is named twice/);
+    expect(() => max(arr("float32", [0, 3]), { stream, axis: 0 })).toThrow(/reduces zero elements, and max has no identity/);
+    expect(() => min(arr("complex64", [3]), { stream })).toThrow(DTypeError);
+    expect(() => mean(x, { stream, keepdims: 1 as never })).toThrow(/keepdims is a boolean/);
+    expect(() => sum(3 as never, { stream })).toThrow(/sum takes a DeviceArray/);
+  });
+});
