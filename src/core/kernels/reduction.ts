@@ -306,6 +306,16 @@ export function reductionAxisSource(
       ...js.map((j) => `${indent}${prefix}${j} += (long long)_q * _l.${strideField}[${j}][0];`),
     ];
   };
+  /** `const _type_reduce <into> = _map(...)` of the reduced element `r` of the current output. */
+  const mapOne = (indent: string, r: string, into: string): string[] => [
+    `${indent}_type_reduce ${into};`,
+    `${indent}{`,
+    `${indent}  long long ${[...Array(JR).keys()].map((j) => `_ro${j} = 0`).join(", ")};`,
+    ...decompose(`${indent}  `, `(${r})`, RR, "rshape", "rs", "_ro", JR),
+    `${indent}  const unsigned long long i = (unsigned long long)(_ko${walked.length} + _ro${walked.length});`,
+    `${indent}  ${into} = _map(${mapArgs});`,
+    `${indent}}`,
+  ];
   const lines = [
     prelude.trimEnd(),
     `struct _rd_layout { long long kshape[${KR}]; long long rshape[${RR}]; long long ks[${J}][${KR}]; long long rs[${JR}][${RR}]; };`,
@@ -324,11 +334,15 @@ export function reductionAxisSource(
     "      {",
     ...decompose("        ", "_o", KR, "kshape", "ks", "_ko", J),
     "      }",
-    "      for (unsigned long long _rr = _lane; _rr < _nred; _rr += _g) {",
-    `        long long ${[...Array(JR).keys()].map((j) => `_ro${j} = 0`).join(", ")};`,
-    ...decompose("        ", "_rr", RR, "rshape", "rs", "_ro", JR),
-    `        const unsigned long long i = (unsigned long long)(_ko${walked.length} + _ro${walked.length});`,
-    `        _acc = _reduce(_acc, _map(${mapArgs}));`,
+    // Four elements per thread per step, their loads issued before any reduce (more loads in flight), then the rest.
+    "      unsigned long long _rr = _lane;",
+    "      for (; _rr + 3ull * _g < _nred; _rr += 4ull * _g) {",
+    ...[0, 1, 2, 3].flatMap((u) => mapOne("        ", u === 0 ? "_rr" : `_rr + ${u}ull * _g`, `_m${u}`)),
+    "        _acc = _reduce(_acc, _reduce(_reduce(_m0, _m1), _reduce(_m2, _m3)));",
+    "      }",
+    "      for (; _rr < _nred; _rr += _g) {",
+    ...mapOne("        ", "_rr", "_m"),
+    "        _acc = _reduce(_acc, _m);",
     "      }",
     "    }",
     "    _smem[_t] = _acc;",

@@ -156,6 +156,19 @@ describe.skipIf(!gpu.available)(`reductions along axes on a GPU${skipNote}`, () 
     }
   });
 
+  it("long rows: [3, 3000] over axis 1 (four elements per thread per step), and its transpose over axis 0", () => {
+    const d = Int32Array.from({ length: 3 * 3000 }, (_, i) => ((i * 13) % 17) - 8);
+    using xi = DeviceArray.from(d, { stream, shape: [3, 3000] });
+    using xf = DeviceArray.from(Float32Array.from(d), { stream, shape: [3, 3000] });
+    const ref = hostReduce(d, [3, 3000], [1], plus, 0);
+    using si = xi.sum({ stream, axis: 1 });
+    using sf = xf.sum({ stream, axis: -1 });
+    using st = xf.T.sum({ stream, axis: 0 });
+    expect(nums(si.toTypedArraySync({ stream }))).toEqual(ref);
+    expect(nums(sf.toTypedArraySync({ stream }))).toEqual(ref);
+    expect(nums(st.toTypedArraySync({ stream }))).toEqual(ref);
+  });
+
   it("ReductionKernel with { axis } and a given output; NaN wins in max; an empty axis sums to 0", () => {
     const sumsq = new ReductionKernel("T x", "T y", "x * x", "a + b", "y = a", "0", "axis_sumsq");
     using x = DeviceArray.from(new Float32Array([1, 2, 3, 4, 5, 6]), { stream, shape: [2, 3] });

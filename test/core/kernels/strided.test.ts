@@ -161,8 +161,12 @@ describe("axis reductions", () => {
     expect(src).toContain(
       'extern "C" __global__ void sum_axis(const float* __restrict__ _p_x, float* __restrict__ _p_y, const unsigned long long _nout, const unsigned long long _nred, const unsigned int _g, const unsigned int _ls, const _rd_layout _l) {',
     );
-    expect(src).toContain("        const unsigned long long i = (unsigned long long)(_ko1 + _ro1);");
-    expect(src).toContain("        _acc = _reduce(_acc, _map(_p_x[_ko0 + _ro0], i));");
+    // Four reduced elements per thread per step, then one at a time.
+    expect(src).toContain("      for (; _rr + 3ull * _g < _nred; _rr += 4ull * _g) {");
+    expect(src).toContain("          const unsigned long long i = (unsigned long long)(_ko1 + _ro1);");
+    expect(src).toContain("          _m3 = _map(_p_x[_ko0 + _ro0], i);");
+    expect(src).toContain("        _acc = _reduce(_acc, _reduce(_reduce(_m0, _m1), _reduce(_m2, _m3)));");
+    expect(src).toContain("          _m = _map(_p_x[_ko0 + _ro0], i);");
     expect(src).toContain("      if (_lane < _off) _smem[_t] = _reduce(_smem[_t], _smem[_t + _off * _ls]);");
     expect(src).toContain("      float& y = _p_y[_ko2];");
     expect(src).not.toContain("sum_partial(");
