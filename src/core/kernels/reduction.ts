@@ -19,7 +19,9 @@
  * layouts: each output element gets a group of threads; when the reduced elements are neighbours in memory (a
  * reduction over the last axes) a group is consecutive threads reading consecutive elements (up to a block per
  * output), otherwise consecutive threads take consecutive outputs (coalesced along the kept axes) and a few threads
- * per output split the reduced range; a shared-memory tree per group, then `post`.
+ * per output split the reduced range; a shared-memory tree per group, then `post`. When the outputs are too few to
+ * fill the device, each output's reduced range is split into chunks reduced by separate groups, and a second launch
+ * combines the chunks' partial results and runs `post`.
  *
  * @module
  */
@@ -110,6 +112,18 @@ export function axisLaunchShape(nOut: number, nReduced: number, inner: boolean):
     w = Math.min(B / group, nextPow2(nOut));
   }
   return { group, outputsPerBlock: w, laneStride: inner ? 1 : w };
+}
+
+/**
+ * Into how many chunks an axis reduction splits each output's reduced range (exported for tests): 1 when the
+ * outputs alone give the device at least two blocks per multiprocessor; otherwise enough chunks for that, each of at
+ * least 8 steps of its group (a second launch then combines the chunks' partial results).
+ */
+export function axisChunks(nOut: number, nReduced: number, group: number, outputsPerBlock: number, multiprocessors: number): number {
+  const blocks = Math.ceil(nOut / outputsPerBlock);
+  const target = 2 * multiprocessors;
+  if (blocks >= target) return 1;
+  return Math.max(1, Math.min(Math.ceil(target / blocks), Math.floor(nReduced / (group * 8)), 4096));
 }
 
 /**
@@ -319,28 +333,34 @@ export function reductionAxisSource(
   const lines = [
     prelude.trimEnd(),
     `struct _rd_layout { long long kshape[${KR}]; long long rshape[${RR}]; long long ks[${J}][${KR}]; long long rs[${JR}][${RR}]; };`,
-    `extern "C" __global__ void ${name}_axis(${[...inDecl, ...outDecl, "const unsigned long long _nout", "const unsigned long long _nred", "const unsigned int _g", "const unsigned int _ls", "const _rd_layout _l"].join(", ")}) {`,
+    `extern "C" __global__ void ${name}_axis(${[...inDecl, ...outDecl, "const unsigned long long _nout", "const unsigned long long _nred", "const unsigned int _g", "const unsigned int _ls", "const unsigned long long _chunks", "_type_reduce* __restrict__ _partial", "const _rd_layout _l"].join(", ")}) {`,
     "  extern __shared__ unsigned char _smem_raw[];",
     "  _type_reduce* _smem = reinterpret_cast<_type_reduce*>(_smem_raw);",
     "  const unsigned int _t = threadIdx.x;",
     "  const unsigned int _w = blockDim.x / _g;",
     "  const unsigned int _lane = _ls == 1 ? _t % _g : _t / _w;",
     "  const unsigned int _slot = _ls == 1 ? _t / _g : _t % _w;",
-    "  for (unsigned long long _base = (unsigned long long)blockIdx.x * _w; _base < _nout; _base += (unsigned long long)gridDim.x * _w) {",
-    "    const unsigned long long _o = _base + _slot;",
+    // With _chunks > 1 the reduced range is split: item _v reduces chunk _v / _nout of output _v % _nout into _partial[_v].
+    "  const unsigned long long _nv = _nout * _chunks;",
+    "  const unsigned long long _len = (_nred + _chunks - 1) / _chunks;",
+    "  for (unsigned long long _base = (unsigned long long)blockIdx.x * _w; _base < _nv; _base += (unsigned long long)gridDim.x * _w) {",
+    "    const unsigned long long _v = _base + _slot;",
+    "    const unsigned long long _o = _v % _nout;",
+    "    const unsigned long long _lo = (_v / _nout) * _len;",
+    "    const unsigned long long _hi = _lo + _len < _nred ? _lo + _len : _nred;",
     "    _type_reduce _acc = _identity();",
     `    long long ${[...Array(J).keys()].map((j) => `_ko${j} = 0`).join(", ")};`,
-    "    if (_o < _nout) {",
+    "    if (_v < _nv) {",
     "      {",
     ...decompose("        ", "_o", KR, "kshape", "ks", "_ko", J),
     "      }",
     // Four elements per thread per step, their loads issued before any reduce (more loads in flight), then the rest.
-    "      unsigned long long _rr = _lane;",
-    "      for (; _rr + 3ull * _g < _nred; _rr += 4ull * _g) {",
+    "      unsigned long long _rr = _lo + _lane;",
+    "      for (; _rr + 3ull * _g < _hi; _rr += 4ull * _g) {",
     ...[0, 1, 2, 3].flatMap((u) => mapOne("        ", u === 0 ? "_rr" : `_rr + ${u}ull * _g`, `_m${u}`)),
     "        _acc = _reduce(_acc, _reduce(_reduce(_m0, _m1), _reduce(_m2, _m3)));",
     "      }",
-    "      for (; _rr < _nred; _rr += _g) {",
+    "      for (; _rr < _hi; _rr += _g) {",
     ...mapOne("        ", "_rr", "_m"),
     "        _acc = _reduce(_acc, _m);",
     "      }",
@@ -351,12 +371,30 @@ export function reductionAxisSource(
     "      if (_lane < _off) _smem[_t] = _reduce(_smem[_t], _smem[_t + _off * _ls]);",
     "      __syncthreads();",
     "    }",
-    "    if (_lane == 0 && _o < _nout) {",
+    "    if (_lane == 0 && _v < _nv) {",
     "      const _type_reduce a = _smem[_t];",
-    ...outs.map(({ p, k }, j) => `      ${binding.dtypes[k]!.ctype}& ${p.name} = _p_${p.name}[_ko${walked.length + 1 + j}];`),
-    `      ${exprs.post.trim().replace(/;?$/, ";")}`,
+    "      if (_chunks > 1) {",
+    "        _partial[_v] = a;",
+    "      } else {",
+    ...outs.map(({ p, k }, j) => `        ${binding.dtypes[k]!.ctype}& ${p.name} = _p_${p.name}[_ko${walked.length + 1 + j}];`),
+    `        ${exprs.post.trim().replace(/;?$/, ";")}`,
+    "      }",
     "    }",
     "    __syncthreads();",
+    "  }",
+    "}",
+    // The second pass of a split reduction: a thread per output combines its chunks' partial results, then post.
+    `extern "C" __global__ void ${name}_axis_final(${["const _type_reduce* __restrict__ _partial", ...outDecl, "const unsigned long long _nout", "const unsigned long long _chunks", "const _rd_layout _l"].join(", ")}) {`,
+    "  for (unsigned long long _o = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; _o < _nout; _o += (unsigned long long)gridDim.x * blockDim.x) {",
+    "    _type_reduce _acc = _identity();",
+    "    for (unsigned long long _c = 0; _c < _chunks; _c++) _acc = _reduce(_acc, _partial[_c * _nout + _o]);",
+    `    long long ${[...Array(J).keys()].map((j) => `_ko${j} = 0`).join(", ")};`,
+    "    {",
+    ...decompose("      ", "_o", KR, "kshape", "ks", "_ko", J),
+    "    }",
+    "    const _type_reduce a = _acc;",
+    ...outs.map(({ p, k }, j) => `    ${binding.dtypes[k]!.ctype}& ${p.name} = _p_${p.name}[_ko${walked.length + 1 + j}];`),
+    `    ${exprs.post.trim().replace(/;?$/, ";")}`,
     "  }",
     "}",
   ];
@@ -375,7 +413,7 @@ export class ReductionKernel {
   readonly #options: ReductionOptions;
   readonly #inputs: number;
   readonly #instances = new Map<string, Instance>();
-  readonly #axisInstances = new Map<string, { readonly kernel: Kernel; readonly maxGrid: number; readonly reduceType: DType }>();
+  readonly #axisInstances = new Map<string, { readonly kernel: Kernel; readonly final: Kernel; readonly maxGrid: number; readonly reduceType: DType }>();
 
   /**
    * @param inParams - inputs, "T x"
@@ -530,23 +568,42 @@ export class ReductionKernel {
     let inst = this.#axisInstances.get(key);
     if (inst === undefined || inst.kernel.isClosed) {
       const reduceType = this.#reduceType(binding);
-      const [kernel] = compileKernels(this.axisSource(binding, plan), [`${this.name}_axis`], device, headersFor([...binding.dtypes, reduceType]), this.#options, `${this.name}_axis.cu`);
+      const [kernel, final] = compileKernels(
+        this.axisSource(binding, plan),
+        [`${this.name}_axis`, `${this.name}_axis_final`],
+        device,
+        headersFor([...binding.dtypes, reduceType]),
+        this.#options,
+        `${this.name}_axis.cu`,
+      );
       const perSm = kernel!.occupancy(device).maxActiveBlocksPerMultiprocessor(REDUCTION_BLOCK, REDUCTION_BLOCK * reduceType.itemsize);
-      inst = { kernel: kernel!, maxGrid: Math.max(1, perSm * device.properties.multiprocessorCount), reduceType };
+      inst = { kernel: kernel!, final: final!, maxGrid: Math.max(1, perSm * device.properties.multiprocessorCount), reduceType };
       this.#axisInstances.set(key, inst);
     }
     const block = plan.group * plan.outputsPerBlock;
+    const chunks = axisChunks(plan.nOut, plan.nReduced, plan.group, plan.outputsPerBlock, device.properties.multiprocessorCount);
     const cap = inst.maxGrid * Math.max(1, REDUCTION_BLOCK / block);
-    const grid = Math.max(1, Math.min(Math.ceil(plan.nOut / plan.outputsPerBlock), cap));
-    launch(s, configFor(grid, block, block * inst.reduceType.itemsize), inst.kernel, [
-      ...inArgs,
-      ...outArgs,
-      BigInt(plan.nOut),
-      BigInt(plan.nReduced),
-      u32(plan.group),
-      u32(plan.laneStride),
-      plan.layout,
-    ]);
+    const grid = Math.max(1, Math.min(Math.ceil((plan.nOut * chunks) / plan.outputsPerBlock), cap));
+    const partial = chunks > 1 ? DeviceArray.empty([chunks * plan.nOut], inst.reduceType, { stream: s }) : undefined;
+    try {
+      launch(s, configFor(grid, block, block * inst.reduceType.itemsize), inst.kernel, [
+        ...inArgs,
+        ...outArgs,
+        BigInt(plan.nOut),
+        BigInt(plan.nReduced),
+        u32(plan.group),
+        u32(plan.laneStride),
+        BigInt(chunks),
+        partial ?? 0n,
+        plan.layout,
+      ]);
+      if (partial !== undefined) {
+        const finalGrid = Math.max(1, Math.min(Math.ceil(plan.nOut / REDUCTION_BLOCK), inst.maxGrid));
+        launch(s, configFor(finalGrid, REDUCTION_BLOCK), inst.final, [partial, ...outArgs, BigInt(plan.nOut), BigInt(chunks), plan.layout]);
+      }
+    } finally {
+      partial?.close(s);
+    }
   }
 
   /** The generated source of the axis kernel for a binding and a plan (for inspection). */

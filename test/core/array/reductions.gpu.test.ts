@@ -169,6 +169,25 @@ describe.skipIf(!gpu.available)(`reductions along axes on a GPU${skipNote}`, () 
     expect(nums(st.toTypedArraySync({ stream }))).toEqual(ref);
   });
 
+  it("few outputs of long ranges split into chunks (a second launch combines them): [2, 100000] over axis 1, a whole strided view", () => {
+    const d = Int32Array.from({ length: 2 * 100_000 }, (_, i) => ((i * 13) % 17) - 8);
+    using x = DeviceArray.from(d, { stream, shape: [2, 100_000] });
+    using s1 = x.sum({ stream, axis: 1 });
+    expect(nums(s1.toTypedArraySync({ stream }))).toEqual(hostReduce(d, [2, 100_000], [1], plus, 0));
+    using s0 = x.T.sum({ stream, axis: 0, keepdims: true });
+    expect(s0.shape).toEqual([1, 2]);
+    expect(nums(s0.toTypedArraySync({ stream }))).toEqual(hostReduce(d, [2, 100_000], [1], plus, 0));
+    const w = Int32Array.from({ length: 1000 * 301 }, (_, i) => ((i * 7) % 19) - 9);
+    using big = DeviceArray.from(w, { stream, shape: [1000, 301] });
+    const view = big.slice(null, [0, 300]); // not contiguous: the axis kernel with a single output
+    const host = nums(view.toTypedArraySync({ stream }));
+    using all = view.sum({ stream });
+    expect(all.shape).toEqual([]);
+    expect(nums(all.toTypedArraySync({ stream }))).toEqual(hostReduce(host, [1000, 300], [0, 1], plus, 0));
+    using mx = view.max({ stream });
+    expect(nums(mx.toTypedArraySync({ stream }))).toEqual([Math.max(...host)]);
+  });
+
   it("ReductionKernel with { axis } and a given output; NaN wins in max; an empty axis sums to 0", () => {
     const sumsq = new ReductionKernel("T x", "T y", "x * x", "a + b", "y = a", "0", "axis_sumsq");
     using x = DeviceArray.from(new Float32Array([1, 2, 3, 4, 5, 6]), { stream, shape: [2, 3] });

@@ -9,7 +9,7 @@ import { AxisError, Buffer, DTypeError, DeviceArray, ShapeMismatchError, dtypes,
 import { ElementwiseKernel } from "../../../src/kernels.ts";
 import { bindArguments, contiguousCall, parseParams } from "../../../src/core/kernels/params.ts";
 import { elementwiseSource, elementwiseStridedSource, stridedPlan } from "../../../src/core/kernels/elementwise.ts";
-import { axisLaunchShape, axisPlan, reductionAxisSource, reductionSource } from "../../../src/core/kernels/reduction.ts";
+import { axisChunks, axisLaunchShape, axisPlan, reductionAxisSource, reductionSource } from "../../../src/core/kernels/reduction.ts";
 import { reductionDTypes, reductionResultName } from "../../../src/core/array/reductions.ts";
 
 const hostResource: MemoryResource = {
@@ -123,6 +123,15 @@ describe("axis reductions", () => {
     expect(axisLaunchShape(100_000, 1, false)).toEqual({ group: 1, outputsPerBlock: 256, laneStride: 256 });
   });
 
+  it("split few outputs of long ranges into chunks, enough for two blocks per multiprocessor", () => {
+    expect(axisChunks(16384, 16384, 256, 1, 132)).toBe(1);
+    expect(axisChunks(3, 4, 4, 4, 132)).toBe(1); // too short to split
+    expect(axisChunks(2, 100_000, 256, 1, 132)).toBe(48); // 8 steps of 256 threads per chunk at least
+    expect(axisChunks(1, 300_000, 256, 1, 132)).toBe(146);
+    expect(axisChunks(1, 1e9, 256, 1, 132)).toBe(264);
+    expect(axisChunks(4, 1e6, 64, 4, 132)).toBe(264);
+  });
+
   it("plan [3, 4] over axis 1 (along memory) and axis 0 (across), contiguous and transposed", () => {
     const x = arr("float32", [3, 4]);
     const b = bindArguments("sum", sumParams.slice(0, 1), [x], -1);
@@ -159,17 +168,23 @@ describe("axis reductions", () => {
     expect(src).toContain("__device__ __forceinline__ _type_reduce _map(const float x, const unsigned long long i) { return _type_reduce(x); }");
     expect(src).toContain("struct _rd_layout { long long kshape[1]; long long rshape[2]; long long ks[3][1]; long long rs[2][2]; };");
     expect(src).toContain(
-      'extern "C" __global__ void sum_axis(const float* __restrict__ _p_x, float* __restrict__ _p_y, const unsigned long long _nout, const unsigned long long _nred, const unsigned int _g, const unsigned int _ls, const _rd_layout _l) {',
+      'extern "C" __global__ void sum_axis(const float* __restrict__ _p_x, float* __restrict__ _p_y, const unsigned long long _nout, const unsigned long long _nred, const unsigned int _g, const unsigned int _ls, const unsigned long long _chunks, _type_reduce* __restrict__ _partial, const _rd_layout _l) {',
     );
     // Four reduced elements per thread per step, then one at a time.
-    expect(src).toContain("      for (; _rr + 3ull * _g < _nred; _rr += 4ull * _g) {");
+    expect(src).toContain("      for (; _rr + 3ull * _g < _hi; _rr += 4ull * _g) {");
     expect(src).toContain("          const unsigned long long i = (unsigned long long)(_ko1 + _ro1);");
     expect(src).toContain("          _m3 = _map(_p_x[_ko0 + _ro0], i);");
     expect(src).toContain("        _acc = _reduce(_acc, _reduce(_reduce(_m0, _m1), _reduce(_m2, _m3)));");
     expect(src).toContain("          _m = _map(_p_x[_ko0 + _ro0], i);");
     expect(src).toContain("      if (_lane < _off) _smem[_t] = _reduce(_smem[_t], _smem[_t + _off * _ls]);");
-    expect(src).toContain("      float& y = _p_y[_ko2];");
+    expect(src).toContain("        float& y = _p_y[_ko2];");
     expect(src).not.toContain("sum_partial(");
+    // Split ranges: partial results per chunk, and a second kernel that combines them and runs post.
+    expect(src).toContain("        _partial[_v] = a;");
+    expect(src).toContain(
+      'extern "C" __global__ void sum_axis_final(const _type_reduce* __restrict__ _partial, float* __restrict__ _p_y, const unsigned long long _nout, const unsigned long long _chunks, const _rd_layout _l) {',
+    );
+    expect(src).toContain("    for (unsigned long long _c = 0; _c < _chunks; _c++) _acc = _reduce(_acc, _partial[_c * _nout + _o]);");
     // The whole-array kernels are generated as before.
     const whole = reductionSource("sum", sumParams, full, exprs, dtypes.float32);
     expect(whole).toContain('extern "C" __global__ void sum_partial(const float* __restrict__ _p_x, _type_reduce* __restrict__ _partial, const unsigned long long _n) {');
