@@ -353,10 +353,13 @@ export class Communicator {
     try {
       const text = await meeting.share("nccl-unique-id", () => UniqueId.create(binding).toBase64());
       // NCCL's init blocks this thread until every rank has joined it. Where rank 0 serves the rendezvous store in
-      // this very process (torchrun's variables, Slurm without PMIx), a rank still waiting for the id would then wait
-      // for ever: every rank first confirms it has the id, and the store's last replies get a moment to leave.
-      await meeting.barrier();
-      if (w.rank === 0 && w.size > 1) await new Promise<void>((resolve) => setTimeout(resolve, 100));
+      // this very process (via "store": torchrun's variables, Slurm without PMIx), a rank still waiting for the id
+      // would then wait for ever: every rank first confirms it has the id, and the store's last replies get a moment
+      // to leave rank 0. PMIx and cuda-ts's launcher serve from another process and need neither.
+      if (meeting.via === "store") {
+        await meeting.barrier();
+        if (w.rank === 0) await new Promise<void>((resolve) => setTimeout(resolve, 100));
+      }
       return await Communicator.init({
         rank: w.rank,
         size: w.size,
