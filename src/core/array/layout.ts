@@ -7,6 +7,7 @@
  */
 import { ArrayLayoutError, ShapeMismatchError } from "./errors.ts";
 import { describeValue } from "../../errors/describe.ts";
+import { coalesceAxes } from "./broadcast.ts";
 
 /** A layout: extents, strides in elements, and the offset of element [0, 0, ...] in elements from the data start. */
 export interface Layout {
@@ -264,22 +265,6 @@ export function sameShape(a: readonly number[], b: readonly number[]): boolean {
  * a strided copy between them needs. Returns shape and both stride lists.
  */
 export function coalesce(shape: readonly number[], a: readonly number[], b: readonly number[]): { shape: number[]; a: number[]; b: number[] } {
-  const s: number[] = [];
-  const sa: number[] = [];
-  const sb: number[] = [];
-  for (let i = 0; i < shape.length; i++) {
-    const n = shape[i]!;
-    if (n === 1) continue;
-    const k = s.length - 1;
-    if (k >= 0 && sa[k] === a[i]! * n && sb[k] === b[i]! * n) {
-      s[k] = s[k]! * n;
-      sa[k] = a[i]!;
-      sb[k] = b[i]!;
-    } else {
-      s.push(n);
-      sa.push(a[i]!);
-      sb.push(b[i]!);
-    }
-  }
-  return { shape: s, a: sa, b: sb };
+  const c = coalesceAxes(shape, [a, b]);
+  return { shape: c.shape, a: c.strides[0]!, b: c.strides[1]! };
 }
