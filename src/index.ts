@@ -73,6 +73,8 @@ export {
   DeviceArray,
   encodeElement,
   type ArrayAllocateOptions,
+  type ArrayCopyOptions,
+  type ArrayOperationOptions,
   type ArrayFromOptions,
   type ArrayOverBufferOptions,
   type ArrayScalar,
@@ -82,6 +84,8 @@ export {
   type ToTypedArrayOptions,
 } from "./core/array/device-array.ts";
 export { sum, prod, min, max, mean } from "./core/array/reductions.ts";
+// The array operations register the DeviceArray methods they implement (their functions: `cuda-ts/array`).
+import "./core/array/ops/index.ts";
 export type { AxisSpec } from "./core/array/broadcast.ts";
 export {
   dtypes,

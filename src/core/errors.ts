@@ -42,7 +42,7 @@ export { ClosedError, DeviceNotInitializedError, NoContextError, InsecurePathErr
 export { LaunchArgumentError, LaunchConfigError } from "./launch/errors.ts";
 export { MissingArchError, LinkerUnavailableError, KernelNotFoundError, HostFileError } from "./program/errors.ts";
 // Arrays, tensor maps, CUDA arrays and textures, green contexts
-export { ShapeMismatchError, DTypeError, ArrayLayoutError, BroadcastError, AxisError } from "./array/errors.ts";
+export { ShapeMismatchError, DTypeError, ArrayLayoutError, BroadcastError, AxisError, IndexError } from "./array/errors.ts";
 export { TensorMapError } from "./tensor-map/errors.ts";
 export { TextureError } from "./texture/errors.ts";
 export { GreenContextError } from "./green/errors.ts";

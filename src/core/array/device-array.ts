@@ -26,8 +26,11 @@ import { describeValue } from "../../errors/describe.ts";
 import { refuseWrongDevice } from "../base/wrong-device.ts";
 import { argumentsChanged } from "../base/epoch.ts";
 import { ArrayLayoutError, DTypeError, ShapeMismatchError } from "./errors.ts";
+import { ArgumentError } from "../../errors/base.ts";
+import { ClosedError } from "../base/errors.ts";
 import { adoptIntoScope, closedError, scopeDepth } from "../memory/scope.ts";
-import { PointerArgument, kDescribeArgument, kElementKind, kWriteAddress } from "../launch/pointer-argument.ts";
+import { kDescribeArgument, kElementKind, kWriteAddress } from "../launch/pointer-argument.ts";
+import { ArrayMethods } from "./methods.ts";
 import { INTERNAL, checkInternal, type Internal } from "../base/internal.ts";
 import type { ScalarKind } from "../launch/mangling.ts";
 import { Buffer } from "../memory/buffer.ts";
@@ -60,13 +63,19 @@ export interface ArrayStreamOptions {
   readonly stream: Stream;
 }
 
-/** Options of `toTypedArray`: the stream, and optionally where to put the elements. */
-export interface ToTypedArrayOptions<T extends HostArray = HostArray> extends ArrayStreamOptions {
+/** Options of `toTypedArray`: the stream (default: the array's), and optionally where to put the elements. */
+export interface ToTypedArrayOptions<T extends HostArray = HostArray> extends ArrayOperationOptions {
   /**
    * A typed array of the dtype's host type and exactly the array's element count to copy into (pinned memory, say
    * `pinnedBuffer.asTypedArray(Float32Array)`, for full bandwidth); default: a new one.
    */
   readonly out?: T;
+}
+
+/** Options of `copy`: the stream (default: the array's) and the memory resource (default: the stream's device's). */
+export interface ArrayCopyOptions extends ArrayOperationOptions {
+  /** The memory resource to allocate from (default: the stream's device's `memoryResource`). */
+  readonly memoryResource?: MemoryResource;
 }
 
 /** Options of the allocating factories (`empty`, `zeros`, `full`, `from`). */
@@ -92,10 +101,21 @@ export interface ArrayOverBufferOptions<N extends DTypeName = DTypeName> {
   readonly strides?: readonly number[];
   /** Where element [0, ...] is, in bytes from the buffer's start (default 0). */
   readonly byteOffset?: number;
+  /** The stream the array's operations run on when they are given none (default: none; each call then needs one). */
+  readonly stream?: Stream;
+}
+
+/**
+ * Options of an operation on arrays: the stream it runs on (default: the stream of its first array operand, the one
+ * that array was made on).
+ */
+export interface ArrayOperationOptions {
+  /** The stream the operation is ordered on (default: the first array operand's {@link DeviceArray.stream}). */
+  readonly stream?: Stream;
 }
 
 /** Options of the reductions (`sum`, `prod`, `min`, `max`, `mean`): the stream, the axes, whether to keep them. */
-export interface ReduceOptions extends ArrayStreamOptions {
+export interface ReduceOptions extends ArrayOperationOptions {
   /** The axes reduced: one, several, negative counting from the end (default: every axis, a 0-d result). */
   readonly axis?: AxisSpec;
   /** Whether the reduced axes stay, with extent 1 (default false). */
@@ -118,6 +138,24 @@ export function provideArrayReducer(r: ArrayReducer): void {
 function reduceWith(op: ReductionName, a: DeviceArray, options: ReduceOptions): DeviceArray {
   if (reducer === undefined) throw new TypeError(`DeviceArray.${op}: the reductions are not loaded; import them from "cuda-ts"`);
   return reducer(op, a, options);
+}
+
+/**
+ * @internal Checks run after a read to the host has synchronised with its stream (`toTypedArray`, `item`): device-side
+ * checks of earlier operations on that stream (out-of-range indices) report through them, as typed errors.
+ */
+export type AfterReadCheck = (stream: Stream) => void;
+
+const afterReadChecks: AfterReadCheck[] = [];
+
+/** @internal Registers a check run after every synchronised read to the host (see {@link AfterReadCheck}). */
+export function provideAfterReadCheck(check: AfterReadCheck): void {
+  afterReadChecks.push(check);
+}
+
+/** @internal Runs the after-read checks of `stream` (the stream has synchronised). */
+export function runAfterReadChecks(stream: Stream): void {
+  for (const check of afterReadChecks) check(stream);
 }
 
 /** A value `fill`/`full` writes: a number (a bigint for 64-bit integers), a boolean, or [re, im] for complex dtypes. */
@@ -182,12 +220,43 @@ function checkStream(options: unknown, action: string): Stream {
   return takeStreamOption(options as { stream?: Stream } | undefined, action);
 }
 
+/**
+ * @internal The stream an operation on arrays runs on: `options.stream` where given, else the stream of the first
+ * array among `operands` that has one (the one it was made on). Where another array operand was made on another open
+ * stream, the chosen stream first waits for the work queued there, so the operation reads what that work wrote.
+ */
+export function operationStream(action: string, options: ArrayOperationOptions | undefined, operands: readonly unknown[]): Stream {
+  let s: Stream | undefined;
+  if (options !== undefined && options !== null && options.stream !== undefined) s = takeStreamOption(options, action);
+  else {
+    if (options !== undefined && (options === null || typeof options !== "object")) {
+      throw new ArgumentError(`${action} takes its options as an object ({ stream?, ... }), not ${describeValue(options)}`);
+    }
+    for (const o of operands) {
+      if (o instanceof DeviceArray && o.stream !== undefined) {
+        s = o.stream;
+        break;
+      }
+    }
+    if (s === undefined) {
+      throw new ArgumentError(`${action} needs a stream: none of its arrays was made on one (arrays over a caller's memory have none); pass { stream }`);
+    }
+    if (s.isClosed) {
+      throw new ClosedError("the stream its array was made on", `run ${action} on it; pass { stream } with an open stream`);
+    }
+  }
+  for (const o of operands) {
+    if (o instanceof DeviceArray && o.stream !== undefined && o.stream !== s && !o.stream.isClosed && !o.stream.equals(s)) s.wait(o.stream);
+  }
+  return s;
+}
+
 function checkNotClosed(a: DeviceArray, action: string): void {
   if (a.isClosed) throw closedError(a, `this DeviceArray (${a.dtype.name} [${a.shape.join(", ")}])`, action);
 }
 
 /** A typed, shaped view of device memory. */
-export class DeviceArray<N extends DTypeName = DTypeName> extends PointerArgument {
+export class DeviceArray<N extends DTypeName = DTypeName> extends ArrayMethods {
   /** The element type. */
   readonly dtype: DType<N>;
   /** The extents of each axis. */
@@ -200,6 +269,12 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends PointerArgumen
   readonly buffer: Buffer;
   /** The array this one is a view of (kept alive by this one), or undefined. */
   readonly base: DeviceArray | undefined;
+  /**
+   * The stream this array was made on (views share their base's), where operations on it run when they are given
+   * none: `a.add(b).sum()` runs on `a.stream`. Undefined for arrays over a caller's memory made without one
+   * (`fromBuffer`, DLPack without a stream): pass `{ stream }` to their operations.
+   */
+  readonly stream: Stream | undefined;
   /** Whether closing this array closes its buffer (it allocated it). */
   readonly #ownsBuffer: boolean;
   #closed = false;
@@ -209,7 +284,17 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends PointerArgumen
    * Reserved to cuda-ts (the token is not exported): use the factories (`from`, `empty`, `zeros`, `full`,
    * `fromBuffer`) or a view method.
    */
-  constructor(token: Internal, buffer: Buffer, dtype: DType<N>, shape: readonly number[], strides: readonly number[], byteOffset: number, base: DeviceArray | undefined, ownsBuffer: boolean) {
+  constructor(
+    token: Internal,
+    buffer: Buffer,
+    dtype: DType<N>,
+    shape: readonly number[],
+    strides: readonly number[],
+    byteOffset: number,
+    base: DeviceArray | undefined,
+    ownsBuffer: boolean,
+    stream: Stream | undefined = base?.stream,
+  ) {
     super();
     checkInternal(token, "DeviceArray", "DeviceArray.empty, zeros, full, from or fromBuffer");
     if (!(buffer instanceof Buffer)) throw new TypeError(`a DeviceArray lives in a Buffer, not ${describeValue(buffer)}`);
@@ -224,6 +309,7 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends PointerArgumen
     this.strides = Object.freeze([...strides]);
     this.byteOffset = byteOffset;
     this.base = base;
+    this.stream = stream;
     this.#ownsBuffer = ownsBuffer;
     this.#size = elementCount(shape);
     if (scopeDepth !== 0) adoptIntoScope(this);
@@ -239,7 +325,7 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends PointerArgumen
     const bytes = elementCount(sh) * dt.itemsize;
     const mr = options.memoryResource ?? stream.device.memoryResource;
     const buffer = mr.allocate(bytes, { stream });
-    return new DeviceArray(INTERNAL, buffer, dt, sh, contiguousStrides(sh), 0, undefined, true);
+    return new DeviceArray(INTERNAL, buffer, dt, sh, contiguousStrides(sh), 0, undefined, true, stream);
   }
 
   /** An array of `shape` filled with zeros. */
@@ -288,7 +374,8 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends PointerArgumen
     if (!Number.isSafeInteger(byteOffset) || byteOffset < 0) throw new ArrayLayoutError(`DeviceArray.fromBuffer: byteOffset must be a non-negative integer, got ${String(byteOffset)}`);
     const shape = options.shape === undefined ? [Math.floor((buffer.size - byteOffset) / dt.itemsize)] : checkShape(options.shape);
     const strides = options.strides === undefined ? contiguousStrides(shape) : [...options.strides];
-    return new DeviceArray(INTERNAL, buffer, dt, shape, strides, byteOffset, undefined, false);
+    const stream = options.stream === undefined ? undefined : takeStreamOption(options, "DeviceArray.fromBuffer");
+    return new DeviceArray(INTERNAL, buffer, dt, shape, strides, byteOffset, undefined, false, stream);
   }
 
   // ---- properties ----
@@ -399,10 +486,10 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends PointerArgumen
   // ---- copies ----
 
   /** A contiguous copy of this array in new memory (from the same resource's device), on `stream`. */
-  copy(options: ArrayAllocateOptions): DeviceArray<N> {
-    const stream = checkStream(options, "DeviceArray.copy");
+  copy(options?: ArrayCopyOptions): DeviceArray<N> {
+    const stream = operationStream("DeviceArray.copy", options, [this]);
     checkNotClosed(this, "copy it");
-    const out = DeviceArray.empty(this.shape, this.dtype, { stream, ...(options.memoryResource !== undefined ? { memoryResource: options.memoryResource } : {}) });
+    const out = DeviceArray.empty(this.shape, this.dtype, { stream, ...(options?.memoryResource !== undefined ? { memoryResource: options.memoryResource } : {}) });
     out.copyFrom(this, { stream });
     return out;
   }
@@ -412,8 +499,8 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends PointerArgumen
    * a contiguous destination) into this array, ordered on `stream`: one memcpy when both are contiguous, a 2D
    * memcpy when rows are, a generated strided-copy kernel otherwise.
    */
-  copyFrom(src: DeviceArray | HostArray, options: ArrayStreamOptions): void {
-    const stream = checkStream(options, "DeviceArray.copyFrom");
+  copyFrom(src: DeviceArray | HostArray, options?: ArrayOperationOptions): void {
+    const stream = operationStream("DeviceArray.copyFrom", options, [this, src]);
     checkNotClosed(this, "copy into it");
     if (!(src instanceof DeviceArray)) {
       checkHostArray(src, this.dtype, "DeviceArray.copyFrom");
@@ -428,15 +515,15 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends PointerArgumen
   }
 
   /** Copies this array into `dst` (same shape and dtype, any strides), ordered on `stream`. */
-  copyTo(dst: DeviceArray, options: ArrayStreamOptions): void {
-    const stream = checkStream(options, "DeviceArray.copyTo");
+  copyTo(dst: DeviceArray, options?: ArrayOperationOptions): void {
+    const stream = operationStream("DeviceArray.copyTo", options, [this, dst]);
     if (!(dst instanceof DeviceArray)) throw new TypeError(`DeviceArray.copyTo takes a DeviceArray (for host memory use toTypedArray), not ${describeValue(dst)}`);
     copyBetween(this, dst, stream, "DeviceArray.copyTo");
   }
 
   /** Sets every element to `value`, ordered on `stream` (memset where the element width allows, else a fill kernel). */
-  fill(value: ArrayScalar, options: ArrayStreamOptions): void {
-    const stream = checkStream(options, "DeviceArray.fill");
+  fill(value: ArrayScalar, options?: ArrayOperationOptions): void {
+    const stream = operationStream("DeviceArray.fill", options, [this]);
     checkNotClosed(this, "fill it");
     this.#fillBytes(encodeElement(this.dtype, value), stream);
   }
@@ -461,18 +548,20 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends PointerArgumen
    * bits for float16, interleaved pairs for complex), copied on `stream`; resolves once the stream has done the copy
    * (without blocking the thread, as `stream.done()`). Strided views are packed on the device first.
    */
-  async toTypedArray(options: ToTypedArrayOptions<HostArrayOf[N]>): Promise<HostArrayOf[N]> {
-    const stream = checkStream(options, "DeviceArray.toTypedArray");
-    const host = this.#queueToHost(stream, options.out, "DeviceArray.toTypedArray");
+  async toTypedArray(options?: ToTypedArrayOptions<HostArrayOf[N]>): Promise<HostArrayOf[N]> {
+    const stream = operationStream("DeviceArray.toTypedArray", options, [this]);
+    const host = this.#queueToHost(stream, options?.out, "DeviceArray.toTypedArray");
     await stream.done();
+    if (afterReadChecks.length !== 0) runAfterReadChecks(stream);
     return host;
   }
 
   /** As {@link DeviceArray.toTypedArray}, blocking the thread until the copy is done (`stream.sync()`). */
-  toTypedArraySync(options: ToTypedArrayOptions<HostArrayOf[N]>): HostArrayOf[N] {
-    const stream = checkStream(options, "DeviceArray.toTypedArraySync");
-    const host = this.#queueToHost(stream, options.out, "DeviceArray.toTypedArraySync");
+  toTypedArraySync(options?: ToTypedArrayOptions<HostArrayOf[N]>): HostArrayOf[N] {
+    const stream = operationStream("DeviceArray.toTypedArraySync", options, [this]);
+    const host = this.#queueToHost(stream, options?.out, "DeviceArray.toTypedArraySync");
     stream.sync();
+    if (afterReadChecks.length !== 0) runAfterReadChecks(stream);
     return host;
   }
 
@@ -502,24 +591,24 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends PointerArgumen
    * The sum of the elements over `axis` (default: all), a new array on `stream`: integers and bool sum into int64
    * (unsigned into uint64), floats and complex keep their dtype (float16 and bfloat16 accumulate in float32).
    */
-  sum(options: ReduceOptions): DeviceArray {
-    return reduceWith("sum", this, options);
+  sum(options?: ReduceOptions): DeviceArray {
+    return reduceWith("sum", this, options ?? {});
   }
   /** The product of the elements over `axis` (default: all); dtypes as {@link DeviceArray.sum}. */
-  prod(options: ReduceOptions): DeviceArray {
-    return reduceWith("prod", this, options);
+  prod(options?: ReduceOptions): DeviceArray {
+    return reduceWith("prod", this, options ?? {});
   }
   /** The least element over `axis` (default: all), of this dtype; NaN wins; an empty reduction is refused. */
-  min(options: ReduceOptions): DeviceArray {
-    return reduceWith("min", this, options);
+  min(options?: ReduceOptions): DeviceArray {
+    return reduceWith("min", this, options ?? {});
   }
   /** The greatest element over `axis` (default: all), of this dtype; NaN wins; an empty reduction is refused. */
-  max(options: ReduceOptions): DeviceArray {
-    return reduceWith("max", this, options);
+  max(options?: ReduceOptions): DeviceArray {
+    return reduceWith("max", this, options ?? {});
   }
   /** The mean over `axis` (default: all): float64 for integers and bool, the dtype for floats and complex. */
-  mean(options: ReduceOptions): DeviceArray {
-    return reduceWith("mean", this, options);
+  mean(options?: ReduceOptions): DeviceArray {
+    return reduceWith("mean", this, options ?? {});
   }
 
   // ---- interop ----

@@ -59,3 +59,16 @@ export class AxisError extends ArgumentError {
     this.name = "AxisError";
   }
 }
+
+/**
+ * An index outside the axis it indexes (`take`, `put`, integer indexing): found on the host for indices given as
+ * numbers, on the device for index arrays (nothing is read or written outside the array; the error is thrown when
+ * the call's stream next synchronises with a read, `toTypedArray` or `item`). Pass indices in range, or
+ * `{ mode: "wrap" }` / `{ mode: "clip" }`.
+ */
+export class IndexError extends ArgumentError {
+  constructor(message: string) {
+    super(message);
+    this.name = "IndexError";
+  }
+}

@@ -15,13 +15,12 @@
  *
  * @module
  */
-import { DeviceArray, provideArrayReducer, type ReduceOptions, type ReductionName } from "./device-array.ts";
+import { DeviceArray, operationStream, provideArrayReducer, type ReduceOptions, type ReductionName } from "./device-array.ts";
 import { dtypes, type DType, type DTypeName } from "./dtype.ts";
 import { DTypeError, ShapeMismatchError } from "./errors.ts";
 import { normalizeAxes } from "./broadcast.ts";
 import { elementCount } from "./layout.ts";
 import { describeValue } from "../../errors/describe.ts";
-import { takeStreamOption } from "../base/stream-arg.ts";
 import { ReductionKernel } from "../kernels/reduction.ts";
 import { ElementwiseKernel } from "../kernels/elementwise.ts";
 
@@ -121,12 +120,13 @@ function checkArray(a: unknown, op: ReductionName): DeviceArray {
 }
 
 function checkOptions(options: unknown, op: ReductionName): ReduceOptions {
-  if (options === null || typeof options !== "object") throw new TypeError(`${op} takes options { stream, axis?, keepdims? }, got ${describeValue(options)}`);
+  if (options === undefined) return {};
+  if (options === null || typeof options !== "object") throw new TypeError(`${op} takes options { stream?, axis?, keepdims? }, got ${describeValue(options)}`);
   return options as ReduceOptions;
 }
 
 /** Reduces `a` by `op` (see the module's description). */
-function reduce(op: ReductionName, array: DeviceArray, opts: ReduceOptions): DeviceArray {
+function reduce(op: ReductionName, array: DeviceArray, opts: ReduceOptions | undefined): DeviceArray {
   const a = checkArray(array, op);
   const options = checkOptions(opts, op);
   // Every check before the stream is used: axes, dtypes, empty reductions without an identity.
@@ -138,7 +138,7 @@ function reduce(op: ReductionName, array: DeviceArray, opts: ReduceOptions): Dev
   if (reducedCount === 0 && (op === "min" || op === "max")) {
     throw new ShapeMismatchError(`${op}: reducing [${a.shape.join(", ")}] over axes [${axes.join(", ")}] reduces zero elements, and ${op} has no identity; reduce a non-empty array`);
   }
-  const stream = takeStreamOption(options, op);
+  const stream = operationStream(op, options, [a]);
   const call = { axis: axes, keepdims };
   const k = kernelFor(op, a.dtype);
   const result = k.launch(stream, a, call) as DeviceArray;
@@ -160,27 +160,27 @@ function reduce(op: ReductionName, array: DeviceArray, opts: ReduceOptions): Dev
 provideArrayReducer(reduce);
 
 /** The sum of `a`'s elements over `axis` (default: all), on `stream` (also `a.sum(options)`). */
-export function sum(a: DeviceArray, options: ReduceOptions): DeviceArray {
+export function sum(a: DeviceArray, options?: ReduceOptions): DeviceArray {
   return reduce("sum", a, options);
 }
 
 /** The product of `a`'s elements over `axis` (default: all), on `stream` (also `a.prod(options)`). */
-export function prod(a: DeviceArray, options: ReduceOptions): DeviceArray {
+export function prod(a: DeviceArray, options?: ReduceOptions): DeviceArray {
   return reduce("prod", a, options);
 }
 
 /** The least of `a`'s elements over `axis` (default: all), on `stream` (also `a.min(options)`). */
-export function min(a: DeviceArray, options: ReduceOptions): DeviceArray {
+export function min(a: DeviceArray, options?: ReduceOptions): DeviceArray {
   return reduce("min", a, options);
 }
 
 /** The greatest of `a`'s elements over `axis` (default: all), on `stream` (also `a.max(options)`). */
-export function max(a: DeviceArray, options: ReduceOptions): DeviceArray {
+export function max(a: DeviceArray, options?: ReduceOptions): DeviceArray {
   return reduce("max", a, options);
 }
 
 /** The mean of `a`'s elements over `axis` (default: all), on `stream` (also `a.mean(options)`). */
-export function mean(a: DeviceArray, options: ReduceOptions): DeviceArray {
+export function mean(a: DeviceArray, options?: ReduceOptions): DeviceArray {
   return reduce("mean", a, options);
 }
 

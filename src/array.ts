@@ -1,0 +1,43 @@
+/**
+ * `cuda-ts/array`: NumPy's functions over DeviceArrays, in the manner of CuPy: creation, arithmetic and comparison
+ * with broadcasting, math, reductions, scans, sorting, indexing and shape. Each runs on the stream its options name,
+ * or on the stream of its first array operand (the one that array was made on); each is also a DeviceArray method
+ * where NumPy's ndarray has one.
+ *
+ * ```ts
+ * import { Device } from "cuda-ts";
+ * import * as ca from "cuda-ts/array";
+ * const dev = new Device(0); dev.setCurrent();
+ * using stream = dev.createStream();
+ * const x = ca.arange(12, { stream, dtype: "float32" }).reshape(3, 4);
+ * const y = ca.exp(x.sub(x.max({ axis: 1, keepdims: true })));   // broadcast over the rows
+ * const softmax = y.div(y.sum({ axis: 1, keepdims: true }));
+ * console.log(await softmax.toList());
+ * ```
+ *
+ * Dtypes promote as NumPy 2's (docs/arrays.md has the table): arrays by kind and width, JavaScript scalars weakly
+ * (`int8Array.add(1)` stays int8). Linear algebra, random numbers and FFTs of arrays are `cuda-ts/array/linalg`,
+ * `cuda-ts/array/random` and `cuda-ts/array/fft` (they load their math library's tables).
+ *
+ * @module
+ */
+// The object layer this subject builds on (the root registers Device and DeviceArray, and the array methods).
+import "./index.ts";
+export { DeviceArray, type ArrayScalar, type ArrayOperationOptions, type ReduceOptions, type ReductionName } from "./core/array/device-array.ts";
+export { sum, prod, min, max, mean } from "./core/array/reductions.ts";
+export { promoteTypes, resultType, canCastSafely, type PromotionOperand } from "./core/array/promotion.ts";
+export type { ArrayOperand, ArithmeticName, ComparisonName } from "./core/array/methods.ts";
+export type {
+  ArgReduceOptions,
+  AstypeOptions,
+  CreationOptions,
+  DTypeArgument,
+  ElementwiseOptions,
+  ScanOptions,
+  SortOptions,
+  TakeOptions,
+  VarianceOptions,
+} from "./core/array/options.ts";
+export type { AxisSpec } from "./core/array/broadcast.ts";
+export { dtypes, type DType, type DTypeName } from "./core/array/dtype.ts";
+export { AxisError, BroadcastError, IndexError } from "./core/array/errors.ts";

@@ -1,0 +1,8 @@
+/**
+ * The operation modules of `cuda-ts/array`, loaded by the package root so that the DeviceArray methods they
+ * implement are registered (see src/core/array/methods.ts). Each module registers its methods as it loads.
+ *
+ * @module
+ * @internal
+ */
+export {};

@@ -1,0 +1,154 @@
+/**
+ * Dtype promotion: the dtype an operation on several operands computes in, as NumPy 2 decides it (NEP 50), with
+ * bfloat16 as ml_dtypes adds it.
+ *
+ * - Between arrays (and dtypes): bool gives way to anything; signed with signed, unsigned with unsigned take the
+ *   wider; a signed and an unsigned integer take the signed type wide enough for both (int64 with uint64: float64);
+ *   an integer with a float takes the float that holds the integer (8-bit: float16, 16-bit: float32, wider: float64)
+ *   or the float, whichever is wider; float16 with bfloat16 is float32; complex takes the complex of the wider real.
+ * - JavaScript scalars are weak: they take the array's dtype where their kind fits it (`int8Array.add(1)` stays int8,
+ *   `float16Array.mul(0.5)` stays float16), so only a scalar of a higher kind promotes: an integer-valued number or
+ *   bigint with bool gives int64, a fractional number with bool or integers gives float64, `[re, im]` with bool or
+ *   integers complex128 and with floats the complex of their width. An integer scalar outside an integer array's
+ *   range is a {@link DTypeError}, not a wrapped value. A JavaScript number with an integral value (`1`, `2.0`) counts
+ *   as an integer.
+ *
+ * The whole table is in docs/arrays.md, checked against {@link promoteTypes} by the tests.
+ *
+ * @module
+ */
+import { DeviceArray, type ArrayScalar } from "./device-array.ts";
+import { dtypes, type DType, type DTypeName } from "./dtype.ts";
+import { DTypeError } from "./errors.ts";
+import { describeValue } from "../../errors/describe.ts";
+
+/** An operand whose dtype counts: an array, a dtype, or a (weak) scalar. */
+export type PromotionOperand = DeviceArray | DType | ArrayScalar;
+
+const INT_BITS: Partial<Record<DTypeName, number>> = { int8: 8, int16: 16, int32: 32, int64: 64, uint8: 8, uint16: 16, uint32: 32, uint64: 64 };
+
+function signed(bits: number): DType {
+  return bits <= 8 ? dtypes.int8 : bits <= 16 ? dtypes.int16 : bits <= 32 ? dtypes.int32 : dtypes.int64;
+}
+function unsigned(bits: number): DType {
+  return bits <= 8 ? dtypes.uint8 : bits <= 16 ? dtypes.uint16 : bits <= 32 ? dtypes.uint32 : dtypes.uint64;
+}
+
+/** The smallest float that holds every value of an integer dtype. */
+function floatOfInteger(d: DType): DType {
+  const bits = INT_BITS[d.name]!;
+  return bits <= 8 ? dtypes.float16 : bits <= 16 ? dtypes.float32 : dtypes.float64;
+}
+
+function promoteFloats(a: DType, b: DType): DType {
+  if (a === b) return a;
+  if ((a.name === "float16" && b.name === "bfloat16") || (a.name === "bfloat16" && b.name === "float16")) return dtypes.float32;
+  return a.itemsize >= b.itemsize ? a : b;
+}
+
+/** The real dtype of a complex one (complex64: float32). */
+export function realOf(d: DType): DType {
+  return d.name === "complex64" ? dtypes.float32 : d.name === "complex128" ? dtypes.float64 : d;
+}
+
+/** The complex dtype whose parts are `real` (float16, bfloat16 and float32: complex64). */
+export function complexOf(real: DType): DType {
+  return real.name === "float64" ? dtypes.complex128 : dtypes.complex64;
+}
+
+/** The dtype two dtypes promote to (symmetric; NumPy's `promote_types`, with bfloat16). */
+export function promoteTypes(a: DType, b: DType): DType {
+  if (a === b) return a;
+  if (a.kind === "b") return b;
+  if (b.kind === "b") return a;
+  if (a.kind === "c" || b.kind === "c") {
+    const ra = a.kind === "c" ? realOf(a) : a;
+    const rb = b.kind === "c" ? realOf(b) : b;
+    return complexOf(promoteTypes(ra, rb));
+  }
+  if (a.kind === "f" || b.kind === "f") {
+    const fa = a.kind === "f" ? a : floatOfInteger(a);
+    const fb = b.kind === "f" ? b : floatOfInteger(b);
+    return promoteFloats(fa, fb);
+  }
+  const ba = INT_BITS[a.name]!;
+  const bb = INT_BITS[b.name]!;
+  if (a.kind === b.kind) return a.kind === "i" ? signed(Math.max(ba, bb)) : unsigned(Math.max(ba, bb));
+  const [sBits, uBits] = a.kind === "i" ? [ba, bb] : [bb, ba];
+  if (uBits < sBits) return signed(sBits);
+  return uBits < 64 ? signed(uBits * 2) : dtypes.float64;
+}
+
+/** How a weak scalar ranks: bool < integer < float < complex. */
+function scalarKind(v: ArrayScalar): "b" | "i" | "f" | "c" {
+  if (typeof v === "boolean") return "b";
+  if (typeof v === "bigint") return "i";
+  if (typeof v === "number") return Number.isInteger(v) ? "i" : "f";
+  if (Array.isArray(v) && v.length === 2 && typeof v[0] === "number" && typeof v[1] === "number") return "c";
+  throw new DTypeError(`an operand is a DeviceArray or a scalar (a number, a bigint, a boolean or [re, im]), got ${describeValue(v)}`);
+}
+
+const RANK = { b: 0, i: 1, u: 1, f: 2, c: 3 } as const;
+
+/** The range of an integer dtype, as bigints. */
+function integerRange(d: DType): [bigint, bigint] {
+  const bits = BigInt(INT_BITS[d.name]!);
+  return d.kind === "i" ? [-(1n << (bits - 1n)), (1n << (bits - 1n)) - 1n] : [0n, (1n << bits) - 1n];
+}
+
+/** The dtype a weak scalar meets an operation's dtype `d` with (see the module's description). */
+function withScalar(d: DType, v: ArrayScalar, what: string): DType {
+  const k = scalarKind(v);
+  if (RANK[k] <= RANK[d.kind]) {
+    if (k === "i" && (d.kind === "i" || d.kind === "u")) {
+      const x = typeof v === "bigint" ? v : BigInt(v as number);
+      const [lo, hi] = integerRange(d);
+      if (x < lo || x > hi) {
+        throw new DTypeError(`${what}: the scalar ${String(v)} is outside the ${d.name} range [${lo}, ${hi}]; convert the array first (astype) or pass a scalar in range`);
+      }
+    }
+    return d;
+  }
+  switch (k) {
+    case "i":
+      return dtypes.int64;
+    case "f":
+      return dtypes.float64;
+    default:
+      return d.kind === "f" ? complexOf(d) : dtypes.complex128;
+  }
+}
+
+/** Whether `x` is an operand with a dtype of its own (an array or a dtype), not a weak scalar. */
+function strongDType(x: PromotionOperand): DType | undefined {
+  if (x instanceof DeviceArray) return x.dtype;
+  if (typeof x === "object" && x !== null && !Array.isArray(x) && "kind" in x && "itemsize" in x) return x as DType;
+  return undefined;
+}
+
+/**
+ * The dtype `operands` promote to (NumPy's `result_type`): the arrays' and dtypes' promotion, then each weak scalar's
+ * (see the module's description). `what` names the operation in errors.
+ *
+ * @throws DTypeError when no operand has a dtype (scalars only), or a scalar does not fit (an integer out of range).
+ */
+export function resultType(operands: readonly PromotionOperand[], what = "resultType"): DType {
+  let d: DType | undefined;
+  for (const x of operands) {
+    const s = strongDType(x);
+    if (s !== undefined) d = d === undefined ? s : promoteTypes(d, s);
+  }
+  if (d === undefined) {
+    throw new DTypeError(`${what}: at least one operand must be a DeviceArray (or a dtype); only scalars came: make one of them an array`);
+  }
+  for (const x of operands) if (strongDType(x) === undefined) d = withScalar(d, x as ArrayScalar, what);
+  return d;
+}
+
+/**
+ * Whether a value of dtype `from` converts to `to` without loss of kind or range (NumPy's `can_cast(from, to,
+ * "same_kind")` is looser; this is "safe"): what an `out` array must accept.
+ */
+export function canCastSafely(from: DType, to: DType): boolean {
+  return promoteTypes(from, to) === to;
+}
