@@ -31,7 +31,7 @@ import type { Kernel } from "../launch/kernel.ts";
 import type { Stream } from "../stream.ts";
 import { takeStream } from "../base/stream-arg.ts";
 import { DeviceArray, encodeElement, type ArrayScalar } from "../array/device-array.ts";
-import { elementCount, sameShape } from "../array/layout.ts";
+import { elementCount, elementExtent, sameShape } from "../array/layout.ts";
 import { broadcastStrides, coalesceAxes } from "../array/broadcast.ts";
 import { ArrayLayoutError } from "../array/errors.ts";
 import { bindArguments, checkUnique, contiguousCall, headersFor, parseParams, typedefs, type Binding, type BuilderArgument, type KernelParam } from "./params.ts";
@@ -57,6 +57,36 @@ function aligned(params: readonly KernelParam[], args: readonly KernelArgument[]
     if (a instanceof DeviceArray && !params[k]!.raw && !binding.scalar[k] && Number(a.address % LOW_BITS) % (a.itemsize * width) !== 0) return false;
   }
   return true;
+}
+
+/** The byte range [first, end) an array's elements span, from its address. */
+function byteSpan(a: DeviceArray): [number, number] {
+  const [low, high] = elementExtent(a.shape, a.strides);
+  const base = Number(a.address);
+  return [base + low * a.itemsize, base + (high + 1) * a.itemsize];
+}
+
+/**
+ * Whether output `out` shares memory with an input array that is not read element for element where `out` is
+ * written (the same address and the same strides once broadcast to `shape`: then each thread reads its element
+ * before writing it, which is safe). Exported for tests.
+ */
+export function overlapsAnInput(out: DeviceArray, params: readonly KernelParam[], args: readonly (BuilderArgument | undefined)[], inputs: number, shape: readonly number[]): boolean {
+  if (out.size === 0) return false;
+  let outSpan: [number, number] | undefined;
+  for (let j = 0; j < inputs; j++) {
+    const a = args[j];
+    if (!(a instanceof DeviceArray) || a === out || params[j]!.raw || a.size === 0) continue;
+    outSpan ??= byteSpan(out);
+    const inSpan = byteSpan(a);
+    if (inSpan[1] <= outSpan[0] || outSpan[1] <= inSpan[0]) continue;
+    if (a.address === out.address && a.itemsize === out.itemsize) {
+      const st = broadcastStrides(a.shape, a.strides, shape);
+      if (st.every((x, d) => x === out.strides[d] || shape[d] === 1)) continue;
+    }
+    return true;
+  }
+  return false;
 }
 
 const IDENT = /^[A-Za-z_]\w*$/;
@@ -275,9 +305,19 @@ export class ElementwiseKernel {
     if (shape === undefined) throw new TypeError(`${this.name}: no array was passed, so the size is unknown; pass an output array`);
     const outputs: DeviceArray[] = [];
     const kernelArgs: KernelArgument[] = [];
+    // A given output that overlaps an input in another layout (a shifted view of the same memory) would be written
+    // while other threads still read it: the kernel writes a temporary instead, copied into the output after.
+    let staged: [temp: DeviceArray, out: DeviceArray][] | undefined;
     this.params.forEach((p, k) => {
       let a = padded[k];
       if (a === undefined) a = DeviceArray.empty(shape, binding.dtypes[k]!, { stream: s });
+      else if (p.output && overlapsAnInput(a as DeviceArray, this.params, padded, this.#inputs, shape)) {
+        const temp = DeviceArray.empty(shape, binding.dtypes[k]!, { stream: s });
+        (staged ??= []).push([temp, a as DeviceArray]);
+        outputs.push(a as DeviceArray);
+        kernelArgs.push(temp);
+        return;
+      }
       if (p.output) outputs.push(a as DeviceArray);
       kernelArgs.push(binding.scalar[k] ? encodeElement(binding.dtypes[k]!, a as ArrayScalar) : (a as DeviceArray));
     });
@@ -299,6 +339,12 @@ export class ElementwiseKernel {
       } else {
         const grid = Math.max(1, Math.min(Math.ceil(n / inst.block), inst.maxGrid));
         launch(s, configFor(grid, inst.block), inst.kernel, kernelArgs);
+      }
+    }
+    if (staged !== undefined) {
+      for (const [temp, out] of staged) {
+        out.copyFrom(temp, { stream: s });
+        temp.close(s);
       }
     }
     return outputs.length === 1 ? outputs[0]! : outputs;

@@ -1,7 +1,7 @@
 /**
  * The elementwise builder on a real GPU with broadcasting and views: [3, 1] + [1, 4], a scalar with a transposed
  * view, a slice with a step, a negative step, a 0-d array, int32 over three axes, a strided output, a larger grid,
- * each checked against the same computation on the CPU; and the typed error for shapes that do not broadcast.
+ * each checked against the same computation on the CPU; the typed error for shapes that do not broadcast; an output overlapping its input (a[1:] = a[:-1], a = a[::-1]).
  * Skips without a GPU.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -147,5 +147,22 @@ describe.skipIf(!gpu.available)(`elementwise kernels over broadcast operands and
     expect(() => add.launch(stream, x, y)).toThrow(/bc_bad: y has shape \[3\] but x has shape \[3, 4\]: they do not broadcast \(axis 0 of y has extent 3, axis 1 of x has 4/);
     using wrongOut = DeviceArray.zeros([4], "float32", { stream });
     expect(() => add.launch(stream, x, x, wrongOut)).toThrow(BroadcastError);
+  });
+  it("an output overlapping its input in another layout is written through a temporary", () => {
+    const n = 1 << 20;
+    const host = Float32Array.from({ length: n }, (_, i) => i);
+    using a = DeviceArray.from(host, { stream });
+    const copy = new ElementwiseKernel("T x", "T y", "y = x", "bc_shift");
+    // a[1:] = a[:-1]: every element moves one place up, as NumPy's a[1:] = a[:-1] does.
+    copy.launch(stream, a.slice([0, n - 1]), a.slice([1, n]));
+    const got = a.toTypedArraySync({ stream }) as Float32Array;
+    expect(got[0]).toBe(0);
+    let wrong = 0;
+    for (let i = 1; i < n; i++) if (got[i] !== i - 1) wrong++;
+    expect(wrong).toBe(0);
+    // The reversed view of itself: a = a[::-1].
+    using b = DeviceArray.from(Float32Array.from({ length: 1000 }, (_, i) => i), { stream });
+    copy.launch(stream, b.slice([null, null, -1]), b);
+    expect(Array.from(b.toTypedArraySync({ stream }) as Float32Array)).toEqual(Array.from({ length: 1000 }, (_, i) => 999 - i));
   });
 });

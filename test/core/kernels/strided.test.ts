@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { AxisError, Buffer, DTypeError, DeviceArray, ShapeMismatchError, dtypes, max, mean, min, sum, type MemoryResource, type Stream } from "../../../src/index.ts";
 import { ElementwiseKernel } from "../../../src/kernels.ts";
 import { bindArguments, contiguousCall, parseParams } from "../../../src/core/kernels/params.ts";
-import { elementwiseSource, elementwiseStridedSource, stridedPlan } from "../../../src/core/kernels/elementwise.ts";
+import { elementwiseSource, elementwiseStridedSource, overlapsAnInput, stridedPlan } from "../../../src/core/kernels/elementwise.ts";
 import { axisChunks, axisLaunchShape, axisPlan, reductionAxisSource, reductionSource } from "../../../src/core/kernels/reduction.ts";
 import { reductionDTypes, reductionResultName } from "../../../src/core/array/reductions.ts";
 
@@ -29,6 +29,20 @@ function arr(dtype: "float32" | "int32" | "complex64" | "bool", shape: number[])
 const int64s = (bytes: Uint8Array): number[] => [...new BigInt64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 8)].map(Number);
 
 const add = parseParams("T x, T y", false, "in").concat(parseParams("T z", true, "out"));
+
+describe("outputs that overlap an input", () => {
+  const copy = parseParams("T x", false, "in").concat(parseParams("T y", true, "out"));
+  it("are staged when the input is read in another layout, not when it is the same elements", () => {
+    const a = arr("float32", [100]);
+    expect(overlapsAnInput(a, copy, [a, a], 1, [100])).toBe(false); // in place
+    expect(overlapsAnInput(a.slice([1, 100]), copy, [a.slice([0, 99]), undefined], 1, [99])).toBe(true); // a[1:] = a[:-1]
+    expect(overlapsAnInput(a, copy, [a.slice([null, null, -1]), undefined], 1, [100])).toBe(true); // a = a[::-1]
+    expect(overlapsAnInput(a.slice([50, 100]), copy, [a.slice([0, 50]), undefined], 1, [50])).toBe(false); // disjoint halves
+    const m = arr("float32", [10, 10]);
+    expect(overlapsAnInput(m, copy, [m.T, undefined], 1, [10, 10])).toBe(true); // m = m.T
+    expect(overlapsAnInput(m, copy, [m.slice([0, 1]), undefined], 1, [10, 10])).toBe(true); // a row broadcast over its own matrix
+  });
+});
 
 describe("strided elementwise calls", () => {
   it("keep the contiguous kernels when every array is contiguous and of the full shape", () => {
