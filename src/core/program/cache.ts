@@ -28,6 +28,7 @@ import { defaultFileProgramCache } from "./cache-file.ts";
 import { optionalInteger } from "./option-checks.ts";
 import { irBytes, nvvmVersionString, readLibdevice } from "./nvvm.ts";
 import { nvrtcVersionString } from "./nvrtc.ts";
+import { packageHeaderDigest } from "./package-headers.ts";
 import { ProgramOptions, type CompileTarget, type ProgramOptionsInit } from "./options.ts";
 import { describeValue } from "../../errors/describe.ts";
 
@@ -211,6 +212,10 @@ export function makeProgramCacheKey(inputs: ProgramCacheKeyInputs): string {
   if (codeType === "nvvm") {
     for (const [name, source] of options.extraSources ?? []) parts.push(["extraSourceName", name], ["extraSource", irBytes(source)]);
     if (options.useLibdevice) parts.push(["libdevice", sha256Hex(readLibdevice().bytes)]);
+  }
+  if (codeType === "c++" && typeof inputs.code === "string") {
+    const headers = packageHeaderDigest(inputs.code);
+    if (headers !== undefined) parts.push(["packageHeaders", headers]);
   }
   if (inputs.extraDigest !== undefined) parts.push(["extraDigest", inputs.extraDigest]);
   parts.push(["compiler", inputs.compilerVersion ?? compilerFingerprint(codeType)]);

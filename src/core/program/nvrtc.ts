@@ -10,6 +10,11 @@ import { formatCudaVersion } from "../../bindings/describe.ts";
 import type { NvrtcBinding, nvrtcProgram } from "../../bindings/nvrtc.ts";
 import { nvrtcModule } from "./libraries.ts";
 import type { CompileTarget } from "./options.ts";
+import { PACKAGE_HEADERS } from "./package-headers.ts";
+
+/** The package's headers (cuda_ts/array.h), handed to every program: NVRTC reads one only where it is included. */
+const HEADER_NAMES = Object.keys(PACKAGE_HEADERS);
+const HEADER_SOURCES = HEADER_NAMES.map((n) => PACKAGE_HEADERS[n]!);
 
 /** NVRTC's checked binding (loaded on first use: ./libraries.ts). */
 function nvrtc(): NvrtcBinding {
@@ -58,9 +63,12 @@ export class NvrtcProgram {
   readonly handle: nvrtcProgram;
   #destroyed = false;
 
-  /** Creates the program (no headers: cuda.core does not take preloaded headers either). */
+  /**
+   * Creates the program, with the package's own headers in memory (`#include <cuda_ts/array.h>` works without an
+   * include path); headers of the user's come through include paths, as in cuda.core.
+   */
   constructor(source: string, name: string) {
-    this.handle = nvrtc().nvrtcCreateProgram(source, name, 0, null, null);
+    this.handle = nvrtc().nvrtcCreateProgram(source, name, HEADER_NAMES.length, HEADER_SOURCES, HEADER_NAMES);
   }
 
   /** Compiles to `target` with `flags`, registering `nameExpressions` first. Throws NVRTCError with the log. */
