@@ -34,7 +34,7 @@ export { waitingStrategy } from "./core/base/waiting.ts";
 export { onReleaseError, type ReleaseFailure, type ReleaseFailureHandler, type ReleasePhase } from "./core/base/release-errors.ts";
 
 // Memory.
-export { Buffer, type HostMemory, type StreamArg } from "./core/memory/buffer.ts";
+export { Buffer, type HostMemory, type StreamArg, type ForeignMemoryType, type FromHandleOptions } from "./core/memory/buffer.ts";
 export type { HostViewConstructor } from "./core/memory/view.ts";
 export { type CopyOptions, type CopyRoute } from "./core/memory/copy.ts";
 export { type AllocateOptions, type MemoryResource, SynchronousMemoryResource } from "./core/memory/resource.ts";
@@ -84,6 +84,9 @@ export {
   type ToTypedArrayOptions,
 } from "./core/array/device-array.ts";
 export { sum, prod, min, max, mean } from "./core/array/reductions.ts";
+// Arrays into hand-written kernels: the cuda_ts::Array<T, N> record of #include <cuda_ts/array.h>.
+export { arrayView, arrayViewSize, ArrayView, type ArrayViewOptions } from "./core/array/kernel-view.ts";
+export { ARRAY_HEADER_NAME, ARRAY_HEADER_SOURCE } from "./core/array/array-header.ts";
 // The array operations register the DeviceArray methods they implement (their functions: `cuda-ts/array`).
 import "./core/array/ops/index.ts";
 export type { AxisSpec } from "./core/array/broadcast.ts";

@@ -14,8 +14,9 @@
  * - a plain number → the parameter's type when the kernel knows it (declared, or from a C++ kernel's mangled
  *   name), otherwise a LaunchArgumentError asking for a typed scalar;
  * - a generated record (struct class) or bytes (Uint8Array, ArrayBuffer, DataView) → a struct passed by value;
- * - a ByValueArgument (a TensorMap) → its struct by value (128 bytes for a tensor map), checked against the
- *   parameter's size.
+ * - a ByValueArgument (a TensorMap, an `arrayView(array)`) → its struct by value (128 bytes for a tensor map,
+ *   16 + 16·ndim for a `cuda_ts::Array<T, N>` record), checked against the parameter's size (and, for an array
+ *   view, against the element type and rank a C++ kernel's mangled name gives).
  *
  * The arguments can also come as one array (`launch(stream, config, kernel, args)`): for long argument lists this
  * spares the runtime spreading them into a call (on Bun, spreading 256 arguments costs several microseconds).
@@ -41,7 +42,7 @@ import type { ArgumentPlan, Kernel } from "./kernel.ts";
 import { kAllowDynamicSharedMemory, kArgumentPlan, kLaunchHandle } from "./kernel-keys.ts";
 import { KernelScalar, SCALAR_SIZE, writeScalar } from "./scalars.ts";
 import { PointerArgument, kDescribeArgument, kElementKind, kWriteAddress } from "./pointer-argument.ts";
-import { ByValueArgument, kArgumentSize, kWriteValue } from "./by-value-argument.ts";
+import { ByValueArgument, kArgumentSize, kCheckParameter, kWriteValue } from "./by-value-argument.ts";
 import { Stream, captureSinkOf, streamContextAddress } from "../stream.ts";
 import { describeValue } from "../../errors/describe.ts";
 import { argumentEpoch } from "../base/epoch.ts";
@@ -307,6 +308,11 @@ function writeArgument(kernel: Kernel, i: number, arg: unknown, dv: DataView, of
       return;
   }
   if (arg instanceof ByValueArgument) {
+    const check = arg[kCheckParameter];
+    if (check !== undefined) {
+      const problem = check.call(arg, size, kernel[kArgumentPlan]().types[i]);
+      if (problem !== undefined) throw new LaunchArgumentError(`argument ${i} of ${kernel.name}: ${problem}`);
+    }
     const s = arg[kArgumentSize];
     if (s !== size) {
       throw argError(kernel, i, arg[kDescribeArgument](), s, size, s === 128 ? "; a tensor map is taken by value: declare the parameter `const __grid_constant__ CUtensorMap`" : "");

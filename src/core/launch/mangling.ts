@@ -12,7 +12,9 @@ import { UnsupportedError } from "../../errors/base.ts";
 export type ParamType =
   | { kind: "scalar"; scalar: ScalarKind }
   | { kind: "pointer"; pointee?: ScalarKind }
-  | { kind: "class"; name: string };
+  | { kind: "class"; name: string }
+  /** `cuda_ts::Array<T, N>` (cuda_ts/array.h) by value: the element kind and rank where the name gives them. */
+  | { kind: "array"; element?: ScalarKind; ndim?: number };
 
 /** A mangled name this parser does not understand (caught: the kernel's parameter types stay unknown). */
 class ManglingError extends UnsupportedError {
@@ -137,7 +139,10 @@ class Parser {
         const start = this.i;
         while (this.peek() !== "E" && this.i < this.s.length) this.i++;
         this.eat("E");
-        args.push({ kind: "type", type: { kind: "class", name: this.s.slice(start, this.i) }, text: "literal" });
+        // An integer literal (Li2E: int 2, Lin1E: int -1) reads as its value; others as "literal".
+        const body = this.s.slice(start, this.i - 1);
+        const m = /^[a-z](n?)(\d+)$/.exec(body);
+        args.push({ kind: "type", type: { kind: "class", name: body }, text: m ? `${m[1] === "n" ? "-" : ""}${m[2]}` : "literal" });
       } else if (this.eat("J")) {
         while (!this.eat("E")) this.type();
         args.push({ kind: "type", type: { kind: "class", name: "pack" }, text: "pack" });
@@ -236,7 +241,7 @@ class Parser {
         this.i++;
         const args = this.templateArgList();
         const text = `${n.text}<${args.map((a) => a.text).join(",")}>`;
-        const t: Node = { kind: "type", type: classType(text), text };
+        const t: Node = { kind: "type", type: classType(text, args), text };
         this.subs.push(t);
         return t;
       }
@@ -257,9 +262,15 @@ class Parser {
       return { kind: "type", type: { kind: "pointer" }, text: "array" };
     }
     if (c === "N" || /\d/.test(c)) {
-      const { text } = this.name();
-      const t: Node = { kind: "type", type: classType(text), text };
-      this.subs.push(t);
+      // A class's template arguments are its own: the function's (T_ in later parameters) stay as they were.
+      const outer = this.templateArgs;
+      const { text, templated } = this.name();
+      const args = templated ? this.templateArgs : [];
+      this.templateArgs = outer;
+      const t: Node = { kind: "type", type: classType(text, args), text };
+      // A nested name already added itself (with its template arguments) as the last substitution candidate.
+      if (c === "N" && this.subs.length > 0 && this.subs[this.subs.length - 1]!.text === text) this.subs[this.subs.length - 1] = t;
+      else this.subs.push(t);
       return t;
     }
     const b = BUILTIN[c];
@@ -271,9 +282,19 @@ class Parser {
   }
 }
 
-function classType(name: string): ParamType {
+function classType(name: string, args: readonly Node[] = []): ParamType {
   const s = CLASS_SCALARS[name];
-  return s !== undefined ? { kind: "scalar", scalar: s } : { kind: "class", name };
+  if (s !== undefined) return { kind: "scalar", scalar: s };
+  if (name.startsWith("cuda_ts::Array<") && args.length === 2) {
+    const e = args[0]!.type;
+    const n = Number(args[1]!.text);
+    return {
+      kind: "array",
+      ...(typeof e === "object" && e.kind === "scalar" ? { element: e.scalar } : {}),
+      ...(Number.isSafeInteger(n) && args[1]!.text !== "" ? { ndim: n } : {}),
+    };
+  }
+  return { kind: "class", name };
 }
 
 /**
