@@ -14,10 +14,17 @@ export {
   DLPACK_FLAG_BITMASK_IS_COPIED,
   toDLPack,
   fromDLPack,
+  describeDLPack,
+  dlpackDevice,
+  pointerMemoryType,
   fromCudaArrayInterface,
   dtypeFromDLPack,
   dtypeFromTypestr,
+  type DLPackDescription,
+  type DLPackKind,
+  type FromCudaArrayInterfaceOptions,
   type FromDLPackOptions,
+  type ToDLPackOptions,
 } from "./core/array/interop.ts";
 export { DLDataTypeCode } from "./core/array/dtype.ts";
 export type { CudaArrayInterface } from "./core/array/device-array.ts";

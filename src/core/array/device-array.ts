@@ -623,7 +623,8 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends ArrayMethods {
     const desc: CudaArrayInterface = {
       shape: [...this.shape],
       typestr: this.dtype.typestr,
-      data: [this.address, false],
+      // As CuPy and PyTorch describe them: a size-0 array has the address 0.
+      data: [this.#size === 0 ? 0n : this.address, false],
       version: 3,
       strides: this.isContiguous ? null : this.byteStrides,
       descr: [["", this.dtype.typestr]],

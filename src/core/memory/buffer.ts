@@ -27,6 +27,24 @@ import { describeValue } from "../../errors/describe.ts";
 import { argumentsChanged } from "../base/epoch.ts";
 import { INTERNAL, checkInternal, type Internal } from "../base/internal.ts";
 
+/** The kinds of foreign memory `Buffer.fromHandle` wraps: device memory, page-locked host memory, managed memory. */
+export type ForeignMemoryType = "device" | "pinned" | "managed";
+
+/** Options of {@link Buffer.fromHandle}. */
+export interface FromHandleOptions {
+  /** The resource that frees the memory at close(). */
+  readonly memoryResource?: MemoryResource;
+  /** What keeps borrowed memory alive (kept by the buffer). */
+  readonly owner?: unknown;
+  /**
+   * Foreign memory only: its kind (default "device"). "pinned" and "managed" memory is host-accessible
+   * (`asArrayBuffer`, copies through cuMemcpy), and exports as such (DLPack kDLCUDAHost, kDLCUDAManaged).
+   */
+  readonly memoryType?: ForeignMemoryType;
+  /** Foreign memory only: the device ordinal it belongs to (default: asked of the driver when needed). */
+  readonly deviceId?: number;
+}
+
 /** Host memory a buffer can copy to or from. */
 export type HostMemory = ArrayBuffer | ArrayBufferView;
 
@@ -89,6 +107,10 @@ export class Buffer {
   #site = 0;
   /** Its entry in the reclaim of dropped buffers (stats.ts), once it left the nursery. */
   #reclaim: Reclaimable | undefined;
+  /** Foreign memory (no resource): what kind it is, as `fromHandle` was told. */
+  #foreignType: ForeignMemoryType = "device";
+  /** Foreign memory: its device ordinal where `fromHandle` was told (-1: ask the driver). */
+  #foreignDevice = -1;
 
   static {
     relocateBuffer = (b, handle, size) => b.#relocate(handle, size);
@@ -197,14 +219,27 @@ export class Buffer {
 
   /**
    * Wraps memory allocated elsewhere. With `memoryResource`, close() frees it through that resource; with `owner`
-   * (or neither), the memory is borrowed and close() only forgets it.
+   * (or neither), the memory is borrowed and close() only forgets it; `memoryType` ("device", "pinned", "managed")
+   * and `deviceId` say what borrowed memory is.
    */
-  static fromHandle(handle: CUdeviceptr | bigint | number, size: number, options: { memoryResource?: MemoryResource; owner?: unknown } = {}): Buffer {
+  static fromHandle(handle: CUdeviceptr | bigint | number, size: number, options: FromHandleOptions = {}): Buffer {
     if (options.memoryResource !== undefined && options.owner !== undefined) {
       throw new TypeError("Buffer.fromHandle takes a memoryResource or an owner, not both");
     }
     if (!Number.isSafeInteger(size) || size < 0) throw new RangeError(`size must be a non-negative integer, not ${size}`);
-    return new Buffer(INTERNAL, BigInt(handle) as CUdeviceptr, size, options.memoryResource, undefined, options.owner);
+    const type = options.memoryType;
+    const id = options.deviceId;
+    if (type !== undefined && type !== "device" && type !== "pinned" && type !== "managed") {
+      throw new TypeError(`Buffer.fromHandle: memoryType is "device", "pinned" or "managed", not ${describeValue(type)}`);
+    }
+    if (id !== undefined && (!Number.isSafeInteger(id) || id < 0)) throw new RangeError(`Buffer.fromHandle: deviceId must be a device ordinal, not ${describeValue(id)}`);
+    if (options.memoryResource !== undefined && (type !== undefined || id !== undefined)) {
+      throw new TypeError("Buffer.fromHandle: memoryType and deviceId describe foreign memory; a buffer with a memoryResource is what its resource says");
+    }
+    const b = new Buffer(INTERNAL, BigInt(handle) as CUdeviceptr, size, options.memoryResource, undefined, options.owner);
+    if (type !== undefined) b.#foreignType = type;
+    if (id !== undefined) b.#foreignDevice = id;
+    return b;
   }
 
   /** The device pointer (CUdeviceptr). */
@@ -245,8 +280,8 @@ export class Buffer {
 
   /** The device the memory is on (the resource's device; for foreign memory, asked of the driver). */
   get device(): Device {
-    const id = this.memoryResource?.deviceId;
-    if (id !== undefined && id >= 0) return deviceOf(id);
+    const id = this.memoryResource?.deviceId ?? this.#foreignDevice;
+    if (id >= 0) return deviceOf(id);
     return deviceOf(pointerDevice(this.handle));
   }
 
@@ -255,14 +290,14 @@ export class Buffer {
     return this.memoryResource?.isDeviceAccessible ?? true;
   }
 
-  /** Whether host code can read and write the memory. */
+  /** Whether host code can read and write the memory (pinned or managed; foreign memory: as `fromHandle` was told). */
   get isHostAccessible(): boolean {
-    return this.memoryResource?.isHostAccessible ?? false;
+    return this.memoryResource !== undefined ? this.memoryResource.isHostAccessible : this.#foreignType !== "device";
   }
 
   /** Whether the memory is managed (unified) memory, migrating between host and devices. */
   get isManaged(): boolean {
-    return this.memoryResource?.isManaged ?? false;
+    return this.memoryResource !== undefined ? (this.memoryResource.isManaged ?? false) : this.#foreignType === "managed";
   }
 
   /**
