@@ -143,7 +143,7 @@ export function dlpackDevice(array: DeviceArray): { readonly deviceType: number;
   const b = array.buffer;
   if (b.isManaged) return { deviceType: DLDeviceType.kDLCUDAManaged, deviceId: 0 };
   if (b.isHostAccessible) return { deviceType: DLDeviceType.kDLCUDAHost, deviceId: 0 };
-  return { deviceType: DLDeviceType.kDLCUDA, deviceId: b.device.id };
+  return { deviceType: DLDeviceType.kDLCUDA, deviceId: b.deviceId };
 }
 
 /** Options of {@link toDLPack}. */

@@ -280,9 +280,13 @@ export class Buffer {
 
   /** The device the memory is on (the resource's device; for foreign memory, asked of the driver). */
   get device(): Device {
+    return deviceOf(this.deviceId);
+  }
+
+  /** The ordinal of the device the memory is on (as {@link Buffer.device}, without making a Device). */
+  get deviceId(): number {
     const id = this.memoryResource?.deviceId ?? this.#foreignDevice;
-    if (id >= 0) return deviceOf(id);
-    return deviceOf(pointerDevice(this.handle));
+    return id >= 0 ? id : pointerDevice(this.handle);
   }
 
   /** Whether device code can read and write the memory. */
