@@ -1,6 +1,6 @@
 /**
  * The source of `cuda_ts/array.h`, the header a hand-written kernel includes to take a DeviceArray by value
- * (`kernelView(array)`): `cuda_ts::Array<T, N>`, laid out as CuPy's `CArray<T, N>` so kernel bodies written for
+ * (`arrayView(array)`): `cuda_ts::Array<T, N>`, laid out as CuPy's `CArray<T, N>` so kernel bodies written for
  * CuPy index the same bytes:
  *
  * ```c
@@ -15,10 +15,10 @@
  */
 
 /** The name kernels include: `#include <cuda_ts/array.h>`. */
-export const ARRAY_HEADER_NAME = "cuda_ts/array.h";
+export const ARRAY_HEADER_NAME: string = "cuda_ts/array.h";
 
 /** The text of `cuda_ts/array.h`. */
-export const ARRAY_HEADER_SOURCE = `// cuda_ts/array.h: a DeviceArray passed to a kernel by value (kernelView(array) in cuda-ts).
+export const ARRAY_HEADER_SOURCE: string = `// cuda_ts/array.h: a DeviceArray passed to a kernel by value (arrayView(array) in cuda-ts).
 //
 //   struct Array<T, N> { T* data; long long size; long long shape[N]; long long strides[N]; };  // 16 + 16*N bytes
 //
@@ -36,7 +36,7 @@ namespace cuda_ts {
 
 template <typename T, int N>
 struct Array {
-  static_assert(N > 0, "cuda_ts::Array: the rank is 0 or more");
+  static_assert(N > 0, "cuda_ts::Array: the rank N must not be negative");
   static constexpr int ndim = N;
   typedef T value_type;
 
