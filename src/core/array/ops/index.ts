@@ -5,4 +5,6 @@
  * @module
  * @internal
  */
+import "./sort.ts";
+
 export {};

@@ -1,0 +1,475 @@
+/**
+ * The device code and the host-side plan of the radix sort behind `sort` and `argsort`: an LSD radix sort with 8-bit
+ * digits in the onesweep design (one upfront kernel counts the digits of every pass at once, a small kernel scans
+ * each pass's 256 counts, then one kernel per pass ranks a tile of keys by its digit within the block, publishes the
+ * tile's digit counts, looks back over the earlier tiles' counts (decoupled look-back) and scatters the keys, and the
+ * int64 indices when they travel with them, to their places).
+ *
+ * Keys are sorted as order-preserving unsigned words of their bits: floats flip every bit when negative and the sign
+ * bit otherwise (every NaN becomes the greatest word, so NaN sorts last; `-0.0` may become `+0.0` where equal values
+ * must keep their order), signed integers flip the sign bit, bool becomes 0 or 1, and complex numbers sort by
+ * (real, imaginary) as two float words, the imaginary part's digits first. Sorting along an axis of several rows sorts
+ * by the key's digits, then stably by the row index's digits (taken from the travelling index), so each row ends up
+ * sorted in its own place.
+ *
+ * @module
+ * @internal
+ */
+import type { DType, DTypeName } from "../dtype.ts";
+
+/** Bits per digit; every pass sorts by one digit. */
+export const RADIX_BITS = 8;
+/** Bins per digit. */
+export const RADIX = 1 << RADIX_BITS;
+/** Threads per block of the onesweep kernels. */
+export const SORT_BLOCK = 384;
+/** Warps per block of the onesweep kernels. */
+export const SORT_WARPS = SORT_BLOCK / 32;
+/** Threads per block of the histogram and scan kernels. */
+export const HISTOGRAM_BLOCK = 256;
+/** The most passes over the row index (rows up to 2^40). */
+export const MAX_ROW_PASSES = 5;
+/** The largest element count whose look-back entries fit 30 bits (above it the entries are 64-bit). */
+export const NARROW_LOOKBACK_LIMIT = 2 ** 30 - 1;
+
+/** Flags of a onesweep pass (the kernel's `flags` argument). */
+export const PassFlag = Object.freeze({
+  /** The first pass: keys are read as stored and transformed; indices are made from the positions. */
+  FIRST: 1,
+  /** The last pass: keys are transformed back; what is stored follows STORE_KEYS and STORE_VALUES. */
+  LAST: 2,
+  /** In the last pass: store the keys. */
+  STORE_KEYS: 4,
+  /** In the last pass: store the indices. */
+  STORE_VALUES: 8,
+  /** In the last pass: store each index modulo the row length (the index within its row). */
+  LOCAL_INDEX: 16,
+  /** Float keys: `-0.0` sorts as `+0.0` (equal keys keep their order, as argsort's stability needs). */
+  CANONICAL_ZERO: 32,
+});
+
+/** How a dtype's elements become sortable words. */
+export interface SortKeyType {
+  /** The dtype. */
+  readonly dtype: DTypeName;
+  /** How the bits are ordered. */
+  readonly kind: "bool" | "unsigned" | "signed" | "float" | "complex";
+  /** The unsigned C type of one word (a complex key has two: real, imaginary). */
+  readonly word: string;
+  /** Bits of one word. */
+  readonly wordBits: number;
+  /** Bytes of one key (the element). */
+  readonly keyBytes: number;
+  /** Digit passes over the key. */
+  readonly keyPasses: number;
+  /** For floats: the bits of +infinity (a magnitude above it is NaN). */
+  readonly infinityBits?: string;
+}
+
+const WORDS: Readonly<Record<number, string>> = { 8: "unsigned char", 16: "unsigned short", 32: "unsigned int", 64: "unsigned long long" };
+const INFINITY_BITS: Readonly<Record<string, string>> = {
+  float16: "0x7C00u",
+  bfloat16: "0x7F80u",
+  float32: "0x7F800000u",
+  float64: "0x7FF0000000000000ull",
+  complex64: "0x7F800000u",
+  complex128: "0x7FF0000000000000ull",
+};
+
+/** The sort key type of `dtype`. */
+export function sortKeyType(dtype: DType): SortKeyType {
+  const name = dtype.name;
+  const keyBytes = dtype.itemsize;
+  const kind = name === "bool" ? "bool" : dtype.kind === "u" ? "unsigned" : dtype.kind === "i" ? "signed" : dtype.kind === "f" ? "float" : "complex";
+  const wordBits = kind === "complex" ? keyBytes * 4 : keyBytes * 8;
+  const base = { dtype: name, kind, word: WORDS[wordBits]!, wordBits, keyBytes, keyPasses: kind === "bool" ? 1 : (keyBytes * 8) / RADIX_BITS } as const;
+  return INFINITY_BITS[name] !== undefined ? { ...base, infinityBits: INFINITY_BITS[name] } : base;
+}
+
+/** Items per thread of a onesweep tile (more for narrow keys, fewer when int64 indices travel too). */
+export function itemsPerThread(keyBytes: number, pairs: boolean): number {
+  if (!pairs) return keyBytes <= 4 ? 18 : keyBytes <= 8 ? 12 : 8;
+  return keyBytes <= 4 ? 12 : keyBytes <= 8 ? 10 : 8;
+}
+
+/** Dynamic shared memory of a onesweep block (the kernel lays it out the same way; see `onesweepSource`). */
+export function onesweepSharedBytes(keyBytes: number, pairs: boolean): number {
+  const tile = SORT_BLOCK * itemsPerThread(keyBytes, pairs);
+  const keys = Math.ceil((tile * keyBytes) / 16) * 16;
+  const values = pairs ? tile * 8 : 0;
+  return keys + values + RADIX * 8 + SORT_WARPS * RADIX * 4 + 3 * RADIX * 4 + 32 * 4 + 16;
+}
+
+/** Bytes needed to tell `rows` rows apart, in digits. */
+export function rowPassesFor(rows: number): number {
+  let passes = 0;
+  for (let r = rows - 1; r > 0; r = Math.floor(r / RADIX)) passes++;
+  return passes;
+}
+
+/** Everything the host decides before a sort is queued. */
+export interface SortPlan {
+  /** Elements. */
+  readonly n: number;
+  /** Elements per row (the sorted axis's extent). */
+  readonly rowLength: number;
+  /** Rows. */
+  readonly rows: number;
+  readonly keyPasses: number;
+  readonly rowPasses: number;
+  /** keyPasses + rowPasses. */
+  readonly passes: number;
+  /** Whether int64 indices travel with the keys (argsort, or several rows). */
+  readonly pairs: boolean;
+  readonly block: number;
+  readonly itemsPerThread: number;
+  /** Keys per tile (block × itemsPerThread). */
+  readonly tile: number;
+  readonly tiles: number;
+  /** Whether the look-back entries are 64-bit (more than 2^30 - 1 elements). */
+  readonly wideLookback: boolean;
+  /** Dynamic shared memory of a onesweep block. */
+  readonly sharedBytes: number;
+  /** Byte offsets in the scratch allocation: digit starts, histograms, tile counters, look-back (one region per pass). */
+  readonly startsOffset: number;
+  readonly histogramOffset: number;
+  readonly countersOffset: number;
+  readonly lookbackOffset: number;
+  readonly lookbackPassBytes: number;
+  /** Bytes of scratch; the part from `histogramOffset` on is zeroed before the sort. */
+  readonly scratchBytes: number;
+}
+
+/** The plan of sorting `n` elements in rows of `rowLength` (n a multiple of it, both at least 1). */
+export function sortPlan(key: SortKeyType, n: number, rowLength: number, argsort: boolean): SortPlan {
+  const rows = n / rowLength;
+  const rowPasses = rowPassesFor(rows);
+  if (rowPasses > MAX_ROW_PASSES) throw new RangeError(`sort: ${rows} rows are more than the ${RADIX ** MAX_ROW_PASSES} a sort handles`);
+  const pairs = argsort || rows > 1;
+  const items = itemsPerThread(key.keyBytes, pairs);
+  const tile = SORT_BLOCK * items;
+  const tiles = Math.ceil(n / tile);
+  const passes = key.keyPasses + rowPasses;
+  const wideLookback = n > NARROW_LOOKBACK_LIMIT;
+  const startsOffset = 0;
+  const histogramOffset = passes * RADIX * 8;
+  const countersOffset = 2 * passes * RADIX * 8;
+  const lookbackOffset = countersOffset + Math.ceil((passes * 4) / 16) * 16;
+  const lookbackPassBytes = tiles * RADIX * (wideLookback ? 8 : 4);
+  return {
+    n,
+    rowLength,
+    rows,
+    keyPasses: key.keyPasses,
+    rowPasses,
+    passes,
+    pairs,
+    block: SORT_BLOCK,
+    itemsPerThread: items,
+    tile,
+    tiles,
+    wideLookback,
+    sharedBytes: onesweepSharedBytes(key.keyBytes, pairs),
+    startsOffset,
+    histogramOffset,
+    countersOffset,
+    lookbackOffset,
+    lookbackPassBytes,
+    scratchBytes: lookbackOffset + passes * lookbackPassBytes,
+  };
+}
+
+/**
+ * Where pass `p` of `passes` writes: the final destination when an even number of passes remain after it, the
+ * temporary buffer otherwise, so that the last pass lands in the destination and one temporary buffer suffices.
+ */
+export function passTarget(p: number, passes: number): "final" | "temp" {
+  return (passes - 1 - p) % 2 === 0 ? "final" : "temp";
+}
+
+/** The names of the kernels in a sort module. */
+export const SORT_KERNELS = Object.freeze({
+  histogram: "cuda_ts_sort_histogram",
+  scan: "cuda_ts_sort_scan",
+  /** By [pairs][wide look-back]. */
+  onesweep: (pairs: boolean, wide: boolean): string => `cuda_ts_sort_onesweep_${pairs ? "pairs" : "keys"}_${wide ? "64" : "32"}`,
+});
+
+function keyCode(k: SortKeyType): string[] {
+  const U = "U";
+  const lines = [`typedef ${k.word} U;`, `#define WORD_BITS ${k.wordBits}`];
+  if (k.kind === "float" || k.kind === "complex") {
+    lines.push(
+      `#define INF_BITS ((U)${k.infinityBits})`,
+      "__device__ __forceinline__ U ord_word(U x, bool canonZero) {",
+      "  const U SIGN = (U)((U)1 << (WORD_BITS - 1));",
+      "  const U mag = (U)(x & (U)~SIGN);",
+      "  if (mag > INF_BITS) return (U)~(U)0;  // every NaN: the greatest word, so NaN sorts last",
+      "  if (canonZero && mag == (U)0) x = (U)0;  // -0.0 as +0.0",
+      "  return (x & SIGN) ? (U)~x : (U)(x ^ SIGN);",
+      "}",
+      "__device__ __forceinline__ U unord_word(U u) {",
+      "  const U SIGN = (U)((U)1 << (WORD_BITS - 1));",
+      "  return (u & SIGN) ? (U)(u ^ SIGN) : (U)~u;",
+      "}",
+    );
+  }
+  if (k.kind === "complex") {
+    lines.push(
+      "struct K { U re; U im; };",
+      "__device__ __forceinline__ K to_ordered(K x, bool canonZero) { K r; r.re = ord_word(x.re, canonZero); r.im = ord_word(x.im, canonZero); return r; }",
+      "__device__ __forceinline__ K from_ordered(K u) { K r; r.re = unord_word(u.re); r.im = unord_word(u.im); return r; }",
+      "// (real, imaginary) order: the imaginary word's digits are the less significant ones",
+      "__device__ __forceinline__ unsigned int key_digit(const K& k, int pass) {",
+      "  return pass < (int)sizeof(U) ? (unsigned int)((k.im >> (8 * pass)) & (U)255) : (unsigned int)((k.re >> (8 * (pass - (int)sizeof(U)))) & (U)255);",
+      "}",
+    );
+    return lines;
+  }
+  lines.push("typedef U K;");
+  switch (k.kind) {
+    case "float":
+      lines.push("__device__ __forceinline__ K to_ordered(K x, bool canonZero) { return ord_word(x, canonZero); }", "__device__ __forceinline__ K from_ordered(K u) { return unord_word(u); }");
+      break;
+    case "signed":
+      lines.push(
+        "__device__ __forceinline__ K to_ordered(K x, bool) { return (K)(x ^ (K)((K)1 << (WORD_BITS - 1))); }",
+        "__device__ __forceinline__ K from_ordered(K u) { return (K)(u ^ (K)((K)1 << (WORD_BITS - 1))); }",
+      );
+      break;
+    case "bool":
+      lines.push("__device__ __forceinline__ K to_ordered(K x, bool) { return (K)(x != 0 ? 1 : 0); }", "__device__ __forceinline__ K from_ordered(K u) { return u; }");
+      break;
+    default:
+      lines.push("__device__ __forceinline__ K to_ordered(K x, bool) { return x; }", "__device__ __forceinline__ K from_ordered(K u) { return u; }");
+  }
+  lines.push(`__device__ __forceinline__ unsigned int key_digit(const K& k, int pass) { return (unsigned int)((k >> (8 * pass)) & (${U})255); }`);
+  return lines;
+}
+
+/** The CUDA C++ source of the sort kernels for one key type (exported for tests). */
+export function sortSource(k: SortKeyType): string {
+  const lines: string[] = [
+    `// cuda-ts radix sort: ${k.dtype} keys (${k.kind}, ${k.keyPasses} digit passes)`,
+    "typedef unsigned long long u64;",
+    `#define RADIX ${RADIX}`,
+    `#define KEY_PASSES ${k.keyPasses}`,
+    `#define MAX_ROW_PASSES ${MAX_ROW_PASSES}`,
+    `#define BLOCK ${SORT_BLOCK}`,
+    `#define WARPS ${SORT_WARPS}`,
+    `#define HIST_BLOCK ${HISTOGRAM_BLOCK}`,
+    `#define F_FIRST ${PassFlag.FIRST}`,
+    `#define F_LAST ${PassFlag.LAST}`,
+    `#define F_STORE_KEYS ${PassFlag.STORE_KEYS}`,
+    `#define F_STORE_VALUES ${PassFlag.STORE_VALUES}`,
+    `#define F_LOCAL_INDEX ${PassFlag.LOCAL_INDEX}`,
+    `#define F_CANONICAL_ZERO ${PassFlag.CANONICAL_ZERO}`,
+    ...keyCode(k),
+    "",
+    "// The digit of pass `pass`: the key's digits first, then the row index's (the index travels as the value).",
+    "__device__ __forceinline__ unsigned int digit_of(const K& k, u64 v, int pass, u64 rowLen) {",
+    "  if (pass < KEY_PASSES) return key_digit(k, pass);",
+    "  return (unsigned int)(((v / rowLen) >> (8 * (pass - KEY_PASSES))) & 255ull);",
+    "}",
+    "",
+    "// Every pass's digit counts at once: hist[pass][digit] (zeroed by the host).",
+    `extern "C" __global__ void __launch_bounds__(HIST_BLOCK) ${SORT_KERNELS.histogram}(const K* __restrict__ keys, u64 n, u64 rowLen, int rowPasses, int flags, u64* __restrict__ hist) {`,
+    "  __shared__ unsigned int sh[(KEY_PASSES + MAX_ROW_PASSES) * RADIX];",
+    "  const int passes = KEY_PASSES + rowPasses;",
+    "  const bool canonZero = (flags & F_CANONICAL_ZERO) != 0;",
+    "  for (int i = threadIdx.x; i < passes * RADIX; i += blockDim.x) sh[i] = 0u;",
+    "  __syncthreads();",
+    "  const u64 stride = (u64)gridDim.x * blockDim.x;",
+    "  for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {",
+    "    const K k = to_ordered(keys[i], canonZero);",
+    "#pragma unroll",
+    "    for (int p = 0; p < KEY_PASSES; p++) atomicAdd(&sh[p * RADIX + key_digit(k, p)], 1u);",
+    "    if (rowPasses > 0) {",
+    "      const u64 row = i / rowLen;",
+    "      for (int p = 0; p < rowPasses; p++) atomicAdd(&sh[(KEY_PASSES + p) * RADIX + (unsigned int)((row >> (8 * p)) & 255ull)], 1u);",
+    "    }",
+    "  }",
+    "  __syncthreads();",
+    "  for (int i = threadIdx.x; i < passes * RADIX; i += blockDim.x) {",
+    "    const unsigned int c = sh[i];",
+    "    if (c != 0u) atomicAdd(&hist[i], (u64)c);",
+    "  }",
+    "}",
+    "",
+    "// starts[pass][digit]: the exclusive scan of hist[pass] (one block of RADIX threads per pass).",
+    `extern "C" __global__ void __launch_bounds__(RADIX) ${SORT_KERNELS.scan}(const u64* __restrict__ hist, u64* __restrict__ starts) {`,
+    "  __shared__ u64 s[RADIX];",
+    "  const int t = threadIdx.x;",
+    "  const u64 own = hist[(u64)blockIdx.x * RADIX + t];",
+    "  s[t] = own;",
+    "  __syncthreads();",
+    "  for (int off = 1; off < RADIX; off <<= 1) {",
+    "    const u64 add = t >= off ? s[t - off] : 0ull;",
+    "    __syncthreads();",
+    "    s[t] += add;",
+    "    __syncthreads();",
+    "  }",
+    "  starts[(u64)blockIdx.x * RADIX + t] = s[t] - own;",
+    "}",
+    "",
+    "extern __shared__ __align__(16) unsigned char cuda_ts_sort_smem[];",
+    "",
+    "template <typename LB> __device__ __forceinline__ void store_flag(LB* p, LB v) { *(volatile LB*)p = v; }",
+    "template <typename LB> __device__ __forceinline__ LB load_flag(const LB* p) { return *(const volatile LB*)p; }",
+    "",
+    "// One pass: a tile per block (in the order the blocks start), ranked by digit in the block, placed after the",
+    "// earlier tiles' keys of each digit (decoupled look-back over their published counts).",
+    "template <int IPT, bool VALS, typename LB>",
+    "__device__ __forceinline__ void onesweep(const K* __restrict__ keysIn, K* __restrict__ keysOut, const u64* __restrict__ valsIn, u64* __restrict__ valsOut,",
+    "                                         u64 n, u64 rowLen, int pass, int flags, const u64* __restrict__ digitStart, LB* lookback, unsigned int* tileCounter) {",
+    "  constexpr unsigned int TILE = BLOCK * IPT;",
+    "  constexpr unsigned int WARP_ITEMS = 32 * IPT;",
+    "  constexpr unsigned int KEYS_BYTES = (TILE * (unsigned int)sizeof(K) + 15u) & ~15u;",
+    "  constexpr unsigned int VALS_BYTES = VALS ? TILE * 8u : 0u;",
+    "  constexpr int LB_SHIFT = (int)sizeof(LB) * 8 - 2;",
+    "  const LB LB_AGGREGATE = (LB)1 << LB_SHIFT;",
+    "  const LB LB_INCLUSIVE = (LB)2 << LB_SHIFT;",
+    "  const LB LB_VALUE = LB_AGGREGATE - (LB)1;",
+    "  unsigned char* p = cuda_ts_sort_smem;",
+    "  K* sKeys = (K*)p; p += KEYS_BYTES;",
+    "  u64* sVals = (u64*)p; p += VALS_BYTES;",
+    "  u64* sBase = (u64*)p; p += RADIX * 8;",
+    "  unsigned int* sWarpHist = (unsigned int*)p; p += WARPS * RADIX * 4;",
+    "  unsigned int* sCount = (unsigned int*)p; p += RADIX * 4;",
+    "  unsigned int* sStart = (unsigned int*)p; p += RADIX * 4;",
+    "  unsigned int* sIncl = (unsigned int*)p; p += RADIX * 4;",
+    "  unsigned int* sWarpTot = (unsigned int*)p; p += 32 * 4;",
+    "  unsigned int* sTile = (unsigned int*)p;",
+    "  const unsigned int t = threadIdx.x, lane = t & 31u, w = t >> 5;",
+    "  const bool first = (flags & F_FIRST) != 0, last = (flags & F_LAST) != 0;",
+    "  const bool canonZero = (flags & F_CANONICAL_ZERO) != 0;",
+    "",
+    "  for (unsigned int i = t; i < WARPS * RADIX; i += BLOCK) sWarpHist[i] = 0u;",
+    "  if (t == 0) sTile[0] = atomicAdd(tileCounter, 1u);",
+    "  __syncthreads();",
+    "  const unsigned int tile = sTile[0];",
+    "  const u64 tileBase = (u64)tile * TILE;",
+    "  const unsigned int tileCount = n - tileBase < (u64)TILE ? (unsigned int)(n - tileBase) : TILE;",
+    "",
+    "  // Load: warp w holds the tile items w * WARP_ITEMS to (w + 1) * WARP_ITEMS - 1, item j of a lane at j * 32 + lane.",
+    "  K keys[IPT];",
+    "  u64 vals[IPT];",
+    "  unsigned int digits[IPT];",
+    "  unsigned int ranks[IPT];",
+    "#pragma unroll",
+    "  for (int j = 0; j < IPT; j++) {",
+    "    const unsigned int local = w * WARP_ITEMS + (unsigned int)j * 32u + lane;",
+    "    digits[j] = RADIX;  // no item",
+    "    vals[j] = 0ull;",
+    "    if (local < tileCount) {",
+    "      const u64 g = tileBase + local;",
+    "      K k = keysIn[g];",
+    "      if (first) k = to_ordered(k, canonZero);",
+    "      keys[j] = k;",
+    "      if (VALS) vals[j] = first ? g : valsIn[g];",
+    "      digits[j] = digit_of(k, vals[j], pass, rowLen);",
+    "    }",
+    "  }",
+    "",
+    "  // Rank within the warp: the lanes holding one digit find each other; the lowest of them counts them in.",
+    "  unsigned int* wh = sWarpHist + w * RADIX;",
+    "#pragma unroll",
+    "  for (int j = 0; j < IPT; j++) {",
+    "    const unsigned int d = digits[j];",
+    "    const unsigned int peers = __match_any_sync(0xffffffffu, d);",
+    "    const unsigned int leader = (unsigned int)__ffs(peers) - 1u;",
+    "    const unsigned int below = (unsigned int)__popc(peers & ((1u << lane) - 1u));",
+    "    unsigned int base = 0u;",
+    "    if (d < RADIX && lane == leader) {",
+    "      base = wh[d];",
+    "      wh[d] = base + (unsigned int)__popc(peers);",
+    "    }",
+    "    base = __shfl_sync(0xffffffffu, base, leader);",
+    "    ranks[j] = base + below;",
+    "    __syncwarp();",
+    "  }",
+    "  __syncthreads();",
+    "",
+    "  // Per digit: the warps' exclusive offsets, the tile's count (published at once), then the block's scan.",
+    "  if (t < RADIX) {",
+    "    unsigned int sum = 0u;",
+    "    for (int ww = 0; ww < WARPS; ww++) {",
+    "      const unsigned int c = sWarpHist[ww * RADIX + t];",
+    "      sWarpHist[ww * RADIX + t] = sum;",
+    "      sum += c;",
+    "    }",
+    "    store_flag(&lookback[(u64)tile * RADIX + t], (tile == 0 ? LB_INCLUSIVE : LB_AGGREGATE) | (LB)sum);",
+    "    sCount[t] = sum;",
+    "    unsigned int x = sum;",
+    "#pragma unroll",
+    "    for (int off = 1; off < 32; off <<= 1) {",
+    "      const unsigned int y = __shfl_up_sync(0xffffffffu, x, off);",
+    "      if ((int)lane >= off) x += y;",
+    "    }",
+    "    sIncl[t] = x;",
+    "    if (lane == 31u) sWarpTot[w] = x;",
+    "  }",
+    "  __syncthreads();",
+    "  if (t < RADIX) {",
+    "    unsigned int before = 0u;",
+    "    for (unsigned int ww = 0; ww < w; ww++) before += sWarpTot[ww];",
+    "    sStart[t] = before + sIncl[t] - sCount[t];",
+    "  }",
+    "  __syncthreads();",
+    "",
+    "  // Into shared memory in the tile's sorted order (digit, then warp, then position in the warp).",
+    "#pragma unroll",
+    "  for (int j = 0; j < IPT; j++) {",
+    "    const unsigned int d = digits[j];",
+    "    if (d < RADIX) {",
+    "      const unsigned int pos = sStart[d] + wh[d] + ranks[j];",
+    "      sKeys[pos] = keys[j];",
+    "      if (VALS) sVals[pos] = vals[j];",
+    "    }",
+    "  }",
+    "",
+    "  // Decoupled look-back: the keys of digit t in the earlier tiles.",
+    "  if (t < RADIX) {",
+    "    u64 before = 0ull;",
+    "    if (tile > 0u) {",
+    "      unsigned int k = tile - 1u;",
+    "      for (;;) {",
+    "        const LB e = load_flag(&lookback[(u64)k * RADIX + t]);",
+    "        const LB flag = e & ~LB_VALUE;",
+    "        if (flag == (LB)0) continue;  // not published yet",
+    "        before += (u64)(e & LB_VALUE);",
+    "        if (flag == LB_INCLUSIVE) break;",
+    "        k--;",
+    "      }",
+    "      store_flag(&lookback[(u64)tile * RADIX + t], LB_INCLUSIVE | (LB)(before + sCount[t]));",
+    "    }",
+    "    // Item i of the tile's sorted order, of digit d, goes to sBase[d] + i (unsigned wrap-around intended).",
+    "    sBase[t] = digitStart[t] + before - (u64)sStart[t];",
+    "  }",
+    "  __syncthreads();",
+    "",
+    "  const bool storeKeys = !last || (flags & F_STORE_KEYS) != 0;",
+    "  const bool storeVals = VALS && (!last || (flags & F_STORE_VALUES) != 0);",
+    "  const bool localIndex = last && (flags & F_LOCAL_INDEX) != 0;",
+    "  for (unsigned int i = t; i < tileCount; i += BLOCK) {",
+    "    const K k = sKeys[i];",
+    "    const u64 v = VALS ? sVals[i] : 0ull;",
+    "    const u64 g = sBase[digit_of(k, v, pass, rowLen)] + i;",
+    "    if (storeKeys) keysOut[g] = last ? from_ordered(k) : k;",
+    "    if (storeVals) valsOut[g] = localIndex ? v % rowLen : v;",
+    "  }",
+    "}",
+    "",
+  ];
+  for (const pairs of [false, true]) {
+    for (const wide of [false, true]) {
+      const items = itemsPerThread(k.keyBytes, pairs);
+      lines.push(
+        `extern "C" __global__ void __launch_bounds__(BLOCK) ${SORT_KERNELS.onesweep(pairs, wide)}(const K* keysIn, K* keysOut, const u64* valsIn, u64* valsOut, u64 n, u64 rowLen, int pass, int flags, const u64* digitStart, ${wide ? "u64" : "unsigned int"}* lookback, unsigned int* tileCounter) {`,
+        `  onesweep<${items}, ${pairs}, ${wide ? "u64" : "unsigned int"}>(keysIn, keysOut, valsIn, valsOut, n, rowLen, pass, flags, digitStart, lookback, tileCounter);`,
+        "}",
+      );
+    }
+  }
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,233 @@
+/**
+ * Sorting arrays: `sort` (a sorted copy) and `argsort` (the int64 indices that sort, stable), along an axis (default
+ * the last) or over the flattened array (`axis: null`), as functions of `cuda-ts/array` and DeviceArray methods:
+ *
+ * ```ts
+ * const s = sort(x);                      // or x.sort(): each row of x sorted
+ * const order = argsort(x, { axis: 0 });  // int64, the order of each column
+ * const flat = x.sort({ axis: null });    // every element, 1-d
+ * ```
+ *
+ * Every dtype sorts: bool, the integers, float16, bfloat16, float32, float64, and complex (by real part, then
+ * imaginary part, as NumPy). NaN sorts last; `-0.0` and `+0.0` are equal (argsort keeps their order). The sort is a
+ * radix sort compiled with NVRTC at first use per device and dtype (see sort-kernels.ts).
+ *
+ * @module
+ */
+import { DeviceArray, operationStream } from "../device-array.ts";
+import { dtypes, type DType } from "../dtype.ts";
+import { AxisError } from "../errors.ts";
+import type { SortOptions } from "../options.ts";
+import { provideArrayMethods } from "../methods.ts";
+import { describeValue } from "../../../errors/describe.ts";
+import { closedError } from "../../memory/scope.ts";
+import { driver } from "../../base/driver-state.ts";
+import type { CUdeviceptr } from "../../../bindings/driver.ts";
+import type { Device } from "../../device.ts";
+import type { Kernel } from "../../launch/kernel.ts";
+import { launch } from "../../launch/launch.ts";
+import { i32 } from "../../launch/scalars.ts";
+import type { Stream } from "../../stream.ts";
+import { compileKernels, configFor } from "../../kernels/compile.ts";
+import { HISTOGRAM_BLOCK, PassFlag, RADIX, SORT_KERNELS, passTarget, sortKeyType, sortPlan, sortSource, type SortPlan } from "./sort-kernels.ts";
+
+export type { SortOptions } from "../options.ts";
+
+interface SortModule {
+  readonly histogram: Kernel;
+  readonly scan: Kernel;
+  /** By index (pairs ? 2 : 0) + (wide ? 1 : 0). */
+  readonly onesweep: readonly Kernel[];
+}
+
+const modules = new Map<string, SortModule>();
+
+function sortModule(device: Device, dtype: DType): SortModule {
+  const key = `${device.id}|${dtype.name}`;
+  let m = modules.get(key);
+  if (m === undefined || m.histogram.isClosed) {
+    const names = [SORT_KERNELS.histogram, SORT_KERNELS.scan, SORT_KERNELS.onesweep(false, false), SORT_KERNELS.onesweep(false, true), SORT_KERNELS.onesweep(true, false), SORT_KERNELS.onesweep(true, true)];
+    const kernels = compileKernels(sortSource(sortKeyType(dtype)), names, device, { fp16: false, bf16: false, complex: false }, {}, `cuda_ts_sort_${dtype.name}.cu`);
+    m = { histogram: kernels[0]!, scan: kernels[1]!, onesweep: kernels.slice(2) };
+    modules.set(key, m);
+  }
+  return m;
+}
+
+/** What a sort writes: the sorted keys, the indices (within their rows), or both. */
+interface SortOutputs {
+  readonly keys?: DeviceArray;
+  readonly indices?: DeviceArray<"int64">;
+}
+
+/**
+ * @internal Sorts the `n` elements of the contiguous array `input` in rows of `rowLength` (each row sorted in place
+ * of itself), writing the sorted keys and/or the int64 indices within each row into the contiguous `outputs`.
+ */
+export function sortRows(stream: Stream, input: DeviceArray, rowLength: number, outputs: SortOutputs): void {
+  const n = input.size;
+  if (n === 0) return;
+  const key = sortKeyType(input.dtype);
+  const plan = sortPlan(key, n, rowLength, outputs.indices !== undefined);
+  const device = stream.device;
+  const mod = sortModule(device, input.dtype);
+  const onesweep = mod.onesweep[(plan.pairs ? 2 : 0) + (plan.wideLookback ? 1 : 0)]!;
+  const temps: DeviceArray[] = [];
+  const temp = (dtype: DType): DeviceArray => {
+    const t = DeviceArray.empty([n], dtype, { stream });
+    temps.push(t);
+    return t;
+  };
+  try {
+    const scratch = DeviceArray.empty([plan.scratchBytes / 4], dtypes.uint32, { stream });
+    temps.push(scratch);
+    const base = scratch.address;
+    const zeroWords = (plan.scratchBytes - plan.histogramOffset) / 4;
+    driver.cuMemsetD32Async((base + BigInt(plan.histogramOffset)) as CUdeviceptr, 0, zeroWords, stream.handle);
+    // Where each pass writes: the last pass into the outputs; the passes before alternate with one temporary.
+    const finalKeys = outputs.keys?.address ?? (plan.passes >= 3 ? temp(input.dtype).address : 0n);
+    const tempKeys = plan.passes >= 2 ? temp(input.dtype).address : 0n;
+    const finalVals = plan.pairs ? (outputs.indices?.address ?? (plan.passes >= 3 ? temp(dtypes.int64).address : 0n)) : 0n;
+    const tempVals = plan.pairs && plan.passes >= 2 ? temp(dtypes.int64).address : 0n;
+    const canonical = outputs.indices !== undefined && (key.kind === "float" || key.kind === "complex") ? PassFlag.CANONICAL_ZERO : 0;
+
+    const histGrid = Math.max(1, Math.min(Math.ceil(n / (HISTOGRAM_BLOCK * 16)), device.properties.multiprocessorCount * 4));
+    launch(stream, configFor(histGrid, HISTOGRAM_BLOCK), mod.histogram, [input.address, BigInt(n), BigInt(rowLength), i32(plan.rowPasses), i32(canonical), base + BigInt(plan.histogramOffset)]);
+    launch(stream, configFor(plan.passes, RADIX), mod.scan, [base + BigInt(plan.histogramOffset), base + BigInt(plan.startsOffset)]);
+
+    let keysIn = input.address;
+    let valsIn = 0n;
+    const config = configFor(plan.tiles, plan.block, plan.sharedBytes);
+    for (let p = 0; p < plan.passes; p++) {
+      const toFinal = passTarget(p, plan.passes) === "final";
+      const keysOut = toFinal ? finalKeys : tempKeys;
+      const valsOut = toFinal ? finalVals : tempVals;
+      let flags = canonical;
+      if (p === 0) flags |= PassFlag.FIRST;
+      if (p === plan.passes - 1) {
+        flags |= PassFlag.LAST;
+        if (outputs.keys !== undefined) flags |= PassFlag.STORE_KEYS;
+        if (outputs.indices !== undefined) flags |= PassFlag.STORE_VALUES | (plan.rows > 1 ? PassFlag.LOCAL_INDEX : 0);
+      }
+      launch(stream, config, onesweep, [
+        keysIn,
+        keysOut,
+        valsIn,
+        valsOut,
+        BigInt(n),
+        BigInt(rowLength),
+        i32(p),
+        i32(flags),
+        base + BigInt(plan.startsOffset + p * RADIX * 8),
+        base + BigInt(plan.lookbackOffset + p * plan.lookbackPassBytes),
+        base + BigInt(plan.countersOffset + p * 4),
+      ]);
+      keysIn = keysOut;
+      valsIn = valsOut;
+    }
+  } finally {
+    for (const t of temps) t.close(stream);
+  }
+}
+
+/** @internal The plan a sort of `n` elements of `dtype` in rows of `rowLength` follows (for tests and tools). */
+export function planOfSort(dtype: DType, n: number, rowLength: number, argsort: boolean): SortPlan {
+  return sortPlan(sortKeyType(dtype), n, rowLength, argsort);
+}
+
+function checkArray(a: unknown, action: string): DeviceArray {
+  if (!(a instanceof DeviceArray)) throw new TypeError(`${action} takes a DeviceArray, not ${describeValue(a)}`);
+  if (a.isClosed) throw closedError(a, `this DeviceArray (${a.dtype.name} [${a.shape.join(", ")}])`, action);
+  return a;
+}
+
+/** The axis sorted (null: the flattened array), checked against `ndim`. */
+export function sortAxis(axis: unknown, ndim: number, action: string): number | null {
+  if (axis === null) return null;
+  const ax = axis === undefined ? -1 : axis;
+  if (typeof ax !== "number" || !Number.isInteger(ax)) throw new AxisError(`${action}: axis is an integer or null (the flattened array), got ${describeValue(axis)}`);
+  if (ax < -ndim || ax >= ndim) {
+    throw new AxisError(
+      ndim === 0
+        ? `${action}: a 0-d array has no axis ${ax}; pass { axis: null } to sort its one element as a 1-d array`
+        : `${action}: axis ${ax} is out of range for an array of ${ndim} dimension${ndim === 1 ? "" : "s"} (from ${-ndim} to ${ndim - 1})`,
+    );
+  }
+  return ax < 0 ? ax + ndim : ax;
+}
+
+function sortImpl(a: DeviceArray, options: SortOptions | undefined, indices: boolean): DeviceArray {
+  const action = indices ? "argsort" : "sort";
+  checkArray(a, action);
+  if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`${action} takes its options as an object ({ axis?, stream? }), not ${describeValue(options)}`);
+  const axis = sortAxis(options?.axis, a.ndim, action);
+  const stream = operationStream(action, options, [a]);
+  const outDType = indices ? dtypes.int64 : a.dtype;
+  // The sorted axis is made the last of a contiguous array (a copy where the layout is not so already).
+  const flat = axis === null;
+  const last = flat ? 0 : a.ndim - 1;
+  const perm = flat ? [] : [...a.shape.keys()].filter((d) => d !== axis).concat([axis]);
+  const moved = flat || axis === last ? a : a.transpose(perm);
+  const movedShape = flat ? [a.size] : moved.shape;
+  const rowLength = flat ? a.size : a.shape[axis]!;
+  if (a.size === 0 || rowLength <= 1) {
+    const out = DeviceArray.empty(flat ? [a.size] : a.shape, outDType, { stream });
+    if (a.size === 0) return out;
+    if (indices) out.fill(0n, { stream });
+    else out.copyFrom(flat ? a.reshape([1]) : a, { stream }); // flat: rowLength is the size, 1
+    return out;
+  }
+  let input = moved;
+  let ownInput = false;
+  if (!moved.isContiguous) {
+    input = moved.copy({ stream });
+    ownInput = true;
+  }
+  const out = DeviceArray.empty(movedShape, outDType, { stream });
+  try {
+    sortRows(stream, input, rowLength, indices ? { indices: out as DeviceArray<"int64"> } : { keys: out });
+  } catch (e) {
+    out.close(stream);
+    throw e;
+  } finally {
+    if (ownInput) input.close(stream);
+  }
+  if (moved === a || flat) return out;
+  // Back to the input's axis order, contiguous.
+  const inverse = new Array<number>(perm.length);
+  perm.forEach((d, i) => (inverse[d] = i));
+  const result = DeviceArray.empty(a.shape, outDType, { stream });
+  result.copyFrom(out.transpose(inverse), { stream });
+  out.close(stream);
+  return result;
+}
+
+/**
+ * A sorted copy of `a` along `axis` (default -1, the last; `null`: the flattened array, a 1-d result), on the stream
+ * of `options` or of `a`. NaN sorts last, complex numbers by real then imaginary part.
+ *
+ * ```ts
+ * const s = sort(x);               // x.sort()
+ * const cols = sort(x, { axis: 0 });
+ * ```
+ */
+export function sort<A extends DeviceArray>(a: A, options?: SortOptions): A {
+  return sortImpl(a, options, false) as A;
+}
+
+/**
+ * The int64 indices that sort `a` along `axis` (default -1, the last; `null`: the flattened array), each index
+ * within its row; stable: equal elements keep their order (`-0.0` equals `+0.0`; NaNs go last, in their order).
+ *
+ * ```ts
+ * const order = argsort(scores);   // scores.argsort()
+ * ```
+ */
+export function argsort(a: DeviceArray, options?: SortOptions): DeviceArray<"int64"> {
+  return sortImpl(a, options, true) as DeviceArray<"int64">;
+}
+
+provideArrayMethods({
+  sort: (self, options) => sort(self, options),
+  argsort: (self, options) => argsort(self, options),
+});
