@@ -25,7 +25,7 @@
 import "./index.ts";
 export { DeviceArray, type ArrayScalar, type ArrayOperationOptions, type ReduceOptions, type ReductionName } from "./core/array/device-array.ts";
 export { sum, prod, min, max, mean } from "./core/array/reductions.ts";
-export { sort, argsort } from "./core/array/ops/sort.ts";
+export { sort, argsort, unique } from "./core/array/ops/sort.ts";
 export { promoteTypes, resultType, canCastSafely, type PromotionOperand } from "./core/array/promotion.ts";
 export type { ArrayOperand, ArithmeticName, ComparisonName } from "./core/array/methods.ts";
 export type {

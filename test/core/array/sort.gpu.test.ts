@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Device, DeviceArray, type Stream } from "../../../src/index.ts";
-import { argsort, sort } from "../../../src/array.ts";
+import { argsort, sort, unique } from "../../../src/array.ts";
 import { AxisError } from "../../../src/core/array/errors.ts";
 import { ClosedError } from "../../../src/core/base/errors.ts";
 import { decodeBFloat16, decodeHalf, dtypes, encodeBFloat16, encodeHalf, type DTypeName, type HostArray } from "../../../src/core/array/dtype.ts";
@@ -314,6 +314,28 @@ describe.skipIf(!gpu.available)(`sort and argsort on a GPU${skipNote}`, () => {
     const closed = DeviceArray.from(new Float32Array([1, 2]), { stream });
     closed.close();
     expect(() => sort(closed)).toThrow(ClosedError);
+  });
+
+  for (const [name, n] of [["int32", 100_000], ["float32", 50_000], ["float64", 2 ** 20 + 17], ["complex64", 20_000], ["bool", 1000], ["uint8", 70_000], ["float16", 5000], ["int64", 1]] as const) {
+    it(`unique of ${n} ${name} elements (NaNs as one, -0.0 as +0.0)`, () => {
+      const h = makeHost(name, n, "duplicates", 17);
+      using x = DeviceArray.from(h, { stream, dtype: name });
+      using u = unique(x);
+      expect(u.dtype.name).toBe(name);
+      const want: Key[] = [];
+      for (const k of hostSorted(name, h, n)) if (want.length === 0 || !same(want[want.length - 1]!, k)) want.push(k);
+      expect(u.shape).toEqual([want.length]);
+      const got = keys(name, u.toTypedArraySync(), want.length);
+      for (let i = 0; i < want.length; i++) if (!same(got[i]!, want[i]!)) throw new Error(`unique ${name}: element ${i} is ${String(got[i])}, want ${String(want[i])}`);
+    });
+  }
+
+  it("unique of a 2-d view and of an empty array", () => {
+    using x = DeviceArray.from(Int16Array.from({ length: 600 }, (_, i) => (i * 37) % 23), { stream, shape: [20, 30] });
+    const want = [...new Set(Array.from({ length: 600 }, (_, i) => (i * 37) % 23))].sort((a, b) => a - b);
+    expect(list(unique(x.T))).toEqual(want);
+    using e = DeviceArray.empty([0, 3], "float32", { stream });
+    expect(unique(e).shape).toEqual([0]);
   });
 
   it("sorts on the stream it is given, and the array's stream by default", () => {

@@ -13,6 +13,9 @@ import {
   NARROW_LOOKBACK_LIMIT,
   RADIX,
   SORT_BLOCK,
+  UNIQUE_BLOCK,
+  UNIQUE_ITEMS,
+  UNIQUE_SCAN_BLOCK,
   SORT_KERNELS,
   SORT_WARPS,
   itemsPerThread,
@@ -500,7 +503,7 @@ describe("sort source", () => {
     it(`generates balanced source with every kernel for ${name}`, () => {
       const k = sortKeyType(dtypes[name]);
       const src = sortSource(k);
-      for (const kernel of [SORT_KERNELS.histogram, SORT_KERNELS.scan, SORT_KERNELS.onesweep(false, false), SORT_KERNELS.onesweep(false, true), SORT_KERNELS.onesweep(true, false), SORT_KERNELS.onesweep(true, true)]) {
+      for (const kernel of [SORT_KERNELS.uniqueCount, SORT_KERNELS.uniqueScan, SORT_KERNELS.uniqueWrite, SORT_KERNELS.histogram, SORT_KERNELS.scan, SORT_KERNELS.onesweep(false, false), SORT_KERNELS.onesweep(false, true), SORT_KERNELS.onesweep(true, false), SORT_KERNELS.onesweep(true, true)]) {
         expect(src).toContain(`extern "C" __global__ void __launch_bounds__(`);
         expect(src).toContain(` ${kernel}(`);
       }
@@ -583,5 +586,80 @@ describe("onesweep simulation", () => {
     const expectedIdx = [...values.keys()].sort((a, b) => numpyOrder(values[a]!, values[b]!) || a - b);
     expect(got.values).toEqual(expectedIdx);
     expect(decoded.map(String)).toEqual(expectedIdx.map((i) => String(values[i] === 0 ? 0 : values[i])));
+  });
+});
+
+describe("unique simulation", () => {
+  /** The count, scan and write kernels of unique, block by block, on sorted words. */
+  function simulateUnique(sorted: readonly bigint[], block: number, items: number, scanThreads: number): bigint[] {
+    const n = sorted.length;
+    const chunk = block * items;
+    const blocks = Math.ceil(n / chunk);
+    const head = (i: number): number => (i === 0 || sorted[i] !== sorted[i - 1] ? 1 : 0);
+    const counts = Array.from({ length: blocks }, (_, b) => {
+      let c = 0;
+      for (let t = 0; t < block; t++) for (let j = 0; j < items; j++) {
+        const i = b * chunk + j * block + t;
+        if (i < n) c += head(i);
+      }
+      return c;
+    });
+    // the scan: each thread a contiguous range of `per` counts
+    const per = Math.ceil(blocks / scanThreads);
+    const sums = Array.from({ length: scanThreads }, (_, t) => {
+      const lo = Math.min(blocks, t * per);
+      const hi = Math.min(lo + per, blocks);
+      let s = 0;
+      for (let i = lo; i < hi; i++) s += counts[i]!;
+      return s;
+    });
+    const offsets = new Array<number>(blocks + 1);
+    let incl = 0;
+    for (let t = 0; t < scanThreads; t++) {
+      incl += sums[t]!;
+      let run = incl - sums[t]!;
+      const lo = Math.min(blocks, t * per);
+      const hi = Math.min(lo + per, blocks);
+      for (let i = lo; i < hi; i++) {
+        offsets[i] = run;
+        run += counts[i]!;
+      }
+    }
+    offsets[blocks] = incl;
+    const out = new Array<bigint>(offsets[blocks]!);
+    for (let b = 0; b < blocks; b++) {
+      let carry = 0;
+      for (let j = 0; j < items; j++) {
+        const hs = Array.from({ length: block }, (_, t) => {
+          const i = b * chunk + j * block + t;
+          return i < n ? head(i) : 0;
+        });
+        const warpTot = Array.from({ length: block / 32 }, (_, w) => hs.slice(w * 32, w * 32 + 32).reduce((x, y) => x + y, 0));
+        for (let t = 0; t < block; t++) {
+          if (!hs[t]) continue;
+          const w = t >> 5;
+          let before = carry;
+          for (let ww = 0; ww < w; ww++) before += warpTot[ww]!;
+          const inWarp = hs.slice(w * 32, t).reduce((x, y) => x + y, 0);
+          const pos = offsets[b]! + before + inWarp;
+          if (out[pos] !== undefined) throw new Error(`unique: position ${pos} written twice`);
+          out[pos] = sorted[b * chunk + j * block + t]!;
+        }
+        carry += warpTot.reduce((x, y) => x + y, 0);
+      }
+    }
+    return out;
+  }
+
+  it("keeps the first of each run, in order, across blocks (small and real block shapes)", () => {
+    for (const [n, distinct, block, items, scan] of [
+      [5000, 40, 64, 3, 8],
+      [20_000, 19_000, 64, 5, 4],
+      [1, 1, 64, 2, 8],
+      [UNIQUE_BLOCK * UNIQUE_ITEMS * 3 + 5, 500, UNIQUE_BLOCK, UNIQUE_ITEMS, UNIQUE_SCAN_BLOCK],
+    ] as const) {
+      const sorted = randomKeys(n, 32, n, distinct).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      expect(simulateUnique(sorted, block, items, scan)).toEqual([...new Set(sorted)]);
+    }
   });
 });

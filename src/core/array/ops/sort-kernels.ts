@@ -187,10 +187,22 @@ export function passTarget(p: number, passes: number): "final" | "temp" {
   return (passes - 1 - p) % 2 === 0 ? "final" : "temp";
 }
 
+/** Threads per block of the unique kernels. */
+export const UNIQUE_BLOCK = 256;
+/** Items per thread of the unique kernels. */
+export const UNIQUE_ITEMS = 16;
+/** Sorted keys per block of the unique kernels. */
+export const UNIQUE_CHUNK = UNIQUE_BLOCK * UNIQUE_ITEMS;
+/** Threads of the unique kernels' scan of the blocks' counts (one block). */
+export const UNIQUE_SCAN_BLOCK = 1024;
+
 /** The names of the kernels in a sort module. */
 export const SORT_KERNELS = Object.freeze({
   histogram: "cuda_ts_sort_histogram",
   scan: "cuda_ts_sort_scan",
+  uniqueCount: "cuda_ts_unique_count",
+  uniqueScan: "cuda_ts_unique_scan",
+  uniqueWrite: "cuda_ts_unique_write",
   /** By [pairs][wide look-back]. */
   onesweep: (pairs: boolean, wide: boolean): string => `cuda_ts_sort_onesweep_${pairs ? "pairs" : "keys"}_${wide ? "64" : "32"}`,
 });
@@ -224,9 +236,10 @@ function keyCode(k: SortKeyType): string[] {
       "  return pass < (int)sizeof(U) ? (unsigned int)((k.im >> (8 * pass)) & (U)255) : (unsigned int)((k.re >> (8 * (pass - (int)sizeof(U)))) & (U)255);",
       "}",
     );
+    lines.push("__device__ __forceinline__ bool same_key(const K& a, const K& b) { return a.re == b.re && a.im == b.im; }");
     return lines;
   }
-  lines.push("typedef U K;");
+  lines.push("typedef U K;", "__device__ __forceinline__ bool same_key(const K& a, const K& b) { return a == b; }");
   switch (k.kind) {
     case "float":
       lines.push("__device__ __forceinline__ K to_ordered(K x, bool canonZero) { return ord_word(x, canonZero); }", "__device__ __forceinline__ K from_ordered(K u) { return unord_word(u); }");
@@ -467,6 +480,83 @@ export function sortSource(k: SortKeyType): string {
     "}",
     "",
   ];
+  lines.push(
+    "// unique: the first key of each run of equal words in sorted keys, compacted in order.",
+    `#define UNIQUE_BLOCK ${UNIQUE_BLOCK}`,
+    `#define UNIQUE_ITEMS ${UNIQUE_ITEMS}`,
+    `#define UNIQUE_CHUNK ${UNIQUE_CHUNK}`,
+    `#define UNIQUE_SCAN_BLOCK ${UNIQUE_SCAN_BLOCK}`,
+    "__device__ __forceinline__ unsigned int is_head(const K* keys, u64 i) { return (i == 0ull || !same_key(keys[i], keys[i - 1])) ? 1u : 0u; }",
+    `extern "C" __global__ void __launch_bounds__(UNIQUE_BLOCK) ${SORT_KERNELS.uniqueCount}(const K* __restrict__ keys, u64 n, unsigned int* __restrict__ counts) {`,
+    "  __shared__ unsigned int s[UNIQUE_BLOCK / 32];",
+    "  const u64 base = (u64)blockIdx.x * UNIQUE_CHUNK;",
+    "  unsigned int c = 0u;",
+    "  for (int j = 0; j < UNIQUE_ITEMS; j++) {",
+    "    const u64 i = base + (u64)j * UNIQUE_BLOCK + threadIdx.x;",
+    "    if (i < n) c += is_head(keys, i);",
+    "  }",
+    "  for (int off = 16; off > 0; off >>= 1) c += __shfl_down_sync(0xffffffffu, c, off);",
+    "  if ((threadIdx.x & 31u) == 0u) s[threadIdx.x >> 5] = c;",
+    "  __syncthreads();",
+    "  if (threadIdx.x == 0u) {",
+    "    unsigned int total = 0u;",
+    "    for (int w = 0; w < UNIQUE_BLOCK / 32; w++) total += s[w];",
+    "    counts[blockIdx.x] = total;",
+    "  }",
+    "}",
+    "// offsets[b]: the exclusive scan of counts; offsets[blocks]: the total (one block).",
+    `extern "C" __global__ void __launch_bounds__(UNIQUE_SCAN_BLOCK) ${SORT_KERNELS.uniqueScan}(const unsigned int* __restrict__ counts, u64* __restrict__ offsets, unsigned int blocks) {`,
+    "  __shared__ u64 s[UNIQUE_SCAN_BLOCK];",
+    "  const unsigned int t = threadIdx.x;",
+    "  const unsigned int per = (blocks + UNIQUE_SCAN_BLOCK - 1u) / UNIQUE_SCAN_BLOCK;",
+    "  const u64 lo64 = (u64)t * per;",
+    "  const unsigned int lo = lo64 < (u64)blocks ? (unsigned int)lo64 : blocks;",
+    "  const unsigned int hi = lo + per < blocks ? lo + per : blocks;",
+    "  u64 sum = 0ull;",
+    "  for (unsigned int i = lo; i < hi; i++) sum += counts[i];",
+    "  s[t] = sum;",
+    "  __syncthreads();",
+    "  for (unsigned int off = 1u; off < UNIQUE_SCAN_BLOCK; off <<= 1) {",
+    "    const u64 add = t >= off ? s[t - off] : 0ull;",
+    "    __syncthreads();",
+    "    s[t] += add;",
+    "    __syncthreads();",
+    "  }",
+    "  u64 run = s[t] - sum;",
+    "  for (unsigned int i = lo; i < hi; i++) {",
+    "    offsets[i] = run;",
+    "    run += counts[i];",
+    "  }",
+    "  if (t == UNIQUE_SCAN_BLOCK - 1u) offsets[blocks] = s[t];",
+    "}",
+    `extern "C" __global__ void __launch_bounds__(UNIQUE_BLOCK) ${SORT_KERNELS.uniqueWrite}(const K* __restrict__ keys, u64 n, const u64* __restrict__ offsets, K* __restrict__ out) {`,
+    "  __shared__ unsigned int warpTot[UNIQUE_BLOCK / 32];",
+    "  __shared__ unsigned int carry;",
+    "  const u64 base = (u64)blockIdx.x * UNIQUE_CHUNK;",
+    "  const u64 start = offsets[blockIdx.x];",
+    "  const unsigned int lane = threadIdx.x & 31u, w = threadIdx.x >> 5;",
+    "  if (threadIdx.x == 0u) carry = 0u;",
+    "  __syncthreads();",
+    "  for (int j = 0; j < UNIQUE_ITEMS; j++) {",
+    "    const u64 i = base + (u64)j * UNIQUE_BLOCK + threadIdx.x;",
+    "    const unsigned int h = i < n ? is_head(keys, i) : 0u;",
+    "    const unsigned int ballot = __ballot_sync(0xffffffffu, h != 0u);",
+    "    if (lane == 0u) warpTot[w] = (unsigned int)__popc(ballot);",
+    "    __syncthreads();",
+    "    unsigned int before = carry;",
+    "    for (unsigned int ww = 0u; ww < w; ww++) before += warpTot[ww];",
+    "    if (h != 0u) out[start + before + (unsigned int)__popc(ballot & ((1u << lane) - 1u))] = keys[i];",
+    "    __syncthreads();",
+    "    if (threadIdx.x == 0u) {",
+    "      unsigned int total = 0u;",
+    "      for (int ww = 0; ww < UNIQUE_BLOCK / 32; ww++) total += warpTot[ww];",
+    "      carry += total;",
+    "    }",
+    "    __syncthreads();",
+    "  }",
+    "}",
+    "",
+  );
   for (const pairs of [false, true]) {
     for (const wide of [false, true]) {
       const items = itemsPerThread(k.keyBytes, pairs);

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { DeviceArray, operationStream } from "../device-array.ts";
+import { DeviceArray, operationStream, type ArrayOperationOptions } from "../device-array.ts";
 import { dtypes, type DType } from "../dtype.ts";
 import { AxisError } from "../errors.ts";
 import type { SortOptions } from "../options.ts";
@@ -26,16 +26,19 @@ import type { CUdeviceptr } from "../../../bindings/driver.ts";
 import type { Device } from "../../device.ts";
 import type { Kernel } from "../../launch/kernel.ts";
 import { launch } from "../../launch/launch.ts";
-import { i32 } from "../../launch/scalars.ts";
+import { i32, u32 } from "../../launch/scalars.ts";
 import type { Stream } from "../../stream.ts";
 import { compileKernels, configFor } from "../../kernels/compile.ts";
-import { HISTOGRAM_BLOCK, PassFlag, RADIX, SORT_KERNELS, passTarget, sortKeyType, sortPlan, sortSource, type SortPlan } from "./sort-kernels.ts";
+import { HISTOGRAM_BLOCK, PassFlag, RADIX, SORT_KERNELS, UNIQUE_BLOCK, UNIQUE_CHUNK, UNIQUE_SCAN_BLOCK, passTarget, sortKeyType, sortPlan, sortSource, type SortPlan } from "./sort-kernels.ts";
 
 export type { SortOptions } from "../options.ts";
 
 interface SortModule {
   readonly histogram: Kernel;
   readonly scan: Kernel;
+  readonly uniqueCount: Kernel;
+  readonly uniqueScan: Kernel;
+  readonly uniqueWrite: Kernel;
   /** By index (pairs ? 2 : 0) + (wide ? 1 : 0). */
   readonly onesweep: readonly Kernel[];
 }
@@ -46,9 +49,19 @@ function sortModule(device: Device, dtype: DType): SortModule {
   const key = `${device.id}|${dtype.name}`;
   let m = modules.get(key);
   if (m === undefined || m.histogram.isClosed) {
-    const names = [SORT_KERNELS.histogram, SORT_KERNELS.scan, SORT_KERNELS.onesweep(false, false), SORT_KERNELS.onesweep(false, true), SORT_KERNELS.onesweep(true, false), SORT_KERNELS.onesweep(true, true)];
+    const names = [
+      SORT_KERNELS.histogram,
+      SORT_KERNELS.scan,
+      SORT_KERNELS.uniqueCount,
+      SORT_KERNELS.uniqueScan,
+      SORT_KERNELS.uniqueWrite,
+      SORT_KERNELS.onesweep(false, false),
+      SORT_KERNELS.onesweep(false, true),
+      SORT_KERNELS.onesweep(true, false),
+      SORT_KERNELS.onesweep(true, true),
+    ];
     const kernels = compileKernels(sortSource(sortKeyType(dtype)), names, device, { fp16: false, bf16: false, complex: false }, {}, `cuda_ts_sort_${dtype.name}.cu`);
-    m = { histogram: kernels[0]!, scan: kernels[1]!, onesweep: kernels.slice(2) };
+    m = { histogram: kernels[0]!, scan: kernels[1]!, uniqueCount: kernels[2]!, uniqueScan: kernels[3]!, uniqueWrite: kernels[4]!, onesweep: kernels.slice(5) };
     modules.set(key, m);
   }
   return m;
@@ -58,6 +71,8 @@ function sortModule(device: Device, dtype: DType): SortModule {
 interface SortOutputs {
   readonly keys?: DeviceArray;
   readonly indices?: DeviceArray<"int64">;
+  /** Whether `-0.0` sorts (and is stored) as `+0.0` (default: where indices are stored, so equal keys keep their order). */
+  readonly canonicalZero?: boolean;
 }
 
 /**
@@ -89,7 +104,7 @@ export function sortRows(stream: Stream, input: DeviceArray, rowLength: number, 
     const tempKeys = plan.passes >= 2 ? temp(input.dtype).address : 0n;
     const finalVals = plan.pairs ? (outputs.indices?.address ?? (plan.passes >= 3 ? temp(dtypes.int64).address : 0n)) : 0n;
     const tempVals = plan.pairs && plan.passes >= 2 ? temp(dtypes.int64).address : 0n;
-    const canonical = outputs.indices !== undefined && (key.kind === "float" || key.kind === "complex") ? PassFlag.CANONICAL_ZERO : 0;
+    const canonical = (outputs.canonicalZero ?? outputs.indices !== undefined) && (key.kind === "float" || key.kind === "complex") ? PassFlag.CANONICAL_ZERO : 0;
 
     const histGrid = Math.max(1, Math.min(Math.ceil(n / (HISTOGRAM_BLOCK * 16)), device.properties.multiprocessorCount * 4));
     launch(stream, configFor(histGrid, HISTOGRAM_BLOCK), mod.histogram, [input.address, BigInt(n), BigInt(rowLength), i32(plan.rowPasses), i32(canonical), base + BigInt(plan.histogramOffset)]);
@@ -225,6 +240,40 @@ export function sort<A extends DeviceArray>(a: A, options?: SortOptions): A {
  */
 export function argsort(a: DeviceArray, options?: SortOptions): DeviceArray<"int64"> {
   return sortImpl(a, options, true) as DeviceArray<"int64">;
+}
+
+/**
+ * The sorted unique elements of `a` (flattened), a new 1-d array of its dtype, as NumPy's `unique`: NaNs count as one
+ * value (the last), `-0.0` and `+0.0` as one (`+0.0`). Reads the count to the host, so it waits for the stream.
+ *
+ * ```ts
+ * const labels = unique(y);   // e.g. [0, 1, 2] of an int32 label array
+ * ```
+ */
+export function unique(a: DeviceArray, options?: ArrayOperationOptions): DeviceArray {
+  checkArray(a, "unique");
+  if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`unique takes its options as an object ({ stream? }), not ${describeValue(options)}`);
+  const stream = operationStream("unique", options, [a]);
+  const n = a.size;
+  if (n === 0) return DeviceArray.empty([0], a.dtype, { stream });
+  const input = a.isContiguous ? a : a.copy({ stream });
+  const sorted = DeviceArray.empty([n], a.dtype, { stream });
+  try {
+    sortRows(stream, input, n, { keys: sorted, canonicalZero: true });
+    const mod = sortModule(stream.device, a.dtype);
+    const blocks = Math.ceil(n / UNIQUE_CHUNK);
+    using counts = DeviceArray.empty([blocks], dtypes.uint32, { stream });
+    using offsets = DeviceArray.empty([blocks + 1], dtypes.uint64, { stream });
+    launch(stream, configFor(blocks, UNIQUE_BLOCK), mod.uniqueCount, [sorted.address, BigInt(n), counts.address]);
+    launch(stream, configFor(1, UNIQUE_SCAN_BLOCK), mod.uniqueScan, [counts.address, offsets.address, u32(blocks)]);
+    const total = Number(offsets.slice(blocks).toTypedArraySync({ stream })[0]!);
+    const out = DeviceArray.empty([total], a.dtype, { stream });
+    launch(stream, configFor(blocks, UNIQUE_BLOCK), mod.uniqueWrite, [sorted.address, BigInt(n), offsets.address, out.address]);
+    return out;
+  } finally {
+    sorted.close(stream);
+    if (input !== a) input.close(stream);
+  }
 }
 
 provideArrayMethods({
