@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Device, DeviceArray, type Stream } from "../../../src/index.ts";
 import { argsort, sort, unique } from "../../../src/array.ts";
 import { AxisError } from "../../../src/core/array/errors.ts";
+import { sortWithIndices } from "../../../src/core/array/ops/sort.ts";
 import { ClosedError } from "../../../src/core/base/errors.ts";
 import { decodeBFloat16, decodeHalf, dtypes, encodeBFloat16, encodeHalf, type DTypeName, type HostArray } from "../../../src/core/array/dtype.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
@@ -329,6 +330,19 @@ describe.skipIf(!gpu.available)(`sort and argsort on a GPU${skipNote}`, () => {
       for (let i = 0; i < want.length; i++) if (!same(got[i]!, want[i]!)) throw new Error(`unique ${name}: element ${i} is ${String(got[i])}, want ${String(want[i])}`);
     });
   }
+
+  it("sortWithIndices: sorted keys and the stable permutation from one sort", () => {
+    const h = makeHost("int32", 30_000, "duplicates", 23);
+    using x = DeviceArray.from(h, { stream, shape: [100, 300] });
+    const r = sortWithIndices(x.T);
+    using k = r.keys;
+    using idx = r.indices;
+    const flat = Array.from({ length: 30_000 }, (_, i) => h[(i % 100) * 300 + Math.floor(i / 100)]!); // x.T flattened
+    const ii = idx.toTypedArraySync();
+    expectArgsorted(flat, ii, 30_000, "sortWithIndices");
+    const kk = k.toTypedArraySync() as Int32Array;
+    for (let i = 0; i < 30_000; i++) if (kk[i] !== flat[Number(ii[i]!)]) throw new Error(`sortWithIndices: keys[${i}] = ${kk[i]} but the key at indices[${i}] is ${flat[Number(ii[i]!)]}`);
+  });
 
   it("unique of a 2-d view and of an empty array", () => {
     using x = DeviceArray.from(Int16Array.from({ length: 600 }, (_, i) => (i * 37) % 23), { stream, shape: [20, 30] });

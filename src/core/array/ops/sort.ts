@@ -243,6 +243,31 @@ export function argsort(a: DeviceArray, options?: SortOptions): DeviceArray<"int
 }
 
 /**
+ * @internal Sorts the flattened `a` once and returns both the sorted keys and the stable int64 permutation that
+ * sorts it (`keys[i] = a.flat[indices[i]]`), for modules that sort values by keys (they gather the values with the
+ * indices). Float keys come back with `-0.0` as `+0.0` and NaNs canonical.
+ */
+export function sortWithIndices(a: DeviceArray, options?: ArrayOperationOptions): { keys: DeviceArray; indices: DeviceArray<"int64"> } {
+  checkArray(a, "sortWithIndices");
+  const stream = operationStream("sortWithIndices", options, [a]);
+  const n = a.size;
+  const keys = DeviceArray.empty([n], a.dtype, { stream });
+  const indices = DeviceArray.empty([n], dtypes.int64, { stream });
+  if (n === 0) return { keys, indices };
+  const input = a.isContiguous ? a : a.copy({ stream });
+  try {
+    sortRows(stream, input, n, { keys, indices });
+  } catch (e) {
+    keys.close(stream);
+    indices.close(stream);
+    throw e;
+  } finally {
+    if (input !== a) input.close(stream);
+  }
+  return { keys, indices };
+}
+
+/**
  * The sorted unique elements of `a` (flattened), a new 1-d array of its dtype, as NumPy's `unique`: NaNs count as one
  * value (the last), `-0.0` and `+0.0` as one (`+0.0`). Reads the count to the host, so it waits for the stream.
  *
