@@ -27,6 +27,8 @@ export const SORT_BLOCK = 384;
 export const SORT_WARPS = SORT_BLOCK / 32;
 /** Threads per block of the histogram and scan kernels. */
 export const HISTOGRAM_BLOCK = 256;
+/** Keys each thread of the histogram kernel loads at once. */
+export const HISTOGRAM_ITEMS = 8;
 /** The most passes over the row index (rows up to 2^40). */
 export const MAX_ROW_PASSES = 5;
 /** The largest element count whose look-back entries fit 30 bits (above it the entries are 64-bit). */
@@ -271,6 +273,7 @@ export function sortSource(k: SortKeyType): string {
     `#define BLOCK ${SORT_BLOCK}`,
     `#define WARPS ${SORT_WARPS}`,
     `#define HIST_BLOCK ${HISTOGRAM_BLOCK}`,
+    `#define HIST_ITEMS ${HISTOGRAM_ITEMS}`,
     `#define F_FIRST ${PassFlag.FIRST}`,
     `#define F_LAST ${PassFlag.LAST}`,
     `#define F_STORE_KEYS ${PassFlag.STORE_KEYS}`,
@@ -292,14 +295,27 @@ export function sortSource(k: SortKeyType): string {
     "  const bool canonZero = (flags & F_CANONICAL_ZERO) != 0;",
     "  for (int i = threadIdx.x; i < passes * RADIX; i += blockDim.x) sh[i] = 0u;",
     "  __syncthreads();",
-    "  const u64 stride = (u64)gridDim.x * blockDim.x;",
-    "  for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {",
-    "    const K k = to_ordered(keys[i], canonZero);",
+    "  // Chunks of HIST_ITEMS keys per thread, loaded before they are counted (several loads in flight per thread).",
+    "  const u64 chunk = (u64)HIST_BLOCK * HIST_ITEMS;",
+    "  for (u64 base = (u64)blockIdx.x * chunk; base < n; base += (u64)gridDim.x * chunk) {",
+    "    K ks[HIST_ITEMS];",
     "#pragma unroll",
-    "    for (int p = 0; p < KEY_PASSES; p++) atomicAdd(&sh[p * RADIX + key_digit(k, p)], 1u);",
-    "    if (rowPasses > 0) {",
-    "      const u64 row = i / rowLen;",
-    "      for (int p = 0; p < rowPasses; p++) atomicAdd(&sh[(KEY_PASSES + p) * RADIX + (unsigned int)((row >> (8 * p)) & 255ull)], 1u);",
+    "    for (int j = 0; j < HIST_ITEMS; j++) {",
+    "      const u64 i = base + (u64)j * HIST_BLOCK + threadIdx.x;",
+    "      if (i < n) ks[j] = keys[i];",
+    "    }",
+    "#pragma unroll",
+    "    for (int j = 0; j < HIST_ITEMS; j++) {",
+    "      const u64 i = base + (u64)j * HIST_BLOCK + threadIdx.x;",
+    "      if (i < n) {",
+    "        const K k = to_ordered(ks[j], canonZero);",
+    "#pragma unroll",
+    "        for (int p = 0; p < KEY_PASSES; p++) atomicAdd(&sh[p * RADIX + key_digit(k, p)], 1u);",
+    "        if (rowPasses > 0) {",
+    "          const u64 row = i / rowLen;",
+    "          for (int p = 0; p < rowPasses; p++) atomicAdd(&sh[(KEY_PASSES + p) * RADIX + (unsigned int)((row >> (8 * p)) & 255ull)], 1u);",
+    "        }",
+    "      }",
     "    }",
     "  }",
     "  __syncthreads();",

@@ -29,7 +29,7 @@ import { launch } from "../../launch/launch.ts";
 import { i32, u32 } from "../../launch/scalars.ts";
 import type { Stream } from "../../stream.ts";
 import { compileKernels, configFor } from "../../kernels/compile.ts";
-import { HISTOGRAM_BLOCK, PassFlag, RADIX, SORT_KERNELS, UNIQUE_BLOCK, UNIQUE_CHUNK, UNIQUE_SCAN_BLOCK, passTarget, sortKeyType, sortPlan, sortSource, type SortPlan } from "./sort-kernels.ts";
+import { HISTOGRAM_BLOCK, HISTOGRAM_ITEMS, PassFlag, RADIX, SORT_KERNELS, UNIQUE_BLOCK, UNIQUE_CHUNK, UNIQUE_SCAN_BLOCK, passTarget, sortKeyType, sortPlan, sortSource, type SortPlan } from "./sort-kernels.ts";
 
 export type { SortOptions } from "../options.ts";
 
@@ -106,7 +106,7 @@ export function sortRows(stream: Stream, input: DeviceArray, rowLength: number, 
     const tempVals = plan.pairs && plan.passes >= 2 ? temp(dtypes.int64).address : 0n;
     const canonical = (outputs.canonicalZero ?? outputs.indices !== undefined) && (key.kind === "float" || key.kind === "complex") ? PassFlag.CANONICAL_ZERO : 0;
 
-    const histGrid = Math.max(1, Math.min(Math.ceil(n / (HISTOGRAM_BLOCK * 16)), device.properties.multiprocessorCount * 4));
+    const histGrid = Math.max(1, Math.min(Math.ceil(n / (HISTOGRAM_BLOCK * HISTOGRAM_ITEMS)), device.properties.multiprocessorCount * 4));
     launch(stream, configFor(histGrid, HISTOGRAM_BLOCK), mod.histogram, [input.address, BigInt(n), BigInt(rowLength), i32(plan.rowPasses), i32(canonical), base + BigInt(plan.histogramOffset)]);
     launch(stream, configFor(plan.passes, RADIX), mod.scan, [base + BigInt(plan.histogramOffset), base + BigInt(plan.startsOffset)]);
 
