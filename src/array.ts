@@ -42,3 +42,47 @@ export type {
 export type { AxisSpec } from "./core/array/broadcast.ts";
 export { dtypes, type DType, type DTypeName } from "./core/array/dtype.ts";
 export { AxisError, BroadcastError, IndexError } from "./core/array/errors.ts";
+export {
+  empty,
+  zeros,
+  ones,
+  full,
+  emptyLike,
+  zerosLike,
+  onesLike,
+  fullLike,
+  arange,
+  linspace,
+  eye,
+  identity,
+  tri,
+  tril,
+  triu,
+  diag,
+  asarray,
+  array,
+  type AsArrayOptions,
+  type DiagonalOptions,
+  type EyeOptions,
+  type LikeOptions,
+  type LinspaceOptions,
+  type NestedData,
+  type ShapeArgument,
+} from "./core/array/ops/creation.ts";
+export {
+  variance,
+  var,
+  std,
+  argmin,
+  argmax,
+  any,
+  all,
+  countNonzero,
+  norm,
+  allclose,
+  arrayEqual,
+  type AllcloseOptions,
+  type NormOptions,
+  type NormOrder,
+} from "./core/array/ops/statistics.ts";
+export { item, toList, type NestedList } from "./core/array/ops/host.ts";

@@ -5,6 +5,7 @@
  * @module
  * @internal
  */
+import "./creation.ts";
+import "./statistics.ts";
+import "./host.ts";
 import "./sort.ts";
-
-export {};

@@ -1,0 +1,617 @@
+/**
+ * Creating arrays, as NumPy's functions of the same names: `empty`, `zeros`, `ones`, `full`, the `*Like` forms,
+ * `arange`, `linspace`, `eye`, `identity`, `tri`, `tril`, `triu`, `diag`, and `asarray` / `array` from nested
+ * JavaScript arrays, typed arrays or DeviceArrays.
+ *
+ * ```ts
+ * const z = zeros([3, 4], { stream, dtype: "float32" });   // memset
+ * const r = arange(0, 1, 0.25, { stream });                 // float64 [0, 0.25, 0.5, 0.75]
+ * const x = asarray([[1, 2], [3, 4]], { stream });          // int64 [2, 2]
+ * const l = tril(x);                                        // on x.stream
+ * ```
+ *
+ * Functions without an array operand need `{ stream }`; the `*Like` functions and those of an array run on its
+ * stream unless given one. Dtypes default as NumPy's (float64 for `zeros`, `arange` int64 when every argument is
+ * an integer, `full` from its value). Zeros, ones and `full` use memset where the element width allows it.
+ *
+ * @module
+ */
+import { DeviceArray, operationStream, type ArrayScalar } from "../device-array.ts";
+import { dtypeOf, dtypeOfHostArray, dtypes, encodeBFloat16, encodeHalf, type DType, type DTypeName, type HostArray } from "../dtype.ts";
+import { DTypeError, ShapeMismatchError, ArrayLayoutError } from "../errors.ts";
+import { ArgumentError } from "../../../errors/base.ts";
+import { describeValue } from "../../../errors/describe.ts";
+import { checkShape, elementCount } from "../layout.ts";
+import { ElementwiseKernel } from "../../kernels/elementwise.ts";
+import { INTERNAL } from "../../base/internal.ts";
+import type { Stream } from "../../stream.ts";
+import type { CreationOptions, DTypeArgument } from "../options.ts";
+
+export type { CreationOptions } from "../options.ts";
+
+/** A shape: one extent or a list of them. */
+export type ShapeArgument = number | readonly number[];
+
+/** Options of the `*Like` functions: the prototype's dtype and shape unless given, its stream unless given. */
+export interface LikeOptions<N extends DTypeName = DTypeName> extends CreationOptions<N> {
+  /** The shape (default: the prototype's). */
+  readonly shape?: ShapeArgument;
+}
+
+/** Options of `linspace`. */
+export interface LinspaceOptions<N extends DTypeName = DTypeName> extends CreationOptions<N> {
+  /** Whether `stop` is the last value (default true); false: `num` values spaced by `(stop - start) / num`. */
+  readonly endpoint?: boolean;
+}
+
+/** Options of `eye` and `tri`: the columns and the diagonal. */
+export interface EyeOptions<N extends DTypeName = DTypeName> extends CreationOptions<N> {
+  /** The number of columns (default: `n`). */
+  readonly m?: number;
+  /** The diagonal: 0 the main one, positive above it, negative below (default 0). */
+  readonly k?: number;
+}
+
+/** Options of `tril`, `triu` and `diag`: the diagonal and the stream. */
+export interface DiagonalOptions extends CreationOptions {
+  /** The diagonal: 0 the main one, positive above it, negative below (default 0). */
+  readonly k?: number;
+}
+
+/** Options of `asarray` and `array`. */
+export interface AsArrayOptions<N extends DTypeName = DTypeName> extends CreationOptions<N> {
+  /** The shape (default: the nested lists' shape, a typed array's length, a DeviceArray's shape). */
+  readonly shape?: ShapeArgument;
+}
+
+/** Nested JavaScript arrays of numbers, bigints and booleans (a scalar is a 0-d array). */
+export type NestedData = number | bigint | boolean | readonly NestedData[];
+
+// ---- helpers ----
+
+function allocate<N extends DTypeName>(action: string, shape: ShapeArgument, dtype: DType<N>, options: CreationOptions | undefined, stream: Stream): DeviceArray<N> {
+  const sh = checkShape(shape, `${action}: shape`);
+  return DeviceArray.empty(sh, dtype, { stream, ...(options?.memoryResource !== undefined ? { memoryResource: options.memoryResource } : {}) });
+}
+
+function checkOptionsObject(options: unknown, action: string): void {
+  if (options !== undefined && (options === null || typeof options !== "object" || Array.isArray(options))) {
+    throw new ArgumentError(`${action} takes its options as an object ({ stream, dtype?, ... }), not ${describeValue(options)}`);
+  }
+}
+
+function dtypeOption(options: { readonly dtype?: DTypeArgument } | undefined, fallback: DType): DType {
+  return options?.dtype === undefined ? fallback : dtypeOf(options.dtype);
+}
+
+function checkInteger(v: unknown, what: string, min = -Infinity): number {
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min) {
+    throw new ArgumentError(`${what} is ${min === 0 ? "a non-negative integer" : "an integer"}, got ${describeValue(v)}`);
+  }
+  return v;
+}
+
+function checkArray(a: unknown, action: string): DeviceArray {
+  if (!(a instanceof DeviceArray)) throw new TypeError(`${action} takes a DeviceArray, not ${describeValue(a)}`);
+  if (a.isClosed) throw new ArrayLayoutError(`${action}: the array was closed`);
+  return a;
+}
+
+/**
+ * The dtype `full` gives a value when none is named (NumPy's for the corresponding Python value): a boolean bool, a
+ * bigint or an integer-valued number int64, any other number float64, `[re, im]` complex128.
+ */
+export function scalarDType(value: ArrayScalar): DType {
+  if (typeof value === "boolean") return dtypes.bool;
+  if (typeof value === "bigint") return dtypes.int64;
+  if (typeof value === "number") return Number.isInteger(value) ? dtypes.int64 : dtypes.float64;
+  if (Array.isArray(value) && value.length === 2 && typeof value[0] === "number" && typeof value[1] === "number") return dtypes.complex128;
+  throw new DTypeError(`a fill value is a number, a bigint, a boolean or [re, im], got ${describeValue(value)}`);
+}
+
+/**
+ * `value` as an element of `dtype` is written (NumPy's cast of a Python scalar): fractional numbers into integer
+ * dtypes truncate toward zero, booleans are 0 or 1, bigints become numbers for float dtypes, a number is the real part
+ * of a complex. A complex value for a real dtype, and an integer outside an integer dtype's range, are DTypeErrors.
+ */
+export function castScalar(value: ArrayScalar, dtype: DType): ArrayScalar {
+  if (Array.isArray(value)) {
+    if (dtype.kind !== "c") throw new DTypeError(`a complex value [${String(value)}] cannot fill a ${dtype.name} array (it would drop the imaginary part); take its real part, or use a complex dtype`);
+    return value;
+  }
+  if (dtype.kind === "b") return typeof value === "bigint" ? value !== 0n : Boolean(value);
+  if (dtype.kind === "c") return typeof value === "bigint" ? Number(value) : Number(value);
+  if (dtype.kind === "f") return typeof value === "bigint" ? Number(value) : Number(value);
+  // integers
+  if (typeof value === "boolean") return value ? 1 : 0;
+  if (typeof value === "number") {
+    if (Number.isNaN(value) || !Number.isFinite(value)) throw new DTypeError(`${String(value)} cannot be a ${dtype.name} element (not a finite number)`);
+    const t = Math.trunc(value);
+    return (dtype.name === "int64" || dtype.name === "uint64") && !Number.isSafeInteger(t) ? BigInt(t) : t;
+  }
+  if (dtype.name === "int64" || dtype.name === "uint64") return value;
+  return Number(value);
+}
+
+// ---- empty, zeros, ones, full ----
+
+/** An uninitialised array of `shape` (default dtype float64), on `options.stream`. */
+export function empty<N extends DTypeName = "float64">(shape: ShapeArgument, options: CreationOptions<N>): DeviceArray<N> {
+  checkOptionsObject(options, "empty");
+  const dt = dtypeOption(options, dtypes.float64) as DType<N>;
+  const sh = checkShape(shape, "empty: shape");
+  return allocate("empty", sh, dt, options, operationStream("empty", options, []));
+}
+
+/** An array of `shape` filled with zeros (default dtype float64; a memset), on `options.stream`. */
+export function zeros<N extends DTypeName = "float64">(shape: ShapeArgument, options: CreationOptions<N>): DeviceArray<N> {
+  checkOptionsObject(options, "zeros");
+  const dt = dtypeOption(options, dtypes.float64) as DType<N>;
+  const sh = checkShape(shape, "zeros: shape");
+  const stream = operationStream("zeros", options, []);
+  return DeviceArray.zeros(sh, dt, { stream, ...(options.memoryResource !== undefined ? { memoryResource: options.memoryResource } : {}) });
+}
+
+/** An array of `shape` filled with ones (default dtype float64; a memset where the width allows), on `options.stream`. */
+export function ones<N extends DTypeName = "float64">(shape: ShapeArgument, options: CreationOptions<N>): DeviceArray<N> {
+  checkOptionsObject(options, "ones");
+  const dt = dtypeOption(options, dtypes.float64) as DType<N>;
+  const sh = checkShape(shape, "ones: shape");
+  const stream = operationStream("ones", options, []);
+  return DeviceArray.full(sh, castScalar(1, dt), dt, { stream, ...(options.memoryResource !== undefined ? { memoryResource: options.memoryResource } : {}) });
+}
+
+/**
+ * An array of `shape` with every element `value`, on `options.stream`. The dtype defaults to the value's as NumPy's
+ * (`full(s, 3)` int64, `full(s, 3.5)` float64, `full(s, true)` bool, `full(s, 3n)` int64, `full(s, [1, 2])`
+ * complex128); a value of another kind is cast to a given dtype (see {@link castScalar}).
+ */
+export function full<N extends DTypeName = DTypeName>(shape: ShapeArgument, value: ArrayScalar, options: CreationOptions<N>): DeviceArray<N> {
+  checkOptionsObject(options, "full");
+  const dt = (options?.dtype === undefined ? scalarDType(value) : dtypeOf(options.dtype)) as DType<N>;
+  const v = castScalar(value, dt);
+  const sh = checkShape(shape, "full: shape");
+  const stream = operationStream("full", options, []);
+  return DeviceArray.full(sh, v, dt, { stream, ...(options.memoryResource !== undefined ? { memoryResource: options.memoryResource } : {}) });
+}
+
+function likeArgs(action: string, prototype: DeviceArray, options: LikeOptions | undefined): { shape: number[]; dtype: DType; stream: Stream; alloc: { stream: Stream; memoryResource?: LikeOptions["memoryResource"] } } {
+  checkArray(prototype, action);
+  checkOptionsObject(options, action);
+  const dtype = dtypeOption(options, prototype.dtype);
+  const shape = options?.shape === undefined ? [...prototype.shape] : checkShape(options.shape, `${action}: shape`);
+  const stream = operationStream(action, options, [prototype]);
+  return { shape, dtype, stream, alloc: { stream, ...(options?.memoryResource !== undefined ? { memoryResource: options.memoryResource } : {}) } };
+}
+
+/** An uninitialised array of `prototype`'s shape and dtype (unless given), on its stream (unless given). */
+export function emptyLike(prototype: DeviceArray, options?: LikeOptions): DeviceArray {
+  const { shape, dtype, alloc } = likeArgs("emptyLike", prototype, options);
+  return DeviceArray.empty(shape, dtype, alloc);
+}
+
+/** Zeros of `prototype`'s shape and dtype (unless given), on its stream (unless given). */
+export function zerosLike(prototype: DeviceArray, options?: LikeOptions): DeviceArray {
+  const { shape, dtype, alloc } = likeArgs("zerosLike", prototype, options);
+  return DeviceArray.zeros(shape, dtype, alloc);
+}
+
+/** Ones of `prototype`'s shape and dtype (unless given), on its stream (unless given). */
+export function onesLike(prototype: DeviceArray, options?: LikeOptions): DeviceArray {
+  const { shape, dtype, alloc } = likeArgs("onesLike", prototype, options);
+  return DeviceArray.full(shape, castScalar(1, dtype), dtype, alloc);
+}
+
+/** `value` in every element, of `prototype`'s shape and dtype (unless given), on its stream (unless given). */
+export function fullLike(prototype: DeviceArray, value: ArrayScalar, options?: LikeOptions): DeviceArray {
+  const { shape, dtype, alloc } = likeArgs("fullLike", prototype, options);
+  return DeviceArray.full(shape, castScalar(value, dtype), dtype, alloc);
+}
+
+// ---- arange, linspace ----
+
+/** What `arange` computes (exported for tests: no GPU): the length, the dtype, and the start and step. */
+export interface ArangePlan {
+  readonly length: number;
+  readonly dtype: DType;
+  /** Whether the kernel computes in int64 (every argument an integer and the dtype an integer one). */
+  readonly integral: boolean;
+  readonly start: number | bigint;
+  readonly step: number | bigint;
+}
+
+type RangeNumber = number | bigint;
+
+const isRangeNumber = (v: unknown): v is RangeNumber => (typeof v === "number" && !Number.isNaN(v)) || typeof v === "bigint";
+
+/**
+ * The plan of `arange(start, stop, step)` (exported for tests): int64 when every argument is an integer (a bigint or
+ * an integer-valued number), float64 otherwise (or the dtype given); `ceil((stop - start) / step)` elements (none
+ * when that is negative). A step of 0, a non-finite or NaN argument, and a length beyond 2^53 are refused.
+ */
+export function arangePlan(start: RangeNumber, stop: RangeNumber, step: RangeNumber, dtype?: DTypeArgument): ArangePlan {
+  for (const [name, v] of [["start", start], ["stop", stop], ["step", step]] as const) {
+    if (!isRangeNumber(v) || (typeof v === "number" && !Number.isFinite(v))) throw new ArgumentError(`arange: ${name} is a finite number or a bigint, got ${describeValue(v)}`);
+  }
+  const ints = [start, stop, step].every((v) => typeof v === "bigint" || Number.isInteger(v));
+  const dt = dtype === undefined ? (ints ? dtypes.int64 : dtypes.float64) : dtypeOf(dtype);
+  if (dt.kind === "c") throw new DTypeError("arange: complex ranges are not supported; make a real range and convert it with astype");
+  if (ints) {
+    const [a, b, s] = [BigInt(start), BigInt(stop), BigInt(step)];
+    if (s === 0n) throw new ArgumentError("arange: step is 0; a range needs a non-zero step");
+    const span = b - a;
+    // ceil(span / s) for either sign of s.
+    let n = span / s;
+    if (n * s !== span && (span > 0n) === (s > 0n)) n += 1n;
+    if (n < 0n) n = 0n;
+    if (n > BigInt(Number.MAX_SAFE_INTEGER)) throw new ArgumentError(`arange: ${n} elements are too many`);
+    const integral = dt.kind === "i" || dt.kind === "u" || dt.kind === "b";
+    return { length: Number(n), dtype: dt, integral, start: integral ? a : Number(a), step: integral ? s : Number(s) };
+  }
+  const [a, b, s] = [Number(start), Number(stop), Number(step)];
+  if (s === 0) throw new ArgumentError("arange: step is 0; a range needs a non-zero step");
+  const n = Math.max(0, Math.ceil((b - a) / s));
+  if (!Number.isSafeInteger(n)) throw new ArgumentError(`arange: ${n} elements are too many`);
+  return { length: n, dtype: dt, integral: false, start: a, step: s };
+}
+
+const rangeKernels = new Map<string, ElementwiseKernel>();
+
+/** @internal Exported for tests (the generated source). */
+export function rangeKernel(integral: boolean): ElementwiseKernel {
+  const key = integral ? "int" : "float";
+  let k = rangeKernels.get(key);
+  if (k === undefined) {
+    k = integral
+      ? new ElementwiseKernel("int64 start, int64 step", "T y", "y = (T)(start + (long long)i * step)", "cuda_ts_arange_int")
+      : new ElementwiseKernel("float64 start, float64 step", "T y", "y = (T)(start + (double)i * step)", "cuda_ts_arange_float");
+    rangeKernels.set(key, k);
+  }
+  return k;
+}
+
+/**
+ * Evenly spaced values in `[start, stop)`, as NumPy's `arange`: `arange(stop, options)`, `arange(start, stop,
+ * options)`, `arange(start, stop, step, options)`. int64 when every argument is an integer, float64 otherwise (or
+ * `options.dtype`); element `i` is `start + i * step` (computed in float64 for non-integer ranges, then cast).
+ *
+ * ```ts
+ * arange(5, { stream });                   // int64 [0, 1, 2, 3, 4]
+ * arange(1, 2, 0.25, { stream, dtype: "float32" });
+ * ```
+ */
+export function arange(stop: RangeNumber, options: CreationOptions): DeviceArray;
+export function arange(start: RangeNumber, stop: RangeNumber, options: CreationOptions): DeviceArray;
+export function arange(start: RangeNumber, stop: RangeNumber, step: RangeNumber, options: CreationOptions): DeviceArray;
+export function arange(...args: (RangeNumber | CreationOptions)[]): DeviceArray {
+  const last = args[args.length - 1];
+  const options = (typeof last === "object" && last !== null ? args.pop() : undefined) as CreationOptions | undefined;
+  const nums = args as RangeNumber[];
+  if (nums.length < 1 || nums.length > 3) throw new ArgumentError(`arange takes (stop), (start, stop) or (start, stop, step), then options; got ${nums.length} numbers`);
+  const [start, stop, step] = nums.length === 1 ? [0, nums[0]!, 1] : [nums[0]!, nums[1]!, nums[2] ?? 1];
+  const plan = arangePlan(start, stop, step, options?.dtype);
+  const stream = operationStream("arange", options, []);
+  const out = allocate("arange", [plan.length], plan.dtype, options, stream);
+  if (plan.length > 0) rangeKernel(plan.integral).launch(stream, plan.start, plan.step, out);
+  return out;
+}
+
+/**
+ * Element `i` of `linspace(start, stop, num, { endpoint })` in float64, as NumPy computes it (exported for tests;
+ * the kernel computes the same expression): `start + i * step` with `step = (stop - start) / div` (`div = num - 1`
+ * with the endpoint, `num` without), `(i / div) * delta` when the step is 0, the last element exactly `stop` with the
+ * endpoint.
+ */
+export function linspaceValue(i: number, start: number, stop: number, num: number, endpoint: boolean): number {
+  const div = endpoint ? num - 1 : num;
+  const delta = stop - start;
+  const step = delta / div;
+  if (endpoint && num > 1 && i === num - 1) return stop;
+  if (div <= 0) return start;
+  return (step === 0 ? (i / div) * delta : i * step) + start;
+}
+
+/** The C++ of {@link linspaceValue} (a double `_ct_v` from `i` and the scalars start, stop, num, endp). */
+const LINSPACE_BODY = [
+  "const double _ct_div = endp ? (double)(num - 1) : (double)num;",
+  "const double _ct_delta = stop - start;",
+  "const double _ct_step = _ct_delta / _ct_div;",
+  "double _ct_v;",
+  "if (endp && num > 1 && (long long)i == num - 1) _ct_v = stop;",
+  "else if (_ct_div <= 0.0) _ct_v = start;",
+  "else _ct_v = (_ct_step == 0.0 ? ((double)i / _ct_div) * _ct_delta : (double)i * _ct_step) + start;",
+].join(" ");
+
+const linspaceKernels = new Map<string, ElementwiseKernel>();
+
+/** @internal Exported for tests (the generated source). */
+export function linspaceKernel(integer: boolean): ElementwiseKernel {
+  const key = integer ? "int" : "float";
+  let k = linspaceKernels.get(key);
+  if (k === undefined) {
+    // Integer dtypes take the floor, as NumPy's linspace does before casting.
+    const write = integer ? "y = (T)floor(_ct_v);" : "y = (T)(_ct_v);";
+    k = new ElementwiseKernel("float64 start, float64 stop, int64 num, bool endp", "T y", `${LINSPACE_BODY} ${write}`, `cuda_ts_linspace_${key}`);
+    linspaceKernels.set(key, k);
+  }
+  return k;
+}
+
+/**
+ * `num` evenly spaced values from `start` to `stop` (with it unless `endpoint: false`), as NumPy's `linspace`:
+ * float64 by default; integer dtypes take the floor of each value.
+ *
+ * ```ts
+ * linspace(0, 1, 5, { stream });           // [0, 0.25, 0.5, 0.75, 1]
+ * ```
+ */
+export function linspace<N extends DTypeName = "float64">(start: number, stop: number, num: number, options: LinspaceOptions<N>): DeviceArray<N> {
+  checkOptionsObject(options, "linspace");
+  for (const [name, v] of [["start", start], ["stop", stop]] as const) {
+    if (typeof v !== "number") throw new ArgumentError(`linspace: ${name} is a number, got ${describeValue(v)}`);
+  }
+  checkInteger(num, "linspace: num", 0);
+  const endpoint = options?.endpoint ?? true;
+  if (typeof endpoint !== "boolean") throw new ArgumentError(`linspace: endpoint is a boolean, got ${describeValue(endpoint)}`);
+  const dt = dtypeOption(options, dtypes.float64) as DType<N>;
+  if (dt.kind === "c") throw new DTypeError("linspace: complex results are not supported; make a real range and convert it with astype");
+  const stream = operationStream("linspace", options, []);
+  const out = allocate("linspace", [num], dt, options, stream);
+  if (num > 0) linspaceKernel(dt.kind === "i" || dt.kind === "u").launch(stream, start, stop, num, endpoint, out);
+  return out;
+}
+
+// ---- eye, identity, tri, tril, triu, diag ----
+
+const bandKernels = new Map<string, ElementwiseKernel>();
+
+/** Writes 1 where `col - row` compares with k (`==` for eye, `<=` for tri), 0 elsewhere; the output is [n, m]. */
+/** @internal Exported for tests (the generated source). */
+export function bandKernel(op: "eq" | "le"): ElementwiseKernel {
+  let k = bandKernels.get(op);
+  if (k === undefined) {
+    const cmp = op === "eq" ? "==" : "<=";
+    k = new ElementwiseKernel(
+      "int64 m, int64 k",
+      "T y",
+      `const long long _ct_c = (long long)(i % (unsigned long long)m); const long long _ct_r = (long long)(i / (unsigned long long)m); y = (T)((_ct_c - _ct_r ${cmp} k) ? 1.0 : 0.0);`,
+      `cuda_ts_band_${op}`,
+    );
+    bandKernels.set(op, k);
+  }
+  return k;
+}
+
+/** A 2-d array with ones on the `k`-th diagonal and zeros elsewhere (`n` rows, `m` columns; default float64). */
+export function eye<N extends DTypeName = "float64">(n: number, options: EyeOptions<N>): DeviceArray<N> {
+  return band("eye", "eq", n, options);
+}
+
+/** The `n` × `n` identity matrix (default float64). */
+export function identity<N extends DTypeName = "float64">(n: number, options: CreationOptions<N>): DeviceArray<N> {
+  return band("identity", "eq", n, options);
+}
+
+/** A 2-d array with ones at and below the `k`-th diagonal and zeros above (`n` rows, `m` columns; default float64). */
+export function tri<N extends DTypeName = "float64">(n: number, options: EyeOptions<N>): DeviceArray<N> {
+  return band("tri", "le", n, options);
+}
+
+function band<N extends DTypeName>(action: string, op: "eq" | "le", n: number, options: EyeOptions<N>): DeviceArray<N> {
+  checkOptionsObject(options, action);
+  checkInteger(n, `${action}: n`, 0);
+  const m = options?.m === undefined ? n : checkInteger(options.m, `${action}: m`, 0);
+  const k = options?.k === undefined ? 0 : checkInteger(options.k, `${action}: k`);
+  const dt = dtypeOption(options, dtypes.float64) as DType<N>;
+  const stream = operationStream(action, options, []);
+  const out = allocate(action, [n, m], dt, options, stream);
+  if (n * m > 0) bandKernel(op).launch(stream, m, k, out);
+  return out;
+}
+
+const triangleKernels = new Map<string, ElementwiseKernel>();
+
+/** @internal Exported for tests (the generated source). */
+export function triangleKernel(lower: boolean): ElementwiseKernel {
+  const key = lower ? "lower" : "upper";
+  let k = triangleKernels.get(key);
+  if (k === undefined) {
+    const cmp = lower ? "<=" : ">=";
+    k = new ElementwiseKernel(
+      "T x, int64 rows, int64 cols, int64 k",
+      "T y",
+      `const long long _ct_c = (long long)(i % (unsigned long long)cols); const long long _ct_r = (long long)((i / (unsigned long long)cols) % (unsigned long long)rows); y = (_ct_c - _ct_r ${cmp} k) ? x : T();`,
+      `cuda_ts_triangle_${key}`,
+    );
+    triangleKernels.set(key, k);
+  }
+  return k;
+}
+
+function triangle(action: string, lower: boolean, a: DeviceArray, options: DiagonalOptions | undefined): DeviceArray {
+  checkArray(a, action);
+  checkOptionsObject(options, action);
+  if (a.ndim < 2) throw new ShapeMismatchError(`${action}: the array has ${a.ndim} ax${a.ndim === 1 ? "is" : "es"} (shape [${a.shape.join(", ")}]); it takes a matrix, or a stack of them (2 axes or more)`);
+  const k = options?.k === undefined ? 0 : checkInteger(options.k, `${action}: k`);
+  if (options?.dtype !== undefined) throw new ArgumentError(`${action} keeps the array's dtype; convert it with astype instead of passing dtype`);
+  const stream = operationStream(action, options, [a]);
+  const out = DeviceArray.empty(a.shape, a.dtype, { stream, ...(options?.memoryResource !== undefined ? { memoryResource: options.memoryResource } : {}) });
+  if (a.size > 0) triangleKernel(lower).launch(stream, a, a.shape[a.ndim - 2]!, a.shape[a.ndim - 1]!, k, out);
+  return out;
+}
+
+/** A copy of `a` with the elements above the `k`-th diagonal zeroed (over the last two axes, for each leading index). */
+export function tril(a: DeviceArray, options?: DiagonalOptions): DeviceArray {
+  return triangle("tril", true, a, options);
+}
+
+/** A copy of `a` with the elements below the `k`-th diagonal zeroed (over the last two axes, for each leading index). */
+export function triu(a: DeviceArray, options?: DiagonalOptions): DeviceArray {
+  return triangle("triu", false, a, options);
+}
+
+/** The view of the `k`-th diagonal of a 2-d array (internal: `diag` copies it). */
+function diagonalView(a: DeviceArray, k: number): DeviceArray {
+  const [rows, cols] = a.shape as [number, number];
+  const [s0, s1] = a.strides as [number, number];
+  const r0 = k >= 0 ? 0 : -k;
+  const c0 = k >= 0 ? k : 0;
+  const len = Math.max(0, Math.min(rows - r0, cols - c0));
+  const offset = len === 0 ? 0 : (r0 * s0 + c0 * s1) * a.itemsize;
+  return new DeviceArray(INTERNAL, a.buffer, a.dtype, [len], [s0 + s1], a.byteOffset + offset, a, false);
+}
+
+/**
+ * As NumPy's `diag`: of a 1-d array, the 2-d array with it on the `k`-th diagonal (zeros elsewhere); of a 2-d array,
+ * a copy of its `k`-th diagonal (a 1-d array).
+ */
+export function diag(v: DeviceArray, options?: DiagonalOptions): DeviceArray {
+  checkArray(v, "diag");
+  checkOptionsObject(options, "diag");
+  const k = options?.k === undefined ? 0 : checkInteger(options.k, "diag: k");
+  if (options?.dtype !== undefined) throw new ArgumentError("diag keeps the array's dtype; convert it with astype instead of passing dtype");
+  if (v.ndim !== 1 && v.ndim !== 2) throw new ShapeMismatchError(`diag takes a 1-d or a 2-d array, got shape [${v.shape.join(", ")}]`);
+  const stream = operationStream("diag", options, [v]);
+  const alloc = { stream, ...(options?.memoryResource !== undefined ? { memoryResource: options.memoryResource } : {}) };
+  if (v.ndim === 2) {
+    const d = diagonalView(v, k);
+    const out = DeviceArray.empty(d.shape, v.dtype, alloc);
+    if (out.size > 0) out.copyFrom(d, { stream });
+    return out;
+  }
+  const n = v.shape[0]! + Math.abs(k);
+  const out = DeviceArray.zeros([n, n], v.dtype, alloc);
+  if (v.size > 0) diagonalView(out, k).copyFrom(v, { stream });
+  return out;
+}
+
+// ---- asarray, array ----
+
+/**
+ * The shape of nested arrays and their leaves in row-major order (exported for tests): ShapeMismatchError for
+ * ragged nesting (lists of different lengths at one depth, or a list beside a scalar).
+ */
+export function nestedShape(data: NestedData): { shape: number[]; leaves: (number | bigint | boolean)[] } {
+  const shape: number[] = [];
+  let level: unknown[] = [data];
+  for (let depth = 0; ; depth++) {
+    const lists = level.filter((x) => Array.isArray(x)).length;
+    if (lists === 0) break;
+    if (lists !== level.length) throw new ShapeMismatchError(`asarray: the nested lists are ragged: at depth ${depth} some entries are lists and some are scalars; give every list of one depth the same length`);
+    const len = (level[0] as unknown[]).length;
+    const next: unknown[] = [];
+    for (const x of level as unknown[][]) {
+      if (x.length !== len) throw new ShapeMismatchError(`asarray: the nested lists are ragged: at depth ${depth + 1} there are lists of length ${len} and ${x.length}; give every list of one depth the same length`);
+      for (const y of x) next.push(y);
+    }
+    shape.push(len);
+    level = next;
+    if (len === 0) break;
+  }
+  for (const x of level) {
+    if (typeof x !== "number" && typeof x !== "bigint" && typeof x !== "boolean") {
+      throw new DTypeError(`asarray: the data holds ${describeValue(x)}; it takes numbers, bigints and booleans (nested in arrays), typed arrays or DeviceArrays`);
+    }
+  }
+  return { shape, leaves: level as (number | bigint | boolean)[] };
+}
+
+/** The dtype NumPy gives nested data of these leaves: bool for booleans only, int64 for integers, float64 otherwise. */
+export function nestedDType(leaves: readonly (number | bigint | boolean)[]): DType {
+  if (leaves.length === 0) return dtypes.float64;
+  let kind: "b" | "i" | "f" = "b";
+  for (const x of leaves) {
+    if (typeof x === "number" && !Number.isInteger(x)) return dtypes.float64;
+    if (typeof x !== "boolean") kind = "i";
+  }
+  return kind === "b" ? dtypes.bool : dtypes.int64;
+}
+
+/** The leaves in a host typed array of `dtype` (cast as {@link castScalar}; complex: real parts). */
+export function encodeLeaves(leaves: readonly (number | bigint | boolean)[], dtype: DType): HostArray {
+  const out = new dtype.hostArray(new ArrayBuffer(leaves.length * dtype.lanes * dtype.hostArray.BYTES_PER_ELEMENT));
+  leaves.forEach((x, j) => {
+    const v = castScalar(x, dtype);
+    if (dtype.kind === "c") {
+      out[2 * j] = v as number;
+      out[2 * j + 1] = 0;
+    } else if (dtype.name === "float16") out[j] = encodeHalf(v as number);
+    else if (dtype.name === "bfloat16") out[j] = encodeBFloat16(v as number);
+    else if (dtype.name === "bool") out[j] = v ? 1 : 0;
+    else if (dtype.name === "int64" || dtype.name === "uint64") {
+      const b = BigInt(v as number | bigint);
+      if (dtype.name === "int64" ? BigInt.asIntN(64, b) !== b : BigInt.asUintN(64, b) !== b) throw new DTypeError(`asarray: ${String(x)} is outside the ${dtype.name} range`);
+      out[j] = b;
+    } else if (dtype.kind === "f") out[j] = v as number;
+    else {
+      const bits = dtype.itemsize * 8;
+      const [lo, hi] = dtype.kind === "i" ? [-(2 ** (bits - 1)), 2 ** (bits - 1) - 1] : [0, 2 ** bits - 1];
+      const n = v as number;
+      if (n < lo || n > hi) throw new DTypeError(`asarray: ${String(x)} is outside the ${dtype.name} range (${lo} to ${hi})`);
+      out[j] = n;
+    }
+  });
+  return out as HostArray;
+}
+
+function isHostArray(x: unknown): x is HostArray {
+  return ArrayBuffer.isView(x) && !(x instanceof DataView);
+}
+
+function fromData(action: string, data: DeviceArray | HostArray | NestedData, options: AsArrayOptions | undefined, copy: boolean): DeviceArray {
+  checkOptionsObject(options, action);
+  const shape = options?.shape === undefined ? undefined : checkShape(options.shape, `${action}: shape`);
+  const want = options?.dtype === undefined ? undefined : dtypeOf(options.dtype);
+  if (data instanceof DeviceArray) {
+    checkArray(data, action);
+    if (shape !== undefined && elementCount(shape) !== data.size) throw new ShapeMismatchError(`${action}: shape [${shape.join(", ")}] holds ${elementCount(shape)} elements but the array has ${data.size}`);
+    const stream = operationStream(action, options, [data]);
+    let a: DeviceArray;
+    if (want === undefined || want === data.dtype) a = copy ? data.copy({ stream }) : data;
+    else a = data.astype(want, { stream });
+    if (shape === undefined) return a;
+    if (a === data || a.isContiguous) return a.reshape(shape);
+    const packed = a.copy({ stream });
+    return packed.reshape(shape);
+  }
+  const stream = operationStream(action, options, []);
+  const alloc = { stream, ...(options?.memoryResource !== undefined ? { memoryResource: options.memoryResource } : {}) };
+  if (isHostArray(data)) {
+    const own = dtypeOfHostArray(data);
+    // float16 / bfloat16 come as their bits in a Uint16Array, complex as interleaved pairs: DeviceArray.from reads them so.
+    const direct = want === undefined || want.hostArray === data.constructor;
+    const a = DeviceArray.from(data, { ...alloc, dtype: direct ? (want ?? own) : own, ...(shape !== undefined && direct ? { shape } : {}) });
+    if (direct) return a;
+    try {
+      const b = a.astype(want!, { stream });
+      return shape === undefined ? b : b.reshape(shape);
+    } finally {
+      a.close(stream);
+    }
+  }
+  const { shape: inferred, leaves } = nestedShape(data as NestedData);
+  const dt = want ?? nestedDType(leaves);
+  const target = shape ?? inferred;
+  if (elementCount(target) !== leaves.length) throw new ShapeMismatchError(`${action}: shape [${target.join(", ")}] holds ${elementCount(target)} elements but the data has ${leaves.length} (shape [${inferred.join(", ")}])`);
+  const host = encodeLeaves(leaves, dt);
+  return DeviceArray.from(host, { ...alloc, dtype: dt, shape: target });
+}
+
+/**
+ * An array of `data`: nested JavaScript arrays of numbers, bigints and booleans (shape inferred; ragged nesting is a
+ * ShapeMismatchError; dtype as NumPy's: bool, int64 or float64), a typed array (copied with `DeviceArray.from`;
+ * float16/bfloat16 as bits in a Uint16Array with `{ dtype }`), or a DeviceArray, returned itself when its dtype is
+ * the one asked for (converted otherwise). Needs `{ stream }` unless `data` is an array made on one.
+ *
+ * ```ts
+ * const x = asarray([[1, 2, 3], [4, 5, 6]], { stream, dtype: "float32" });
+ * ```
+ */
+export function asarray(data: DeviceArray | HostArray | NestedData, options?: AsArrayOptions): DeviceArray {
+  return fromData("asarray", data, options, false);
+}
+
+/** As {@link asarray}, but always a new array (a DeviceArray is copied). */
+export function array(data: DeviceArray | HostArray | NestedData, options?: AsArrayOptions): DeviceArray {
+  return fromData("array", data, options, true);
+}
