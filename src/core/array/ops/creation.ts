@@ -16,8 +16,8 @@
  *
  * @module
  */
-import { DeviceArray, operationStream, type ArrayScalar } from "../device-array.ts";
-import { dtypeOf, dtypeOfHostArray, dtypes, encodeBFloat16, encodeHalf, type DType, type DTypeName, type HostArray } from "../dtype.ts";
+import { DeviceArray, encodeElement, operationStream, type ArrayScalar } from "../device-array.ts";
+import { decodeBFloat16, decodeHalf, dtypeOf, dtypeOfHostArray, dtypes, encodeBFloat16, encodeHalf, type DType, type DTypeName, type HostArray } from "../dtype.ts";
 import { DTypeError, ShapeMismatchError, ArrayLayoutError } from "../errors.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
@@ -170,6 +170,7 @@ export function full<N extends DTypeName = DTypeName>(shape: ShapeArgument, valu
   checkOptionsObject(options, "full");
   const dt = (options?.dtype === undefined ? scalarDType(value) : dtypeOf(options.dtype)) as DType<N>;
   const v = castScalar(value, dt);
+  encodeElement(dt, v); // range checked before the stream is used
   const sh = checkShape(shape, "full: shape");
   const stream = operationStream("full", options, []);
   return DeviceArray.full(sh, v, dt, { stream, ...(options.memoryResource !== undefined ? { memoryResource: options.memoryResource } : {}) });
@@ -204,30 +205,58 @@ export function onesLike(prototype: DeviceArray, options?: LikeOptions): DeviceA
 
 /** `value` in every element, of `prototype`'s shape and dtype (unless given), on its stream (unless given). */
 export function fullLike(prototype: DeviceArray, value: ArrayScalar, options?: LikeOptions): DeviceArray {
+  checkArray(prototype, "fullLike");
+  checkOptionsObject(options, "fullLike");
+  const v = castScalar(value, dtypeOption(options, prototype.dtype));
+  encodeElement(dtypeOption(options, prototype.dtype), v); // range checked before the stream is used
   const { shape, dtype, alloc } = likeArgs("fullLike", prototype, options);
-  return DeviceArray.full(shape, castScalar(value, dtype), dtype, alloc);
+  return DeviceArray.full(shape, v, dtype, alloc);
 }
 
 // ---- arange, linspace ----
 
-/** What `arange` computes (exported for tests: no GPU): the length, the dtype, and the start and step. */
+/**
+ * What `arange` computes (exported for tests: no GPU), as NumPy's `arange` fills its result: the first two values
+ * are `start` and `start + step` converted to the dtype, and element `i` (from 2) is `v0 + i * delta` with
+ * `delta = v1 - v0`, in the dtype's arithmetic (int64 arithmetic then wrapped for integers, float for float32,
+ * float16 and bfloat16, double for float64).
+ */
 export interface ArangePlan {
   readonly length: number;
   readonly dtype: DType;
-  /** Whether the kernel computes in int64 (every argument an integer and the dtype an integer one). */
-  readonly integral: boolean;
-  readonly start: number | bigint;
-  readonly step: number | bigint;
+  /** The arithmetic of the kernel: integers, float or double. */
+  readonly compute: "int64" | "float32" | "float64";
+  /** The first value, the second, and their difference (in the compute type). */
+  readonly v0: number | bigint;
+  readonly v1: number | bigint;
+  readonly delta: number | bigint;
 }
 
 type RangeNumber = number | bigint;
 
 const isRangeNumber = (v: unknown): v is RangeNumber => (typeof v === "number" && !Number.isNaN(v)) || typeof v === "bigint";
 
+/** `x` rounded to the float dtype `d` (as a number). */
+function roundTo(d: DType, x: number): number {
+  if (d.name === "float32") return Math.fround(x);
+  if (d.name === "float16") return decodeHalf(encodeHalf(x));
+  if (d.name === "bfloat16") return decodeBFloat16(encodeBFloat16(x));
+  return x;
+}
+
+/** `x` (a whole number) as an element of the integer dtype `d`: a DTypeError outside its range, as NumPy 2's. */
+function integerOf(d: DType, x: bigint, what: string): bigint {
+  const bits = BigInt(d.itemsize * 8);
+  const [lo, hi] = d.kind === "i" ? [-(1n << (bits - 1n)), (1n << (bits - 1n)) - 1n] : [0n, (1n << bits) - 1n];
+  if (x < lo || x > hi) throw new DTypeError(`arange: ${what} ${x} is outside the ${d.name} range (${lo} to ${hi})`);
+  return x;
+}
+
 /**
  * The plan of `arange(start, stop, step)` (exported for tests): int64 when every argument is an integer (a bigint or
  * an integer-valued number), float64 otherwise (or the dtype given); `ceil((stop - start) / step)` elements (none
- * when that is negative). A step of 0, a non-finite or NaN argument, and a length beyond 2^53 are refused.
+ * when that is negative); the values as {@link ArangePlan} describes. A step of 0, a non-finite argument, a complex
+ * dtype, a bool range of more than two elements and a length beyond 2^53 are refused.
  */
 export function arangePlan(start: RangeNumber, stop: RangeNumber, step: RangeNumber, dtype?: DTypeArgument): ArangePlan {
   for (const [name, v] of [["start", start], ["stop", stop], ["step", step]] as const) {
@@ -236,36 +265,58 @@ export function arangePlan(start: RangeNumber, stop: RangeNumber, step: RangeNum
   const ints = [start, stop, step].every((v) => typeof v === "bigint" || Number.isInteger(v));
   const dt = dtype === undefined ? (ints ? dtypes.int64 : dtypes.float64) : dtypeOf(dtype);
   if (dt.kind === "c") throw new DTypeError("arange: complex ranges are not supported; make a real range and convert it with astype");
+  let length: number;
   if (ints) {
     const [a, b, s] = [BigInt(start), BigInt(stop), BigInt(step)];
     if (s === 0n) throw new ArgumentError("arange: step is 0; a range needs a non-zero step");
     const span = b - a;
     // ceil(span / s) for either sign of s.
     let n = span / s;
-    if (n * s !== span && (span > 0n) === (s > 0n)) n += 1n;
+    if (n * s !== span && span > 0n === s > 0n) n += 1n;
     if (n < 0n) n = 0n;
     if (n > BigInt(Number.MAX_SAFE_INTEGER)) throw new ArgumentError(`arange: ${n} elements are too many`);
-    const integral = dt.kind === "i" || dt.kind === "u" || dt.kind === "b";
-    return { length: Number(n), dtype: dt, integral, start: integral ? a : Number(a), step: integral ? s : Number(s) };
+    length = Number(n);
+  } else {
+    const [a, b, s] = [Number(start), Number(stop), Number(step)];
+    if (s === 0) throw new ArgumentError("arange: step is 0; a range needs a non-zero step");
+    length = Math.max(0, Math.ceil((b - a) / s));
+    if (!Number.isSafeInteger(length)) throw new ArgumentError(`arange: ${length} elements are too many`);
   }
-  const [a, b, s] = [Number(start), Number(stop), Number(step)];
-  if (s === 0) throw new ArgumentError("arange: step is 0; a range needs a non-zero step");
-  const n = Math.max(0, Math.ceil((b - a) / s));
-  if (!Number.isSafeInteger(n)) throw new ArgumentError(`arange: ${n} elements are too many`);
-  return { length: n, dtype: dt, integral: false, start: a, step: s };
+  if (dt.kind === "b" && length > 2) throw new DTypeError(`arange: a bool range holds at most two elements (False, True), this one ${length}; make an integer range and compare it`);
+  if (dt.kind === "f") {
+    const compute = dt.name === "float64" ? "float64" : "float32";
+    const v0 = roundTo(dt, Number(start));
+    const v1 = roundTo(dt, ints ? Number(BigInt(start) + BigInt(step)) : Number(start) + Number(step));
+    const delta = compute === "float32" ? Math.fround(v1 - v0) : v1 - v0;
+    return { length, dtype: dt, compute, v0, v1, delta };
+  }
+  // Integers and bool: the first two values truncated to integers, then int64 arithmetic, wrapped by the final cast.
+  const whole = (x: RangeNumber): bigint => (typeof x === "bigint" ? x : BigInt(Math.trunc(x)));
+  const first = whole(start);
+  const second = ints ? BigInt(start) + BigInt(step) : whole(Number(start) + Number(step));
+  if (dt.kind === "b") {
+    return { length, dtype: dt, compute: "int64", v0: first !== 0n ? 1n : 0n, v1: second !== 0n ? 1n : 0n, delta: 0n };
+  }
+  const v0 = integerOf(dt, first, "start");
+  const v1 = length > 1 ? integerOf(dt, second, "start + step") : v0;
+  return { length, dtype: dt, compute: "int64", v0: BigInt.asIntN(64, v0), v1: BigInt.asIntN(64, v1), delta: BigInt.asIntN(64, v1 - v0) };
 }
 
 const rangeKernels = new Map<string, ElementwiseKernel>();
 
-/** @internal Exported for tests (the generated source). */
-export function rangeKernel(integral: boolean): ElementwiseKernel {
-  const key = integral ? "int" : "float";
-  let k = rangeKernels.get(key);
+/** @internal Exported for tests (the generated source): `arange`'s kernel for a compute type. */
+export function rangeKernel(compute: ArangePlan["compute"]): ElementwiseKernel {
+  let k = rangeKernels.get(compute);
   if (k === undefined) {
-    k = integral
-      ? new ElementwiseKernel("int64 start, int64 step", "T y", "y = (T)(start + (long long)i * step)", "cuda_ts_arange_int")
-      : new ElementwiseKernel("float64 start, float64 step", "T y", "y = (T)(start + (double)i * step)", "cuda_ts_arange_float");
-    rangeKernels.set(key, k);
+    // Element i >= 2 is v0 + i * delta, rounded as NumPy's loop rounds it (no fused multiply-add).
+    const next =
+      compute === "int64"
+        ? "v0 + (long long)i * delta"
+        : compute === "float32"
+          ? "__fadd_rn(v0, __fmul_rn((float)i, delta))"
+          : "__dadd_rn(v0, __dmul_rn((double)i, delta))";
+    k = new ElementwiseKernel(`${compute} v0, ${compute} v1, ${compute} delta`, "T y", `y = (T)(i == 0 ? v0 : i == 1 ? v1 : ${next})`, `cuda_ts_arange_${compute}`);
+    rangeKernels.set(compute, k);
   }
   return k;
 }
@@ -273,7 +324,7 @@ export function rangeKernel(integral: boolean): ElementwiseKernel {
 /**
  * Evenly spaced values in `[start, stop)`, as NumPy's `arange`: `arange(stop, options)`, `arange(start, stop,
  * options)`, `arange(start, stop, step, options)`. int64 when every argument is an integer, float64 otherwise (or
- * `options.dtype`); element `i` is `start + i * step` (computed in float64 for non-integer ranges, then cast).
+ * `options.dtype`); the values as NumPy computes them (see {@link ArangePlan}).
  *
  * ```ts
  * arange(5, { stream });                   // int64 [0, 1, 2, 3, 4]
@@ -286,13 +337,14 @@ export function arange(start: RangeNumber, stop: RangeNumber, step: RangeNumber,
 export function arange(...args: (RangeNumber | CreationOptions)[]): DeviceArray {
   const last = args[args.length - 1];
   const options = (typeof last === "object" && last !== null ? args.pop() : undefined) as CreationOptions | undefined;
+  checkOptionsObject(options, "arange");
   const nums = args as RangeNumber[];
   if (nums.length < 1 || nums.length > 3) throw new ArgumentError(`arange takes (stop), (start, stop) or (start, stop, step), then options; got ${nums.length} numbers`);
   const [start, stop, step] = nums.length === 1 ? [0, nums[0]!, 1] : [nums[0]!, nums[1]!, nums[2] ?? 1];
   const plan = arangePlan(start, stop, step, options?.dtype);
   const stream = operationStream("arange", options, []);
   const out = allocate("arange", [plan.length], plan.dtype, options, stream);
-  if (plan.length > 0) rangeKernel(plan.integral).launch(stream, plan.start, plan.step, out);
+  if (plan.length > 0) rangeKernel(plan.compute).launch(stream, plan.v0, plan.v1, plan.delta, out);
   return out;
 }
 
@@ -319,7 +371,7 @@ const LINSPACE_BODY = [
   "double _ct_v;",
   "if (endp && num > 1 && (long long)i == num - 1) _ct_v = stop;",
   "else if (_ct_div <= 0.0) _ct_v = start;",
-  "else _ct_v = (_ct_step == 0.0 ? ((double)i / _ct_div) * _ct_delta : (double)i * _ct_step) + start;",
+  "else _ct_v = __dadd_rn(_ct_step == 0.0 ? __dmul_rn((double)i / _ct_div, _ct_delta) : __dmul_rn((double)i, _ct_step), start);",
 ].join(" ");
 
 const linspaceKernels = new Map<string, ElementwiseKernel>();
@@ -497,11 +549,11 @@ export function nestedShape(data: NestedData): { shape: number[]; leaves: (numbe
   for (let depth = 0; ; depth++) {
     const lists = level.filter((x) => Array.isArray(x)).length;
     if (lists === 0) break;
-    if (lists !== level.length) throw new ShapeMismatchError(`asarray: the nested lists are ragged: at depth ${depth} some entries are lists and some are scalars; give every list of one depth the same length`);
+    if (lists !== level.length) throw new ShapeMismatchError(`asarray: the nested lists are ragged: along axis ${depth} some entries are lists and some are scalars; nest every entry to the same depth`);
     const len = (level[0] as unknown[]).length;
     const next: unknown[] = [];
     for (const x of level as unknown[][]) {
-      if (x.length !== len) throw new ShapeMismatchError(`asarray: the nested lists are ragged: at depth ${depth + 1} there are lists of length ${len} and ${x.length}; give every list of one depth the same length`);
+      if (x.length !== len) throw new ShapeMismatchError(`asarray: the nested lists are ragged: along axis ${depth} there are lists of length ${len} and ${x.length}; give the lists of one axis the same length`);
       for (const y of x) next.push(y);
     }
     shape.push(len);
@@ -565,21 +617,18 @@ function fromData(action: string, data: DeviceArray | HostArray | NestedData, op
   if (data instanceof DeviceArray) {
     checkArray(data, action);
     if (shape !== undefined && elementCount(shape) !== data.size) throw new ShapeMismatchError(`${action}: shape [${shape.join(", ")}] holds ${elementCount(shape)} elements but the array has ${data.size}`);
+    const same = want === undefined || want === data.dtype;
+    if (same && !copy && (shape === undefined || (shape.length === data.ndim && shape.every((n, k) => n === data.shape[k])))) return data;
     const stream = operationStream(action, options, [data]);
-    let a: DeviceArray;
-    if (want === undefined || want === data.dtype) a = copy ? data.copy({ stream }) : data;
-    else a = data.astype(want, { stream });
-    if (shape === undefined) return a;
-    if (a === data || a.isContiguous) return a.reshape(shape);
-    const packed = a.copy({ stream });
-    return packed.reshape(shape);
+    const a = same ? (copy || !data.isContiguous ? data.copy({ stream }) : data) : data.astype(want, { stream });
+    return shape === undefined ? a : a.reshape(shape);
   }
-  const stream = operationStream(action, options, []);
-  const alloc = { stream, ...(options?.memoryResource !== undefined ? { memoryResource: options.memoryResource } : {}) };
   if (isHostArray(data)) {
     const own = dtypeOfHostArray(data);
     // float16 / bfloat16 come as their bits in a Uint16Array, complex as interleaved pairs: DeviceArray.from reads them so.
     const direct = want === undefined || want.hostArray === data.constructor;
+    const stream = operationStream(action, options, []);
+    const alloc = { stream, ...(options?.memoryResource !== undefined ? { memoryResource: options.memoryResource } : {}) };
     const a = DeviceArray.from(data, { ...alloc, dtype: direct ? (want ?? own) : own, ...(shape !== undefined && direct ? { shape } : {}) });
     if (direct) return a;
     try {
@@ -589,12 +638,14 @@ function fromData(action: string, data: DeviceArray | HostArray | NestedData, op
       a.close(stream);
     }
   }
+  // Nested lists: every check and the encoding before the stream is used.
   const { shape: inferred, leaves } = nestedShape(data as NestedData);
   const dt = want ?? nestedDType(leaves);
   const target = shape ?? inferred;
   if (elementCount(target) !== leaves.length) throw new ShapeMismatchError(`${action}: shape [${target.join(", ")}] holds ${elementCount(target)} elements but the data has ${leaves.length} (shape [${inferred.join(", ")}])`);
   const host = encodeLeaves(leaves, dt);
-  return DeviceArray.from(host, { ...alloc, dtype: dt, shape: target });
+  const stream = operationStream(action, options, []);
+  return DeviceArray.from(host, { stream, dtype: dt, shape: target, ...(options?.memoryResource !== undefined ? { memoryResource: options.memoryResource } : {}) });
 }
 
 /**
