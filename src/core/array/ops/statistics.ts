@@ -480,7 +480,7 @@ export interface NormOptions extends ArrayOperationOptions {
   /** The order (default: the 2-norm of vectors, Frobenius of matrices; see numpy.linalg.norm). */
   readonly ord?: NormOrder;
   /** One axis (vector norms), two (matrix norms), or none (a vector norm of the flattened array when `ord` is not given). */
-  readonly axis?: number | readonly [number, number];
+  readonly axis?: number | readonly [number] | readonly [number, number];
   /** Whether the reduced axes stay, with extent 1 (default false). */
   readonly keepdims?: boolean;
 }
