@@ -61,6 +61,7 @@ export {
   diag,
   asarray,
   array,
+  type ArangeArguments,
   type AsArrayOptions,
   type DiagonalOptions,
   type EyeOptions,

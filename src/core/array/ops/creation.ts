@@ -234,6 +234,12 @@ export interface ArangePlan {
 
 type RangeNumber = number | bigint;
 
+/** `arange`'s arguments: `(stop, options)`, `(start, stop, options)` or `(start, stop, step, options)`. */
+export type ArangeArguments =
+  | [stop: number | bigint, options: CreationOptions]
+  | [start: number | bigint, stop: number | bigint, options: CreationOptions]
+  | [start: number | bigint, stop: number | bigint, step: number | bigint, options: CreationOptions];
+
 const isRangeNumber = (v: unknown): v is RangeNumber => (typeof v === "number" && !Number.isNaN(v)) || typeof v === "bigint";
 
 /** `x` rounded to the float dtype `d` (as a number). */
@@ -331,14 +337,12 @@ export function rangeKernel(compute: ArangePlan["compute"]): ElementwiseKernel {
  * arange(1, 2, 0.25, { stream, dtype: "float32" });
  * ```
  */
-export function arange(stop: RangeNumber, options: CreationOptions): DeviceArray;
-export function arange(start: RangeNumber, stop: RangeNumber, options: CreationOptions): DeviceArray;
-export function arange(start: RangeNumber, stop: RangeNumber, step: RangeNumber, options: CreationOptions): DeviceArray;
-export function arange(...args: (RangeNumber | CreationOptions)[]): DeviceArray {
-  const last = args[args.length - 1];
-  const options = (typeof last === "object" && last !== null ? args.pop() : undefined) as CreationOptions | undefined;
+export function arange(...args: ArangeArguments): DeviceArray {
+  const list = [...args] as unknown[];
+  const last = list[list.length - 1];
+  const options = (typeof last === "object" && last !== null ? list.pop() : undefined) as CreationOptions | undefined;
   checkOptionsObject(options, "arange");
-  const nums = args as RangeNumber[];
+  const nums = list as RangeNumber[];
   if (nums.length < 1 || nums.length > 3) throw new ArgumentError(`arange takes (stop), (start, stop) or (start, stop, step), then options; got ${nums.length} numbers`);
   const [start, stop, step] = nums.length === 1 ? [0, nums[0]!, 1] : [nums[0]!, nums[1]!, nums[2] ?? 1];
   const plan = arangePlan(start, stop, step, options?.dtype);
