@@ -380,7 +380,7 @@ const LINSPACE_BODY = [
 
 const linspaceKernels = new Map<string, ElementwiseKernel>();
 
-/** @internal Exported for tests (the generated source). */
+/** @internal The kernel of `linspace` (exported for tests: the generated source). */
 export function linspaceKernel(integer: boolean): ElementwiseKernel {
   const key = integer ? "int" : "float";
   let k = linspaceKernels.get(key);
@@ -421,8 +421,7 @@ export function linspace<N extends DTypeName = "float64">(start: number, stop: n
 
 const bandKernels = new Map<string, ElementwiseKernel>();
 
-/** Writes 1 where `col - row` compares with k (`==` for eye, `<=` for tri), 0 elsewhere; the output is [n, m]. */
-/** @internal Exported for tests (the generated source). */
+/** @internal Writes 1 where `col - row` compares with k (`==` for eye, `<=` for tri), 0 elsewhere; the output is [n, m] (exported for tests: the generated source). */
 export function bandKernel(op: "eq" | "le"): ElementwiseKernel {
   let k = bandKernels.get(op);
   if (k === undefined) {
@@ -467,7 +466,7 @@ function band<N extends DTypeName>(action: string, op: "eq" | "le", n: number, o
 
 const triangleKernels = new Map<string, ElementwiseKernel>();
 
-/** @internal Exported for tests (the generated source). */
+/** @internal The kernel of `tril` (lower) and `triu` (exported for tests: the generated source). */
 export function triangleKernel(lower: boolean): ElementwiseKernel {
   const key = lower ? "lower" : "upper";
   let k = triangleKernels.get(key);

@@ -87,8 +87,7 @@ function infinity(d: DType): string {
 
 const castKernels = new Map<string, ElementwiseKernel>();
 
-/** `y = f(s)` from dtype `from` to dtype `to`, with `f` one of: the value, its square root, `pow(s, e)`, `s / e`. */
-/** @internal Exported for tests (the generated source). */
+/** @internal `y = f(s)` from dtype `from` to dtype `to`, with `f` one of: the value, its square root, `pow(s, e)`, `s / e` (exported for tests: the generated source). */
 export function finishKernel(from: DType, to: DType, f: "id" | "sqrt" | "pow" | "div" | "divsqrt"): ElementwiseKernel {
   const key = `${from.name}|${to.name}|${f}`;
   let k = castKernels.get(key);
@@ -132,8 +131,7 @@ export function varianceDTypes(dtype: DType): { out: DType; mean: DType; accumul
 
 const sumKernels = new Map<string, ReductionKernel>();
 
-/** The sum of `T` elements in dtype `A` (the first pass of the variance). */
-/** @internal Exported for tests (the generated source). */
+/** @internal The sum of `T` elements in dtype `A` (the first pass of the variance; exported for tests: the generated source). */
 export function sumInto(dtype: DType, acc: DType): ReductionKernel {
   const key = `${dtype.name}|${acc.name}`;
   let k = sumKernels.get(key);
@@ -146,8 +144,7 @@ export function sumInto(dtype: DType, acc: DType): ReductionKernel {
 
 const deviationKernels = new Map<string, ReductionKernel>();
 
-/** The sum of squared deviations `|x - m|^2` (`m` broadcast: the mean with the reduced axes kept). */
-/** @internal Exported for tests (the generated source). */
+/** @internal The sum of squared deviations `|x - m|^2` (`m` broadcast: the mean with the reduced axes kept; exported for tests: the generated source). */
 export function deviations(dtype: DType, mean: DType, acc: DType): ReductionKernel {
   const key = dtype.name;
   let k = deviationKernels.get(key);
@@ -433,7 +430,7 @@ export function argmax(a: DeviceArray, options?: ArgReduceOptions): DeviceArray<
 
 const logicalKernels = new Map<string, ReductionKernel>();
 
-/** @internal Exported for tests (the generated source). */
+/** @internal The kernel of `any`, `all` or `countNonzero` for a dtype (exported for tests: the generated source). */
 export function logicalKernel(op: "any" | "all" | "count", dtype: DType): ReductionKernel {
   const key = `${op}|${dtype.name}`;
   let k = logicalKernels.get(key);
@@ -493,11 +490,12 @@ export function normDTypes(dtype: DType): { out: DType; accumulate: DType } {
   return { out: r, accumulate: r };
 }
 
-type NormKernelKind = "sumabs" | "sumsq" | "maxabs" | "minabs" | "count" | "sumpow";
+/** @internal What a norm kernel reduces. */
+export type NormKernelKind = "sumabs" | "sumsq" | "maxabs" | "minabs" | "count" | "sumpow";
 
 const normKernels = new Map<string, ReductionKernel>();
 
-/** @internal Exported for tests (the generated source). */
+/** @internal A kernel of `norm` for a dtype (exported for tests: the generated source). */
 export function normKernel(kind: NormKernelKind, dtype: DType): ReductionKernel {
   const key = `${kind}|${dtype.name}`;
   let k = normKernels.get(key);
@@ -651,7 +649,7 @@ function equalPreamble(a: DType, b: DType): string {
   return `__device__ __forceinline__ int _ct_equal(const ${a.ctype} x, const ${b.ctype} y) { return (${body}) ? 1 : 0; }`;
 }
 
-/** @internal Exported for tests (the generated source). */
+/** @internal The kernel of `allclose` or `arrayEqual` for two dtypes (exported for tests: the generated source). */
 export function compareKernel(op: "close" | "equal", a: DType, b: DType): ReductionKernel {
   const key = `${op}|${a.name}|${b.name}`;
   let k = compareKernels.get(key);
