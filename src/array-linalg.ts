@@ -1,0 +1,45 @@
+/**
+ * `cuda-ts/array/linalg`: NumPy's `numpy.linalg` over DeviceArrays, in the manner of CuPy's `cupy.linalg`:
+ * `matmul`, `dot`, `vdot`, `outer` (cuBLAS) and `solve`, `inv`, `det`, `cholesky`, `qr`, `svd`, `eigh`, `eigvalsh`,
+ * `lstsq` (cuSOLVER), batched over leading axes, synchronous calls (no `await`).
+ *
+ * ```ts
+ * import { matmul, solve, svd } from "cuda-ts/array/linalg";
+ * const c = matmul(a, b);                  // [..., m, k] · [..., k, n], batches broadcast
+ * const x = solve(a, b);                   // reads cuSOLVER's info: SingularMatrixError for a singular a
+ * const { u, s, vh } = svd(m, { fullMatrices: false });
+ * ```
+ *
+ * Its own entry point, not part of `cuda-ts/array`: importing it loads the cuBLAS and cuSOLVER binding tables (the
+ * libraries themselves load at the first call, whose handles are cached per device).
+ *
+ * @module
+ */
+// The object layer this subject builds on (the root registers Device and DeviceArray with the layers below it).
+import "./index.ts";
+export {
+  matmul,
+  dot,
+  vdot,
+  outer,
+  solve,
+  inv,
+  det,
+  cholesky,
+  qr,
+  svd,
+  eigh,
+  eigvalsh,
+  lstsq,
+  type MatmulOptions,
+  type CholeskyOptions,
+  type QrOptions,
+  type QrResult,
+  type SvdOptions,
+  type SvdResult,
+  type EighOptions,
+  type EighResult,
+  type LstsqOptions,
+  type LstsqResult,
+} from "./core/array/linalg/linalg.ts";
+export { SingularMatrixError, NotPositiveDefiniteError, ConvergenceError, SolverInfoError } from "./core/math-errors.ts";
