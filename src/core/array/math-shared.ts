@@ -16,6 +16,7 @@ import { DTypeError } from "./errors.ts";
 import { contiguousStrides, elementCount } from "./layout.ts";
 import { ElementwiseKernel } from "../kernels/elementwise.ts";
 import type { Stream } from "../stream.ts";
+import { castSpec, conjugateSpec, scaleSpec, type KernelSpec } from "./math-kernels.ts";
 import { describeValue } from "../../errors/describe.ts";
 
 /** A handle cached per context (one per device's primary context), made once on first use. */
@@ -74,24 +75,11 @@ export function swapLastTwo(ndim: number): number[] {
 
 const kernels = new Map<string, ElementwiseKernel>();
 
-/** An ElementwiseKernel cached by name (compiled per dtype signature on first launch). */
-export function kernel(name: string, inParams: string, outParams: string, body: string): ElementwiseKernel {
-  let k = kernels.get(name);
-  if (k === undefined) kernels.set(name, (k = new ElementwiseKernel(inParams, outParams, body, name)));
+/** The ElementwiseKernel of a spec, cached by its name (compiled per dtype signature on first launch). */
+export function kernelOf(spec: KernelSpec): ElementwiseKernel {
+  let k = kernels.get(spec.name);
+  if (k === undefined) kernels.set(spec.name, (k = new ElementwiseKernel(spec.inParams, spec.outParams, spec.body, spec.name)));
   return k;
-}
-
-/** The C++ expression converting `x` (of `from`) to `to`'s type (through float for the 16-bit floats). */
-export function castExpression(from: DType, to: DType, x: string): string {
-  if (from === to) return x;
-  if (from.kind === "c" && to.kind !== "c") throw new DTypeError(`cannot cast ${from.name} to ${to.name} (it would drop the imaginary part)`);
-  const through16 = from.name === "float16" || from.name === "bfloat16";
-  const into16 = to.name === "float16" || to.name === "bfloat16";
-  let v = through16 ? `(float)(${x})` : x;
-  if (to.kind === "c") v = from.kind === "c" ? `${to.ctype}(${v})` : `${to.ctype}((${to.name === "complex64" ? "float" : "double"})(${v}))`;
-  else if (into16) v = `${to.ctype}((float)(${v}))`;
-  else v = `(${to.ctype})(${v})`;
-  return v;
 }
 
 /**
@@ -103,8 +91,8 @@ export function contiguousAs(a: DeviceArray, dtype: DType, stream: Stream, shape
   if (a.dtype === dtype) return src.copy({ stream });
   const out = DeviceArray.empty(shape, dtype, { stream });
   if (elementCount(shape) === 0) return out;
-  const k = kernel(`cuda_ts_cast_${a.dtype.name}_${dtype.name}`, `${a.dtype.name} x`, `${dtype.name} y`, `y = ${castExpression(a.dtype, dtype, "x")}`);
-  k.launch(stream, src, out);
+  if (a.dtype.kind === "c" && dtype.kind !== "c") throw new DTypeError(`cannot cast ${a.dtype.name} to ${dtype.name} (it would drop the imaginary part)`);
+  kernelOf(castSpec(a.dtype, dtype)).launch(stream, src, out);
   return out;
 }
 
@@ -129,7 +117,7 @@ export function scaleInPlace(a: DeviceArray, factor: number, stream: Stream): vo
   const r = flatReal(a);
   const name = r.dtype.name;
   if (name !== "float32" && name !== "float64") throw new DTypeError(`scaling takes float or complex arrays, not ${a.dtype.name}`);
-  kernel(`cuda_ts_scale_${name}`, `${name} s`, `${name} y`, "y = y * s").launch(stream, factor, r);
+  kernelOf(scaleSpec(name)).launch(stream, factor, r);
 }
 
 /** Conjugates the contiguous complex array `a` in place (real arrays are left as they are). */
@@ -138,7 +126,7 @@ export function conjugateInPlace(a: DeviceArray, stream: Stream): void {
   const r = flatReal(a);
   const name = r.dtype.name;
   // Every second real is an imaginary part.
-  kernel(`cuda_ts_conj_${name}`, "", `${name} y`, "if (i & 1) y = -y").launch(stream, r);
+  kernelOf(conjugateSpec(name as "float32" | "float64")).launch(stream, r);
 }
 
 /** A contiguous `shape` array of `dtype` allocated on `stream`, zeroed. */

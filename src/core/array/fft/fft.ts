@@ -201,6 +201,12 @@ function c2cTrailing(x: DeviceArray, count: number, inverse: boolean, stream: St
   return y;
 }
 
+/** The shape of `a`, a TypeError naming the function when `a` is not a DeviceArray. */
+function shapeOf(a: unknown, action: string): readonly number[] {
+  if (!(a instanceof DeviceArray)) throw new TypeError(`${action}: takes a DeviceArray, not ${describeValue(a)}`);
+  return a.shape;
+}
+
 function transform(kind: TransformKind, a: DeviceArray, spec: TransformAxes, inverse: boolean, norm: FftNorm | undefined, options: ArrayOperationOptions | undefined, action: string): DeviceArray {
   if (!(a instanceof DeviceArray)) throw new TypeError(`${action}: takes a DeviceArray, not ${describeValue(a)}`);
   const stream = operationStream(action, options, [a]);
@@ -258,62 +264,62 @@ function transform(kind: TransformKind, a: DeviceArray, spec: TransformAxes, inv
 
 /** NumPy's `fft`: the 1-d discrete Fourier transform along `axis` (default the last), complex output. */
 export function fft(a: DeviceArray, options?: FftOptions): DeviceArray {
-  return transform("c2c", a, oneAxis(a.shape, "c2c", options?.n, options?.axis, "fft"), false, options?.norm, options, "fft");
+  return transform("c2c", a, oneAxis(shapeOf(a, "fft"), "c2c", options?.n, options?.axis, "fft"), false, options?.norm, options, "fft");
 }
 
 /** NumPy's `ifft`: the 1-d inverse transform (scaled by 1/n with the default "backward" norm). */
 export function ifft(a: DeviceArray, options?: FftOptions): DeviceArray {
-  return transform("c2c", a, oneAxis(a.shape, "c2c", options?.n, options?.axis, "ifft"), true, options?.norm, options, "ifft");
+  return transform("c2c", a, oneAxis(shapeOf(a, "ifft"), "c2c", options?.n, options?.axis, "ifft"), true, options?.norm, options, "ifft");
 }
 
 /** NumPy's `rfft`: the 1-d transform of real input, the n/2 + 1 non-negative frequencies. */
 export function rfft(a: DeviceArray, options?: FftOptions): DeviceArray {
-  return transform("r2c", a, oneAxis(a.shape, "r2c", options?.n, options?.axis, "rfft"), false, options?.norm, options, "rfft");
+  return transform("r2c", a, oneAxis(shapeOf(a, "rfft"), "r2c", options?.n, options?.axis, "rfft"), false, options?.norm, options, "rfft");
 }
 
 /** NumPy's `irfft`: the inverse of rfft, real output of `n` points (default 2·(m − 1)). */
 export function irfft(a: DeviceArray, options?: FftOptions): DeviceArray {
-  return transform("c2r", a, oneAxis(a.shape, "c2r", options?.n, options?.axis, "irfft"), true, options?.norm, options, "irfft");
+  return transform("c2r", a, oneAxis(shapeOf(a, "irfft"), "c2r", options?.n, options?.axis, "irfft"), true, options?.norm, options, "irfft");
 }
 
 /** NumPy's `fft2`: the transform over two axes (default the last two). */
 export function fft2(a: DeviceArray, options?: FftnOptions): DeviceArray {
-  return transform("c2c", a, twoAxes(a.shape, "c2c", options?.s, options?.axes, "fft2"), false, options?.norm, options, "fft2");
+  return transform("c2c", a, twoAxes(shapeOf(a, "fft2"), "c2c", options?.s, options?.axes, "fft2"), false, options?.norm, options, "fft2");
 }
 
 /** NumPy's `ifft2`. */
 export function ifft2(a: DeviceArray, options?: FftnOptions): DeviceArray {
-  return transform("c2c", a, twoAxes(a.shape, "c2c", options?.s, options?.axes, "ifft2"), true, options?.norm, options, "ifft2");
+  return transform("c2c", a, twoAxes(shapeOf(a, "ifft2"), "c2c", options?.s, options?.axes, "ifft2"), true, options?.norm, options, "ifft2");
 }
 
 /** NumPy's `rfft2`. */
 export function rfft2(a: DeviceArray, options?: FftnOptions): DeviceArray {
-  return transform("r2c", a, twoAxes(a.shape, "r2c", options?.s, options?.axes, "rfft2"), false, options?.norm, options, "rfft2");
+  return transform("r2c", a, twoAxes(shapeOf(a, "rfft2"), "r2c", options?.s, options?.axes, "rfft2"), false, options?.norm, options, "rfft2");
 }
 
 /** NumPy's `irfft2`. */
 export function irfft2(a: DeviceArray, options?: FftnOptions): DeviceArray {
-  return transform("c2r", a, twoAxes(a.shape, "c2r", options?.s, options?.axes, "irfft2"), true, options?.norm, options, "irfft2");
+  return transform("c2r", a, twoAxes(shapeOf(a, "irfft2"), "c2r", options?.s, options?.axes, "irfft2"), true, options?.norm, options, "irfft2");
 }
 
 /** NumPy's `fftn`: the transform over `axes` (default: the last `s.length`, or every axis). */
 export function fftn(a: DeviceArray, options?: FftnOptions): DeviceArray {
-  return transform("c2c", a, transformAxes(a.shape, "c2c", options?.s, options?.axes, "fftn"), false, options?.norm, options, "fftn");
+  return transform("c2c", a, transformAxes(shapeOf(a, "fftn"), "c2c", options?.s, options?.axes, "fftn"), false, options?.norm, options, "fftn");
 }
 
 /** NumPy's `ifftn`. */
 export function ifftn(a: DeviceArray, options?: FftnOptions): DeviceArray {
-  return transform("c2c", a, transformAxes(a.shape, "c2c", options?.s, options?.axes, "ifftn"), true, options?.norm, options, "ifftn");
+  return transform("c2c", a, transformAxes(shapeOf(a, "ifftn"), "c2c", options?.s, options?.axes, "ifftn"), true, options?.norm, options, "ifftn");
 }
 
 /** NumPy's `rfftn`: real input, the last axis halved (n/2 + 1). */
 export function rfftn(a: DeviceArray, options?: FftnOptions): DeviceArray {
-  return transform("r2c", a, transformAxes(a.shape, "r2c", options?.s, options?.axes, "rfftn"), false, options?.norm, options, "rfftn");
+  return transform("r2c", a, transformAxes(shapeOf(a, "rfftn"), "r2c", options?.s, options?.axes, "rfftn"), false, options?.norm, options, "rfftn");
 }
 
 /** NumPy's `irfftn`: the inverse of rfftn, real output. */
 export function irfftn(a: DeviceArray, options?: FftnOptions): DeviceArray {
-  return transform("c2r", a, transformAxes(a.shape, "c2r", options?.s, options?.axes, "irfftn"), true, options?.norm, options, "irfftn");
+  return transform("c2r", a, transformAxes(shapeOf(a, "irfftn"), "c2r", options?.s, options?.axes, "irfftn"), true, options?.norm, options, "irfftn");
 }
 
 // ---- helpers ----

@@ -44,7 +44,8 @@ import { keepAliveOn, type Stream } from "../../stream.ts";
 import type { Buffer } from "../../memory/buffer.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { infoError } from "../../math/solver/errors.ts";
-import { broadcastView, conjugateInPlace, contiguousAs, kernel, realDtype, stridedView, swapLastTwo } from "../math-shared.ts";
+import { broadcastView, conjugateInPlace, contiguousAs, kernelOf, realDtype, stridedView, swapLastTwo } from "../math-shared.ts";
+import { DET, EYE, outerSpec, QR_R, residualsSpec, ROW_SCALE, triangleZeroSpec } from "../math-kernels.ts";
 import { blasFor, solverFor, type SolverHandle } from "./handles.ts";
 import { lstsqRank, machineEpsilon, matmulDtype, matmulShapes, operandLayout, qrShapes, solverDtype } from "./plan.ts";
 
@@ -293,7 +294,7 @@ export function outer(a: DeviceArray, b: DeviceArray, options?: MatmulOptions): 
   const x = contiguousAs(a, dtype, stream);
   const y = contiguousAs(b, dtype, stream);
   try {
-    const k = kernel(`cuda_ts_outer_${dtype.name}`, `${dtype.name} x, ${dtype.name} y`, `${dtype.name} z`, dtype.name === "bool" ? "z = x && y" : "z = x * y");
+    const k = kernelOf(outerSpec(dtype));
     const out = options?.out ?? DeviceArray.empty([x.size, y.size], dtype, { stream });
     if (out.shape.length !== 2 || out.shape[0] !== x.size || out.shape[1] !== y.size) throw new ShapeMismatchError(`${action}: out has shape ${show(out.shape)}, not [${x.size}, ${y.size}]`);
     k.launch(stream, stridedView(x, [x.size, 1], [1, 0]), stridedView(y, [1, y.size], [0, 1]), out);
@@ -503,7 +504,7 @@ export function inv(a: DeviceArray, options?: ArrayOperationOptions): DeviceArra
   const A = contiguousAs(a, call.dtype, stream);
   const X = DeviceArray.empty([...batch, n, n], call.dtype, { stream });
   try {
-    if (X.size > 0) kernel("cuda_ts_linalg_eye", "int64 n", "T y", "y = ((i / n) % n == i % n) ? T(1) : T(0)").launch(stream, n, X);
+    if (X.size > 0) kernelOf(EYE).launch(stream, n, X);
     luSolve(call, A, X, count, n, n, "cusolverDnXgetrf");
     // X holds A⁻¹ column-major: transposed back.
     const x = transposedBack(X, count, n, n, batch, stream);
@@ -541,12 +542,7 @@ export function det(a: DeviceArray, options?: ArrayOperationOptions): DeviceArra
       for (let i = 0; i < count; i++) cusolver.cusolverDnXgetrf(h, params, n, n, dataType, at(A, i, n * n), n, at(ipiv, i, n), dataType, dw, dev, hw, host, at(info, i, 1));
     }
     // One thread per matrix: the diagonal's product, negated for each row interchange (LAPACK's 1-based pivots).
-    kernel(
-      "cuda_ts_linalg_det",
-      "raw T lu, raw int64 piv, int64 n",
-      "T d",
-      "T p = T(1); bool neg = false; for (long long j = 0; j < n; ++j) { p = p * lu[(long long)i * n * n + j * n + j]; if (piv[(long long)i * n + j] != j + 1) neg = !neg; } d = neg ? T(-p) : p",
-    ).launch(stream, A, ipiv, n, out);
+    kernelOf(DET).launch(stream, A, ipiv, n, out);
     return out;
   } finally {
     closeAll(stream, A, ipiv, info);
@@ -583,7 +579,7 @@ export function cholesky(a: DeviceArray, options?: CholeskyOptions): DeviceArray
       for (let i = 0; i < count; i++) cusolver.cusolverDnXpotrf(h, params, uplo, n, dataType, at(F, i, n * n), n, dataType, dw, dev, hw, host, at(info, i, 1));
     }
     // The other triangle still holds a's elements: zeroed.
-    if (F.size > 0) kernel(upper ? "cuda_ts_linalg_tril0" : "cuda_ts_linalg_triu0", "int64 n", "T y", `if ((i % n) ${upper ? "<" : ">"} ((i / n) % n)) y = T(0)`).launch(stream, n, F);
+    if (F.size > 0) kernelOf(triangleZeroSpec(upper)).launch(stream, n, F);
   } catch (e) {
     closeAll(stream, F, info);
     throw e;
@@ -637,12 +633,7 @@ export function qr(a: DeviceArray, options?: QrOptions): QrResult | DeviceArray 
     }
     if (r.size > 0) {
       // r[b][row][col] = R(row, col) above the diagonal: column-major element (row, col) of matrix b is cm[b][col][row].
-      kernel(
-        "cuda_ts_linalg_qr_r",
-        "raw T f, int64 m, int64 n, int64 rows",
-        "T r",
-        "const long long per = rows * n, b = i / per, rem = i % per, row = rem / n, col = rem % n; r = row <= col ? f[b * m * n + col * m + row] : T(0)",
-      ).launch(stream, cm, m, n, rRows, r);
+      kernelOf(QR_R).launch(stream, cm, m, n, rRows, r);
     }
     if (mode !== "r") {
       const qCols = shapes.q![1];
@@ -664,7 +655,7 @@ export function qr(a: DeviceArray, options?: QrOptions): QrResult | DeviceArray 
         for (let i = 0; i < count; i++) f.run(h, m, qCols, k, at(Qbuf, i, per), ld, at(tau, i, k), w, lwork, at(info, i, 1));
       } else if (k === 0 && Qbuf !== cm) {
         // No reflectors: q is the identity.
-        kernel("cuda_ts_linalg_eye", "int64 n", "T y", "y = ((i / n) % n == i % n) ? T(1) : T(0)").launch(stream, m, Qbuf);
+        kernelOf(EYE).launch(stream, m, Qbuf);
       }
       // q's row-major matrices: the first qCols columns (column-major), transposed back.
       q = transposedBack(Qbuf, count, qCols, m, batch, stream, per);
@@ -753,7 +744,7 @@ export function svd(a: DeviceArray, options?: SvdOptions): SvdResult | DeviceArr
       }
     } else if (uv && count > 0) {
       // An empty matrix: identity factors (NumPy's, for m or n of 0).
-      const eye = kernel("cuda_ts_linalg_eye", "int64 n", "T y", "y = ((i / n) % n == i % n) ? T(1) : T(0)");
+      const eye = kernelOf(EYE);
       if (U!.size > 0) eye.launch(stream, M, U!);
       if (VT!.size > 0) eye.launch(stream, N, VT!);
     }
@@ -880,7 +871,7 @@ export function lstsq(a: DeviceArray, b: DeviceArray, options?: LstsqOptions): L
     const uh = conjugated(u, stream, temps).T;
     const y = matmul(uh, B, { stream });
     temps.push(y);
-    if (y.size > 0) kernel("cuda_ts_linalg_row_scale", "raw R sinv, int64 K", "T y", "y = y * sinv[i / K]").launch(stream, sinv, K, y);
+    if (y.size > 0) kernelOf(ROW_SCALE).launch(stream, sinv, K, y);
     const v = conjugated(vh, stream, temps).T;
     const x = DeviceArray.empty(b.ndim === 1 ? [n] : [n, K], dtype, { stream });
     const x2 = stridedView(x, [n, K], [K, 1]);
@@ -890,8 +881,7 @@ export function lstsq(a: DeviceArray, b: DeviceArray, options?: LstsqOptions): L
       const ax = matmul(A, x2, { stream });
       temps.push(ax);
       residuals = DeviceArray.empty([K], real, { stream });
-      const body = dtype.kind === "c" ? "R acc = R(0); for (long long r = 0; r < M; ++r) acc += cuda::std::norm(b[r * K + i] - ax[r * K + i]); res = acc" : "R acc = R(0); for (long long r = 0; r < M; ++r) { const R d = b[r * K + i] - ax[r * K + i]; acc += d * d; } res = acc";
-      kernel(`cuda_ts_linalg_residuals_${dtype.kind}`, "raw T b, raw T ax, int64 M, int64 K", "R res", body).launch(stream, B, ax, m, K, residuals);
+      kernelOf(residualsSpec(dtype.kind === "c")).launch(stream, B, ax, m, K, residuals);
     } else {
       residuals = DeviceArray.empty([0], real, { stream });
     }

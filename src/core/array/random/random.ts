@@ -30,7 +30,8 @@ import { STREAM_OPTION, takeStream } from "../../base/stream-arg.ts";
 import { RNG_GENERATORS } from "../../math/rng/rng.ts";
 import { pointerOf } from "../../math/rng/shared.ts";
 import { describeValue } from "../../../errors/describe.ts";
-import { kernel, shapeArgument } from "../math-shared.ts";
+import { kernelOf, shapeArgument } from "../math-shared.ts";
+import { fromUniformSpec, integersSpec, POISSON_INT64, type FROM_UNIFORM } from "../math-kernels.ts";
 import { integerBounds, randomDtype, seedArgument } from "./plan.ts";
 
 /** The bit generators a Generator may use (cuRAND's pseudo-random ones that take any count). */
@@ -146,7 +147,7 @@ export class Generator {
   }
 
   /** A float array of `shape` from `body` (which reads the uniform u of its element); the words freed after. */
-  #fromUniform(action: string, shape: ShapeArgument | undefined, options: RandomOptions | undefined, name: string, body64: string, body32: string, args: readonly number[]): DeviceArray {
+  #fromUniform(action: string, shape: ShapeArgument | undefined, options: RandomOptions | undefined, kind: keyof typeof FROM_UNIFORM, args: readonly number[]): DeviceArray {
     const dims = shapeArgument(shape, action);
     const dtype = randomDtype(options?.dtype, action);
     const { h, stream } = this.#prepare(action, options?.stream);
@@ -156,11 +157,7 @@ export class Generator {
     try {
       const out = DeviceArray.empty(dims, dtype, { stream });
       if (n > 0) {
-        const u = f64
-          ? "const double u = ((double)(bits[2 * i] >> 5) * 67108864.0 + (double)(bits[2 * i + 1] >> 6)) * (1.0 / 9007199254740992.0);"
-          : "const float u = (float)(bits[i] >> 8) * (1.0f / 16777216.0f);";
-        const params = ["raw uint32 bits", ...args.map((_, k) => `float64 p${k}`)].join(", ");
-        kernel(`cuda_ts_random_${name}_${dtype.name}`, params, `${dtype.name} y`, `${u} ${f64 ? body64 : body32}`).launch(stream, bits, ...args, out);
+        kernelOf(fromUniformSpec(kind, f64 ? "float64" : "float32")).launch(stream, bits, ...args, out);
       }
       return out;
     } finally {
@@ -177,20 +174,20 @@ export class Generator {
    * ```
    */
   random(shape?: ShapeArgument, options?: RandomOptions): DeviceArray {
-    return this.#fromUniform("Generator.random", shape, options, "unit", "y = u;", "y = u;", []);
+    return this.#fromUniform("Generator.random", shape, options, "unit", []);
   }
 
   /** Floats uniform on [low, high) (low + (high − low)·u). */
   uniform(low = 0, high = 1, shape?: ShapeArgument, options?: RandomOptions): DeviceArray {
     checkFinite("Generator.uniform", { low, high });
-    return this.#fromUniform("Generator.uniform", shape, options, "uniform", "y = p0 + p1 * u;", "y = (float)(p0 + p1 * (double)u);", [low, high - low]);
+    return this.#fromUniform("Generator.uniform", shape, options, "uniform", [low, high - low]);
   }
 
   /** Exponentially distributed floats of mean `scale` (−scale·log(1 − u)). */
   exponential(scale = 1, shape?: ShapeArgument, options?: RandomOptions): DeviceArray {
     checkFinite("Generator.exponential", { scale });
     if (scale < 0) throw new RangeError(`Generator.exponential: scale must be non-negative, not ${scale}`);
-    return this.#fromUniform("Generator.exponential", shape, options, "exponential", "y = -p0 * log1p(-u);", "y = -(float)p0 * log1pf(-u);", [scale]);
+    return this.#fromUniform("Generator.exponential", shape, options, "exponential", [scale]);
   }
 
   /** Normally distributed floats of mean `loc` and standard deviation `scale` (cuRAND's normal generator). */
@@ -260,12 +257,7 @@ export class Generator {
     try {
       const out = DeviceArray.empty(dims, dtype, { stream });
       if (n > 0) {
-        kernel(
-          `cuda_ts_random_integers_${dtype.name}`,
-          "raw uint32 bits, uint64 lo, uint64 span",
-          `${dtype.name} y`,
-          "const unsigned long long x = ((unsigned long long)bits[2 * i] << 32) | (unsigned long long)bits[2 * i + 1]; y = (" + dtype.ctype + ")(lo + __umul64hi(x, span))",
-        ).launch(stream, bits, lo, span, out);
+        kernelOf(integersSpec(dtype)).launch(stream, bits, lo, span, out);
       }
       return out;
     } finally {
@@ -288,7 +280,7 @@ export class Generator {
         curand.curandGeneratePoisson(h, pointerOf(counts), n, lam);
       }
       const out = DeviceArray.empty(dims, dtypes.int64, { stream });
-      if (n > 0) kernel("cuda_ts_random_poisson_int64", "raw uint32 c", "int64 y", "y = (long long)c[i]").launch(stream, counts, out);
+      if (n > 0) kernelOf(POISSON_INT64).launch(stream, counts, out);
       return out;
     } finally {
       counts.close(stream);
