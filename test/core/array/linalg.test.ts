@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import * as linalg from "../../../src/array-linalg.ts";
 import { dtypes } from "../../../src/core/array/dtype.ts";
 import { BroadcastError, DTypeError, ShapeMismatchError } from "../../../src/core/array/errors.ts";
-import { lstsqRank, machineEpsilon, matmulDtype, matmulShapes, operandLayout, qrShapes, solverDtype, svdShapes } from "../../../src/core/array/linalg/plan.ts";
+import { lstsqRank, machineEpsilon, matmulDtype, matmulShapes, operandLayout, operandView, qrShapes, solverDtype, svdShapes } from "../../../src/core/array/linalg/plan.ts";
+import { gemmGeometry } from "../../../src/core/math/blas/plan.ts";
 import { castExpression, DET, EYE, QR_R, kernelSpecsForTests } from "../../../src/core/array/math-kernels.ts";
 import { elementwiseSource } from "../../../src/core/kernels/elementwise.ts";
 import { parseParams, type Binding } from "../../../src/core/kernels/params.ts";
@@ -70,6 +71,133 @@ describe("how an operand reaches cuBLAS", () => {
     expect(operandLayout([2, 5, 2, 3], [60, 6, 3, 1], [2, 5])).toEqual({ kind: "copy" });
     expect(operandLayout([4, 2, 3], [-6, 3, 1], [4])).toEqual({ kind: "copy" });
   });
+});
+
+/** An operand over a host buffer: element [idx] is at offset + Σ idx·strides; its value is a function of the offset. */
+interface HostOperand {
+  readonly shape: number[];
+  readonly strides: number[];
+  readonly offset: number;
+}
+const valueAt = (e: number): number => ((e * 7919) % 23) - 11;
+
+/** NumPy's matmul of two strided operands, element by element (the reference). */
+function referenceMatmul(a: HostOperand, b: HostOperand): { shape: readonly number[]; data: number[] } {
+  const p = matmulShapes(a.shape, b.shape, "matmul");
+  const at = (x: HostOperand, promoted: readonly number[], batchIdx: number[], i: number, j: number): number => {
+    const idx = [...batchIdx.slice(batchIdx.length - (promoted.length - 2)), i, j].map((v, d) => (promoted[d] === 1 ? 0 : v));
+    // Back to the operand's own axes (a 1-d operand keeps its one axis).
+    const own = x.shape.length === 1 ? [promoted[0] === 1 ? idx[1]! : idx[0]!] : idx;
+    return valueAt(x.offset + own.reduce((acc, v, d) => acc + v * x.strides[d]!, 0));
+  };
+  const B = p.batch.reduce((x, y) => x * y, 1);
+  const data: number[] = [];
+  for (let flat = 0; flat < B; flat++) {
+    const bi: number[] = [];
+    let r = flat;
+    for (let d = p.batch.length - 1; d >= 0; d--) {
+      bi[d] = r % p.batch[d]!;
+      r = Math.floor(r / p.batch[d]!);
+    }
+    for (let i = 0; i < p.m; i++) {
+      for (let j = 0; j < p.n; j++) {
+        let sum = 0;
+        for (let k = 0; k < p.k; k++) sum += at(a, p.aShape, bi, i, k) * at(b, p.bShape, bi, k, j);
+        data.push(sum);
+      }
+    }
+  }
+  return { shape: p.outShape, data };
+}
+
+/** The same product as matmul hands it to cuBLAS: each operand's view (or a contiguous copy), one gemm per batch entry. */
+function viewMatmul(a: HostOperand, b: HostOperand): number[] {
+  const p = matmulShapes(a.shape, b.shape, "matmul");
+  const B = p.batch.reduce((x, y) => x * y, 1);
+  const views = [
+    [a, p.aShape],
+    [b, p.bShape],
+  ].map(([x, promoted]) => {
+    const op = x as HostOperand;
+    const v = operandView(op.shape.length, op.strides, promoted as number[], p.batch);
+    return v === undefined ? undefined : { ...v, offset: op.offset };
+  });
+  // A copy stands for itself: the reference's own values, contiguous.
+  const read = (which: 0 | 1, bi: number, i: number, j: number): number => {
+    const v = views[which];
+    const x = which === 0 ? a : b;
+    if (v === undefined) {
+      const promoted = which === 0 ? p.aShape : p.bShape;
+      const idx: number[] = [];
+      let r = bi;
+      for (let d = p.batch.length - 1; d >= 0; d--) {
+        idx[d] = r % p.batch[d]!;
+        r = Math.floor(r / p.batch[d]!);
+      }
+      const full = [...idx.slice(idx.length - (promoted.length - 2)), i, j].map((t, d) => (promoted[d] === 1 ? 0 : t));
+      const own = x.shape.length === 1 ? [promoted[0] === 1 ? full[1]! : full[0]!] : full;
+      return valueAt(x.offset + own.reduce((acc, t, d) => acc + t * x.strides[d]!, 0));
+    }
+    const base = v.shape.length === 3 ? bi * v.strides[0]! : 0;
+    const [sr, sc] = v.strides.slice(-2) as [number, number];
+    return valueAt(v.offset + base + i * sr + j * sc);
+  };
+  // What Blas checks of the views (gemmGeometry refuses layouts it cannot plan).
+  const geo = (shape: number[], strides: number[]) => ({ dtype: dtypes.float32, shape, strides });
+  const batched = !(p.batch.length === 0 || (views.every((v) => v !== undefined && v.shape.length === 2) && B === 1));
+  const A = views[0] ?? { shape: B === 1 ? [p.m, p.k] : [B, p.m, p.k], strides: B === 1 ? [p.k, 1] : [p.m * p.k, p.k, 1] };
+  const Bv = views[1] ?? { shape: B === 1 ? [p.k, p.n] : [B, p.k, p.n], strides: B === 1 ? [p.n, 1] : [p.k * p.n, p.n, 1] };
+  if (B > 0 && p.m > 0 && p.n > 0 && p.k > 0) {
+    gemmGeometry(geo(A.shape, A.strides), geo(Bv.shape, Bv.strides), batched ? geo([B, p.m, p.n], [p.m * p.n, p.n, 1]) : geo([p.m, p.n], [p.n, 1]), batched, "matmul");
+  }
+  const data: number[] = [];
+  for (let bi = 0; bi < B; bi++) {
+    for (let i = 0; i < p.m; i++) {
+      for (let j = 0; j < p.n; j++) {
+        let sum = 0;
+        for (let k = 0; k < p.k; k++) sum += read(0, bi, i, k) * read(1, bi, k, j);
+        data.push(sum);
+      }
+    }
+  }
+  return data;
+}
+
+describe("matmul's operands as cuBLAS reads them, simulated", () => {
+  const c = (shape: number[], offset = 0): HostOperand => ({ shape, strides: contiguous(shape), offset });
+  /** The last two axes of a contiguous array of `shape` with them swapped, as a view of shape `shape`. */
+  const t = (shape: number[]): HostOperand => {
+    const n = shape.length;
+    const swapped = [...shape.slice(0, -2), shape[n - 1]!, shape[n - 2]!];
+    const s = contiguous(swapped);
+    return { shape, strides: [...s.slice(0, -2), s[n - 1]!, s[n - 2]!], offset: 0 };
+  };
+  const cases: [string, HostOperand, HostOperand][] = [
+    ["matrices", c([2, 3]), c([3, 4])],
+    ["a transposed", t([2, 3]), c([3, 4])],
+    ["both transposed", t([2, 3]), t([3, 4])],
+    ["a row block of a wider matrix (leading dimension)", { shape: [2, 3], strides: [5, 1], offset: 1 }, c([3, 2])],
+    ["steps along both axes (copied)", { shape: [2, 3], strides: [10, 2], offset: 0 }, c([3, 2])],
+    ["1-d · 2-d", c([3]), c([3, 4])],
+    ["2-d · 1-d with a step", c([2, 3]), { shape: [3], strides: [2], offset: 1 }],
+    ["1-d · 1-d", { shape: [4], strides: [3], offset: 0 }, c([4])],
+    ["batch · matrix", c([5, 2, 3]), c([3, 4])],
+    ["matrix · batch of transposed", c([2, 3]), t([5, 3, 4])],
+    ["broadcast batches", c([2, 1, 2, 3]), c([4, 3, 2])],
+    ["two batch axes that collapse", c([2, 3, 2, 2]), c([2, 3, 2, 2])],
+    ["a batch with a step (one stride)", { shape: [3, 2, 2], strides: [8, 2, 1], offset: 0 }, c([3, 2, 2])],
+    ["a batch sliced on an outer axis (copied)", { shape: [2, 2, 2, 3], strides: [24, 6, 3, 1], offset: 0 }, c([2, 2, 3, 2])],
+    ["a negative batch stride (copied)", { shape: [3, 2, 2], strides: [-4, 2, 1], offset: 8 }, c([3, 2, 2])],
+    ["a user's stride-0 batch", { shape: [4, 2, 3], strides: [0, 3, 1], offset: 0 }, c([3, 2])],
+    ["1-d · batch", c([3]), c([2, 3, 4])],
+    ["batch · 1-d", c([2, 4, 3]), c([3])],
+  ];
+  for (const [name, a, b] of cases) {
+    it(name, () => {
+      const ref = referenceMatmul(a, b);
+      expect(viewMatmul(a, b)).toEqual(ref.data);
+    });
+  }
 });
 
 describe("dtypes", () => {

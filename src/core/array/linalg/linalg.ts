@@ -47,7 +47,7 @@ import { infoError } from "../../math/solver/errors.ts";
 import { broadcastView, conjugateInPlace, contiguousAs, kernelOf, realDtype, stridedView, swapLastTwo } from "../math-shared.ts";
 import { DET, EYE, outerSpec, QR_R, residualsSpec, ROW_SCALE, triangleZeroSpec } from "../math-kernels.ts";
 import { blasFor, solverFor, type SolverHandle } from "./handles.ts";
-import { lstsqRank, machineEpsilon, matmulDtype, matmulShapes, operandLayout, qrShapes, solverDtype } from "./plan.ts";
+import { lstsqRank, machineEpsilon, matmulDtype, matmulShapes, operandView, promotedStrides, qrShapes, solverDtype } from "./plan.ts";
 
 /** Options of `matmul` and `dot`: the stream, and where to write the result. */
 export interface MatmulOptions extends ArrayOperationOptions {
@@ -208,16 +208,12 @@ function finish(result: DeviceArray, out: DeviceArray | undefined, stream: Strea
 
 /** A gemm operand: a 2-D or 3-D view of `a` (promoted to `shape`), or a contiguous copy broadcast to the batch. */
 function gemmOperand(a: DeviceArray, shape: readonly number[], batch: readonly number[], dtype: DType, stream: Stream, temps: DeviceArray[]): DeviceArray {
+  const view = a.dtype === dtype ? operandView(a.ndim, a.strides, shape, batch) : undefined;
+  if (view !== undefined) return stridedView(a, view.shape, view.strides);
   const rows = shape[shape.length - 2]!;
   const cols = shape[shape.length - 1]!;
-  // A 1-d operand promoted to a matrix: its one stride along the axis of extent > 1.
-  const strides = a.ndim === 1 ? (shape[0] === 1 ? [a.strides[0]! * cols, a.strides[0]!] : [a.strides[0]!, 1]) : [...a.strides];
-  const layout = a.dtype === dtype ? operandLayout(shape, strides, batch) : ({ kind: "copy" } as const);
-  if (layout.kind === "single") return stridedView(a, [rows, cols], layout.strides);
-  if (layout.kind === "strided") return stridedView(a, [elementCount(batch), rows, cols], layout.strides);
-  const promoted = stridedView(a, shape, strides);
   const all = elementCount(batch);
-  const copy = contiguousAs(promoted, dtype, stream, [...batch, rows, cols]);
+  const copy = contiguousAs(stridedView(a, shape, promotedStrides(a.ndim, a.strides, shape)), dtype, stream, [...batch, rows, cols]);
   temps.push(copy);
   return all === 1 ? stridedView(copy, [rows, cols], [cols, 1]) : stridedView(copy, [all, rows, cols], [rows * cols, cols, 1]);
 }

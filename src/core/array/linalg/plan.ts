@@ -120,6 +120,28 @@ export function operandLayout(shape: readonly number[], strides: readonly number
   return { kind: "strided", strides: [used[used.length - 1]!.stride, s0, s1] };
 }
 
+/**
+ * The view of an operand that cuBLAS reads for a gemm over `batch`, from the operand's own rank and strides (elements)
+ * and its shape after 1-d promotion: [rows, cols] (one matrix for every entry) or [batch, rows, cols] (a strided
+ * batch), with their strides; undefined when the operand must be copied (contiguous, broadcast to the batch) first.
+ */
+export function operandView(ndim: number, strides: readonly number[], promoted: readonly number[], batch: readonly number[]): { shape: number[]; strides: number[] } | undefined {
+  const rows = promoted[promoted.length - 2]!;
+  const cols = promoted[promoted.length - 1]!;
+  // A 1-d operand promoted to a matrix: its one stride along the axis of extent > 1.
+  const own = ndim === 1 ? (promoted[0] === 1 ? [strides[0]! * cols, strides[0]!] : [strides[0]!, 1]) : [...strides];
+  const layout = operandLayout(promoted, own, batch);
+  if (layout.kind === "single") return { shape: [rows, cols], strides: [...layout.strides] };
+  if (layout.kind === "strided") return { shape: [batch.reduce((x, y) => x * y, 1), rows, cols], strides: [...layout.strides] };
+  return undefined;
+}
+
+/** The promoted strides of an operand (1-d promotion), for the copy of one that cuBLAS cannot read. */
+export function promotedStrides(ndim: number, strides: readonly number[], promoted: readonly number[]): number[] {
+  const cols = promoted[promoted.length - 1]!;
+  return ndim === 1 ? (promoted[0] === 1 ? [strides[0]! * cols, strides[0]!] : [strides[0]!, 1]) : [...strides];
+}
+
 /** The machine epsilon of a float or complex dtype's real part (lstsq's default cut-off). */
 export function machineEpsilon(d: DType): number {
   return d.name === "float32" || d.name === "complex64" ? 2 ** -23 : 2 ** -52;
