@@ -6,7 +6,7 @@
  * indefinite matrices. Skips without a GPU.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, DeviceArray, DTypeError, ShapeMismatchError, type Stream } from "../../../src/index.ts";
+import { ClosedError, Device, DeviceArray, DTypeError, ShapeMismatchError, type Stream } from "../../../src/index.ts";
 import { cholesky, det, dot, eigh, eigvalsh, inv, lstsq, matmul, NotPositiveDefiniteError, outer, qr, SingularMatrixError, solve, svd, vdot } from "../../../src/array-linalg.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 import { decodeBFloat16, decodeHalf, encodeBFloat16, encodeHalf } from "../../../src/core/array/dtype.ts";
@@ -150,6 +150,10 @@ describe.skipIf(!gpu.available)(`array linalg on a GPU${skipNote}`, () => {
       using out = DeviceArray.zeros([3, 3], "float32", { stream });
       using At = A.T.copy({ stream });
       expect(() => matmul(A, At, { out })).toThrow(ShapeMismatchError);
+      const gone = f32([1, 2, 3, 4], [2, 2]);
+      gone.close();
+      expect(() => matmul(gone, gone)).toThrow(ClosedError);
+      expect(() => solve(gone, gone)).toThrow(ClosedError);
     });
 
     it("dot sums over a's last axis and b's second-to-last; vdot conjugates; outer multiplies every pair", () => {

@@ -27,6 +27,7 @@ import { withCurrentContext } from "../../base/driver-state.ts";
 import { track, untrack } from "../../base/lifetime.ts";
 import { takeStream, STREAM_OPTION } from "../../base/stream-arg.ts";
 import { describeValue } from "../../../errors/describe.ts";
+import { ClosedError } from "../../base/errors.ts";
 import { fftLayout, type FftLayout } from "../../math/fft/layout.ts";
 import { pointerOf } from "../../math/rng/shared.ts";
 import { contiguousAs, scaleInPlace } from "../math-shared.ts";
@@ -204,6 +205,7 @@ function c2cTrailing(x: DeviceArray, count: number, inverse: boolean, stream: St
 /** The shape of `a`, a TypeError naming the function when `a` is not a DeviceArray. */
 function shapeOf(a: unknown, action: string): readonly number[] {
   if (!(a instanceof DeviceArray)) throw new TypeError(`${action}: takes a DeviceArray, not ${describeValue(a)}`);
+  if (a.isClosed) throw new ClosedError(`${action}: its array (${a.dtype.name} [${a.shape.join(", ")}])`, "transform it");
   return a.shape;
 }
 
@@ -381,7 +383,7 @@ function roll(a: DeviceArray, axes: readonly number[], shifts: readonly number[]
 
 /** NumPy's `fftshift`: the zero frequency moved to the centre (a roll by ⌊n/2⌋ along each axis), a new array. */
 export function fftshift(a: DeviceArray, options?: FftShiftOptions): DeviceArray {
-  if (!(a instanceof DeviceArray)) throw new TypeError(`fftshift: takes a DeviceArray, not ${describeValue(a)}`);
+  shapeOf(a, "fftshift");
   const stream = operationStream("fftshift", options, [a]);
   const axes = normalizeAxes(options?.axes, a.ndim, "fftshift");
   return roll(a, axes, axes.map((d) => Math.floor(a.shape[d]! / 2)), stream);
@@ -389,7 +391,7 @@ export function fftshift(a: DeviceArray, options?: FftShiftOptions): DeviceArray
 
 /** NumPy's `ifftshift`: the inverse of fftshift (a roll by −⌊n/2⌋ along each axis), a new array. */
 export function ifftshift(a: DeviceArray, options?: FftShiftOptions): DeviceArray {
-  if (!(a instanceof DeviceArray)) throw new TypeError(`ifftshift: takes a DeviceArray, not ${describeValue(a)}`);
+  shapeOf(a, "ifftshift");
   const stream = operationStream("ifftshift", options, [a]);
   const axes = normalizeAxes(options?.axes, a.ndim, "ifftshift");
   return roll(a, axes, axes.map((d) => -Math.floor(a.shape[d]! / 2)), stream);

@@ -43,6 +43,7 @@ import { contextScope } from "../../base/context-scope.ts";
 import { keepAliveOn, type Stream } from "../../stream.ts";
 import type { Buffer } from "../../memory/buffer.ts";
 import { describeValue } from "../../../errors/describe.ts";
+import { ClosedError } from "../../base/errors.ts";
 import { infoError } from "../../math/solver/errors.ts";
 import { broadcastView, conjugateInPlace, contiguousAs, kernelOf, realDtype, stridedView, swapLastTwo } from "../math-shared.ts";
 import { DET, EYE, outerSpec, QR_R, residualsSpec, ROW_SCALE, triangleZeroSpec } from "../math-kernels.ts";
@@ -138,6 +139,7 @@ const DATA_TYPES: Readonly<Partial<Record<DTypeName, (typeof cudaDataType)[keyof
 
 function checkArrayArg(a: unknown, name: string, action: string): DeviceArray {
   if (!(a instanceof DeviceArray)) throw new TypeError(`${action}: ${name} must be a DeviceArray, not ${describeValue(a)}`);
+  if (a.isClosed) throw new ClosedError(`${action}: ${name} (${a.dtype.name} [${a.shape.join(", ")}])`, "compute with it");
   return a;
 }
 
