@@ -218,8 +218,10 @@ export class Generator {
     if (n === 0) return out;
     const f32 = dtype.name === "float32";
     const gen = (p: ReturnType<typeof pointerOf>, count: number): void => {
-      if (log) (f32 ? curand.curandGenerateLogNormal : curand.curandGenerateLogNormalDouble)(h, p, count, mean, std);
-      else (f32 ? curand.curandGenerateNormal : curand.curandGenerateNormalDouble)(h, p, count, mean, std);
+      if (log && f32) curand.curandGenerateLogNormal(h, p, count, mean, std);
+      else if (log) curand.curandGenerateLogNormalDouble(h, p, count, mean, std);
+      else if (f32) curand.curandGenerateNormal(h, p, count, mean, std);
+      else curand.curandGenerateNormalDouble(h, p, count, mean, std);
     };
     // cuRAND makes normals in pairs: an odd count's last one comes from a pair of its own.
     const main = n - (n % 2);
