@@ -87,3 +87,30 @@ export {
   type NormOrder,
 } from "./core/array/ops/statistics.ts";
 export { item, toList, type NestedList } from "./core/array/ops/host.ts";
+export {
+  reshape,
+  transpose,
+  swapaxes,
+  moveaxis,
+  squeeze,
+  expandDims,
+  flatten,
+  ravel,
+  broadcastTo,
+  broadcastArrays,
+  atleast1d,
+  atleast2d,
+  atleast3d,
+  flip,
+  split,
+  arraySplit,
+  concatenate,
+  stack,
+  hstack,
+  vstack,
+  type ConcatenateOptions,
+  type AxisOptions,
+  type FlipOptions,
+} from "./core/array/ops/shape.ts";
+export { take, put, takeAlongAxis, nonzero, argwhere, extract, compress, putMask, type PutOptions, type TakeAlongAxisOptions, type CompressOptions } from "./core/array/ops/indexing.ts";
+export { cumsum, cumprod } from "./core/array/ops/scan.ts";

@@ -9,3 +9,6 @@ import "./creation.ts";
 import "./statistics.ts";
 import "./host.ts";
 import "./sort.ts";
+import "./shape.ts";
+import "./indexing.ts";
+import "./scan.ts";

@@ -1,0 +1,405 @@
+/**
+ * Shape operations of `cuda-ts/array`: views where the strides allow (`reshape`, `transpose`, `swapaxes`, `moveaxis`,
+ * `squeeze`, `expandDims`, `ravel`, `broadcastTo`, `atleast1d/2d/3d`, `split`, `flip`), copies where they do not
+ * (`reshape` of a view the strides do not allow, `flatten`), and joins into a new array (`concatenate`, `stack`,
+ * `hstack`, `vstack`: one copy per input into its slice of the result, converting where the dtypes differ).
+ *
+ * ```ts
+ * const t = swapaxes(x, 0, 1);                           // a view
+ * const y = concatenate([a, b], { axis: 1 });            // promoted dtype, one copy per input
+ * const [left, right] = split(x, 2, { axis: 1 });        // views
+ * const b = broadcastTo(row, [4, 3]);                     // stride 0 on the new axis: read it, do not write it
+ * ```
+ *
+ * Views share memory with their array and keep it alive; operations that write (`copyFrom`, `put`, an `out`) into a
+ * broadcast view write the same element several times.
+ *
+ * @module
+ */
+import { DeviceArray, operationStream, type ArrayOperationOptions } from "../device-array.ts";
+import { dtypeOf, type DType } from "../dtype.ts";
+import { AxisError, DTypeError, ShapeMismatchError } from "../errors.ts";
+import { broadcastShapes, broadcastStrides } from "../broadcast.ts";
+import { checkShape, contiguousStrides, elementCount, reshapeLayout, sameShape, type SliceSpec } from "../layout.ts";
+import { provideArrayMethods } from "../methods.ts";
+import type { DTypeArgument } from "../options.ts";
+import { resultType } from "../promotion.ts";
+import { INTERNAL } from "../../base/internal.ts";
+import { describeValue } from "../../../errors/describe.ts";
+import { castInto } from "./cast.ts";
+
+/** Options of `concatenate` and `stack`. */
+export interface ConcatenateOptions extends ArrayOperationOptions {
+  /** The axis joined along (default 0; negative counts from the end; null: the arrays flattened, joined as one axis). */
+  readonly axis?: number | null;
+  /** The result's dtype (default: the inputs' promoted dtype, as `resultType`). */
+  readonly dtype?: DTypeArgument;
+  /** The array the result is written into (its shape the result's). */
+  readonly out?: DeviceArray;
+}
+
+/** Options of `split`, `arraySplit` and `flip`: the axis. */
+export interface AxisOptions {
+  /** The axis (default 0 for `split`, every axis for `flip`; negative counts from the end). */
+  readonly axis?: number;
+}
+
+/** Options of `flip`: one axis, several, or every axis (default). */
+export interface FlipOptions {
+  readonly axis?: number | readonly number[];
+}
+
+const show = (shape: readonly number[]): string => `[${shape.join(", ")}]`;
+
+function checkArray(a: unknown, what: string): DeviceArray {
+  if (!(a instanceof DeviceArray)) throw new TypeError(`${what} takes a DeviceArray, not ${describeValue(a)}`);
+  if (a.isClosed) throw new ShapeMismatchError(`${what}: the array (${a.dtype.name} ${show(a.shape)}) was closed`);
+  return a;
+}
+
+/** One axis of `ndim` (negative counts from the end), checked. */
+export function normalizeAxis(axis: unknown, ndim: number, what: string): number {
+  if (typeof axis !== "number" || !Number.isInteger(axis)) throw new AxisError(`${what}: an axis is an integer, got ${describeValue(axis)}`);
+  if (axis < -ndim || axis >= ndim) {
+    throw new AxisError(`${what}: axis ${axis} is out of range for an array of ${ndim} ax${ndim === 1 ? "is" : "es"} (from ${-ndim} to ${ndim - 1})`);
+  }
+  return axis < 0 ? axis + ndim : axis;
+}
+
+function axisList(axis: number | readonly number[], ndim: number, what: string): number[] {
+  const list = typeof axis === "number" ? [axis] : Array.isArray(axis) ? [...(axis as readonly number[])] : undefined;
+  if (list === undefined) throw new AxisError(`${what}: axis is a number or a list of numbers, got ${describeValue(axis)}`);
+  const out = list.map((a) => normalizeAxis(a, ndim, what));
+  if (new Set(out).size !== out.length) throw new AxisError(`${what}: an axis is named twice in [${list.join(", ")}]`);
+  return out;
+}
+
+/** @internal A view of `a`'s memory with another layout (checked to lie inside the buffer). */
+export function viewWith<N extends DType["name"]>(a: DeviceArray<N>, shape: readonly number[], strides: readonly number[], byteOffset = a.byteOffset): DeviceArray<N> {
+  return new DeviceArray<N>(INTERNAL, a.buffer, a.dtype, shape, strides, byteOffset, a, false);
+}
+
+// ---- views ----
+
+/**
+ * `a` in another shape (one extent may be -1): a view when the strides allow it, otherwise a contiguous copy (as
+ * NumPy's `reshape`; `DeviceArray.reshape` only ever makes views). The copy runs on the stream of `options` or `a`'s.
+ */
+export function reshape(a: DeviceArray, shape: number | readonly number[], options?: ArrayOperationOptions): DeviceArray {
+  checkArray(a, "reshape");
+  const requested = typeof shape === "number" ? [shape] : Array.isArray(shape) ? [...shape] : undefined;
+  if (requested === undefined) throw new ShapeMismatchError(`reshape: the shape is a number or a list of numbers, got ${describeValue(shape)}`);
+  const layout = reshapeLayout({ shape: a.shape, strides: a.strides, offset: 0 }, requested);
+  if (layout !== undefined) return viewWith(a, layout.shape, layout.strides);
+  // The strides do not allow a view: a contiguous copy in the new shape (the copy is written through a view of it in
+  // a's shape).
+  const shapeOut = reshapeLayout({ shape: a.shape, strides: contiguousStrides(a.shape), offset: 0 }, requested)!.shape;
+  const stream = operationStream("reshape", options, [a]);
+  const out = DeviceArray.empty(shapeOut, a.dtype, { stream });
+  viewWith(out, a.shape, contiguousStrides(a.shape)).copyFrom(a, { stream });
+  return out;
+}
+
+/** The axes permuted (default: reversed; negative axes count from the end), a view. */
+export function transpose(a: DeviceArray, axes?: readonly number[]): DeviceArray {
+  checkArray(a, "transpose");
+  if (axes === undefined || axes === null) return a.transpose();
+  if (!Array.isArray(axes)) throw new AxisError(`transpose: axes is a list of numbers, got ${describeValue(axes)}`);
+  const perm = axes.map((x) => normalizeAxis(x, a.ndim, "transpose"));
+  if (perm.length !== a.ndim || new Set(perm).size !== perm.length) {
+    throw new AxisError(`transpose: axes must name each of the ${a.ndim} axes once, got [${axes.join(", ")}]`);
+  }
+  return a.transpose(perm);
+}
+
+/** A view with axes `axis1` and `axis2` exchanged. */
+export function swapaxes(a: DeviceArray, axis1: number, axis2: number): DeviceArray {
+  checkArray(a, "swapaxes");
+  const i = normalizeAxis(axis1, a.ndim, "swapaxes");
+  const j = normalizeAxis(axis2, a.ndim, "swapaxes");
+  const perm = [...Array(a.ndim).keys()];
+  perm[i] = j;
+  perm[j] = i;
+  return a.transpose(perm);
+}
+
+/** A view with the axes `source` moved to the positions `destination` (the other axes keep their order). */
+export function moveaxis(a: DeviceArray, source: number | readonly number[], destination: number | readonly number[]): DeviceArray {
+  checkArray(a, "moveaxis");
+  const src = axisList(source, a.ndim, "moveaxis");
+  const dst = axisList(destination, a.ndim, "moveaxis");
+  if (src.length !== dst.length) throw new AxisError(`moveaxis: ${src.length} source axes but ${dst.length} destinations; give as many of each`);
+  const rest = [...Array(a.ndim).keys()].filter((d) => !src.includes(d));
+  const order = new Array<number>(a.ndim).fill(-1);
+  dst.forEach((d, k) => (order[d] = src[k]!));
+  let r = 0;
+  for (let d = 0; d < a.ndim; d++) if (order[d] === -1) order[d] = rest[r++]!;
+  return a.transpose(order);
+}
+
+/** A view without the axes of extent 1 (`axis`: only those, each of extent 1, else AxisError). */
+export function squeeze(a: DeviceArray, axis?: number | readonly number[]): DeviceArray {
+  checkArray(a, "squeeze");
+  let drop: number[];
+  if (axis === undefined || axis === null) drop = a.shape.flatMap((n, d) => (n === 1 ? [d] : []));
+  else {
+    drop = axisList(axis, a.ndim, "squeeze");
+    for (const d of drop) {
+      if (a.shape[d] !== 1) throw new AxisError(`squeeze: axis ${d} of shape ${show(a.shape)} has extent ${a.shape[d]}, not 1; only axes of extent 1 can be removed`);
+    }
+  }
+  const keep = [...Array(a.ndim).keys()].filter((d) => !drop.includes(d));
+  return viewWith(a, keep.map((d) => a.shape[d]!), keep.map((d) => a.strides[d]!));
+}
+
+/** A view with a new axis of extent 1 at each position of `axis` (positions in the result: from -(ndim+k) to ndim+k-1). */
+export function expandDims(a: DeviceArray, axis: number | readonly number[]): DeviceArray {
+  checkArray(a, "expandDims");
+  const count = typeof axis === "number" ? 1 : Array.isArray(axis) ? axis.length : 0;
+  const positions = axisList(axis, a.ndim + count, "expandDims");
+  const shape: number[] = [];
+  const strides: number[] = [];
+  let src = 0;
+  for (let d = 0; d < a.ndim + count; d++) {
+    if (positions.includes(d)) {
+      shape.push(1);
+      strides.push(0);
+    } else {
+      shape.push(a.shape[src]!);
+      strides.push(a.strides[src]!);
+      src++;
+    }
+  }
+  return viewWith(a, shape, strides);
+}
+
+/** A contiguous 1-d copy of `a`'s elements in row-major order, on the stream of `options` or `a`'s. */
+export function flatten(a: DeviceArray, options?: ArrayOperationOptions): DeviceArray {
+  checkArray(a, "flatten");
+  const stream = operationStream("flatten", options, [a]);
+  const out = DeviceArray.empty([a.size], a.dtype, { stream });
+  if (a.size > 0) viewWith(out, a.shape, contiguousStrides(a.shape)).copyFrom(a, { stream });
+  return out;
+}
+
+/** `a`'s elements as one axis: a view when `a` is contiguous, else a contiguous copy (as {@link flatten}). */
+export function ravel(a: DeviceArray, options?: ArrayOperationOptions): DeviceArray {
+  checkArray(a, "ravel");
+  if (a.isContiguous) return viewWith(a, [a.size], [1]);
+  return flatten(a, options);
+}
+
+/**
+ * A read view of `a` broadcast to `shape` (NumPy's rules): stride 0 on the axes it is repeated along. BroadcastError
+ * when `a`'s shape does not broadcast to `shape`.
+ */
+export function broadcastTo(a: DeviceArray, shape: number | readonly number[]): DeviceArray {
+  checkArray(a, "broadcastTo");
+  const target = checkShape(shape, "broadcastTo: shape");
+  const strides = broadcastStrides(a.shape, a.strides, target);
+  return viewWith(a, target, strides);
+}
+
+/** The arrays broadcast against each other (NumPy's rules), each a read view (see {@link broadcastTo}). */
+export function broadcastArrays(arrays: readonly DeviceArray[]): DeviceArray[] {
+  if (!Array.isArray(arrays)) throw new TypeError(`broadcastArrays takes a list of DeviceArrays, not ${describeValue(arrays)}`);
+  arrays.forEach((a, k) => checkArray(a, `broadcastArrays: array ${k}`));
+  const shape = broadcastShapes(arrays.map((a, k) => ({ name: `array ${k}`, shape: a.shape })), "broadcastArrays");
+  return arrays.map((a) => broadcastTo(a, shape));
+}
+
+/** `a` with at least one axis: a 0-d array becomes [1] (a view). */
+export function atleast1d(a: DeviceArray): DeviceArray {
+  checkArray(a, "atleast1d");
+  return a.ndim >= 1 ? a : viewWith(a, [1], [0]);
+}
+
+/** `a` with at least two axes: [] → [1, 1], [n] → [1, n] (a view). */
+export function atleast2d(a: DeviceArray): DeviceArray {
+  checkArray(a, "atleast2d");
+  if (a.ndim >= 2) return a;
+  if (a.ndim === 0) return viewWith(a, [1, 1], [0, 0]);
+  return viewWith(a, [1, a.shape[0]!], [0, a.strides[0]!]);
+}
+
+/** `a` with at least three axes: [] → [1, 1, 1], [n] → [1, n, 1], [m, n] → [m, n, 1] (a view). */
+export function atleast3d(a: DeviceArray): DeviceArray {
+  checkArray(a, "atleast3d");
+  if (a.ndim >= 3) return a;
+  if (a.ndim === 0) return viewWith(a, [1, 1, 1], [0, 0, 0]);
+  if (a.ndim === 1) return viewWith(a, [1, a.shape[0]!, 1], [0, a.strides[0]!, 0]);
+  return viewWith(a, [a.shape[0]!, a.shape[1]!, 1], [a.strides[0]!, a.strides[1]!, 0]);
+}
+
+/** A view reversed along `axis` (default: every axis): negative strides, no copy. */
+export function flip(a: DeviceArray, options?: FlipOptions): DeviceArray {
+  checkArray(a, "flip");
+  const axes = options?.axis === undefined || options.axis === null ? [...Array(a.ndim).keys()] : axisList(options.axis, a.ndim, "flip");
+  const specs: SliceSpec[] = [...Array(a.ndim).keys()].map((d) => (axes.includes(d) ? [null, null, -1] : null));
+  return a.slice(...specs);
+}
+
+// ---- splits ----
+
+/** The views of `a` between `bounds` along `axis`. */
+function splitAt(a: DeviceArray, bounds: readonly number[], axis: number): DeviceArray[] {
+  const n = a.shape[axis]!;
+  const parts: DeviceArray[] = [];
+  let start = 0;
+  for (const b of [...bounds, n]) {
+    const lo = Math.min(Math.max(start, 0), n);
+    const hi = Math.min(Math.max(b, lo), n);
+    const specs: SliceSpec[] = [...Array(a.ndim).keys()].map((d) => (d === axis ? [lo, hi] : null));
+    parts.push(a.slice(...specs));
+    start = b;
+  }
+  return parts;
+}
+
+function checkSplit(a: DeviceArray, sections: number | readonly number[], what: string): void {
+  if (a.ndim === 0) throw new AxisError(`${what}: a 0-d array has no axis to split`);
+  if (typeof sections === "number") {
+    if (!Number.isInteger(sections) || sections < 1) throw new ShapeMismatchError(`${what}: the number of sections is a positive integer, got ${sections}`);
+  } else if (!Array.isArray(sections) || sections.some((x) => typeof x !== "number" || !Number.isInteger(x))) {
+    throw new ShapeMismatchError(`${what}: sections is a number or a list of integer indices, got ${describeValue(sections)}`);
+  }
+}
+
+/**
+ * `a` split along `axis` (default 0) into views: `sections` equal parts (ShapeMismatchError when the extent does not
+ * divide), or at the indices of a list (`[2, 5]`: `a[:2]`, `a[2:5]`, `a[5:]`).
+ */
+export function split(a: DeviceArray, sections: number | readonly number[], options?: AxisOptions): DeviceArray[] {
+  checkArray(a, "split");
+  checkSplit(a, sections, "split");
+  const axis = normalizeAxis(options?.axis ?? 0, a.ndim, "split");
+  const n = a.shape[axis]!;
+  if (typeof sections === "number") {
+    if (n % sections !== 0) throw new ShapeMismatchError(`split: axis ${axis} of shape ${show(a.shape)} has extent ${n}, which ${sections} sections do not divide; use arraySplit for unequal parts`);
+    return splitAt(a, [...Array(sections - 1).keys()].map((k) => ((k + 1) * n) / sections), axis);
+  }
+  return splitAt(a, sections, axis);
+}
+
+/** As {@link split}, but `sections` need not divide the extent: the first `n % sections` parts get one more element. */
+export function arraySplit(a: DeviceArray, sections: number | readonly number[], options?: AxisOptions): DeviceArray[] {
+  checkArray(a, "arraySplit");
+  checkSplit(a, sections, "arraySplit");
+  const axis = normalizeAxis(options?.axis ?? 0, a.ndim, "arraySplit");
+  if (typeof sections !== "number") return splitAt(a, sections, axis);
+  const n = a.shape[axis]!;
+  const each = Math.floor(n / sections);
+  const extra = n % sections;
+  const bounds: number[] = [];
+  let at = 0;
+  for (let k = 0; k < sections - 1; k++) bounds.push((at += each + (k < extra ? 1 : 0)));
+  return splitAt(a, bounds, axis);
+}
+
+// ---- joins ----
+
+/** What a concatenation makes (exported for tests): the result's shape and dtype, the axis, each input's offset along it. */
+export function concatenatePlan(arrays: readonly DeviceArray[], axis: number, dtype: DType | undefined, what = "concatenate"): { shape: number[]; dtype: DType; axis: number; offsets: number[] } {
+  if (!Array.isArray(arrays) || arrays.length === 0) throw new ShapeMismatchError(`${what}: give a non-empty list of arrays`);
+  arrays.forEach((a, k) => checkArray(a, `${what}: array ${k}`));
+  const first = arrays[0]!;
+  if (first.ndim === 0) throw new ShapeMismatchError(`${what}: 0-d arrays cannot be joined along an axis; expandDims or atleast1d them first`);
+  const ax = normalizeAxis(axis, first.ndim, what);
+  const shape = [...first.shape];
+  const offsets = [0];
+  arrays.forEach((a: DeviceArray, k: number) => {
+    if (k === 0) return;
+    if (a.ndim !== first.ndim || a.shape.some((n: number, d: number) => d !== ax && n !== first.shape[d])) {
+      throw new ShapeMismatchError(
+        `${what}: array 0 has shape ${show(first.shape)} but array ${k} has shape ${show(a.shape)}: every axis except the joined axis ${ax} must match`,
+      );
+    }
+    offsets.push(shape[ax]!);
+    shape[ax] = shape[ax]! + a.shape[ax]!;
+  });
+  return { shape, dtype: dtype ?? resultType(arrays, what), axis: ax, offsets };
+}
+
+/**
+ * The arrays joined along `axis` (default 0; null: flattened first) into a new array (or `out`): their dtype promoted
+ * as `resultType` (or `dtype`), each copied into its slice of the result (one copy per input; a conversion kernel
+ * where its dtype differs). Every axis but the joined one must match (ShapeMismatchError naming both shapes).
+ */
+export function concatenate(arrays: readonly DeviceArray[], options?: ConcatenateOptions): DeviceArray {
+  const what = "concatenate";
+  if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`${what} takes options { axis?, dtype?, out?, stream? }, got ${describeValue(options)}`);
+  const given = options?.out;
+  if (given !== undefined && !(given instanceof DeviceArray)) throw new TypeError(`${what}: out is a DeviceArray, not ${describeValue(given)}`);
+  const requested = options?.dtype !== undefined ? dtypeOf(options.dtype) : given?.dtype;
+  if (options?.dtype !== undefined && given !== undefined && given.dtype !== requested) throw new DTypeError(`${what}: dtype is ${requested!.name} but out is ${given.dtype.name}`);
+  let inputs = arrays;
+  let axis = options?.axis === undefined ? 0 : options.axis;
+  if (axis === null) {
+    if (!Array.isArray(arrays)) throw new ShapeMismatchError(`${what}: give a non-empty list of arrays`);
+    arrays.forEach((a, k) => checkArray(a, `${what}: array ${k}`));
+    inputs = arrays.map((a) => (a.isContiguous ? viewWith(a, [a.size], [1]) : a));
+    axis = 0;
+  }
+  // Flattened non-contiguous inputs are copied through a contiguous view of their slice (below).
+  const shapes = inputs.map((a) => (options?.axis === null ? [a.size] : a.shape));
+  const plan = concatenatePlan(
+    inputs.map((a, k) => (sameShape(a.shape, shapes[k]!) ? a : viewLike(a, shapes[k]!))),
+    axis,
+    requested,
+    what,
+  );
+  if (given !== undefined && !sameShape(given.shape, plan.shape)) throw new ShapeMismatchError(`${what}: out has shape ${show(given.shape)} but the result has shape ${show(plan.shape)}`);
+  const stream = operationStream(what, options, [...inputs, ...(given !== undefined ? [given] : [])]);
+  const out = given ?? DeviceArray.empty(plan.shape, plan.dtype, { stream });
+  inputs.forEach((a, k) => {
+    if (a.size === 0) return;
+    const specs: SliceSpec[] = plan.shape.map((_, d) => (d === plan.axis ? [plan.offsets[k]!, plan.offsets[k]! + shapes[k]![d]!] : null));
+    let part = out.slice(...specs);
+    // A flattened, non-contiguous input: its slice seen in the input's own shape (the slice is contiguous).
+    if (!sameShape(a.shape, shapes[k]!)) part = viewWith(part, a.shape, contiguousStrides(a.shape));
+    castInto(stream, a, part);
+  });
+  return out;
+}
+
+/** A stand-in of `a` with another shape (for shape checks only: never read). */
+function viewLike(a: DeviceArray, shape: readonly number[]): DeviceArray {
+  return viewWith(a, shape, shape.map(() => 0));
+}
+
+/** The arrays (all of one shape) joined along a new axis `axis` (default 0) into a new array; dtypes as {@link concatenate}. */
+export function stack(arrays: readonly DeviceArray[], options?: ConcatenateOptions): DeviceArray {
+  if (!Array.isArray(arrays) || arrays.length === 0) throw new ShapeMismatchError("stack: give a non-empty list of arrays");
+  arrays.forEach((a, k) => checkArray(a, `stack: array ${k}`));
+  const first = arrays[0]!;
+  arrays.forEach((a, k) => {
+    if (!sameShape(a.shape, first.shape)) throw new ShapeMismatchError(`stack: array 0 has shape ${show(first.shape)} but array ${k} has shape ${show(a.shape)}; stacked arrays have one shape`);
+  });
+  const axis = normalizeAxis(options?.axis ?? 0, first.ndim + 1, "stack");
+  return concatenate(
+    arrays.map((a) => expandDims(a, axis)),
+    { ...options, axis },
+  );
+}
+
+/** The arrays joined along their second axis (the first for 1-d arrays), as NumPy's `hstack`. */
+export function hstack(arrays: readonly DeviceArray[], options?: Omit<ConcatenateOptions, "axis">): DeviceArray {
+  if (!Array.isArray(arrays) || arrays.length === 0) throw new ShapeMismatchError("hstack: give a non-empty list of arrays");
+  const list = arrays.map((a) => atleast1d(a));
+  return concatenate(list, { ...options, axis: list[0]!.ndim === 1 ? 0 : 1 });
+}
+
+/** The arrays joined along their first axis, 1-d arrays as rows, as NumPy's `vstack`. */
+export function vstack(arrays: readonly DeviceArray[], options?: Omit<ConcatenateOptions, "axis">): DeviceArray {
+  if (!Array.isArray(arrays) || arrays.length === 0) throw new ShapeMismatchError("vstack: give a non-empty list of arrays");
+  return concatenate(arrays.map((a) => atleast2d(a)), { ...options, axis: 0 });
+}
+
+provideArrayMethods({
+  flatten: (self, options) => flatten(self, options),
+  ravel: (self, options) => ravel(self, options),
+  squeeze: (self, axis) => squeeze(self, axis),
+  expandDims: (self, axis) => expandDims(self, axis ?? 0),
+  swapaxes: (self, axis1, axis2) => swapaxes(self, axis1, axis2),
+  broadcastTo: (self, shape) => broadcastTo(self, shape),
+});
