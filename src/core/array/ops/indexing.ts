@@ -22,7 +22,7 @@
  *
  * @module
  */
-import { DeviceArray, operationStream, provideAfterReadCheck, type ArrayOperationOptions, type ArrayScalar } from "../device-array.ts";
+import { DeviceArray, encodeElement, operationStream, provideAfterReadCheck, type ArrayOperationOptions, type ArrayScalar } from "../device-array.ts";
 import { dtypes, type DType } from "../dtype.ts";
 import { ArrayLayoutError, DTypeError, IndexError, ShapeMismatchError } from "../errors.ts";
 import { broadcastShapes, broadcastStrides, coalesceAxes } from "../broadcast.ts";
@@ -185,11 +185,15 @@ export function hostIndices(indices: readonly number[], extent: number, mode: Mo
   return out;
 }
 
-/** An index operand as a DeviceArray of an integer dtype (numbers uploaded as int64 after the host check). */
-function indexArray(indices: DeviceArray | readonly number[], extent: number, mode: Mode, what: string, stream: Stream): { array: DeviceArray; owned: boolean } {
+/** An index operand as a DeviceArray of an integer dtype (numbers, checked on the host already, uploaded as int64). */
+function indexArray(indices: DeviceArray | BigInt64Array, stream: Stream): { array: DeviceArray; owned: boolean } {
   if (indices instanceof DeviceArray) return { array: indices, owned: false };
-  const host = hostIndices(indices, extent, mode, what);
-  return { array: DeviceArray.from(host, { stream }), owned: true };
+  return { array: DeviceArray.from(indices, { stream }), owned: true };
+}
+
+/** Index arrays as they are; numbers checked against `extent` now (before any stream is used). */
+function checkedIndices(indices: DeviceArray | readonly number[], extent: number, mode: Mode, what: string): DeviceArray | BigInt64Array {
+  return indices instanceof DeviceArray ? indices : hostIndices(indices, extent, mode, what);
 }
 
 function checkIndexOperand(indices: unknown, what: string): void {
@@ -290,8 +294,9 @@ export function take(a: DeviceArray, indices: DeviceArray | readonly number[], o
   const mode = checkMode(options?.mode, what);
   const axis = options?.axis === undefined || options.axis === null ? undefined : normalizeAxis(options.axis, a.ndim, what);
   const extent = axis === undefined ? a.size : a.shape[axis]!;
+  const checked = checkedIndices(indices, extent, mode, what);
   const stream = operationStream(what, options, [a, ...(indices instanceof DeviceArray ? [indices] : []), ...(options?.out !== undefined ? [options.out] : [])]);
-  const { array: idx, owned } = indexArray(indices, extent, mode, what, stream);
+  const { array: idx, owned } = indexArray(checked, stream);
   const flat = axis === undefined && !a.isContiguous ? a.copy({ stream }) : a;
   try {
     const plan = axis === undefined ? takePlan([a.size], [1], idx.shape, idx.strides, 0) : takePlan(a.shape, a.strides, idx.shape, idx.strides, axis);
@@ -322,6 +327,19 @@ export function takeAlongAxis(a: DeviceArray, indices: DeviceArray, options: Tak
 
 // ---- put ----
 
+/** Checks `values` (an array, or a scalar that `dtype` holds) before anything is queued. */
+function checkValues(values: unknown, dtype: DType, what: string): void {
+  if (values instanceof DeviceArray) {
+    checkArray(values, `${what}: values`);
+    if (values.size === 0) throw new ShapeMismatchError(`${what}: values is empty; give at least one value`);
+    return;
+  }
+  if (typeof values !== "number" && typeof values !== "bigint" && typeof values !== "boolean" && !Array.isArray(values)) {
+    throw new TypeError(`${what}: values is a DeviceArray or a scalar, not ${describeValue(values)}`);
+  }
+  encodeElement(dtype, values as ArrayScalar);
+}
+
 /** `values` as a contiguous array of `dtype` with at least one element (a scalar becomes one element). */
 function valuesArray(values: DeviceArray | ArrayScalar, dtype: DType, what: string, stream: Stream): { array: DeviceArray; owned: boolean } {
   if (values instanceof DeviceArray) {
@@ -345,22 +363,18 @@ export function put(a: DeviceArray, indices: DeviceArray | readonly number[], va
   checkArray(a, what);
   checkIndexOperand(indices, what);
   const mode = checkMode(options?.mode, what);
-  if (!(values instanceof DeviceArray)) {
-    // Check the scalar against a's dtype before anything is queued.
-    if (typeof values !== "number" && typeof values !== "bigint" && typeof values !== "boolean" && !Array.isArray(values)) {
-      throw new TypeError(`${what}: values is a DeviceArray or a scalar, not ${describeValue(values)}`);
-    }
-  }
-  const stream = operationStream(what, options, [a, ...(indices instanceof DeviceArray ? [indices] : []), ...(values instanceof DeviceArray ? [values] : [])]);
+  checkValues(values, a.dtype, what);
   const count = indices instanceof DeviceArray ? indices.size : indices.length;
+  if (count > 0 && a.size === 0) throw new IndexError(`${what}: cannot put into an empty array`);
+  const checked = checkedIndices(indices, a.size, mode, what);
+  const m = coalesceAxes(a.shape, [a.strides]);
+  if (m.shape.length > INDEX_MAX_DIMS) throw new ArrayLayoutError(`${what}: the array's layout needs ${m.shape.length} axes after merging, more than ${INDEX_MAX_DIMS}`);
+  const stream = operationStream(what, options, [a, ...(indices instanceof DeviceArray ? [indices] : []), ...(values instanceof DeviceArray ? [values] : [])]);
   if (count === 0) return;
-  if (a.size === 0) throw new IndexError(`${what}: cannot put into an empty array`);
-  const { array: idx0, owned: ownIdx } = indexArray(indices, a.size, mode, what, stream);
+  const { array: idx0, owned: ownIdx } = indexArray(checked, stream);
   const idx = idx0.isContiguous ? idx0 : idx0.copy({ stream });
   const { array: vals, owned: ownVals } = valuesArray(values, a.dtype, what, stream);
   try {
-    const m = coalesceAxes(a.shape, [a.strides]);
-    if (m.shape.length > INDEX_MAX_DIMS) throw new ArrayLayoutError(`${what}: the array's layout needs ${m.shape.length} axes after merging, more than ${INDEX_MAX_DIMS}`);
     const k = kernelsFor(stream.device, a.itemsize, idx.dtype);
     run(stream, k.scatter, k.maxGrid, count, [
       a.address,
@@ -503,6 +517,7 @@ export function putMask(a: DeviceArray, mask: DeviceArray, values: DeviceArray |
   if (!sameShape(mask.shape, a.shape)) throw new ShapeMismatchError(`${what}: the mask has shape [${mask.shape.join(", ")}] but the array has shape [${a.shape.join(", ")}]; give the mask the array's shape`);
   const m = coalesceAxes(a.shape, [a.strides]);
   if (m.shape.length > INDEX_MAX_DIMS) throw new ArrayLayoutError(`${what}: the array's layout needs ${m.shape.length} axes after merging, more than ${INDEX_MAX_DIMS}`);
+  checkValues(values, a.dtype, what);
   const stream = operationStream(what, options, [a, mask, ...(values instanceof DeviceArray ? [values] : [])]);
   if (a.size === 0) return;
   const { array: bytes, owned: ownMask } = maskBytes(mask, stream);

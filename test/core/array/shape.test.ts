@@ -1,0 +1,203 @@
+/**
+ * Shape operations without a GPU: the views (reshape, transpose, swapaxes, moveaxis, squeeze, expandDims, ravel,
+ * broadcastTo, atleast1d/2d/3d, flip, split) over a stand-in buffer, their layouts and offsets, what a concatenation
+ * plans (shape, promoted dtype, offsets), the conversion bodies, and every typed error.
+ */
+import { describe, expect, it } from "vitest";
+import { ArrayLayoutError, AxisError, BroadcastError, Buffer, DeviceArray, ShapeMismatchError, dtypes, type MemoryResource } from "../../../src/index.ts";
+import {
+  arraySplit,
+  atleast1d,
+  atleast2d,
+  atleast3d,
+  broadcastArrays,
+  broadcastTo,
+  concatenate,
+  expandDims,
+  flip,
+  moveaxis,
+  ravel,
+  reshape,
+  split,
+  squeeze,
+  swapaxes,
+  transpose,
+} from "../../../src/array.ts";
+import { concatenatePlan } from "../../../src/core/array/ops/shape.ts";
+import { castBody } from "../../../src/core/array/ops/cast.ts";
+
+const BASE = 0x7f00_0000_0000n;
+const hostResource: MemoryResource = {
+  allocate: () => {
+    throw new Error("not used");
+  },
+  deallocate: () => undefined,
+  isDeviceAccessible: true,
+  isHostAccessible: true,
+  deviceId: -1,
+};
+
+function arr(shape: number[], dtype: "float32" | "int32" | "int8" | "float64" | "uint8" | "float16" = "float32"): DeviceArray {
+  return DeviceArray.fromBuffer(Buffer.fromHandle(BASE, 1 << 16, { memoryResource: hostResource }), { dtype, shape });
+}
+
+describe("views", () => {
+  it("reshape is a view when the strides allow, and refuses a copy without a stream", () => {
+    const a = arr([2, 3, 4]);
+    const r = reshape(a, [6, -1]);
+    expect(r.shape).toEqual([6, 4]);
+    expect(r.strides).toEqual([4, 1]);
+    expect(r.base).toBe(a);
+    expect(reshape(a, 24).shape).toEqual([24]);
+    const t = a.transpose(); // [4, 3, 2], strides [1, 4, 12]
+    expect(() => reshape(t, [24])).toThrow("needs a stream");
+    expect(() => reshape(a, [5, 5])).toThrow(ShapeMismatchError);
+    expect(() => reshape(a, [5, 5])).toThrow("[2, 3, 4] has 24 elements; [5, 5] has 25");
+  });
+
+  it("transpose, swapaxes and moveaxis permute strides (negative axes count from the end)", () => {
+    const a = arr([2, 3, 4]);
+    expect(transpose(a).shape).toEqual([4, 3, 2]);
+    expect(transpose(a, [-1, 0, 1]).strides).toEqual([1, 12, 4]);
+    expect(() => transpose(a, [0, 0, 1])).toThrow(AxisError);
+    expect(() => transpose(a, [0, 1])).toThrow(AxisError);
+    expect(() => transpose(a, [0, 1, 3])).toThrow("axis 3 is out of range for an array of 3 axes (from -3 to 2)");
+    const s = swapaxes(a, 0, -1);
+    expect(s.shape).toEqual([4, 3, 2]);
+    expect(s.strides).toEqual([1, 4, 12]);
+    expect(a.swapaxes(1, 2).shape).toEqual([2, 4, 3]);
+    expect(moveaxis(a, 0, -1).shape).toEqual([3, 4, 2]);
+    expect(moveaxis(a, -1, 0).strides).toEqual([1, 12, 4]);
+    expect(moveaxis(a, [0, 1], [-1, -2]).shape).toEqual([4, 3, 2]);
+    expect(() => moveaxis(a, [0, 1], [0])).toThrow(AxisError);
+    expect(() => moveaxis(a, [0, 0], [1, 2])).toThrow("named twice");
+  });
+
+  it("squeeze and expandDims", () => {
+    const a = arr([1, 3, 1, 4]);
+    expect(squeeze(a).shape).toEqual([3, 4]);
+    expect(a.squeeze(0).shape).toEqual([3, 1, 4]);
+    expect(squeeze(a, [0, -2]).shape).toEqual([3, 4]);
+    expect(() => squeeze(a, 1)).toThrow(AxisError);
+    expect(() => squeeze(a, 1)).toThrow("axis 1 of shape [1, 3, 1, 4] has extent 3, not 1");
+    const b = arr([3, 4]);
+    expect(expandDims(b, 0).shape).toEqual([1, 3, 4]);
+    expect(expandDims(b, -1).shape).toEqual([3, 4, 1]);
+    expect(b.expandDims([0, 2]).shape).toEqual([1, 3, 1, 4]);
+    expect(expandDims(b, 1).strides).toEqual([4, 0, 1]);
+    expect(() => expandDims(b, 3)).toThrow(AxisError);
+  });
+
+  it("ravel is a view of a contiguous array", () => {
+    const a = arr([3, 4]);
+    const r = ravel(a);
+    expect(r.shape).toEqual([12]);
+    expect(r.base).toBe(a);
+    expect(a.ravel().shape).toEqual([12]);
+    expect(() => ravel(a.T)).toThrow("needs a stream");
+  });
+
+  it("broadcastTo gives stride 0 on the broadcast axes; broadcastArrays to the common shape", () => {
+    const row = arr([1, 3]);
+    const b = broadcastTo(row, [4, 3]);
+    expect(b.shape).toEqual([4, 3]);
+    expect(b.strides).toEqual([0, 1]);
+    expect(broadcastTo(arr([3]), [2, 4, 3]).strides).toEqual([0, 0, 1]);
+    expect(row.broadcastTo([5, 3]).shape).toEqual([5, 3]);
+    expect(() => broadcastTo(arr([2, 3]), [4, 3])).toThrow(BroadcastError);
+    expect(() => broadcastTo(arr([2, 3]), [4, 3])).toThrow("[2, 3] to [4, 3]");
+    const [x, y] = broadcastArrays([arr([3, 1]), arr([4])]);
+    expect(x!.shape).toEqual([3, 4]);
+    expect(x!.strides).toEqual([1, 0]);
+    expect(y!.strides).toEqual([0, 1]);
+    expect(() => broadcastArrays([arr([3]), arr([4])])).toThrow(BroadcastError);
+  });
+
+  it("atleast1d, atleast2d, atleast3d", () => {
+    const s = arr([]);
+    expect(atleast1d(s).shape).toEqual([1]);
+    expect(atleast2d(s).shape).toEqual([1, 1]);
+    expect(atleast3d(s).shape).toEqual([1, 1, 1]);
+    const v = arr([5]);
+    expect(atleast1d(v)).toBe(v);
+    expect(atleast2d(v).shape).toEqual([1, 5]);
+    expect(atleast3d(v).shape).toEqual([1, 5, 1]);
+    expect(atleast3d(arr([2, 5])).shape).toEqual([2, 5, 1]);
+  });
+
+  it("flip makes negative strides starting at the last element", () => {
+    const a = arr([3, 4]);
+    const f = flip(a);
+    expect(f.strides).toEqual([-4, -1]);
+    expect(f.byteOffset).toBe(11 * 4);
+    const g = flip(a, { axis: 1 });
+    expect(g.strides).toEqual([4, -1]);
+    expect(g.byteOffset).toBe(3 * 4);
+    expect(() => flip(a, { axis: 2 })).toThrow(AxisError);
+  });
+
+  it("split and arraySplit make views", () => {
+    const a = arr([6, 4]);
+    const parts = split(a, 3);
+    expect(parts.map((p) => p.shape)).toEqual([
+      [2, 4],
+      [2, 4],
+      [2, 4],
+    ]);
+    expect(parts.map((p) => p.byteOffset)).toEqual([0, 32, 64]);
+    const cols = split(a, [1, 3], { axis: 1 });
+    expect(cols.map((p) => p.shape)).toEqual([
+      [6, 1],
+      [6, 2],
+      [6, 1],
+    ]);
+    expect(() => split(a, 4)).toThrow(ShapeMismatchError);
+    expect(() => split(a, 4)).toThrow("arraySplit");
+    expect(arraySplit(a, 4).map((p) => p.shape[0])).toEqual([2, 2, 1, 1]);
+    expect(split(a, [2, 10]).map((p) => p.shape[0])).toEqual([2, 4, 0]);
+    expect(() => split(a, 2, { axis: 2 })).toThrow(AxisError);
+  });
+});
+
+describe("joins", () => {
+  it("plan the result's shape, promoted dtype and each input's offset", () => {
+    const p = concatenatePlan([arr([2, 3]), arr([4, 3], "int32"), arr([1, 3], "int8")], 0, undefined);
+    expect(p.shape).toEqual([7, 3]);
+    expect(p.offsets).toEqual([0, 2, 6]);
+    expect(p.dtype).toBe(dtypes.float64); // float32 with int32: float64
+    expect(concatenatePlan([arr([2, 3], "int8"), arr([2, 5], "uint8")], -1, undefined).dtype).toBe(dtypes.int16);
+    expect(concatenatePlan([arr([2, 3], "float16"), arr([2, 5], "int8")], 1, undefined).dtype).toBe(dtypes.float16);
+  });
+
+  it("refuse mismatched shapes (naming both), bad axes and empty lists before anything runs", () => {
+    expect(() => concatenate([arr([2, 3]), arr([2, 4])])).toThrow(ShapeMismatchError);
+    expect(() => concatenate([arr([2, 3]), arr([2, 4])])).toThrow("array 0 has shape [2, 3] but array 1 has shape [2, 4]");
+    expect(() => concatenate([arr([2, 3]), arr([2])], { axis: 1 })).toThrow("array 1 has shape [2]");
+    expect(() => concatenate([arr([2, 3])], { axis: 2 })).toThrow(AxisError);
+    expect(() => concatenate([])).toThrow(ShapeMismatchError);
+    expect(() => concatenate([arr([]), arr([])])).toThrow("0-d arrays");
+    // Checks pass: the stream is what is missing (arrays over a caller's buffer have none).
+    expect(() => concatenate([arr([2, 3]), arr([4, 3])])).toThrow("needs a stream");
+  });
+});
+
+describe("conversions", () => {
+  it("cast through float for half types, real parts for complex, != 0 for bool", () => {
+    expect(castBody(dtypes.float32, dtypes.int32)).toBe("y = (int)(x)");
+    expect(castBody(dtypes.float16, dtypes.float32)).toBe("y = (float)(((float)(x)))");
+    expect(castBody(dtypes.int32, dtypes.bfloat16)).toBe("y = __nv_bfloat16((float)(x))");
+    expect(castBody(dtypes.float32, dtypes.bool)).toBe("y = (x != 0)");
+    expect(castBody(dtypes.complex64, dtypes.float64)).toBe("y = (double)(x.real())");
+    expect(castBody(dtypes.float32, dtypes.complex128)).toBe("y = cuda::std::complex<double>((double)(x), (double)0)");
+    expect(castBody(dtypes.complex64, dtypes.complex128)).toBe("y = cuda::std::complex<double>(x.real(), x.imag())");
+  });
+});
+
+describe("layout errors", () => {
+  it("views stay inside their buffer", () => {
+    // A broadcast view of a view at the end of its buffer stays inside (stride 0 reaches nothing new).
+    const small = DeviceArray.fromBuffer(Buffer.fromHandle(BASE, 16, { memoryResource: hostResource }), { dtype: "float32", shape: [4] });
+    expect(broadcastTo(small, [1000, 4]).shape).toEqual([1000, 4]);
+    expect(() => DeviceArray.fromBuffer(Buffer.fromHandle(BASE, 16, { memoryResource: hostResource }), { dtype: "float32", shape: [5] })).toThrow(ArrayLayoutError);
+  });
+});
