@@ -1,0 +1,130 @@
+/**
+ * Shape operations on a real GPU, read back against the same operations on the CPU: reshape that must copy, flatten
+ * and ravel of views, broadcast views read back, flip (negative strides), swapaxes, moveaxis, split views,
+ * concatenate along each axis (one dtype, promoted dtypes through the conversion kernel, flattened inputs, a given
+ * `out`), stack, hstack and vstack. Skips without a GPU.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Device, DeviceArray, ShapeMismatchError, decodeHalf, encodeHalf, type Stream } from "../../../src/index.ts";
+import { broadcastTo, concatenate, flatten, flip, hstack, moveaxis, ravel, reshape, split, stack, swapaxes, vstack } from "../../../src/array.ts";
+import { gpu, skipNote } from "../../support/gpu.ts";
+
+const nums = (a: ArrayLike<number | bigint>): number[] => Array.from(a as ArrayLike<number>, (v) => Number(v));
+const iota = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
+
+/** Row-major elements of `data` (of `shape`) permuted by `perm` (a transpose on the CPU). */
+function hostTranspose(data: readonly number[], shape: readonly number[], perm: readonly number[]): number[] {
+  const outShape = perm.map((p) => shape[p]!);
+  const strides = shape.map((_, d) => shape.slice(d + 1).reduce((a, b) => a * b, 1));
+  const n = data.length;
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    let r = i;
+    let src = 0;
+    for (let d = outShape.length - 1; d >= 0; d--) {
+      const c = r % outShape[d]!;
+      r = Math.floor(r / outShape[d]!);
+      src += c * strides[perm[d]!]!;
+    }
+    out.push(data[src]!);
+  }
+  return out;
+}
+
+describe.skipIf(!gpu.available)(`shape operations on a GPU${skipNote}`, () => {
+  let dev: Device;
+  let stream: Stream;
+
+  beforeAll(() => {
+    if (!gpu.available) return;
+    dev = new Device(0);
+    dev.setCurrent();
+    stream = dev.createStream();
+  });
+
+  afterAll(() => {
+    stream?.close();
+  });
+
+  it("reshape copies where the strides do not allow a view; flatten and ravel of a transposed view", () => {
+    using x = DeviceArray.from(Float32Array.from(iota(24)), { stream, shape: [2, 3, 4] });
+    const t = x.transpose(); // [4, 3, 2]
+    using r = reshape(t, [6, 4]);
+    expect(r.shape).toEqual([6, 4]);
+    expect(r.base).toBeUndefined();
+    expect(nums(r.toTypedArraySync())).toEqual(hostTranspose(iota(24), [2, 3, 4], [2, 1, 0]));
+    using f = flatten(t);
+    expect(nums(f.toTypedArraySync())).toEqual(hostTranspose(iota(24), [2, 3, 4], [2, 1, 0]));
+    using rv = ravel(t);
+    expect(nums(rv.toTypedArraySync())).toEqual(hostTranspose(iota(24), [2, 3, 4], [2, 1, 0]));
+    expect(ravel(x).base).toBe(x);
+    using fm = t.flatten();
+    expect(fm.shape).toEqual([24]);
+  });
+
+  it("broadcast views, flips, swapaxes and moveaxis read back as on the CPU", () => {
+    using row = DeviceArray.from(Int32Array.from([1, 2, 3]), { stream });
+    const b = broadcastTo(row, [4, 3]);
+    expect(nums(b.toTypedArraySync())).toEqual([1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3]);
+    using x = DeviceArray.from(Int32Array.from(iota(12)), { stream, shape: [3, 4] });
+    expect(nums(flip(x).toTypedArraySync())).toEqual(iota(12).reverse());
+    expect(nums(flip(x, { axis: 1 }).toTypedArraySync())).toEqual([3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8]);
+    expect(nums(flip(x, { axis: 0 }).toTypedArraySync())).toEqual([8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3]);
+    expect(nums(swapaxes(x, 0, 1).toTypedArraySync())).toEqual(hostTranspose(iota(12), [3, 4], [1, 0]));
+    using y = DeviceArray.from(Int32Array.from(iota(24)), { stream, shape: [2, 3, 4] });
+    expect(nums(moveaxis(y, 0, -1).toTypedArraySync())).toEqual(hostTranspose(iota(24), [2, 3, 4], [1, 2, 0]));
+  });
+
+  it("split gives views over the parts", () => {
+    using x = DeviceArray.from(Int32Array.from(iota(24)), { stream, shape: [4, 6] });
+    const [a, b, c] = split(x, [1, 4], { axis: 1 });
+    expect(nums(a!.toTypedArraySync())).toEqual([0, 6, 12, 18]);
+    expect(nums(b!.toTypedArraySync())).toEqual([1, 2, 3, 7, 8, 9, 13, 14, 15, 19, 20, 21]);
+    expect(c!.shape).toEqual([4, 2]);
+    const halves = split(x, 2);
+    expect(nums(halves[1]!.toTypedArraySync())).toEqual(iota(24).slice(12));
+  });
+
+  it("concatenate along each axis, with one dtype and with promotion", () => {
+    using a = DeviceArray.from(Float32Array.from(iota(6)), { stream, shape: [2, 3] });
+    using b = DeviceArray.from(Int32Array.from([10, 11, 12, 13, 14, 15]), { stream, shape: [2, 3] });
+    using c0 = concatenate([a, a], { axis: 0 });
+    expect(c0.dtype.name).toBe("float32");
+    expect(nums(c0.toTypedArraySync())).toEqual([...iota(6), ...iota(6)]);
+    using c1 = concatenate([a, b], { axis: 1 });
+    expect(c1.dtype.name).toBe("float64");
+    expect(c1.shape).toEqual([2, 6]);
+    expect(nums(c1.toTypedArraySync())).toEqual([0, 1, 2, 10, 11, 12, 3, 4, 5, 13, 14, 15]);
+    using c2 = concatenate([a.T, b.T], { axis: -1 });
+    expect(nums(c2.toTypedArraySync())).toEqual([0, 3, 10, 13, 1, 4, 11, 14, 2, 5, 12, 15]);
+    using flat = concatenate([a.T, b], { axis: null });
+    expect(nums(flat.toTypedArraySync())).toEqual([0, 3, 1, 4, 2, 5, 10, 11, 12, 13, 14, 15]);
+    using h = DeviceArray.from(Uint16Array.from([1.5, -2, 3].map(encodeHalf)), { stream, dtype: "float16" });
+    using i8 = DeviceArray.from(Int8Array.from([-7, 8]), { stream });
+    using ch = concatenate([h, i8]);
+    expect(ch.dtype.name).toBe("float16");
+    expect(Array.from(ch.toTypedArraySync() as Uint16Array, decodeHalf)).toEqual([1.5, -2, 3, -7, 8]);
+    using out = DeviceArray.zeros([4, 3], "int64", { stream });
+    expect(concatenate([a, b], { out })).toBe(out);
+    expect(nums(out.toTypedArraySync())).toEqual([0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15]);
+    expect(() => concatenate([a, DeviceArray.zeros([3, 2], "float32", { stream })], { axis: 0 })).toThrow(ShapeMismatchError);
+  });
+
+  it("stack, hstack and vstack", () => {
+    using a = DeviceArray.from(Int32Array.from([1, 2, 3]), { stream });
+    using b = DeviceArray.from(Int32Array.from([4, 5, 6]), { stream });
+    using s0 = stack([a, b]);
+    expect(s0.shape).toEqual([2, 3]);
+    expect(nums(s0.toTypedArraySync())).toEqual([1, 2, 3, 4, 5, 6]);
+    using s1 = stack([a, b], { axis: 1 });
+    expect(s1.shape).toEqual([3, 2]);
+    expect(nums(s1.toTypedArraySync())).toEqual([1, 4, 2, 5, 3, 6]);
+    using h = hstack([a, b]);
+    expect(nums(h.toTypedArraySync())).toEqual([1, 2, 3, 4, 5, 6]);
+    using v = vstack([a, b]);
+    expect(v.shape).toEqual([2, 3]);
+    using m = DeviceArray.from(Int32Array.from(iota(6)), { stream, shape: [3, 2] });
+    using h2 = hstack([m, m]);
+    expect(nums(h2.toTypedArraySync())).toEqual([0, 1, 0, 1, 2, 3, 2, 3, 4, 5, 4, 5]);
+  });
+});
