@@ -98,7 +98,7 @@ describe("scan source", () => {
   it("has the three kernels, 16-byte packs and the look-back protocol", () => {
     const s = scanSource("sum", dtypes.float32, dtypes.float32, dtypes.float32, false);
     for (const k of ["_tiles(", "_rows(", "_lines("]) expect(s).toContain(`cuda_ts_scan_sum_float32_float32_float32${k}`);
-    expect(s).toContain("#define CT_ITEMS 16");
+    expect(s).toContain("#define CT_ITEMS 32");
     expect(s).toContain("#define CT_VEC 4");
     expect(s).toContain("struct __align__(16) ct_in_pack { TI e[CT_VEC]; };");
     expect(s).toContain("ld.acquire.gpu.global.b32");
@@ -119,19 +119,19 @@ describe("scan source", () => {
     expect(h).toContain("return a * b;");
     expect(h).toContain("return (TA)(1);");
     const b = scanSource("sum", dtypes.int8, dtypes.int64, dtypes.int64, false);
-    expect(b).toContain("#define CT_ITEMS 16");
+    expect(b).toContain("#define CT_ITEMS 32");
     expect(b).toContain("#define CT_VEC 16");
     expect(b).toContain("struct __align__(16) ct_out_pack");
     expect(scanOutputAlign(dtypes.float32, dtypes.float16)).toBe(8);
     expect(scanSource("sum", dtypes.float32, dtypes.int32, dtypes.bool, true)).toContain("return (a != (TA)0);");
   });
 
-  it("tile shapes: 16-byte loads, 4 to 16 elements per thread", () => {
-    expect(scanTileShape(dtypes.int8)).toEqual({ items: 16, vec: 16, tile: 16 * SCAN_BLOCK });
-    expect(scanTileShape(dtypes.float16)).toEqual({ items: 16, vec: 8, tile: 16 * SCAN_BLOCK });
-    expect(scanTileShape(dtypes.float32)).toEqual({ items: 16, vec: 4, tile: 16 * SCAN_BLOCK });
-    expect(scanTileShape(dtypes.float64)).toEqual({ items: 8, vec: 2, tile: 8 * SCAN_BLOCK });
-    expect(scanTileShape(dtypes.complex128)).toEqual({ items: 4, vec: 1, tile: 4 * SCAN_BLOCK });
+  it("tile shapes: 16-byte loads, 8 to 32 elements per thread", () => {
+    expect(scanTileShape(dtypes.int8)).toEqual({ items: 32, vec: 16, tile: 32 * SCAN_BLOCK });
+    expect(scanTileShape(dtypes.float16)).toEqual({ items: 32, vec: 8, tile: 32 * SCAN_BLOCK });
+    expect(scanTileShape(dtypes.float32)).toEqual({ items: 32, vec: 4, tile: 32 * SCAN_BLOCK });
+    expect(scanTileShape(dtypes.float64)).toEqual({ items: 16, vec: 2, tile: 16 * SCAN_BLOCK });
+    expect(scanTileShape(dtypes.complex128)).toEqual({ items: 8, vec: 1, tile: 8 * SCAN_BLOCK });
   });
 });
 

@@ -30,8 +30,10 @@ import { elementCount, sameShape } from "../layout.ts";
 import { provideArrayMethods } from "../methods.ts";
 import type { TakeOptions } from "../options.ts";
 import { describeValue } from "../../../errors/describe.ts";
-import type { Buffer } from "../../memory/buffer.ts";
-import { LegacyPinnedMemoryResource } from "../../memory/pinned.ts";
+import { CU_MEMHOSTALLOC_DEVICEMAP, CU_MEMHOSTALLOC_PORTABLE } from "../../../bindings/driver.ts";
+import { ffi } from "../../../ffi/index.ts";
+import type { NativePointer } from "../../../ffi/types.ts";
+import { driver, withCurrentContext } from "../../base/driver-state.ts";
 import type { Device } from "../../device.ts";
 import type { Kernel } from "../../launch/kernel.ts";
 import { launch, type KernelArgument } from "../../launch/launch.ts";
@@ -74,10 +76,14 @@ interface FlagSlot {
   readonly at64: number;
 }
 
-const SLOTS_PER_CHUNK = 4096 / INDEX_FLAG_BYTES;
-let chunk: { buffer: Buffer; ints: Int32Array; longs: BigInt64Array; used: number } | undefined;
-/** Keeps every chunk alive for the process (a few KiB of pinned memory, allocated once per 128 streams). */
-const chunks: Buffer[] = [];
+const CHUNK_BYTES = 4096;
+const SLOTS_PER_CHUNK = CHUNK_BYTES / INDEX_FLAG_BYTES;
+/**
+ * The current chunk of records: page-locked, mapped host memory from cuMemHostAlloc (portable: any context may use
+ * it; with unified addressing its address is the same on the host and the devices). Chunks are never freed (4 KiB
+ * per 128 streams) and belong to no Buffer, so no scope can close them under a running kernel.
+ */
+let chunk: { address: bigint; ints: Int32Array; longs: BigInt64Array; used: number } | undefined;
 const slots = new WeakMap<Stream, FlagSlot>();
 
 /** The flag record of `stream` (allocated at its first checked launch, reused after). */
@@ -85,13 +91,13 @@ function flagFor(stream: Stream): FlagSlot {
   let s = slots.get(stream);
   if (s !== undefined) return s;
   if (chunk === undefined || chunk.used >= SLOTS_PER_CHUNK) {
-    const buffer = new LegacyPinnedMemoryResource(stream.context).allocate(4096, { stream });
-    chunks.push(buffer);
-    chunk = { buffer, ints: buffer.asTypedArray(Int32Array), longs: buffer.asTypedArray(BigInt64Array), used: 0 };
+    const ptr = withCurrentContext(stream.context.handle, () => driver.cuMemHostAlloc(CHUNK_BYTES, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP)) as NativePointer;
+    const memory = ffi.view(ptr as Parameters<typeof ffi.view>[0], CHUNK_BYTES);
+    chunk = { address: ffi.bigAddressOf(ptr), ints: new Int32Array(memory), longs: new BigInt64Array(memory), used: 0 };
     chunk.ints.fill(0);
   }
   const k = chunk.used++;
-  s = { address: BigInt(chunk.buffer.handle) + BigInt(k * INDEX_FLAG_BYTES), ints: chunk.ints, longs: chunk.longs, at32: (k * INDEX_FLAG_BYTES) / 4, at64: (k * INDEX_FLAG_BYTES) / 8 };
+  s = { address: chunk.address + BigInt(k * INDEX_FLAG_BYTES), ints: chunk.ints, longs: chunk.longs, at32: (k * INDEX_FLAG_BYTES) / 4, at64: (k * INDEX_FLAG_BYTES) / 8 };
   slots.set(stream, s);
   return s;
 }

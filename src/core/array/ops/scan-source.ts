@@ -30,11 +30,15 @@ export const SCAN_MAX_DIMS = 8;
 /** Bytes of the line layout struct: extents, input and output strides of the other axes, then ndim, length, the scanned axis's two strides. */
 export const SCAN_LINES_BYTES = 3 * SCAN_MAX_DIMS * 8 + 4 * 8;
 
-/** Elements per thread of the tile kernel, and per 16-byte load: a tile is SCAN_BLOCK × items elements. */
+/**
+ * Elements per thread of the tile kernel, and per 16-byte load: a tile is SCAN_BLOCK × items elements (32 KiB of
+ * 4-byte input). Large tiles keep the look-back cheap: a tile's look-back walks back 32 tiles per round trip to L2,
+ * so the tiles a second must stay well below 32 per L2 latency at full memory bandwidth.
+ */
 export function scanTileShape(input: DType): { items: number; vec: number; tile: number } {
   const size = input.itemsize;
   const vec = Math.max(1, 16 / size);
-  const items = Math.max(vec, Math.min(16, 64 / size));
+  const items = Math.max(vec, Math.min(32, 128 / size));
   return { items, vec, tile: SCAN_BLOCK * items };
 }
 
