@@ -158,6 +158,19 @@ describe.skipIf(!gpu.available)(`scans on a GPU${skipNote}`, () => {
     }
   });
 
+  it("few long strided lines: each cut into chunks (two passes)", () => {
+    for (const shape of [
+      [3000, 40],
+      [20_000, 3],
+    ]) {
+      const v = ints(shape[0]! * shape[1]!, -5, 5, shape[0]!);
+      using x = DeviceArray.from(Int32Array.from(v), { stream, shape });
+      using c = cumsum(x, { axis: 0 });
+      expect(c.dtype.name).toBe("int64");
+      expect(firstDifference(nums(c.toTypedArraySync()), hostScanAxis(v, shape, 0)), `[${shape}]`).toBe("none");
+    }
+  });
+
   it("a few long lines: one tile launch per line", () => {
     const shape = [3, 70_000];
     const v = ints(3 * 70_000, -5, 5, 8);

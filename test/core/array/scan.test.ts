@@ -69,13 +69,25 @@ describe("scan plans", () => {
     const cols = scanPlan([100, 200], [200, 1], [200, 1], 0);
     expect(cols).toMatchObject({ kind: "lines", lines: 200, len: 100, shape: [200], stridesIn: [1], stridesOut: [1], axisIn: 200, axisOut: 200 });
     const short = scanPlan([1000, 8], [8, 1], [8, 1], 1);
-    expect(short.kind).toBe("lines");
+    expect(short).toMatchObject({ kind: "lines", chunks: 1, chunkLen: 8 });
     // The middle axis of a 3-d array: the other two merge only where they are neighbours (they are not here).
     const mid = scanPlan([2, 3, 4], [12, 4, 1], [12, 4, 1], 1);
     expect(mid).toMatchObject({ kind: "lines", lines: 8, len: 3, shape: [2, 4], stridesIn: [12, 1], axisIn: 4 });
     // A transposed input into a contiguous output.
     const t = scanPlan([4, 3], [1, 4], [3, 1], 1);
     expect(t).toMatchObject({ kind: "lines", shape: [4], stridesIn: [1], stridesOut: [3], axisIn: 4, axisOut: 1 });
+  });
+
+  it("too few lines to fill the device: each line cut into chunks of at least 64", () => {
+    const p = scanPlan([16384, 1024], [1024, 1], [1024, 1], 0);
+    expect(p).toMatchObject({ kind: "lines", lines: 1024, len: 16384, chunks: 256, chunkLen: 64 });
+    const q = scanPlan([3000, 40], [40, 1], [40, 1], 0);
+    expect(q).toMatchObject({ kind: "lines", lines: 40, chunks: 46, chunkLen: 66 });
+    // The last chunk is shorter; every element is in one chunk.
+    expect(q.kind === "lines" && (q.chunks - 1) * q.chunkLen < 3000 && q.chunks * q.chunkLen >= 3000).toBe(true);
+    expect(scanPlan([3000, 40], [40, 1], [40, 1], 0, 40)).toMatchObject({ chunks: 1, chunkLen: 3000 });
+    // Rows (contiguous along the axis) are never cut.
+    expect(scanPlan([10, 5000], [5000, 1], [5000, 1], 1)).toMatchObject({ kind: "rows", chunks: 1 });
   });
 
   it("the line layout struct is extents, strides in, strides out, ndim, length, the axis strides", () => {

@@ -9,8 +9,9 @@
  *   memory), publishes its aggregate, looks back over its predecessors a warp at a time (32 tiles per step, stopping
  *   at the nearest tile that published its inclusive prefix), publishes its own inclusive prefix, and writes.
  * - `<name>_rows`: a warp per line for lines contiguous along the scanned axis (128 elements a step, a carry).
- * - `<name>_lines`: a thread per line, for short scanned axes (consecutive threads take neighbouring lines: coalesced
- *   when the other axes are the contiguous ones).
+ * - `<name>_lines`: a thread per line, for short or strided scanned axes (consecutive threads take neighbouring lines:
+ *   coalesced when the other axes are the contiguous ones); when the lines are too few to fill the device, each line
+ *   is cut into chunks: one launch sums the chunks, a second scans each chunk from the totals of the ones before it.
  *
  * @module
  */
@@ -308,18 +309,35 @@ export function scanSource(op: ScanOp, input: DType, accumulate: DType, out: DTy
     "    }",
     "  }",
     "}",
-    "// A thread per line.",
-    `extern "C" __global__ void __launch_bounds__(CT_BLOCK) ${name}_lines(const TI* __restrict__ in, TO* __restrict__ out, unsigned long long lines, ct_lines l) {`,
-    "  for (unsigned long long t = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; t < lines; t += (unsigned long long)gridDim.x * blockDim.x) {",
+    "// A thread per (chunk, line), lines the fastest (neighbouring threads take neighbouring lines), 8 loads in flight.",
+    "// Phase 0 writes each chunk's total; phase 1 starts from the totals of the line's earlier chunks and writes the",
+    "// results. One chunk per line (phase 1 alone, no totals): a thread per line.",
+    `extern "C" __global__ void __launch_bounds__(CT_BLOCK) ${name}_lines(const TI* __restrict__ in, TO* __restrict__ out, unsigned long long lines, ct_lines l, long long chunkLen, long long chunks, TA* totals, int phase) {`,
+    "  const unsigned long long count = lines * (unsigned long long)chunks;",
+    "  for (unsigned long long t = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; t < count; t += (unsigned long long)gridDim.x * blockDim.x) {",
+    "    const unsigned long long c = t / lines;",
+    "    const unsigned long long line = t - c * lines;",
     "    long long oi, oo;",
-    "    ct_line_offsets(t, l, oi, oo);",
+    "    ct_line_offsets(line, l, oi, oo);",
+    "    const long long j0 = (long long)c * chunkLen;",
+    "    const long long j1 = j0 + chunkLen < l.len ? j0 + chunkLen : l.len;",
     "    TA a = ct_identity();",
-    "    for (long long j = 0; j < l.len; ++j) {",
-    "      const TA x = ct_in(in[oi + j * l.sa_in]);",
-    "      if (CT_EXCLUSIVE) out[oo + j * l.sa_out] = ct_out(a);",
-    "      a = ct_op(a, x);",
-    "      if (!CT_EXCLUSIVE) out[oo + j * l.sa_out] = ct_out(a);",
+    "    if (phase == 1)",
+    "      for (unsigned long long q = 0; q < c; ++q) a = ct_op(a, totals[q * lines + line]);",
+    "    for (long long j = j0; j < j1; j += 8) {",
+    "      TA x[8];",
+    "#pragma unroll",
+    "      for (int u = 0; u < 8; ++u) x[u] = j + u < j1 ? ct_in(in[oi + (j + u) * l.sa_in]) : ct_identity();",
+    "#pragma unroll",
+    "      for (int u = 0; u < 8; ++u) {",
+    "        if (j + u < j1) {",
+    "          if (phase == 1 && CT_EXCLUSIVE) out[oo + (j + u) * l.sa_out] = ct_out(a);",
+    "          a = ct_op(a, x[u]);",
+    "          if (phase == 1 && !CT_EXCLUSIVE) out[oo + (j + u) * l.sa_out] = ct_out(a);",
+    "        }",
+    "      }",
     "    }",
+    "    if (phase == 0) totals[t] = a;",
     "  }",
     "}",
   ];

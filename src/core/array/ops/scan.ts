@@ -29,7 +29,7 @@ import type { CUdeviceptr } from "../../../bindings/driver.ts";
 import type { Device } from "../../device.ts";
 import type { Kernel } from "../../launch/kernel.ts";
 import { launch } from "../../launch/launch.ts";
-import { i32, u64 } from "../../launch/scalars.ts";
+import { i32, i64, u64 } from "../../launch/scalars.ts";
 import type { Stream } from "../../stream.ts";
 import { compileKernels, configFor } from "../../kernels/compile.ts";
 import { headersFor } from "../../kernels/params.ts";
@@ -86,7 +86,10 @@ export type ScanPlan =
   | { readonly kind: "empty" }
   /** One contiguous run per launch: the single-pass tile kernel; `lineOffsets` are each run's first element (input, output). */
   | { readonly kind: "tiles"; readonly len: number; readonly lineOffsets: readonly (readonly [number, number])[] }
-  /** A warp per line, or a thread per line, over the merged other axes. */
+  /**
+   * A warp per line, or a thread per (chunk, line), over the merged other axes: `chunks` pieces of `chunkLen`
+   * elements per line (1: a thread per line).
+   */
   | {
       readonly kind: "rows" | "lines";
       readonly lines: number;
@@ -96,19 +99,26 @@ export type ScanPlan =
       readonly stridesOut: readonly number[];
       readonly axisIn: number;
       readonly axisOut: number;
+      readonly chunks: number;
+      readonly chunkLen: number;
     };
 
 /** Lines at most this many, each at least {@link SCAN_TILES_MIN_LENGTH} long and contiguous, get a tile-kernel launch each. */
-export const SCAN_TILES_MAX_LINES = 8;
+export const SCAN_TILES_MAX_LINES = 64;
 /** See {@link SCAN_TILES_MAX_LINES}. */
 export const SCAN_TILES_MIN_LENGTH = 1 << 16;
+/** Threads a thread-per-line scan aims for (lines × chunks): enough to keep a large GPU's memory busy. */
+export const SCAN_FILL_THREADS = 1 << 18;
+/** The shortest chunk a line is cut into. */
+export const SCAN_MIN_CHUNK = 64;
 
 /**
  * The plan of a scan along `axis` of an input of `shape` and `stridesIn` into an output with `stridesOut` (strides in
  * elements). One contiguous line (or a few long ones): the tile kernel per line; lines contiguous along the axis and
- * at least 64 long: a warp per line; otherwise a thread per line.
+ * at least 64 long: a warp per line; otherwise a thread per line, each line cut into chunks when the lines alone
+ * give fewer than `fillThreads` threads.
  */
-export function scanPlan(shape: readonly number[], stridesIn: readonly number[], stridesOut: readonly number[], axis: number): ScanPlan {
+export function scanPlan(shape: readonly number[], stridesIn: readonly number[], stridesOut: readonly number[], axis: number, fillThreads = SCAN_FILL_THREADS): ScanPlan {
   if (elementCount(shape) === 0) return { kind: "empty" };
   const len = shape[axis]!;
   const others = shape.filter((_, d) => d !== axis);
@@ -139,8 +149,11 @@ export function scanPlan(shape: readonly number[], stridesIn: readonly number[],
   if (merged.shape.length > SCAN_MAX_DIMS) {
     throw new ArrayLayoutError(`cumsum/cumprod: the axes besides the scanned one merge into ${merged.shape.length} axes, more than ${SCAN_MAX_DIMS}; copy the array to a contiguous one first`);
   }
+  const rows = axisIn === 1 && len >= 64;
+  const chunks = rows ? 1 : Math.max(1, Math.min(Math.ceil(fillThreads / lines), Math.floor(len / SCAN_MIN_CHUNK)));
+  const chunkLen = Math.ceil(len / chunks);
   return {
-    kind: axisIn === 1 && len >= 64 ? "rows" : "lines",
+    kind: rows ? "rows" : "lines",
     lines,
     len,
     shape: merged.shape,
@@ -148,6 +161,8 @@ export function scanPlan(shape: readonly number[], stridesIn: readonly number[],
     stridesOut: merged.strides[1]!,
     axisIn,
     axisOut,
+    chunks: Math.ceil(len / chunkLen),
+    chunkLen,
   };
 }
 
@@ -197,9 +212,23 @@ function runScan(stream: Stream, plan: ScanPlan, op: ScanOp, input: DType, accum
     return;
   }
   const bytes = scanLinesLayout(plan.shape, plan.stridesIn, plan.stridesOut, plan.len, plan.axisIn, plan.axisOut);
-  const threads = plan.kind === "rows" ? plan.lines * 32 : plan.lines;
-  const grid = Math.max(1, Math.min(Math.ceil(threads / SCAN_BLOCK), k.maxGrid));
-  launch(stream, configFor(grid, SCAN_BLOCK), plan.kind === "rows" ? k.rows : k.lines, [src, dst, u64(plan.lines), bytes]);
+  const threads = plan.kind === "rows" ? plan.lines * 32 : plan.lines * plan.chunks;
+  const config = configFor(Math.max(1, Math.min(Math.ceil(threads / SCAN_BLOCK), k.maxGrid)), SCAN_BLOCK);
+  if (plan.kind === "rows") {
+    launch(stream, config, k.rows, [src, dst, u64(plan.lines), bytes]);
+    return;
+  }
+  if (plan.chunks === 1) {
+    launch(stream, config, k.lines, [src, dst, u64(plan.lines), bytes, i64(plan.chunkLen), i64(1), 0n, i32(1)]);
+    return;
+  }
+  // Two passes over the chunks: their totals, then the scan of each from the totals before it.
+  const totals = DeviceArray.empty([plan.lines * plan.chunks], accumulate, { stream });
+  try {
+    for (const phase of [0, 1]) launch(stream, config, k.lines, [src, dst, u64(plan.lines), bytes, i64(plan.chunkLen), i64(plan.chunks), totals.address, i32(phase)]);
+  } finally {
+    totals.close(stream);
+  }
 }
 
 /**
