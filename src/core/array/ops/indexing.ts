@@ -254,14 +254,18 @@ function mergeLayout(shape: readonly number[], stIdx: readonly number[], stA: re
   return m;
 }
 
-function gather(what: IndexOperation, a: DeviceArray, idx: DeviceArray, plan: GatherPlan, mode: Mode, given: DeviceArray | undefined, stream: Stream): DeviceArray {
+/** The checks of a gather's plan and `out` (before any stream is used). */
+function checkGather(what: IndexOperation, a: DeviceArray, plan: GatherPlan, given: DeviceArray | undefined): void {
   if (given !== undefined) {
     checkArray(given, `${what}: out`);
     if (!sameShape(given.shape, plan.shape)) throw new ShapeMismatchError(`${what}: out has shape [${given.shape.join(", ")}] but the result has shape [${plan.shape.join(", ")}]`);
     if (given.dtype !== a.dtype) throw new DTypeError(`${what}: out is ${given.dtype.name} but the array is ${a.dtype.name}`);
   }
+  if (elementCount(plan.shape) > 0 && plan.extent === 0) throw new IndexError(`${what}: cannot take from an empty axis (extent 0)`);
+}
+
+function gather(what: IndexOperation, a: DeviceArray, idx: DeviceArray, plan: GatherPlan, mode: Mode, given: DeviceArray | undefined, stream: Stream): DeviceArray {
   const n = elementCount(plan.shape);
-  if (n > 0 && plan.extent === 0) throw new IndexError(`${what}: cannot take from an empty axis (extent 0)`);
   const direct = given !== undefined && given.isContiguous;
   const out = direct ? given : DeviceArray.empty(plan.shape, a.dtype, { stream });
   if (n > 0) {
@@ -301,11 +305,13 @@ export function take(a: DeviceArray, indices: DeviceArray | readonly number[], o
   const axis = options?.axis === undefined || options.axis === null ? undefined : normalizeAxis(options.axis, a.ndim, what);
   const extent = axis === undefined ? a.size : a.shape[axis]!;
   const checked = checkedIndices(indices, extent, mode, what);
+  const [idxShape, idxStrides] = checked instanceof DeviceArray ? [checked.shape, checked.strides] : [[checked.length], [1]];
+  const plan = axis === undefined ? takePlan([a.size], [1], idxShape, idxStrides, 0) : takePlan(a.shape, a.strides, idxShape, idxStrides, axis);
+  checkGather(what, a, plan, options?.out);
   const stream = operationStream(what, options, [a, ...(indices instanceof DeviceArray ? [indices] : []), ...(options?.out !== undefined ? [options.out] : [])]);
   const { array: idx, owned } = indexArray(checked, stream);
   const flat = axis === undefined && !a.isContiguous ? a.copy({ stream }) : a;
   try {
-    const plan = axis === undefined ? takePlan([a.size], [1], idx.shape, idx.strides, 0) : takePlan(a.shape, a.strides, idx.shape, idx.strides, axis);
     return gather(what, flat, idx, plan, mode, options?.out, stream);
   } finally {
     if (owned) idx.close(stream);
@@ -327,6 +333,7 @@ export function takeAlongAxis(a: DeviceArray, indices: DeviceArray, options: Tak
   const mode = checkMode(options.mode, what);
   const axis = normalizeAxis(options.axis, a.ndim, what);
   const plan = takeAlongAxisPlan(a.shape, a.strides, indices.shape, indices.strides, axis);
+  checkGather(what, a, plan, options.out);
   const stream = operationStream(what, options, [a, indices, ...(options.out !== undefined ? [options.out] : [])]);
   return gather(what, a, indices, plan, mode, options.out, stream);
 }
