@@ -2,11 +2,11 @@
  * Shape operations on a real GPU, read back against the same operations on the CPU: reshape that must copy, flatten
  * and ravel of views, broadcast views read back, flip (negative strides), swapaxes, moveaxis, split views,
  * concatenate along each axis (one dtype, promoted dtypes through the conversion kernel, flattened inputs, a given
- * `out`), stack, hstack and vstack. Skips without a GPU.
+ * `out`), stack, hstack and vstack, repeat and tile. Skips without a GPU.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Device, DeviceArray, ShapeMismatchError, decodeHalf, encodeHalf, type Stream } from "../../../src/index.ts";
-import { broadcastTo, concatenate, flatten, flip, hstack, moveaxis, ravel, reshape, split, stack, swapaxes, vstack } from "../../../src/array.ts";
+import { broadcastTo, concatenate, flatten, flip, hstack, moveaxis, ravel, repeat, reshape, split, stack, swapaxes, tile, vstack } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 
 const nums = (a: ArrayLike<number | bigint>): number[] => Array.from(a as ArrayLike<number>, (v) => Number(v));
@@ -108,6 +108,26 @@ describe.skipIf(!gpu.available)(`shape operations on a GPU${skipNote}`, () => {
     expect(concatenate([a, b], { out })).toBe(out);
     expect(nums(out.toTypedArraySync())).toEqual([0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15]);
     expect(() => concatenate([a, DeviceArray.zeros([3, 2], "float32", { stream })], { axis: 0 })).toThrow(ShapeMismatchError);
+  });
+
+  it("repeat and tile", () => {
+    using x = DeviceArray.from(Int32Array.from([1, 2, 3, 4, 5, 6]), { stream, shape: [2, 3] });
+    using r = repeat(x, 2);
+    expect(nums(r.toTypedArraySync())).toEqual([1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6]);
+    using r0 = repeat(x, 2, { axis: 0 });
+    expect(r0.shape).toEqual([4, 3]);
+    expect(nums(r0.toTypedArraySync())).toEqual([1, 2, 3, 1, 2, 3, 4, 5, 6, 4, 5, 6]);
+    using r1 = repeat(x.T, 3, { axis: -1 });
+    expect(r1.shape).toEqual([3, 6]);
+    expect(nums(r1.toTypedArraySync())).toEqual([1, 1, 1, 4, 4, 4, 2, 2, 2, 5, 5, 5, 3, 3, 3, 6, 6, 6]);
+    using t = tile(x, 2);
+    expect(t.shape).toEqual([2, 6]);
+    expect(nums(t.toTypedArraySync())).toEqual([1, 2, 3, 1, 2, 3, 4, 5, 6, 4, 5, 6]);
+    using t2 = tile(x, [2, 1, 2]);
+    expect(t2.shape).toEqual([2, 2, 6]);
+    expect(nums(t2.toTypedArraySync())).toEqual([1, 2, 3, 1, 2, 3, 4, 5, 6, 4, 5, 6, 1, 2, 3, 1, 2, 3, 4, 5, 6, 4, 5, 6]);
+    using e = repeat(x, 0);
+    expect(e.shape).toEqual([0]);
   });
 
   it("stack, hstack and vstack", () => {

@@ -17,10 +17,12 @@ import {
   flip,
   moveaxis,
   ravel,
+  repeat,
   reshape,
   split,
   squeeze,
   swapaxes,
+  tile,
   transpose,
 } from "../../../src/array.ts";
 import { concatenatePlan } from "../../../src/core/array/ops/shape.ts";
@@ -178,6 +180,17 @@ describe("joins", () => {
     expect(() => concatenate([arr([]), arr([])])).toThrow("0-d arrays");
     // Checks pass: the stream is what is missing (arrays over a caller's buffer have none).
     expect(() => concatenate([arr([2, 3]), arr([4, 3])])).toThrow("needs a stream");
+  });
+});
+
+describe("repetitions", () => {
+  it("refuse bad counts and axes before the stream", () => {
+    const a = arr([2, 3]);
+    expect(() => repeat(a, -1)).toThrow(ShapeMismatchError);
+    expect(() => repeat(a, [1, 2] as unknown as number)).toThrow("one count for every element");
+    expect(() => repeat(a, 2, { axis: 2 })).toThrow(AxisError);
+    expect(() => tile(a, [2, -1])).toThrow(ShapeMismatchError);
+    expect(() => tile(a, 2)).toThrow("needs a stream");
   });
 });
 

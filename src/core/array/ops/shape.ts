@@ -296,6 +296,73 @@ export function arraySplit(a: DeviceArray, sections: number | readonly number[],
   return splitAt(a, bounds, axis);
 }
 
+// ---- repetitions ----
+
+/** Options of `repeat`: the axis (default: the flattened array) and the stream. */
+export interface RepeatOptions extends ArrayOperationOptions {
+  readonly axis?: number;
+}
+
+/**
+ * Each element of `a` repeated `repeats` times along `axis` (default: the flattened array), a new contiguous array:
+ * `repeat([1, 2], 2)` is `[1, 1, 2, 2]`. One strided copy from a view that repeats each element (stride 0); a list
+ * of counts per element is not supported (ShapeMismatchError).
+ */
+export function repeat(a: DeviceArray, repeats: number, options?: RepeatOptions): DeviceArray {
+  checkArray(a, "repeat");
+  if (typeof repeats !== "number" || !Number.isSafeInteger(repeats) || repeats < 0) {
+    throw new ShapeMismatchError(`repeat: repeats is a non-negative integer (one count for every element), got ${describeValue(repeats)}`);
+  }
+  const axis = options?.axis === undefined || options.axis === null ? undefined : normalizeAxis(options.axis, a.ndim, "repeat");
+  const stream = operationStream("repeat", options, [a]);
+  const src = axis === undefined ? ravel(a, { stream }) : a;
+  const ax = axis ?? 0;
+  const shape = [...src.shape.slice(0, ax + 1), repeats, ...src.shape.slice(ax + 1)];
+  const strides = [...src.strides.slice(0, ax + 1), 0, ...src.strides.slice(ax + 1)];
+  const outShape = src.shape.map((n, d) => (d === ax ? n * repeats : n));
+  const out = DeviceArray.empty(outShape, a.dtype, { stream });
+  try {
+    if (out.size > 0) viewWith(out, shape, contiguousStrides(shape)).copyFrom(viewWith(src, shape, strides), { stream });
+  } catch (e) {
+    out.close(stream);
+    throw e;
+  } finally {
+    if (src !== a && src.base !== a) src.close(stream);
+  }
+  return out;
+}
+
+/**
+ * `a` repeated `reps` times along each axis (NumPy's `tile`): `reps` is one count or one per axis (a shorter list
+ * counts for the last axes; a longer one adds leading axes). A new contiguous array, made by one strided copy from a
+ * view that repeats the whole array (stride 0).
+ */
+export function tile(a: DeviceArray, reps: number | readonly number[], options?: ArrayOperationOptions): DeviceArray {
+  checkArray(a, "tile");
+  const list = typeof reps === "number" ? [reps] : Array.isArray(reps) ? [...(reps as readonly number[])] : undefined;
+  if (list === undefined || list.some((r) => typeof r !== "number" || !Number.isSafeInteger(r) || r < 0)) {
+    throw new ShapeMismatchError(`tile: reps is a non-negative integer or a list of them, got ${describeValue(reps)}`);
+  }
+  const nd = Math.max(a.ndim, list.length);
+  const r = [...new Array<number>(nd - list.length).fill(1), ...list];
+  const base = [...new Array<number>(nd - a.ndim).fill(1), ...a.shape];
+  const baseStrides = [...new Array<number>(nd - a.ndim).fill(0), ...a.strides];
+  const stream = operationStream("tile", options, [a]);
+  const out = DeviceArray.empty(base.map((n, d) => n * r[d]!), a.dtype, { stream });
+  if (out.size > 0) {
+    // The result as [r0, s0, r1, s1, ...]: the source repeats along the r axes (stride 0).
+    const shape = base.flatMap((n, d) => [r[d]!, n]);
+    const strides = baseStrides.flatMap((st) => [0, st]);
+    try {
+      viewWith(out, shape, contiguousStrides(shape)).copyFrom(viewWith(a, shape, strides), { stream });
+    } catch (e) {
+      out.close(stream);
+      throw e;
+    }
+  }
+  return out;
+}
+
 // ---- joins ----
 
 /** What a concatenation makes (exported for tests): the result's shape and dtype, the axis, each input's offset along it. */
