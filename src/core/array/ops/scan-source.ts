@@ -226,6 +226,7 @@ export function scanSource(op: ScanOp, input: DType, accumulate: DType, out: DTy
     "        const long long p = base - lane;",
     "        int f = p >= 0 ? ct_load_flag(flags + p) : 2;",
     "        while (__any_sync(CT_FULL, f == 0)) {",
+    "          __nanosleep(32);  // a predecessor has not published yet: back off a little from L2",
     "          if (f == 0) f = ct_load_flag(flags + p);",
     "        }",
     "        TA value = ct_identity();",
