@@ -26,7 +26,18 @@ import "./index.ts";
 export { DeviceArray, type ArrayScalar, type ArrayOperationOptions, type ReduceOptions, type ReductionName } from "./core/array/device-array.ts";
 export { sum, prod, min, max, mean } from "./core/array/reductions.ts";
 export { sort, argsort, unique } from "./core/array/ops/sort.ts";
-export { promoteTypes, resultType, canCastSafely, type PromotionOperand } from "./core/array/promotion.ts";
+export { promoteTypes, resultType, canCastSafely, canCastSameKind, type PromotionOperand } from "./core/array/promotion.ts";
+export { astype } from "./core/array/ops/cast.ts";
+export {
+  add, sub, mul, div, floorDiv, mod, pow, maximum, minimum, fmax, fmin, arctan2, hypot, copysign,
+  bitwiseAnd, bitwiseOr, bitwiseXor, leftShift, rightShift, logicalAnd, logicalOr, logicalXor,
+  eq, ne, lt, le, gt, ge, isclose, where, clip, type IsCloseOptions,
+} from "./core/array/ops/arithmetic.ts";
+export {
+  neg, positive, abs, sign, sqrt, cbrt, square, reciprocal, exp, exp2, expm1, log, log2, log10, log1p,
+  sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, floor, ceil, trunc, rint, round,
+  isnan, isinf, isfinite, signbit, conj, real, imag, angle, deg2rad, rad2deg, invert, logicalNot, type RoundOptions,
+} from "./core/array/ops/math.ts";
 export type { ArrayOperand, ArithmeticName, ComparisonName } from "./core/array/methods.ts";
 export type {
   ArgReduceOptions,
@@ -41,7 +52,7 @@ export type {
 } from "./core/array/options.ts";
 export type { AxisSpec } from "./core/array/broadcast.ts";
 export { dtypes, type DType, type DTypeName } from "./core/array/dtype.ts";
-export { AxisError, BroadcastError, IndexError } from "./core/array/errors.ts";
+export { AxisError, BroadcastError, DTypeError, IndexError } from "./core/array/errors.ts";
 export {
   empty,
   zeros,

@@ -152,3 +152,15 @@ export function resultType(operands: readonly PromotionOperand[], what = "result
 export function canCastSafely(from: DType, to: DType): boolean {
   return promoteTypes(from, to) === to;
 }
+
+const SAME_KIND_ORDER = { b: 0, u: 1, i: 2, f: 3, c: 4 } as const;
+
+/**
+ * Whether a value of dtype `from` may be stored as `to` under NumPy's "same_kind" casting (`np.can_cast(from, to,
+ * "same_kind")`): a safe cast, or one within a kind (float64 to float16, int64 to int8), or to a higher kind in the
+ * order bool, unsigned, signed, float, complex (uint64 to int8 is allowed, int8 to uint8 is not, float to integer is
+ * not). What an elementwise operation's `out` must accept.
+ */
+export function canCastSameKind(from: DType, to: DType): boolean {
+  return SAME_KIND_ORDER[from.kind] <= SAME_KIND_ORDER[to.kind];
+}

@@ -1,58 +1,155 @@
 /**
- * A conversion between dtypes, written into a given array (any views of one shape): what `concatenate` of mixed
- * dtypes and the indexing operations use to bring values to the destination's dtype. One ElementwiseKernel per pair
- * of dtypes, made at first use and kept.
+ * Conversions between the 15 dtypes, as C++ expressions for generated kernels, and `astype`, the operation built on
+ * them.
+ *
+ * The conversions are C++'s, with NumPy's choices where C++ leaves the result open: float to integer truncates
+ * toward zero (through a 64-bit integer, so a negative float wraps into an unsigned type as on NumPy's usual
+ * platforms: -1.0 gives 255 as a uint8); complex to real takes the real part (NumPy warns, cuda-ts does not); to bool
+ * is "not zero" (complex: either part); float16 and bfloat16 go through float32 (one rounding: the CUDA intrinsics
+ * round to nearest even, from float64 and 64-bit integers directly); integers to integers wrap (two's complement).
+ * Values outside a target's range (a float beyond an integer type, NaN to an integer) are undefined, as in NumPy.
  *
  * @module
- * @internal
  */
-import type { DeviceArray } from "../device-array.ts";
-import type { DType } from "../dtype.ts";
+import { DeviceArray, operationStream } from "../device-array.ts";
+import { dtypeOf, dtypes, type DType, type DTypeName } from "../dtype.ts";
 import { realOf } from "../promotion.ts";
+import type { AstypeOptions, DTypeArgument } from "../options.ts";
+import { provideArrayMethods } from "../methods.ts";
+import { describeValue } from "../../../errors/describe.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
-import type { Stream } from "../../stream.ts";
 
-const half = (t: DType): boolean => t.name === "float16" || t.name === "bfloat16";
+const isHalf = (d: DType): boolean => d.name === "float16" || d.name === "bfloat16";
 
-/**
- * The body of the conversion `y = x` from `s` to `d` (exported for tests): C casts (float to integer truncates toward
- * zero), float16/bfloat16 through float, complex to real keeps the real part, anything to bool is `!= 0`.
- */
-export function castBody(s: DType, d: DType): string {
-  if (s.kind === "c") {
-    if (d.kind === "c") return `y = ${d.ctype}(x.real(), x.imag())`;
-    if (d.kind === "b") return "y = (x.real() != 0 || x.imag() != 0)";
-    return realBody("x.real()", realOf(s), d);
-  }
-  return realBody("x", s, d);
+/** `expr` (a float32 value) rounded to float16 or bfloat16. */
+function fromFloat(expr: string, to: DType): string {
+  return to.name === "float16" ? `__float2half_rn(${expr})` : `__float2bfloat16_rn(${expr})`;
 }
 
-function realBody(x: string, s: DType, d: DType): string {
-  const sx = half(s) ? `((float)(${x}))` : x;
-  if (d.kind === "c") return `y = ${d.ctype}((${realOf(d).ctype})(${sx}), (${realOf(d).ctype})0)`;
-  if (d.kind === "b") return `y = (${sx} != 0)`;
-  if (half(d)) return `y = ${d.ctype}((float)(${sx}))`;
-  return `y = (${d.ctype})(${sx})`;
+/** The intrinsic converting an integer, bool or float64 of dtype `from` to a half type (`h`: "half" or "bfloat16"). */
+function toHalfFrom(expr: string, from: DType, to: DType): string {
+  const h = to.name === "float16" ? "half" : "bfloat16";
+  switch (from.name) {
+    case "float64":
+      return `__double2${h}(${expr})`;
+    case "float32":
+      return fromFloat(expr, to);
+    case "int64":
+      return `__ll2${h}_rn(${expr})`;
+    case "uint64":
+      return `__ull2${h}_rn(${expr})`;
+    case "int32":
+      return `__int2${h}_rn(${expr})`;
+    case "uint32":
+      return `__uint2${h}_rn(${expr})`;
+    case "int8":
+    case "int16":
+      return `__short2${h}_rn((short)(${expr}))`;
+    default: // bool, uint8, uint16
+      return `__ushort2${h}_rn((unsigned short)(${expr}))`;
+  }
+}
+
+/** A half value as float32. */
+function halfToFloat(expr: string, from: DType): string {
+  return from.name === "float16" ? `__half2float(${expr})` : `__bfloat162float(${expr})`;
+}
+
+/**
+ * The C++ expression converting `expr`, a value of dtype `from`, to dtype `to` (see the module's description for the
+ * rules). Exported for tests and for the other elementwise operations.
+ */
+export function castExpression(expr: string, from: DType, to: DType): string {
+  if (from === to) return expr;
+  if (to.kind === "b") {
+    if (from.kind === "c") return `((${expr}).real() != 0 || (${expr}).imag() != 0)`;
+    if (isHalf(from)) return `(${halfToFloat(expr, from)} != 0.0f)`;
+    return `((${expr}) != 0)`;
+  }
+  if (from.kind === "c") {
+    if (to.kind === "c") return `${to.ctype}(${expr})`;
+    return castExpression(`(${expr}).real()`, realOf(from), to);
+  }
+  if (to.kind === "c") return `${to.ctype}(${castExpression(expr, from, realOf(to))})`;
+  if (isHalf(from)) {
+    const f = halfToFloat(expr, from);
+    return isHalf(to) ? fromFloat(f, to) : castExpression(f, dtypes.float32, to);
+  }
+  if (isHalf(to)) return toHalfFrom(expr, from, to);
+  if (from.kind === "f" && (to.kind === "i" || to.kind === "u")) {
+    if (to.name === "int64") return `(long long)(${expr})`;
+    if (to.name === "uint64") return `((${expr}) < 0 ? (unsigned long long)(long long)(${expr}) : (unsigned long long)(${expr}))`;
+    return `(${to.ctype})(long long)(${expr})`;
+  }
+  return `(${to.ctype})(${expr})`;
+}
+
+/** The C++ type a dtype is computed in: float for float16 and bfloat16, the dtype's own otherwise. */
+export function workingType(d: DType): string {
+  return isHalf(d) ? "float" : d.ctype;
+}
+
+/** The dtype whose C++ type {@link workingType} gives: float32 for the half types. */
+export function workingDType(d: DType): DType {
+  return isHalf(d) ? dtypes.float32 : d;
+}
+
+/** `expr` of dtype `from` as a value of `compute`'s working type (float for the half types). */
+export function toWorking(expr: string, from: DType, compute: DType): string {
+  if (!isHalf(compute)) return castExpression(expr, from, compute);
+  return from === compute ? halfToFloat(expr, from) : castExpression(expr, from, dtypes.float32);
+}
+
+/**
+ * `expr`, a result of dtype `result` in its working type, stored as `to` (a half result is rounded to its dtype
+ * first, so an `out` of another dtype gets what the result's dtype holds, as NumPy).
+ */
+export function fromWorking(expr: string, result: DType, to: DType): string {
+  if (!isHalf(result)) return castExpression(expr, result, to);
+  const rounded = castExpression(expr, dtypes.float32, result);
+  return result === to ? rounded : castExpression(rounded, result, to);
 }
 
 const casts = new Map<string, ElementwiseKernel>();
 
-/** The kernel converting `s` to `d`. */
-export function castKernel(s: DType, d: DType): ElementwiseKernel {
-  const key = `${s.name}|${d.name}`;
+/** The kernel converting `from` to `to`, made once. */
+function castKernel(from: DType, to: DType): ElementwiseKernel {
+  const key = `${from.name}>${to.name}`;
   let k = casts.get(key);
   if (k === undefined) {
-    k = new ElementwiseKernel(`${s.name} x`, `${d.name} y`, castBody(s, d), `cuda_ts_cast_${s.name}_${d.name}`);
+    k = new ElementwiseKernel(`${from.name} x`, `${to.name} z`, `z = ${castExpression("x", from, to)}`, `cuda_ts_astype_${from.name}_${to.name}`);
     casts.set(key, k);
   }
   return k;
 }
 
-/** Copies `src` into `dst` (same shape, any views), converting to `dst`'s dtype, on `stream`. */
-export function castInto(stream: Stream, src: DeviceArray, dst: DeviceArray): void {
-  if (src.dtype === dst.dtype) {
-    dst.copyFrom(src, { stream });
-    return;
-  }
-  castKernel(src.dtype, dst.dtype).launch(stream, src, dst);
+/** @internal For tests: the generated source of a conversion kernel. */
+export function castKernelSource(from: DTypeName, to: DTypeName): string {
+  const f = dtypes[from];
+  const t = dtypes[to];
+  const k = castKernel(f, t);
+  return k.source({ types: new Map(), dtypes: [f, t], scalar: [false, false], shape: [1], key: "" });
 }
+
+/**
+ * The elements of `a` converted to `dtype`, a new contiguous array of `a`'s shape on the operation's stream (also
+ * `a.astype(dtype)`). Every pair of the 15 dtypes converts (see the module's description for the rules). With
+ * `{ copy: false }` an array that already has the dtype is returned itself.
+ *
+ * ```ts
+ * const h = astype(x, "float16");          // float32 → float16, rounded to nearest even
+ * const i = x.astype("int32");             // truncated toward zero
+ * ```
+ */
+export function astype<M extends DTypeName>(a: DeviceArray, dtype: DTypeArgument<M>, options?: AstypeOptions): DeviceArray<M> {
+  if (!(a instanceof DeviceArray)) throw new TypeError(`astype takes a DeviceArray, not ${describeValue(a)}`);
+  const to = dtypeOf(dtype);
+  const copy = options?.copy ?? true;
+  if (typeof copy !== "boolean") throw new TypeError(`astype: copy is a boolean, got ${describeValue(copy)}`);
+  if (a.dtype === to && !copy) return a as unknown as DeviceArray<M>;
+  const stream = operationStream("astype", options, [a]);
+  if (a.dtype === to) return a.copy({ stream }) as unknown as DeviceArray<M>;
+  return castKernel(a.dtype, to).launch(stream, a) as DeviceArray<M>;
+}
+
+provideArrayMethods({ astype: (self, dtype, options) => astype(self, dtype, options) });

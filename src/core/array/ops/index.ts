@@ -5,6 +5,9 @@
  * @module
  * @internal
  */
+import "./cast.ts";
+import "./arithmetic.ts";
+import "./math.ts";
 import "./creation.ts";
 import "./statistics.ts";
 import "./host.ts";
