@@ -27,7 +27,7 @@ import type { ElementwiseOptions } from "../options.ts";
 import { provideArrayMethods, type ArrayOperand } from "../methods.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
-import { castExpression, fromWorking, toWorking, workingType } from "./cast.ts";
+import { ROUNDING_PREAMBLE, castExpression, fromWorking, toWorking, workingType } from "./cast.ts";
 import {
   LOOPS,
   applyBinary,
@@ -307,7 +307,6 @@ function compare(op: Comparison, a: ArrayOperand, b: ArrayOperand, options: Elem
   const tb = b instanceof DeviceArray ? b.dtype : (hb ?? resultType([a, b], op));
   const shape = broadcastOf([a, b], ["the first operand", "the second operand"], op);
   const out = checkOut(options, shape, dtypes.bool, op);
-  const stream = operationStream(op, options, [a, b, out]);
   const to = out?.dtype ?? dtypes.bool;
   const promoted = promoteTypes(ta, tb);
   const mixed = mixedPair(ta, tb);
@@ -323,6 +322,7 @@ function compare(op: Comparison, a: ArrayOperand, b: ArrayOperand, options: Elem
     const c = computeDType(s, promoted, [ta, tb]);
     k = binaryKernel(s, ta, tb, c, resultDType(s, c), to);
   }
+  const stream = operationStream(op, options, [a, b, out]);
   const va = a instanceof DeviceArray ? a : scalarFor(a, ta);
   const vb = b instanceof DeviceArray ? b : scalarFor(b, tb);
   return launchInto(k, stream, [va, vb], out) as DeviceArray<"bool">;
@@ -381,6 +381,10 @@ template <typename T> __device__ __forceinline__ bool _ct_isclose(T a, T b, T rt
   if (isinf(a) || isinf(b)) return a == b;
   return fabs(a - b) <= atol + rtol * fabs(b);
 }
+`;
+
+/** isclose of complex numbers (cuda::std is declared only in complex kernels). */
+const ISCLOSE_COMPLEX_PREAMBLE = `
 template <typename C, typename T> __device__ __forceinline__ bool _ct_cisclose(C a, C b, T rtol, T atol, bool eqnan) {
   const bool na = isnan(a.real()) || isnan(a.imag()), nb = isnan(b.real()) || isnan(b.imag());
   if (na || nb) return eqnan && na && nb;
@@ -405,7 +409,6 @@ export function isclose(a: ArrayOperand, b: ArrayOperand, options?: IsCloseOptio
   const c = resultType([resultType([a, b], what), 1.5], what);
   const shape = broadcastOf([a, b], ["the first operand", "the second operand"], what);
   const out = checkOut(options, shape, dtypes.bool, what);
-  const stream = operationStream(what, options, [a, b, out]);
   const ta = a instanceof DeviceArray ? a.dtype : c;
   const tb = b instanceof DeviceArray ? b.dtype : c;
   const to = out?.dtype ?? dtypes.bool;
@@ -415,9 +418,10 @@ export function isclose(a: ArrayOperand, b: ArrayOperand, options?: IsCloseOptio
     const test = c.kind === "c" ? `_ct_cisclose<${w}, ${real}>(_ca, _cb, (${real})rtol, (${real})atol, ${equalNan})` : `_ct_isclose<${w}>(_ca, _cb, (${w})rtol, (${w})atol, ${equalNan})`;
     const body = `const ${w} _ca = ${toWorking("x", ta, c)}; const ${w} _cb = ${toWorking("y", tb, c)}; z = ${castExpression(test, dtypes.bool, to)}`;
     return new ElementwiseKernel(`${ta.name} x, ${tb.name} y, float64 rtol, float64 atol`, `${to.name} z`, body, `cuda_ts_isclose_${ta.name}_${tb.name}_${c.name}_${equalNan ? "nan" : "nonan"}_${to.name}`, {
-      preamble: ISCLOSE_PREAMBLE,
+      preamble: c.kind === "c" ? ISCLOSE_COMPLEX_PREAMBLE : ISCLOSE_PREAMBLE,
     });
   });
+  const stream = operationStream(what, options, [a, b, out]);
   return launchInto(k, stream, [a instanceof DeviceArray ? a : scalarFor(a, c), b instanceof DeviceArray ? b : scalarFor(b, c), rtol, atol], out) as DeviceArray<"bool">;
 }
 
@@ -450,7 +454,6 @@ export function where(condition: ArrayOperand, x: ArrayOperand, y: ArrayOperand,
   const r = x instanceof DeviceArray || y instanceof DeviceArray ? resultType([x, y], what) : resultType([defaultDType(x as ArrayScalar), defaultDType(y as ArrayScalar)], what);
   const shape = broadcastOf([condition, x, y], ["condition", "x", "y"], what);
   const out = checkOut(options, shape, r, what);
-  const stream = operationStream(what, options, [condition, x, y, out]);
   const tc = condition instanceof DeviceArray ? condition.dtype : dtypes.bool;
   const tx = x instanceof DeviceArray ? x.dtype : r;
   const ty = y instanceof DeviceArray ? y.dtype : r;
@@ -460,6 +463,7 @@ export function where(condition: ArrayOperand, x: ArrayOperand, y: ArrayOperand,
     const body = `z = ${castExpression("c", tc, dtypes.bool)} ? ${pick("x", tx)} : ${pick("y", ty)}`;
     return new ElementwiseKernel(`${tc.name} c, ${tx.name} x, ${ty.name} y`, `${to.name} z`, body, `cuda_ts_where_${tc.name}_${tx.name}_${ty.name}_${r.name}_${to.name}`);
   });
+  const stream = operationStream(what, options, [condition, x, y, out]);
   const args = [condition instanceof DeviceArray ? condition : scalarFor(condition, dtypes.bool), x instanceof DeviceArray ? x : scalarFor(x, r), y instanceof DeviceArray ? y : scalarFor(y, r)];
   return launchInto(k, stream, args, out);
 }
@@ -479,7 +483,6 @@ export function clip(a: DeviceArray, low: ArrayOperand | null, high: ArrayOperan
   if (r.kind === "c") throw new DTypeError("clip: complex numbers are not ordered; clip their real parts or magnitudes");
   const shape = broadcastOf([a, ...bounds], ["a", ...(low !== null ? ["low"] : []), ...(high !== null ? ["high"] : [])], what);
   const out = checkOut(options, shape, r, what);
-  const stream = operationStream(what, options, [a, ...bounds, out]);
   const tl = low === null ? undefined : low instanceof DeviceArray ? low.dtype : r;
   const th = high === null ? undefined : high instanceof DeviceArray ? high.dtype : r;
   const to = out?.dtype ?? r;
@@ -499,8 +502,11 @@ export function clip(a: DeviceArray, low: ArrayOperand | null, high: ArrayOperan
       v = `((${v} < _ch || ${v} != ${v}) ? ${v} : _ch)`;
     }
     lines.push(`z = ${fromWorking(v, r, to)}`);
-    return new ElementwiseKernel(params.join(", "), `${to.name} z`, lines.join(" "), `cuda_ts_clip_${a.dtype.name}_${tl?.name ?? "none"}_${th?.name ?? "none"}_${r.name}_${to.name}`);
+    return new ElementwiseKernel(params.join(", "), `${to.name} z`, lines.join(" "), `cuda_ts_clip_${a.dtype.name}_${tl?.name ?? "none"}_${th?.name ?? "none"}_${r.name}_${to.name}`, {
+      preamble: ROUNDING_PREAMBLE,
+    });
   });
+  const stream = operationStream(what, options, [a, ...bounds, out]);
   const args: ArrayOperand[] = [a];
   if (low !== null) args.push(low instanceof DeviceArray ? low : scalarFor(low, r));
   if (high !== null) args.push(high instanceof DeviceArray ? high : scalarFor(high, r));

@@ -106,9 +106,30 @@ export function toWorking(expr: string, from: DType, compute: DType): string {
  */
 export function fromWorking(expr: string, result: DType, to: DType): string {
   if (!isHalf(result)) return castExpression(expr, result, to);
-  const rounded = castExpression(expr, dtypes.float32, result);
-  return result === to ? rounded : castExpression(rounded, result, to);
+  if (result === to) return castExpression(expr, dtypes.float32, result);
+  // Rounded onto the half type's values as a float (no header needed: the kernel may have no half parameter).
+  return castExpression(`${result.name === "float16" ? "_ct_round_f16" : "_ct_round_bf16"}(${expr})`, dtypes.float32, to);
 }
+
+/**
+ * Device functions rounding a float onto float16's or bfloat16's values, kept as a float (to nearest, ties to even;
+ * NaN stays NaN), without the half headers: what {@link fromWorking} calls when a half result goes to another dtype.
+ */
+export const ROUNDING_PREAMBLE = `
+__device__ __forceinline__ float _ct_round_f16(float x) {
+  unsigned short h;
+  float r;
+  asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(x));
+  asm("cvt.f32.f16 %0, %1;" : "=f"(r) : "h"(h));
+  return r;
+}
+__device__ __forceinline__ float _ct_round_bf16(float x) {
+  unsigned int u = __float_as_uint(x);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return x;
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return __uint_as_float(u & 0xffff0000u);
+}
+`;
 
 const casts = new Map<string, ElementwiseKernel>();
 
@@ -147,9 +168,10 @@ export function astype<M extends DTypeName>(a: DeviceArray, dtype: DTypeArgument
   const copy = options?.copy ?? true;
   if (typeof copy !== "boolean") throw new TypeError(`astype: copy is a boolean, got ${describeValue(copy)}`);
   if (a.dtype === to && !copy) return a as unknown as DeviceArray<M>;
+  const k = a.dtype === to ? undefined : castKernel(a.dtype, to);
   const stream = operationStream("astype", options, [a]);
-  if (a.dtype === to) return a.copy({ stream }) as unknown as DeviceArray<M>;
-  return castKernel(a.dtype, to).launch(stream, a) as DeviceArray<M>;
+  if (k === undefined) return a.copy({ stream }) as unknown as DeviceArray<M>;
+  return k.launch(stream, a) as DeviceArray<M>;
 }
 
 provideArrayMethods({ astype: (self, dtype, options) => astype(self, dtype, options) });

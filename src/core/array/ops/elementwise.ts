@@ -23,7 +23,7 @@ import type { ArrayOperand } from "../methods.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
 import type { Stream } from "../../stream.ts";
-import { fromWorking, toWorking, workingDType, workingType } from "./cast.ts";
+import { ROUNDING_PREAMBLE, fromWorking, toWorking, workingDType, workingType } from "./cast.ts";
 
 /** NumPy's one-letter dtype codes (those of `ufunc.types`), bool to complex128. */
 export const DTYPE_CODES: Readonly<Record<string, DTypeName>> = Object.freeze({
@@ -78,8 +78,8 @@ export interface OpSpec {
   readonly result: ResultRule;
   /** The C++ expression of the result, in the result's working type. */
   readonly code: (x: CodeContext) => string;
-  /** Device functions the code calls. */
-  readonly preamble?: string;
+  /** Device functions the code calls (a function: those for the compute dtype; code naming `cuda::std` only where it is complex, whose header declares it). */
+  readonly preamble?: string | ((c: DType) => string);
   /** The dtype computed in, where NumPy's resolver is not the loop search (true division, logical operations). */
   readonly compute?: (promoted: DType) => DType | undefined;
   /** Refuses a promoted dtype NumPy refuses although a loop would take it (bool for `sub`, `neg`), or says why one has no loop. */
@@ -250,6 +250,12 @@ export interface Resolved {
   readonly r: DType;
 }
 
+/** The builder options of `spec`'s kernel computing in `c`: its preamble, if any. */
+function optionsFor(spec: OpSpec, c: DType): { preamble: string } {
+  const p = typeof spec.preamble === "function" ? spec.preamble(c) : spec.preamble;
+  return { preamble: ROUNDING_PREAMBLE + (p ?? "") };
+}
+
 /** The kernel of a unary `spec` for input `ta`, computing in `c`, into `to`. */
 export function unaryKernel(spec: OpSpec, ta: DType, c: DType, r: DType, to: DType): ElementwiseKernel {
   return cachedKernel(`${spec.name}|${ta.name}|${c.name}|${to.name}`, () => {
@@ -257,7 +263,7 @@ export function unaryKernel(spec: OpSpec, ta: DType, c: DType, r: DType, to: DTy
     const a = toWorking("x", ta, c);
     const expr = spec.code({ a: "_ca", b: "", c, w });
     const body = `const ${w} _ca = ${a}; z = ${fromWorking(expr, r, to)}`;
-    return new ElementwiseKernel(`${ta.name} x`, `${to.name} z`, body, kernelName(spec.name, [ta.name, c.name, to.name]), spec.preamble !== undefined ? { preamble: spec.preamble } : {});
+    return new ElementwiseKernel(`${ta.name} x`, `${to.name} z`, body, kernelName(spec.name, [ta.name, c.name, to.name]), optionsFor(spec, c));
   });
 }
 
@@ -267,7 +273,7 @@ export function binaryKernel(spec: OpSpec, ta: DType, tb: DType, c: DType, r: DT
     const w = workingType(c);
     const expr = spec.code({ a: "_ca", b: "_cb", c, w });
     const body = `const ${w} _ca = ${toWorking("x", ta, c)}; const ${w} _cb = ${toWorking("y", tb, c)}; z = ${fromWorking(expr, r, to)}`;
-    return new ElementwiseKernel(`${ta.name} x, ${tb.name} y`, `${to.name} z`, body, kernelName(spec.name, [ta.name, tb.name, c.name, to.name]), spec.preamble !== undefined ? { preamble: spec.preamble } : {});
+    return new ElementwiseKernel(`${ta.name} x, ${tb.name} y`, `${to.name} z`, body, kernelName(spec.name, [ta.name, tb.name, c.name, to.name]), optionsFor(spec, c));
   });
 }
 
@@ -293,8 +299,8 @@ export function applyBinary(spec: OpSpec, a: ArrayOperand, b: ArrayOperand, opti
   const r = resultDType(spec, c);
   const shape = broadcastOf([a, b], ["the first operand", "the second operand"], what);
   const out = checkOut(options, shape, r, what);
-  const stream = operationStream(what, options, [a, b, out]);
   const k = binaryKernel(spec, operandDType(a, c), operandDType(b, c), c, r, out?.dtype ?? r);
+  const stream = operationStream(what, options, [a, b, out]);
   return launchInto(k, stream, [operandValue(a, c), operandValue(b, c)], out);
 }
 
@@ -305,8 +311,9 @@ export function applyUnary(spec: OpSpec, a: DeviceArray, options: ElementwiseOpt
   const c = computeDType(spec, a.dtype);
   const r = resultDType(spec, c);
   const out = checkOut(options, a.shape, r, what);
+  const k = unaryKernel(spec, a.dtype, c, r, out?.dtype ?? r);
   const stream = operationStream(what, options, [a, out]);
-  return launchInto(unaryKernel(spec, a.dtype, c, r, out?.dtype ?? r), stream, [a], out);
+  return launchInto(k, stream, [a], out);
 }
 
 /** @internal For tests and docs: the result dtype of a unary operation on `a`, or undefined where it is refused. */

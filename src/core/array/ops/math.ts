@@ -21,7 +21,7 @@ import { provideArrayMethods } from "../methods.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { INTERNAL } from "../../base/internal.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
-import { fromWorking, toWorking, workingType } from "./cast.ts";
+import { ROUNDING_PREAMBLE, fromWorking, toWorking, workingType } from "./cast.ts";
 import { mathFunction } from "./arithmetic.ts";
 import { LOOPS, applyUnary, cachedKernel, checkOut, computeDType, launchInto, resultDType, searchLoop, type CodeContext, type OpSpec } from "./elementwise.ts";
 
@@ -30,8 +30,8 @@ const unsignedOf = (c: DType): string => (c.itemsize === 8 ? "unsigned long long
 /** The real C++ type of a complex working type. */
 const realType = (c: DType): string => (c.name === "complex64" ? "float" : "double");
 
-/** Device functions for complex numbers NumPy defines and cuda::std does not (sign, expm1). */
-export const MATH_PREAMBLE = `
+/** Device functions for complex numbers NumPy defines and cuda::std does not (sign, expm1): for complex kernels only. */
+export const COMPLEX_PREAMBLE = `
 template <typename C> __device__ __forceinline__ C _ct_csign(C z) {
   const auto r = cuda::std::abs(z);
   return r == 0 ? C(0) : (r != r ? C(r, r) : z / r);
@@ -42,6 +42,9 @@ template <typename C> __device__ __forceinline__ C _ct_cexpm1(C z) {
   return C(expm1(x) * cos(y) - 2 * s * s, exp(x) * sin(y));
 }
 `;
+
+/** {@link COMPLEX_PREAMBLE} where the compute dtype is complex (only then is cuda::std declared). */
+const MATH_PREAMBLE = (c: DType): string => (c.kind === "c" ? COMPLEX_PREAMBLE : "");
 
 function spec(name: string, loops: string, code: (x: CodeContext) => string, extra: Partial<OpSpec> = {}): OpSpec {
   return { name, loops, result: "same", code, ...extra };
@@ -325,24 +328,29 @@ export function round(a: DeviceArray, options?: RoundOptions): DeviceArray {
   const c = computeDType(ROUND_SPEC, a.dtype);
   const r = resultDType(ROUND_SPEC, c);
   const out = checkOut(options, a.shape, r, what);
+  const { kernel, args } = roundKernel(a, decimals, c, r, out?.dtype ?? r);
   const stream = operationStream(what, options, [a, out]);
-  const to = out?.dtype ?? r;
+  return launchInto(kernel, stream, args, out);
+}
+
+/** The kernel of `round` and its arguments. */
+function roundKernel(a: DeviceArray, decimals: number, c: DType, r: DType, to: DType): { kernel: ElementwiseKernel; args: (DeviceArray | number | bigint)[] } {
   const ta = a.dtype;
   if (isInteger(c)) {
-    if (decimals >= 0) return launchInto(unaryCopy(ta, c, to), stream, [a], out);
+    if (decimals >= 0) return { kernel: unaryCopy(ta, c, to), args: [a] };
     const wide = c.name === "uint64" ? "unsigned long long" : "long long";
     const m = 10n ** BigInt(-decimals);
     // Beyond 10^18 every int64 rounds to 0 (uint64 too, but for values from 5·10^18 up).
     if (m > 10n ** 18n) {
-      const zeros = cachedKernel(`round|${ta.name}|${to.name}|zero`, () => new ElementwiseKernel(`${ta.name} x`, `${to.name} z`, `z = ${fromWorking("0", r, to)}`, `cuda_ts_round_${ta.name}_${to.name}_zero`));
-      return launchInto(zeros, stream, [a], out);
+      const zeros = cachedKernel(`round|${ta.name}|${to.name}|zero`, () => new ElementwiseKernel(`${ta.name} x`, `${to.name} z`, `z = ${fromWorking("0", r, to)}`, `cuda_ts_round_${ta.name}_${to.name}_zero`, { preamble: ROUNDING_PREAMBLE }));
+      return { kernel: zeros, args: [a] };
     }
     const k = cachedKernel(`round|${ta.name}|${to.name}|int`, () => {
       const w = workingType(c);
       const body = `const ${w} _ca = ${toWorking("x", ta, c)}; z = ${fromWorking(`(${w})_ct_round_multiple<${wide}>((${wide})_ca, (${wide})m)`, r, to)}`;
-      return new ElementwiseKernel(`${ta.name} x, ${c.name === "uint64" ? "uint64" : "int64"} m`, `${to.name} z`, body, `cuda_ts_round_${ta.name}_${to.name}_int`, { preamble: ROUND_PREAMBLE });
+      return new ElementwiseKernel(`${ta.name} x, ${c.name === "uint64" ? "uint64" : "int64"} m`, `${to.name} z`, body, `cuda_ts_round_${ta.name}_${to.name}_int`, { preamble: ROUNDING_PREAMBLE + ROUND_PREAMBLE });
     });
-    return launchInto(k, stream, [a, m], out);
+    return { kernel: k, args: [a, m] };
   }
   const k = cachedKernel(`round|${ta.name}|${c.name}|${to.name}|${decimals >= 0 ? "pos" : "neg"}`, () => {
     const w = workingType(c);
@@ -350,14 +358,14 @@ export function round(a: DeviceArray, options?: RoundOptions): DeviceArray {
     const one = (v: string): string => (decimals >= 0 ? `(rint(${v} * (${real})f) / (${real})f)` : `(rint(${v} / (${real})f) * (${real})f)`);
     const expr = c.kind === "c" ? `${w}(${one("_ca.real()")}, ${one("_ca.imag()")})` : one("_ca");
     const body = `const ${w} _ca = ${toWorking("x", ta, c)}; z = ${fromWorking(expr, r, to)}`;
-    return new ElementwiseKernel(`${ta.name} x, float64 f`, `${to.name} z`, body, `cuda_ts_round_${ta.name}_${c.name}_${to.name}_${decimals >= 0 ? "pos" : "neg"}`);
+    return new ElementwiseKernel(`${ta.name} x, float64 f`, `${to.name} z`, body, `cuda_ts_round_${ta.name}_${c.name}_${to.name}_${decimals >= 0 ? "pos" : "neg"}`, { preamble: ROUNDING_PREAMBLE });
   });
-  return launchInto(k, stream, [a, 10 ** Math.abs(decimals)], out);
+  return { kernel: k, args: [a, 10 ** Math.abs(decimals)] };
 }
 
 /** A converting copy `ta` → `to` through `c` (the identity of `round` for integers). */
 function unaryCopy(ta: DType, c: DType, to: DType): ElementwiseKernel {
-  return cachedKernel(`copy|${ta.name}|${c.name}|${to.name}`, () => new ElementwiseKernel(`${ta.name} x`, `${to.name} z`, `z = ${fromWorking(toWorking("x", ta, c), c, to)}`, `cuda_ts_copy_${ta.name}_${c.name}_${to.name}`));
+  return cachedKernel(`copy|${ta.name}|${c.name}|${to.name}`, () => new ElementwiseKernel(`${ta.name} x`, `${to.name} z`, `z = ${fromWorking(toWorking("x", ta, c), c, to)}`, `cuda_ts_copy_${ta.name}_${c.name}_${to.name}`, { preamble: ROUNDING_PREAMBLE }));
 }
 
 /** A view of the real (`imag`: imaginary) parts of a complex array: the real dtype, strides doubled. */
