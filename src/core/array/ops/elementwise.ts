@@ -162,7 +162,16 @@ export function scalarFor(v: ArrayScalar, d: DType): ArrayScalar {
 }
 
 /** The shape the array operands broadcast to (BroadcastError naming both shapes otherwise). */
-export function broadcastOf(operands: readonly ArrayOperand[], names: readonly string[], what: string): number[] {
+export function broadcastOf(operands: readonly ArrayOperand[], names: readonly string[], what: string): readonly number[] {
+  // The common case first: every array of one shape.
+  let first: DeviceArray | undefined;
+  let same = true;
+  for (const o of operands) {
+    if (!(o instanceof DeviceArray)) continue;
+    if (first === undefined) first = o;
+    else if (!sameShape(o.shape, first.shape)) same = false;
+  }
+  if (same && first !== undefined) return first.shape;
   const shapes: { name: string; shape: readonly number[] }[] = [];
   operands.forEach((o, k) => {
     if (o instanceof DeviceArray) shapes.push({ name: names[k]!, shape: o.shape });
