@@ -26,6 +26,10 @@ import {
   unaryResultName,
 } from "../../../src/core/array/ops/elementwise.ts";
 import type { Binding } from "../../../src/core/kernels/params.ts";
+import type { ElementwiseKernel } from "../../../src/core/kernels/elementwise.ts";
+import { nvrtc } from "../../../src/bindings/nvrtc.ts";
+import { Program } from "../../../src/core/program/program.ts";
+import { pathfinder } from "../../../src/pathfinder/on-demand.ts";
 import { generatedSection, promotionTable, unaryTable } from "./elementwise-tables.ts";
 
 interface Fixture {
@@ -370,4 +374,90 @@ describe("generated kernels", () => {
     expect(kernelCache().size).toBeLessThanOrEqual(before + 1);
     expect([...kernelCache().keys()].every((k) => k.length < 80)).toBe(true);
   });
+});
+
+// ---- the generated C++ through NVRTC, where this machine has it (no GPU needed) ----
+
+const nvrtcPresent = ((): boolean => {
+  try {
+    nvrtc.load();
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** The toolkit's header directories (cuda_fp16.h; CCCL's cuda/std/complex), or undefined where they are not found. */
+function headerDirs(): string[] | undefined {
+  try {
+    return [pathfinder().findNvidiaHeaderDirectory("cudart").path, pathfinder().findNvidiaHeaderDirectory("cccl").path];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sources of many kernels in one translation unit: each in a namespace of its own, the includes once, at the top. */
+function bundle(sources: readonly string[]): string {
+  const includes = new Set<string>();
+  const parts = sources.map((src, k) => {
+    const lines = src.split("\n");
+    for (const l of lines) if (l.startsWith("#include")) includes.add(l);
+    // extern "C" names are one namespace: each kernel's gets the bundle's index.
+    return `namespace k${k} {\n${lines.filter((l) => !l.startsWith("#include")).join("\n").replaceAll("void cuda_ts_", `void cuda_ts_k${k}_`)}\n}`;
+  });
+  return [...includes, ...parts].join("\n") + "\n";
+}
+
+/** The source of a kernel of the cache with every input an array, or with its second input a scalar. */
+function sourceOf(k: ElementwiseKernel, scalarSecond: boolean): string {
+  const list = k.params.map((p) => dtypes[p.type as DTypeName]);
+  const fixedScalars = new Set(["rtol", "atol", "f", "m"]);
+  return k.source(binding(list.map((d) => d.name), k.params.map((p, i) => fixedScalars.has(p.name) || (scalarSecond && i === 1 && !p.output))));
+}
+
+describe.skipIf(!nvrtcPresent || headerDirs() === undefined)(`generated kernels compile with NVRTC${!nvrtcPresent || headerDirs() === undefined ? " [skipped: no NVRTC or toolkit headers here]" : ""}`, () => {
+  it("every operation over six dtypes, casts from seven dtypes to every other", () => {
+    const names = Object.keys(dtypes) as DTypeName[];
+    const sample: DTypeName[] = ["int8", "uint64", "float16", "bfloat16", "float64", "complex64"];
+    const sources: string[] = [];
+    for (const d of sample) {
+      for (const spec of Object.values(BINARY_OPS)) {
+        try {
+          const c = computeDType(spec, dtypes[d]);
+          const k = binaryKernel(spec, dtypes[d], dtypes[d], c, resultDType(spec, c), resultDType(spec, c));
+          sources.push(sourceOf(k, false));
+          if (d === "float16") sources.push(sourceOf(k, true));
+        } catch {
+          // no loop for d
+        }
+      }
+      for (const spec of Object.values(UNARY_OPS)) {
+        try {
+          const c = computeDType(spec, dtypes[d]);
+          sources.push(sourceOf(unaryKernel(spec, dtypes[d], c, resultDType(spec, c), d === "int8" ? dtypes.float32 : resultDType(spec, c)), false));
+        } catch {
+          // no loop for d
+        }
+      }
+    }
+    for (const from of ["bool", "int8", "uint64", "float16", "bfloat16", "float32", "complex64"] as const) for (const to of names) if (from !== to) sources.push(castKernelSource(from, to));
+    const groups = new Map<string, string[]>();
+    for (const src of sources) {
+      const key = src.includes("cuda/std/complex") ? "complex" : "real";
+      groups.set(key, [...(groups.get(key) ?? []), src]);
+    }
+    const includePath = headerDirs()!;
+    for (const [key, list] of groups) {
+      const program = new Program(bundle(list), "c++", { arch: "compute_90", std: "c++17", includePath, name: `elementwise-${key}.cu` });
+      try {
+        const ptx = program.compile("ptx");
+        expect(ptx.code.byteLength, key).toBeGreaterThan(0);
+      } catch (e) {
+        throw new Error(`${key} kernels: ${String(e).slice(0, 4000)}`);
+      } finally {
+        program.close();
+      }
+    }
+    expect(sources.length).toBeGreaterThan(400);
+  }, 600_000);
 });
