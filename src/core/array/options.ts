@@ -17,8 +17,9 @@ export type DTypeArgument<N extends DTypeName = DTypeName> = N | DType<N>;
 /** Options of an elementwise operation: the stream, and where to write the result. */
 export interface ElementwiseOptions extends ArrayOperationOptions {
   /**
-   * The array the result is written into (its shape must be the broadcast shape, its dtype one the result casts to
-   * safely); default: a new array on the stream's device.
+   * The array the result is written into (its shape must be the broadcast shape, its dtype one the result converts
+   * to under NumPy's "same_kind" rule: see `canCastSameKind`); default: a new array on the stream's device. It may
+   * be an operand (in place).
    */
   readonly out?: DeviceArray;
 }

@@ -147,7 +147,7 @@ export function resultType(operands: readonly PromotionOperand[], what = "result
 
 /**
  * Whether a value of dtype `from` converts to `to` without loss of kind or range (NumPy's `can_cast(from, to,
- * "same_kind")` is looser; this is "safe"): what an `out` array must accept.
+ * "safe")`). An `out` array accepts more: {@link canCastSameKind}.
  */
 export function canCastSafely(from: DType, to: DType): boolean {
   return promoteTypes(from, to) === to;
