@@ -8,6 +8,7 @@
 import "./cast.ts";
 import "./arithmetic.ts";
 import "./math.ts";
+import "./selection.ts";
 import "./creation.ts";
 import "./statistics.ts";
 import "./host.ts";
