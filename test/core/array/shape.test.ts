@@ -26,7 +26,6 @@ import {
   transpose,
 } from "../../../src/array.ts";
 import { concatenatePlan } from "../../../src/core/array/ops/shape.ts";
-import { castBody } from "../../../src/core/array/ops/cast.ts";
 
 const BASE = 0x7f00_0000_0000n;
 const hostResource: MemoryResource = {
@@ -191,18 +190,6 @@ describe("repetitions", () => {
     expect(() => repeat(a, 2, { axis: 2 })).toThrow(AxisError);
     expect(() => tile(a, [2, -1])).toThrow(ShapeMismatchError);
     expect(() => tile(a, 2)).toThrow("needs a stream");
-  });
-});
-
-describe("conversions", () => {
-  it("cast through float for half types, real parts for complex, != 0 for bool", () => {
-    expect(castBody(dtypes.float32, dtypes.int32)).toBe("y = (int)(x)");
-    expect(castBody(dtypes.float16, dtypes.float32)).toBe("y = (float)(((float)(x)))");
-    expect(castBody(dtypes.int32, dtypes.bfloat16)).toBe("y = __nv_bfloat16((float)(x))");
-    expect(castBody(dtypes.float32, dtypes.bool)).toBe("y = (x != 0)");
-    expect(castBody(dtypes.complex64, dtypes.float64)).toBe("y = (double)(x.real())");
-    expect(castBody(dtypes.float32, dtypes.complex128)).toBe("y = cuda::std::complex<double>((double)(x), (double)0)");
-    expect(castBody(dtypes.complex64, dtypes.complex128)).toBe("y = cuda::std::complex<double>(x.real(), x.imag())");
   });
 });
 

@@ -18,6 +18,7 @@ import type { AstypeOptions, DTypeArgument } from "../options.ts";
 import { provideArrayMethods } from "../methods.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
+import type { Stream } from "../../stream.ts";
 
 const isHalf = (d: DType): boolean => d.name === "float16" || d.name === "bfloat16";
 
@@ -142,6 +143,18 @@ function castKernel(from: DType, to: DType): ElementwiseKernel {
     casts.set(key, k);
   }
   return k;
+}
+
+/**
+ * @internal Copies `src` into `dst` (one shape, any views), converted to `dst`'s dtype by astype's rules, on `stream`:
+ * what `concatenate` of mixed dtypes and the indexing operations use.
+ */
+export function castInto(stream: Stream, src: DeviceArray, dst: DeviceArray): void {
+  if (src.dtype === dst.dtype) {
+    dst.copyFrom(src, { stream });
+    return;
+  }
+  castKernel(src.dtype, dst.dtype).launch(stream, src, dst);
 }
 
 /** @internal For tests: the generated source of a conversion kernel. */
