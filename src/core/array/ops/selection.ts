@@ -19,6 +19,7 @@ import { describeValue } from "../../../errors/describe.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
 import { ROUNDING_PREAMBLE, castExpression, fromWorking, toWorking, workingType } from "./cast.ts";
 import { broadcastOf, cachedKernel, checkOperand, checkOut, launchInto, scalarFor } from "./elementwise.ts";
+import { nonzero } from "./indexing.ts";
 
 /** The dtype a lone scalar has when no array gives one (NumPy's defaults: int64, float64, complex128). */
 function defaultDType(v: ArrayScalar): DType {
@@ -36,8 +37,16 @@ function defaultDType(v: ArrayScalar): DType {
  * const relu = where(x.gt(0), x, 0);
  * ```
  */
-export function where(condition: ArrayOperand, x: ArrayOperand, y: ArrayOperand, options?: ElementwiseOptions): DeviceArray {
+export function where(condition: ArrayOperand, x: ArrayOperand, y: ArrayOperand, options?: ElementwiseOptions): DeviceArray;
+/** With the condition alone: the indices of its non-zero elements, one int64 array per axis (as {@link nonzero}). */
+export function where(condition: DeviceArray): DeviceArray[];
+export function where(condition: ArrayOperand, x?: ArrayOperand, y?: ArrayOperand, options?: ElementwiseOptions): DeviceArray | DeviceArray[] {
   const what = "where";
+  if (x === undefined && y === undefined && options === undefined) {
+    if (!(condition instanceof DeviceArray)) throw new TypeError(`where(condition) takes a DeviceArray, not ${describeValue(condition)}`);
+    return nonzero(condition);
+  }
+  if (x === undefined || y === undefined) throw new TypeError("where takes a condition alone (the indices of its non-zero elements) or a condition, x and y");
   checkOperand(condition, what, "condition");
   checkOperand(x, what, "x");
   checkOperand(y, what, "y");
