@@ -200,15 +200,6 @@ export function checkOut(options: ElementwiseOptions | undefined, shape: readonl
   return out;
 }
 
-/** Whether `x` shares memory with `out` other than element for element (then the result goes through a temporary). */
-function overlapsOtherwise(x: ArrayOperand, out: DeviceArray): boolean {
-  if (!(x instanceof DeviceArray) || x.buffer !== out.buffer) return false;
-  if (x.byteOffset === out.byteOffset && x.itemsize === out.itemsize && sameShape(x.shape, out.shape) && x.strides.every((s, k) => s === out.strides[k] || out.shape[k] === 1)) {
-    return false;
-  }
-  return true;
-}
-
 const kernels = new Map<string, ElementwiseKernel>();
 
 /**
@@ -231,19 +222,10 @@ export function kernelCache(): ReadonlyMap<string, ElementwiseKernel> {
 
 /**
  * Launches `kernel` over `args` into `out` (or a new array), on `stream`. Where `out` shares memory with an input in
- * another layout (a transposed view of itself, say), the result is computed into a temporary and copied.
+ * another layout (a transposed view of itself, say), the builder computes into a temporary and copies it.
  */
 export function launchInto(kernel: ElementwiseKernel, stream: Stream, args: readonly ArrayOperand[], out: DeviceArray | undefined): DeviceArray {
   if (out === undefined) return kernel.launch(stream, ...args) as DeviceArray;
-  if (args.some((x) => overlapsOtherwise(x, out))) {
-    const tmp = kernel.launch(stream, ...args) as DeviceArray;
-    try {
-      out.copyFrom(tmp, { stream });
-    } finally {
-      tmp.close(stream);
-    }
-    return out;
-  }
   kernel.launch(stream, ...args, out);
   return out;
 }
