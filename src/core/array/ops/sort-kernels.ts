@@ -231,7 +231,8 @@ function keyCode(k: SortKeyType): string[] {
   if (k.kind === "complex") {
     lines.push(
       "struct K { U re; U im; };",
-      "__device__ __forceinline__ K to_ordered(K x, bool canonZero) { K r; r.re = ord_word(x.re, canonZero); r.im = ord_word(x.im, canonZero); return r; }",
+      "// The real parts always compare -0.0 equal to +0.0 (else (-0, -10) would sort before (+0, -8)); a real -0.0 comes back as +0.0",
+      "__device__ __forceinline__ K to_ordered(K x, bool canonZero) { K r; r.re = ord_word(x.re, true); r.im = ord_word(x.im, canonZero); return r; }",
       "__device__ __forceinline__ K from_ordered(K u) { K r; r.re = unord_word(u.re); r.im = unord_word(u.im); return r; }",
       "// (real, imaginary) order: the imaginary word's digits are the less significant ones",
       "__device__ __forceinline__ unsigned int key_digit(const K& k, int pass) {",
