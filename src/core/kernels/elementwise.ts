@@ -31,6 +31,8 @@ import type { Kernel } from "../launch/kernel.ts";
 import type { Stream } from "../stream.ts";
 import { takeStream } from "../base/stream-arg.ts";
 import { DeviceArray, encodeElement, type ArrayScalar } from "../array/device-array.ts";
+import { dtypes, type DType } from "../array/dtype.ts";
+import { refuseWrongDevice } from "../base/wrong-device.ts";
 import { elementCount, elementExtent, sameShape } from "../array/layout.ts";
 import { broadcastStrides, coalesceAxes } from "../array/broadcast.ts";
 import { ArrayLayoutError } from "../array/errors.ts";
@@ -88,6 +90,24 @@ export function overlapsAnInput(out: DeviceArray, params: readonly KernelParam[]
   }
   return false;
 }
+
+/** What a simple call of one signature reuses: its binding, its instance per device ordinal. */
+interface SimpleCall {
+  readonly binding: Binding;
+  readonly instances: (Instance | undefined)[];
+}
+
+/** The most parameters a simple call's signature encodes (20 codes each, in a double's 53 bits). */
+const SIMPLE_PARAMS = 12;
+
+/** Each dtype's index in a signature. */
+const DTYPE_INDEX: ReadonlyMap<DType, number> = new Map(Object.values(dtypes).map((d, i) => [d as DType, i]));
+
+/**
+ * @internal How many times the blocks resident on the whole device a launch's grid may have (the kernels loop over
+ * what is left): a tuning value, measured in bench/ts/array-ops.ts.
+ */
+export const elementwiseTuning = { waves: 1 };
 
 const IDENT = /^[A-Za-z_]\w*$/;
 
@@ -261,6 +281,8 @@ export class ElementwiseKernel {
   readonly #inputs: number;
   /** Instantiations by device ordinal and signature. */
   readonly #instances = new Map<string, Instance>();
+  /** Simple calls' bindings by signature (see #signature). */
+  readonly #simple = new Map<number, SimpleCall>();
 
   /**
    * @param inParams - inputs, "T x, raw T w, float32 a"
@@ -297,10 +319,17 @@ export class ElementwiseKernel {
     if (args.length < this.#inputs || args.length > total) {
       throw new TypeError(`${this.name} takes ${this.#inputs} input${this.#inputs === 1 ? "" : "s"} and up to ${total - this.#inputs} output${total - this.#inputs === 1 ? "" : "s"}, ${args.length} given`);
     }
+    // The common call (contiguous arrays of one shape, a signature seen before) skips binding.
+    const sig = this.#signature(args);
+    if (sig >= 0) {
+      const seen = this.#simple.get(sig);
+      if (seen !== undefined) return this.#launchSimple(s, args, seen);
+    }
     const device = s.device;
     const padded: (BuilderArgument | undefined)[] = [...args];
     while (padded.length < total) padded.push(undefined);
     const binding = bindArguments(this.name, this.params, padded, device.id);
+    if (sig >= 0 && this.#simple.size < 64) this.#simple.set(sig, { binding, instances: [] });
     const shape = binding.shape;
     if (shape === undefined) throw new TypeError(`${this.name}: no array was passed, so the size is unknown; pass an output array`);
     const outputs: DeviceArray[] = [];
@@ -328,16 +357,96 @@ export class ElementwiseKernel {
       const plan = stridedPlan(this.name, this.params, padded, binding, shape);
       const inst = this.#stridedInstance(device, binding, plan);
       kernelArgs.push(plan.layout);
-      const grid = Math.max(1, Math.min(Math.ceil(n / inst.block), inst.maxGrid));
+      const grid = Math.max(1, Math.min(Math.ceil(n / inst.block), inst.maxGrid * elementwiseTuning.waves));
       launch(s, configFor(grid, inst.block), inst.kernel, kernelArgs);
     } else if (n > 0) {
       const inst = this.#instance(device, binding);
       const v = inst.vector;
       if (v !== undefined && aligned(this.params, kernelArgs, binding, v.width)) {
-        const grid = Math.max(1, Math.min(Math.ceil(n / v.width / v.block), v.maxGrid));
+        const grid = Math.max(1, Math.min(Math.ceil(n / v.width / v.block), v.maxGrid * elementwiseTuning.waves));
         launch(s, configFor(grid, v.block), v.kernel, kernelArgs);
       } else {
-        const grid = Math.max(1, Math.min(Math.ceil(n / inst.block), inst.maxGrid));
+        const grid = Math.max(1, Math.min(Math.ceil(n / inst.block), inst.maxGrid * elementwiseTuning.waves));
+        launch(s, configFor(grid, inst.block), inst.kernel, kernelArgs);
+      }
+    }
+    if (staged !== undefined) {
+      for (const [temp, out] of staged) {
+        out.copyFrom(temp, { stream: s });
+        temp.close(s);
+      }
+    }
+    return outputs.length === 1 ? outputs[0]! : outputs;
+  }
+
+  /**
+   * The signature of a simple call, or -1: every array contiguous, the non-raw ones of one shape (at least one), at
+   * most {@link SIMPLE_PARAMS} parameters; per parameter 0 (left out), 1 (a scalar) or 2 + the array's dtype index.
+   */
+  #signature(args: readonly BuilderArgument[]): number {
+    const params = this.params;
+    if (params.length > SIMPLE_PARAMS) return -1;
+    let sig = 0;
+    let shape: readonly number[] | undefined;
+    for (let k = 0; k < params.length; k++) {
+      const a = args[k];
+      let code = 0;
+      if (a instanceof DeviceArray) {
+        if (!a.isContiguous) return -1;
+        if (!params[k]!.raw) {
+          if (shape === undefined) shape = a.shape;
+          else if (!sameShape(shape, a.shape)) return -1;
+        }
+        code = 2 + DTYPE_INDEX.get(a.dtype)!;
+      } else if (a !== undefined) code = 1;
+      sig = sig * 20 + code;
+    }
+    return shape === undefined ? -1 : sig;
+  }
+
+  /** A simple call of a signature bound before: the checks binding does per call, then the contiguous kernels. */
+  #launchSimple(s: Stream, args: readonly BuilderArgument[], seen: SimpleCall): DeviceArray | DeviceArray[] {
+    const params = this.params;
+    const binding = seen.binding;
+    const device = s.device;
+    let shape: readonly number[] | undefined;
+    for (let k = 0; k < args.length; k++) {
+      const a = args[k];
+      if (!(a instanceof DeviceArray)) continue;
+      const p = params[k]!;
+      if (a.isClosed) throw new ArrayLayoutError(`${this.name}: the array passed for ${p.name} was closed`);
+      const dev = a.buffer.isHostAccessible ? device.id : a.buffer.device.id;
+      if (dev !== device.id) refuseWrongDevice(`${this.name}: ${p.name}`, device.id, dev, `the kernel runs on the stream's device: copy ${p.name} to device ${device.id} first, or launch on a stream of device ${dev}`);
+      if (!p.raw && shape === undefined) shape = a.shape;
+    }
+    const outputs: DeviceArray[] = [];
+    const kernelArgs: KernelArgument[] = [];
+    let staged: [temp: DeviceArray, out: DeviceArray][] | undefined;
+    for (let k = 0; k < params.length; k++) {
+      const p = params[k]!;
+      let a = args[k];
+      if (a === undefined) a = DeviceArray.empty(shape!, binding.dtypes[k]!, { stream: s });
+      else if (p.output && overlapsAnInput(a as DeviceArray, params, args, this.#inputs, shape!)) {
+        const temp = DeviceArray.empty(shape!, binding.dtypes[k]!, { stream: s });
+        (staged ??= []).push([temp, a as DeviceArray]);
+        outputs.push(a as DeviceArray);
+        kernelArgs.push(temp);
+        continue;
+      }
+      if (p.output) outputs.push(a as DeviceArray);
+      kernelArgs.push(binding.scalar[k] ? encodeElement(binding.dtypes[k]!, a as ArrayScalar) : (a as DeviceArray));
+    }
+    const n = elementCount(shape!);
+    kernelArgs.push(BigInt(n));
+    if (n > 0) {
+      let inst = seen.instances[device.id];
+      if (inst === undefined || inst.kernel.isClosed) inst = seen.instances[device.id] = this.#instance(device, binding);
+      const v = inst.vector;
+      if (v !== undefined && aligned(params, kernelArgs, binding, v.width)) {
+        const grid = Math.max(1, Math.min(Math.ceil(n / v.width / v.block), v.maxGrid * elementwiseTuning.waves));
+        launch(s, configFor(grid, v.block), v.kernel, kernelArgs);
+      } else {
+        const grid = Math.max(1, Math.min(Math.ceil(n / inst.block), inst.maxGrid * elementwiseTuning.waves));
         launch(s, configFor(grid, inst.block), inst.kernel, kernelArgs);
       }
     }
