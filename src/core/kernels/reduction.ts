@@ -115,13 +115,19 @@ export function axisLaunchShape(nOut: number, nReduced: number, inner: boolean):
 }
 
 /**
+ * @internal How many blocks per multiprocessor an axis reduction aims for before it splits each output's range into
+ * chunks (see {@link axisChunks}): a tuning value, measured in bench/ts/array-ops.ts.
+ */
+export const reductionTuning = { blocksPerMultiprocessor: 2 };
+
+/**
  * Into how many chunks an axis reduction splits each output's reduced range (exported for tests): 1 when the
  * outputs alone give the device at least two blocks per multiprocessor; otherwise enough chunks for that, each of at
  * least 8 steps of its group (a second launch then combines the chunks' partial results).
  */
 export function axisChunks(nOut: number, nReduced: number, group: number, outputsPerBlock: number, multiprocessors: number): number {
   const blocks = Math.ceil(nOut / outputsPerBlock);
-  const target = 2 * multiprocessors;
+  const target = reductionTuning.blocksPerMultiprocessor * multiprocessors;
   if (blocks >= target) return 1;
   return Math.max(1, Math.min(Math.ceil(target / blocks), Math.floor(nReduced / (group * 8)), 4096));
 }
