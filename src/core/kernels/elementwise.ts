@@ -104,10 +104,16 @@ const SIMPLE_PARAMS = 12;
 const DTYPE_INDEX: ReadonlyMap<DType, number> = new Map(Object.values(dtypes).map((d, i) => [d as DType, i]));
 
 /**
- * @internal How many times the blocks resident on the whole device a launch's grid may have (the kernels loop over
- * what is left): a tuning value, measured in bench/ts/array-ops.ts.
+ * @internal How large grids are, in multiples of the blocks resident on the whole device at once (the kernels loop
+ * over what a grid does not cover). Measured on an H100 (bench/results/2026-12-06-h100-array-ops.md): the vectorised
+ * kernel is fastest with no cap, one pack per thread (exp of 1 GiB float32: 3,045 GB/s against 2,867 at one wave);
+ * the strided kernel at 64 waves (a row broadcast over 16384 x 16384: 2,442 against 2,380 at one wave and 1,788
+ * uncapped); the one-element kernel takes the strided kernel's cap.
  */
-export const elementwiseTuning = { waves: 1 };
+export const elementwiseTuning = { vectorWaves: Number.POSITIVE_INFINITY, waves: 64 };
+
+/** The most blocks a grid's x dimension takes. */
+const MAX_GRID_X = 2 ** 31 - 1;
 
 const IDENT = /^[A-Za-z_]\w*$/;
 
@@ -363,7 +369,7 @@ export class ElementwiseKernel {
       const inst = this.#instance(device, binding);
       const v = inst.vector;
       if (v !== undefined && aligned(this.params, kernelArgs, binding, v.width)) {
-        const grid = Math.max(1, Math.min(Math.ceil(n / v.width / v.block), v.maxGrid * elementwiseTuning.waves));
+        const grid = Math.max(1, Math.min(Math.ceil(n / v.width / v.block), v.maxGrid * elementwiseTuning.vectorWaves, MAX_GRID_X));
         launch(s, configFor(grid, v.block), v.kernel, kernelArgs);
       } else {
         const grid = Math.max(1, Math.min(Math.ceil(n / inst.block), inst.maxGrid * elementwiseTuning.waves));
@@ -443,7 +449,7 @@ export class ElementwiseKernel {
       if (inst === undefined || inst.kernel.isClosed) inst = seen.instances[device.id] = this.#instance(device, binding);
       const v = inst.vector;
       if (v !== undefined && aligned(params, kernelArgs, binding, v.width)) {
-        const grid = Math.max(1, Math.min(Math.ceil(n / v.width / v.block), v.maxGrid * elementwiseTuning.waves));
+        const grid = Math.max(1, Math.min(Math.ceil(n / v.width / v.block), v.maxGrid * elementwiseTuning.vectorWaves, MAX_GRID_X));
         launch(s, configFor(grid, v.block), v.kernel, kernelArgs);
       } else {
         const grid = Math.max(1, Math.min(Math.ceil(n / inst.block), inst.maxGrid * elementwiseTuning.waves));

@@ -9,7 +9,7 @@ import { AxisError, Buffer, DTypeError, DeviceArray, ShapeMismatchError, dtypes,
 import { ElementwiseKernel } from "../../../src/kernels.ts";
 import { bindArguments, contiguousCall, parseParams } from "../../../src/core/kernels/params.ts";
 import { elementwiseSource, elementwiseStridedSource, overlapsAnInput, stridedPlan } from "../../../src/core/kernels/elementwise.ts";
-import { axisChunks, axisLaunchShape, axisPlan, reductionAxisSource, reductionSource } from "../../../src/core/kernels/reduction.ts";
+import { axisChunks, axisLaunchShape, axisPlan, reductionAxisSource, reductionSource, reductionTuning } from "../../../src/core/kernels/reduction.ts";
 import { reductionDTypes, reductionResultName } from "../../../src/core/array/reductions.ts";
 
 const hostResource: MemoryResource = {
@@ -137,13 +137,15 @@ describe("axis reductions", () => {
     expect(axisLaunchShape(100_000, 1, false)).toEqual({ group: 1, outputsPerBlock: 256, laneStride: 256 });
   });
 
-  it("split few outputs of long ranges into chunks, enough for two blocks per multiprocessor", () => {
+  it("split few outputs of long ranges into chunks, enough for 32 blocks per multiprocessor (at most 4096)", () => {
+    expect(reductionTuning.blocksPerMultiprocessor).toBe(32);
     expect(axisChunks(16384, 16384, 256, 1, 132)).toBe(1);
     expect(axisChunks(3, 4, 4, 4, 132)).toBe(1); // too short to split
     expect(axisChunks(2, 100_000, 256, 1, 132)).toBe(48); // 8 steps of 256 threads per chunk at least
     expect(axisChunks(1, 300_000, 256, 1, 132)).toBe(146);
-    expect(axisChunks(1, 1e9, 256, 1, 132)).toBe(264);
-    expect(axisChunks(4, 1e6, 64, 4, 132)).toBe(264);
+    expect(axisChunks(1, 1e9, 256, 1, 132)).toBe(4096);
+    expect(axisChunks(4, 1e6, 64, 4, 132)).toBe(1953); // 8 steps of 64 threads per chunk at least
+    expect(axisChunks(100, 1e6, 256, 1, 132)).toBe(43); // 32 x 132 blocks over 100 outputs
   });
 
   it("plan [3, 4] over axis 1 (along memory) and axis 0 (across), contiguous and transposed", () => {
