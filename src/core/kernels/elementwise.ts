@@ -76,9 +76,17 @@ function byteSpan(a: DeviceArray): [number, number] {
 export function overlapsAnInput(out: DeviceArray, params: readonly KernelParam[], args: readonly (BuilderArgument | undefined)[], inputs: number, shape: readonly number[]): boolean {
   if (out.size === 0) return false;
   let outSpan: [number, number] | undefined;
+  const ob = out.buffer;
   for (let j = 0; j < inputs; j++) {
     const a = args[j];
     if (!(a instanceof DeviceArray) || a === out || params[j]!.raw || a.size === 0) continue;
+    const ib = a.buffer;
+    if (ib !== ob) {
+      // Two buffers' whole ranges apart: nothing of either array can meet (the common case, checked cheaply).
+      const o0 = Number(ob.handle);
+      const i0 = Number(ib.handle);
+      if (i0 + ib.size <= o0 || o0 + ob.size <= i0) continue;
+    }
     outSpan ??= byteSpan(out);
     const inSpan = byteSpan(a);
     if (inSpan[1] <= outSpan[0] || outSpan[1] <= inSpan[0]) continue;

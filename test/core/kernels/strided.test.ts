@@ -41,6 +41,10 @@ describe("outputs that overlap an input", () => {
     const m = arr("float32", [10, 10]);
     expect(overlapsAnInput(m, copy, [m.T, undefined], 1, [10, 10])).toBe(true); // m = m.T
     expect(overlapsAnInput(m, copy, [m.slice([0, 1]), undefined], 1, [10, 10])).toBe(true); // a row broadcast over its own matrix
+    const elsewhere = DeviceArray.fromBuffer(Buffer.fromHandle(0x7f10_0000_0000n, 1 << 16, { memoryResource: hostResource }), { dtype: "float32", shape: [100] });
+    expect(overlapsAnInput(a, copy, [elsewhere, undefined], 1, [100])).toBe(false); // another allocation
+    const sameMemory = DeviceArray.fromBuffer(Buffer.fromHandle(0x7f00_0000_0000n + 200n, 1 << 10, { memoryResource: hostResource }), { dtype: "float32", shape: [100] });
+    expect(overlapsAnInput(a, copy, [sameMemory, undefined], 1, [100])).toBe(true); // another Buffer over the same memory, shifted
   });
 });
 
