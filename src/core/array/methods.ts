@@ -189,7 +189,7 @@ export abstract class ArrayMethods extends PointerArgument {
   take(indices: DeviceArray | readonly number[], options?: TakeOptions): DeviceArray {
     return implementation("take")(this as unknown as DeviceArray, indices, options);
   }
-  /** Writes `values` (broadcast, cast to this dtype) at the flat `indices`, in place. */
+  /** Writes `values` (repeated as needed, as NumPy's put; a scalar everywhere; converted to this dtype) at the flat `indices`, in place. */
   put(indices: DeviceArray | readonly number[], values: ArrayOperand, options?: Omit<TakeOptions, "axis" | "out">): void {
     implementation("put")(this as unknown as DeviceArray, indices, values, options);
   }
