@@ -11,9 +11,11 @@
  * @module
  */
 import { DeviceArray } from "./device-array.ts";
-import { dtypes, type DType, type DTypeName } from "./dtype.ts";
+import type { DType, DTypeName } from "./dtype.ts";
 import { DTypeError } from "./errors.ts";
 import { contiguousStrides, elementCount } from "./layout.ts";
+import { broadcastStrides } from "./broadcast.ts";
+import { realOf } from "./promotion.ts";
 import { ElementwiseKernel } from "../kernels/elementwise.ts";
 import type { Stream } from "../stream.ts";
 import { castSpec, conjugateSpec, scaleSpec, type KernelSpec } from "./math-kernels.ts";
@@ -52,13 +54,7 @@ export function cachedHandle<H extends CachedHandle>(kind: string, stream: Strea
 
 /** A view of `a` with `shape`, broadcasting axes of extent 1 (and missing leading axes) with stride 0. */
 export function broadcastView<N extends DTypeName>(a: DeviceArray<N>, shape: readonly number[]): DeviceArray<N> {
-  const lead = shape.length - a.ndim;
-  const strides = shape.map((n, k) => {
-    const j = k - lead;
-    if (j < 0) return 0;
-    return a.shape[j] === 1 && n !== 1 ? 0 : a.strides[j]!;
-  });
-  return DeviceArray.fromBuffer(a.buffer, { dtype: a.dtype, shape, strides, byteOffset: a.byteOffset, ...(a.stream === undefined ? {} : { stream: a.stream }) });
+  return stridedView(a, shape, broadcastStrides(a.shape, a.strides, shape));
 }
 
 /** A view of `a` with its own shape and strides (strides in elements), over the same bytes. */
@@ -100,15 +96,10 @@ function sameShapeAs(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((n, k) => n === b[k]);
 }
 
-/** The real dtype of a float or complex dtype (complex64 → float32). */
-export function realDtype(d: DType): DType {
-  return d.name === "complex64" ? dtypes.float32 : d.name === "complex128" ? dtypes.float64 : d;
-}
-
 /** A view of a contiguous complex array as its real parts and imaginary parts interleaved (a flat real array). */
 export function flatReal(a: DeviceArray): DeviceArray {
   const flat = stridedView(a, [a.size], [1]);
-  return a.dtype.kind === "c" ? flat.view(realDtype(a.dtype)) : flat;
+  return a.dtype.kind === "c" ? flat.view(realOf(a.dtype)) : flat;
 }
 
 /** Multiplies every element of the contiguous float or complex array `a` by `factor`, in place, on `stream`. */
@@ -127,11 +118,6 @@ export function conjugateInPlace(a: DeviceArray, stream: Stream): void {
   const name = r.dtype.name;
   // Every second real is an imaginary part.
   kernelOf(conjugateSpec(name as "float32" | "float64")).launch(stream, r);
-}
-
-/** A contiguous `shape` array of `dtype` allocated on `stream`, zeroed. */
-export function zerosOn(shape: readonly number[], dtype: DType, stream: Stream): DeviceArray {
-  return DeviceArray.zeros(shape, dtype, { stream });
 }
 
 /** Checks a shape argument (a number or a list of non-negative integers); returns it as a list. */

@@ -38,14 +38,14 @@ import type { DType, DTypeName } from "../dtype.ts";
 import { DTypeError, ShapeMismatchError } from "../errors.ts";
 import { elementCount } from "../layout.ts";
 import { broadcastShapes } from "../broadcast.ts";
-import { resultType } from "../promotion.ts";
+import { realOf, resultType } from "../promotion.ts";
 import { contextScope } from "../../base/context-scope.ts";
 import { keepAliveOn, type Stream } from "../../stream.ts";
 import type { Buffer } from "../../memory/buffer.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { ClosedError } from "../../base/errors.ts";
 import { infoError } from "../../math/solver/errors.ts";
-import { broadcastView, conjugateInPlace, contiguousAs, kernelOf, realDtype, stridedView, swapLastTwo } from "../math-shared.ts";
+import { broadcastView, conjugateInPlace, contiguousAs, kernelOf, stridedView, swapLastTwo } from "../math-shared.ts";
 import { DET, EYE, outerSpec, QR_R, residualsSpec, ROW_SCALE, triangleZeroSpec } from "../math-kernels.ts";
 import { blasFor, solverFor, type SolverHandle } from "./handles.ts";
 import { lstsqRank, machineEpsilon, matmulDtype, matmulShapes, operandView, promotedStrides, qrShapes, solverDtype } from "./plan.ts";
@@ -318,7 +318,7 @@ interface Call {
 function setUp(action: string, options: ArrayOperationOptions | undefined, operands: readonly DeviceArray[]): Call {
   const stream = operationStream(action, options, operands);
   const dtype = solverDtype(resultType(operands, action), action);
-  const real = realDtype(dtype);
+  const real = realOf(dtype);
   return { stream, solver: solverFor(stream), dtype, dataType: DATA_TYPES[dtype.name]!, real, realType: DATA_TYPES[real.name]! };
 }
 
