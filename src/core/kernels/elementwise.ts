@@ -99,6 +99,17 @@ export function overlapsAnInput(out: DeviceArray, params: readonly KernelParam[]
   return false;
 }
 
+/** Copies staged outputs into theirs (see `#marshal`); the output, or the list of outputs when there are several. */
+function finish(s: Stream, staged: [temp: DeviceArray, out: DeviceArray][] | undefined, outputs: DeviceArray[]): DeviceArray | DeviceArray[] {
+  if (staged !== undefined) {
+    for (const [temp, out] of staged) {
+      out.copyFrom(temp, { stream: s });
+      temp.close(s);
+    }
+  }
+  return outputs.length === 1 ? outputs[0]! : outputs;
+}
+
 /** What a simple call of one signature reuses: its binding, its instance per device ordinal. */
 interface SimpleCall {
   readonly binding: Binding;
@@ -348,22 +359,7 @@ export class ElementwiseKernel {
     if (shape === undefined) throw new TypeError(`${this.name}: no array was passed, so the size is unknown; pass an output array`);
     const outputs: DeviceArray[] = [];
     const kernelArgs: KernelArgument[] = [];
-    // A given output that overlaps an input in another layout (a shifted view of the same memory) would be written
-    // while other threads still read it: the kernel writes a temporary instead, copied into the output after.
-    let staged: [temp: DeviceArray, out: DeviceArray][] | undefined;
-    this.params.forEach((p, k) => {
-      let a = padded[k];
-      if (a === undefined) a = DeviceArray.empty(shape, binding.dtypes[k]!, { stream: s });
-      else if (p.output && overlapsAnInput(a as DeviceArray, this.params, padded, this.#inputs, shape)) {
-        const temp = DeviceArray.empty(shape, binding.dtypes[k]!, { stream: s });
-        (staged ??= []).push([temp, a as DeviceArray]);
-        outputs.push(a as DeviceArray);
-        kernelArgs.push(temp);
-        return;
-      }
-      if (p.output) outputs.push(a as DeviceArray);
-      kernelArgs.push(binding.scalar[k] ? encodeElement(binding.dtypes[k]!, a as ArrayScalar) : (a as DeviceArray));
-    });
+    const staged = this.#marshal(s, padded, binding, shape, outputs, kernelArgs);
     const n = elementCount(shape);
     kernelArgs.push(BigInt(n));
     if (n > 0 && !contiguousCall(this.params, padded, shape)) {
@@ -374,23 +370,54 @@ export class ElementwiseKernel {
       const grid = Math.max(1, Math.min(Math.ceil(n / inst.block), inst.maxGrid * elementwiseTuning.waves));
       launch(s, configFor(grid, inst.block), inst.kernel, kernelArgs);
     } else if (n > 0) {
-      const inst = this.#instance(device, binding);
-      const v = inst.vector;
-      if (v !== undefined && aligned(this.params, kernelArgs, binding, v.width)) {
-        const grid = Math.max(1, Math.min(Math.ceil(n / v.width / v.block), v.maxGrid * elementwiseTuning.vectorWaves, MAX_GRID_X));
-        launch(s, configFor(grid, v.block), v.kernel, kernelArgs);
-      } else {
-        const grid = Math.max(1, Math.min(Math.ceil(n / inst.block), inst.maxGrid * elementwiseTuning.waves));
-        launch(s, configFor(grid, inst.block), inst.kernel, kernelArgs);
-      }
+      this.#launchContiguous(s, this.#instance(device, binding), binding, kernelArgs, n);
     }
-    if (staged !== undefined) {
-      for (const [temp, out] of staged) {
-        out.copyFrom(temp, { stream: s });
-        temp.close(s);
+    return finish(s, staged, outputs);
+  }
+
+  /**
+   * The kernel's arguments for a bound call, pushed into `kernelArgs` (and the outputs into `outputs`): missing outputs
+   * allocated with `shape`, scalars encoded. A given output that overlaps an input in another layout (a shifted view
+   * of the same memory) would be written while other threads still read it: the kernel writes a temporary instead,
+   * returned to be copied into the output after the launch.
+   */
+  #marshal(
+    s: Stream,
+    args: readonly (BuilderArgument | undefined)[],
+    binding: Binding,
+    shape: readonly number[],
+    outputs: DeviceArray[],
+    kernelArgs: KernelArgument[],
+  ): [temp: DeviceArray, out: DeviceArray][] | undefined {
+    const params = this.params;
+    let staged: [temp: DeviceArray, out: DeviceArray][] | undefined;
+    for (let k = 0; k < params.length; k++) {
+      const p = params[k]!;
+      let a = args[k];
+      if (a === undefined) a = DeviceArray.empty(shape, binding.dtypes[k]!, { stream: s });
+      else if (p.output && overlapsAnInput(a as DeviceArray, params, args, this.#inputs, shape)) {
+        const temp = DeviceArray.empty(shape, binding.dtypes[k]!, { stream: s });
+        (staged ??= []).push([temp, a as DeviceArray]);
+        outputs.push(a as DeviceArray);
+        kernelArgs.push(temp);
+        continue;
       }
+      if (p.output) outputs.push(a as DeviceArray);
+      kernelArgs.push(binding.scalar[k] ? encodeElement(binding.dtypes[k]!, a as ArrayScalar) : (a as DeviceArray));
     }
-    return outputs.length === 1 ? outputs[0]! : outputs;
+    return staged;
+  }
+
+  /** Launches the contiguous kernel of `inst` over `n` elements: its vectorised variant where every array is aligned to it. */
+  #launchContiguous(s: Stream, inst: Instance, binding: Binding, kernelArgs: KernelArgument[], n: number): void {
+    const v = inst.vector;
+    if (v !== undefined && aligned(this.params, kernelArgs, binding, v.width)) {
+      const grid = Math.max(1, Math.min(Math.ceil(n / v.width / v.block), v.maxGrid * elementwiseTuning.vectorWaves, MAX_GRID_X));
+      launch(s, configFor(grid, v.block), v.kernel, kernelArgs);
+    } else {
+      const grid = Math.max(1, Math.min(Math.ceil(n / inst.block), inst.maxGrid * elementwiseTuning.waves));
+      launch(s, configFor(grid, inst.block), inst.kernel, kernelArgs);
+    }
   }
 
   /**
@@ -435,42 +462,15 @@ export class ElementwiseKernel {
     }
     const outputs: DeviceArray[] = [];
     const kernelArgs: KernelArgument[] = [];
-    let staged: [temp: DeviceArray, out: DeviceArray][] | undefined;
-    for (let k = 0; k < params.length; k++) {
-      const p = params[k]!;
-      let a = args[k];
-      if (a === undefined) a = DeviceArray.empty(shape!, binding.dtypes[k]!, { stream: s });
-      else if (p.output && overlapsAnInput(a as DeviceArray, params, args, this.#inputs, shape!)) {
-        const temp = DeviceArray.empty(shape!, binding.dtypes[k]!, { stream: s });
-        (staged ??= []).push([temp, a as DeviceArray]);
-        outputs.push(a as DeviceArray);
-        kernelArgs.push(temp);
-        continue;
-      }
-      if (p.output) outputs.push(a as DeviceArray);
-      kernelArgs.push(binding.scalar[k] ? encodeElement(binding.dtypes[k]!, a as ArrayScalar) : (a as DeviceArray));
-    }
+    const staged = this.#marshal(s, args, binding, shape!, outputs, kernelArgs);
     const n = elementCount(shape!);
     kernelArgs.push(BigInt(n));
     if (n > 0) {
       let inst = seen.instances[device.id];
       if (inst === undefined || inst.kernel.isClosed) inst = seen.instances[device.id] = this.#instance(device, binding);
-      const v = inst.vector;
-      if (v !== undefined && aligned(params, kernelArgs, binding, v.width)) {
-        const grid = Math.max(1, Math.min(Math.ceil(n / v.width / v.block), v.maxGrid * elementwiseTuning.vectorWaves, MAX_GRID_X));
-        launch(s, configFor(grid, v.block), v.kernel, kernelArgs);
-      } else {
-        const grid = Math.max(1, Math.min(Math.ceil(n / inst.block), inst.maxGrid * elementwiseTuning.waves));
-        launch(s, configFor(grid, inst.block), inst.kernel, kernelArgs);
-      }
+      this.#launchContiguous(s, inst, binding, kernelArgs, n);
     }
-    if (staged !== undefined) {
-      for (const [temp, out] of staged) {
-        out.copyFrom(temp, { stream: s });
-        temp.close(s);
-      }
-    }
-    return outputs.length === 1 ? outputs[0]! : outputs;
+    return finish(s, staged, outputs);
   }
 
   /** The generated source for a signature (for inspection): the dtypes of each parameter. */
