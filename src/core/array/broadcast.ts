@@ -90,6 +90,15 @@ export function coalesceAxes(shape: readonly number[], strides: readonly (readon
 /** A reduction's axes: one axis, several, or undefined (every axis). */
 export type AxisSpec = number | readonly number[] | undefined;
 
+/** One axis of an array of `ndim` axes, in [0, ndim) (negative counts from the end). AxisError otherwise. */
+export function normalizeAxis(axis: unknown, ndim: number, what: string): number {
+  if (typeof axis !== "number" || !Number.isInteger(axis)) throw new AxisError(`${what}: an axis is an integer, got ${describeValue(axis)}`);
+  if (axis < -ndim || axis >= ndim) {
+    throw new AxisError(`${what}: axis ${axis} is out of range for an array of ${ndim} ax${ndim === 1 ? "is" : "es"} (from ${-ndim} to ${ndim - 1})`);
+  }
+  return axis < 0 ? axis + ndim : axis;
+}
+
 /**
  * The axes `axis` names in an array of `ndim` axes, each in [0, ndim), sorted (negative counts from the end;
  * undefined: every axis). AxisError for an axis out of range, one that is not an integer, or one named twice.
@@ -100,11 +109,7 @@ export function normalizeAxes(axis: AxisSpec | null, ndim: number, what: string)
   if (list === undefined) throw new AxisError(`${what}: axis is a number or a list of numbers, got ${describeValue(axis)}`);
   const seen = new Set<number>();
   for (const a of list) {
-    if (typeof a !== "number" || !Number.isInteger(a)) throw new AxisError(`${what}: an axis is an integer, got ${describeValue(a)}`);
-    if (a < -ndim || a >= ndim) {
-      throw new AxisError(`${what}: axis ${a} is out of range for an array of ${ndim} ax${ndim === 1 ? "is" : "es"} (from ${-ndim} to ${ndim - 1})`);
-    }
-    const n = a < 0 ? a + ndim : a;
+    const n = normalizeAxis(a, ndim, what);
     if (seen.has(n)) throw new AxisError(`${what}: axis ${n} is named twice in [${list.join(", ")}]`);
     seen.add(n);
   }

@@ -8,6 +8,7 @@
 import { dtypes, type DType } from "../dtype.ts";
 import { AxisError, DTypeError, ShapeMismatchError } from "../errors.ts";
 import { describeValue } from "../../../errors/describe.ts";
+import { normalizeAxis } from "../broadcast.ts";
 
 /** NumPy's normalisation modes: which direction is scaled by 1/n ("backward", the default: the inverse). */
 export type FftNorm = "backward" | "ortho" | "forward";
@@ -44,12 +45,6 @@ export interface TransformAxes {
   readonly axes: readonly number[];
   /** Logical sizes per axis (for c2r: the real output's sizes). */
   readonly sizes: readonly number[];
-}
-
-function normalizeAxis(axis: unknown, ndim: number, action: string): number {
-  if (typeof axis !== "number" || !Number.isInteger(axis)) throw new AxisError(`${action}: an axis is an integer, not ${describeValue(axis)}`);
-  if (axis < -ndim || axis >= ndim) throw new AxisError(`${action}: axis ${axis} is out of range for an array of ${ndim} ax${ndim === 1 ? "is" : "es"} (from ${-ndim} to ${ndim - 1})`);
-  return axis < 0 ? axis + ndim : axis;
 }
 
 function checkSize(n: unknown, action: string): number {

@@ -25,7 +25,7 @@
 import { DeviceArray, encodeElement, operationStream, provideAfterReadCheck, type ArrayOperationOptions, type ArrayScalar } from "../device-array.ts";
 import { dtypes, type DType } from "../dtype.ts";
 import { ArrayLayoutError, DTypeError, IndexError, ShapeMismatchError } from "../errors.ts";
-import { broadcastShapes, broadcastStrides, coalesceAxes } from "../broadcast.ts";
+import { broadcastShapes, broadcastStrides, coalesceAxes, normalizeAxis } from "../broadcast.ts";
 import { elementCount, sameShape } from "../layout.ts";
 import { provideArrayMethods } from "../methods.ts";
 import type { TakeOptions } from "../options.ts";
@@ -42,7 +42,7 @@ import type { Stream } from "../../stream.ts";
 import { compileKernels, configFor } from "../../kernels/compile.ts";
 import { castInto } from "./cast.ts";
 import { scanContiguous } from "./scan.ts";
-import { normalizeAxis, viewWith } from "./shape.ts";
+import { viewWith } from "./shape.ts";
 import { INDEX_FLAG_BYTES, INDEX_MAX_DIMS, INDEX_MODES, indexLayout, indexingName, indexingSource } from "./indexing-source.ts";
 
 export type { TakeOptions } from "../options.ts";

@@ -17,8 +17,8 @@
  */
 import { DeviceArray, operationStream } from "../device-array.ts";
 import { dtypeOf, dtypes, type DType } from "../dtype.ts";
-import { ArrayLayoutError, AxisError, DTypeError, ShapeMismatchError } from "../errors.ts";
-import { coalesceAxes } from "../broadcast.ts";
+import { ArrayLayoutError, DTypeError, ShapeMismatchError } from "../errors.ts";
+import { coalesceAxes, normalizeAxis } from "../broadcast.ts";
 import { elementCount, sameShape } from "../layout.ts";
 import { provideArrayMethods } from "../methods.ts";
 import type { ScanOptions } from "../options.ts";
@@ -263,10 +263,7 @@ function scan(op: ScanOp, a: DeviceArray, opts: ScanOptions | undefined): Device
   const { out: outType, accumulate } = scanDTypes(op, a.dtype, requested);
   let axis: number | undefined;
   if (options.axis !== undefined && options.axis !== null) {
-    const ax = options.axis;
-    if (typeof ax !== "number" || !Number.isInteger(ax)) throw new AxisError(`${what}: axis is an integer, got ${describeValue(ax)}`);
-    if (ax < -a.ndim || ax >= a.ndim) throw new AxisError(`${what}: axis ${ax} is out of range for an array of ${a.ndim} axes (from ${-a.ndim} to ${a.ndim - 1})`);
-    axis = ax < 0 ? ax + a.ndim : ax;
+    axis = normalizeAxis(options.axis, a.ndim, what);
   }
   const shape = axis === undefined ? [a.size] : [...a.shape];
   if (given !== undefined && !sameShape(given.shape, shape)) {

@@ -19,7 +19,7 @@
 import { DeviceArray, operationStream, type ArrayOperationOptions } from "../device-array.ts";
 import { dtypeOf, type DType } from "../dtype.ts";
 import { AxisError, DTypeError, ShapeMismatchError } from "../errors.ts";
-import { broadcastShapes, broadcastStrides } from "../broadcast.ts";
+import { broadcastShapes, broadcastStrides, normalizeAxis } from "../broadcast.ts";
 import { checkShape, contiguousStrides, elementCount, reshapeLayout, sameShape, type SliceSpec } from "../layout.ts";
 import { provideArrayMethods } from "../methods.ts";
 import type { DTypeArgument } from "../options.ts";
@@ -55,15 +55,6 @@ function checkArray(a: unknown, what: string): DeviceArray {
   if (!(a instanceof DeviceArray)) throw new TypeError(`${what} takes a DeviceArray, not ${describeValue(a)}`);
   if (a.isClosed) throw new ShapeMismatchError(`${what}: the array (${a.dtype.name} ${show(a.shape)}) was closed`);
   return a;
-}
-
-/** One axis of `ndim` (negative counts from the end), checked. */
-export function normalizeAxis(axis: unknown, ndim: number, what: string): number {
-  if (typeof axis !== "number" || !Number.isInteger(axis)) throw new AxisError(`${what}: an axis is an integer, got ${describeValue(axis)}`);
-  if (axis < -ndim || axis >= ndim) {
-    throw new AxisError(`${what}: axis ${axis} is out of range for an array of ${ndim} ax${ndim === 1 ? "is" : "es"} (from ${-ndim} to ${ndim - 1})`);
-  }
-  return axis < 0 ? axis + ndim : axis;
 }
 
 function axisList(axis: number | readonly number[], ndim: number, what: string): number[] {
