@@ -90,8 +90,9 @@ function scalarKind(v: ArrayScalar): "b" | "i" | "f" | "c" {
 
 const RANK = { b: 0, i: 1, u: 1, f: 2, c: 3 } as const;
 
-/** The range of an integer dtype, as bigints. */
-function integerRange(d: DType): [bigint, bigint] {
+/** The range of an integer dtype (or bool: 0 to 1), as bigints. */
+export function integerRange(d: DType): [bigint, bigint] {
+  if (d.kind === "b") return [0n, 1n];
   const bits = BigInt(INT_BITS[d.name]!);
   return d.kind === "i" ? [-(1n << (bits - 1n)), (1n << (bits - 1n)) - 1n] : [0n, (1n << bits) - 1n];
 }

@@ -6,6 +6,7 @@
  */
 import { dtypeOf, type DType } from "../dtype.ts";
 import { DTypeError } from "../errors.ts";
+import { integerRange } from "../promotion.ts";
 import { describeValue } from "../../../errors/describe.ts";
 
 /** A seed: a non-negative integer below 2⁶⁴ as a bigint; undefined draws one from the platform's crypto source. */
@@ -31,12 +32,6 @@ export function randomDtype(dtype: unknown, action: string): DType {
   }
   if (d.name !== "float32" && d.name !== "float64") throw new DTypeError(`${action}: draws floats of float32 or float64, not ${d.name}`);
   return d;
-}
-
-function integerRange(d: DType): [bigint, bigint] {
-  if (d.name === "bool") return [0n, 1n];
-  const bits = BigInt(d.itemsize * 8);
-  return d.kind === "i" ? [-(1n << (bits - 1n)), (1n << (bits - 1n)) - 1n] : [0n, (1n << bits) - 1n];
 }
 
 function toBigInt(v: unknown, name: string, action: string): bigint {
