@@ -125,21 +125,6 @@ export interface ReduceOptions extends ArrayOperationOptions {
 /** The standard reductions. */
 export type ReductionName = "sum" | "prod" | "min" | "max" | "mean";
 
-/** @internal How the reductions reach the arrays (they are built on the kernel builders, a layer above). */
-export type ArrayReducer = (op: ReductionName, a: DeviceArray, options: ReduceOptions) => DeviceArray;
-
-let reducer: ArrayReducer | undefined;
-
-/** @internal Registers the reductions (src/core/array/reductions.ts, loaded by the root). */
-export function provideArrayReducer(r: ArrayReducer): void {
-  reducer = r;
-}
-
-function reduceWith(op: ReductionName, a: DeviceArray, options: ReduceOptions): DeviceArray {
-  if (reducer === undefined) throw new TypeError(`DeviceArray.${op}: the reductions are not loaded; import them from "cuda-ts"`);
-  return reducer(op, a, options);
-}
-
 /**
  * @internal Checks run after a read to the host has synchronised with its stream (`toTypedArray`, `item`): device-side
  * checks of earlier operations on that stream (out-of-range indices) report through them, as typed errors.
@@ -583,32 +568,6 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends ArrayMethods {
     copyDeviceToHost(host, packed.buffer, 0, packed.nbytes, stream);
     packed.close(stream);
     return host;
-  }
-
-  // ---- reductions ----
-
-  /**
-   * The sum of the elements over `axis` (default: all), a new array on `stream`: integers and bool sum into int64
-   * (unsigned into uint64), floats and complex keep their dtype (float16 and bfloat16 accumulate in float32).
-   */
-  sum(options?: ReduceOptions): DeviceArray {
-    return reduceWith("sum", this, options ?? {});
-  }
-  /** The product of the elements over `axis` (default: all); dtypes as {@link DeviceArray.sum}. */
-  prod(options?: ReduceOptions): DeviceArray {
-    return reduceWith("prod", this, options ?? {});
-  }
-  /** The least element over `axis` (default: all), of this dtype; NaN wins; an empty reduction is refused. */
-  min(options?: ReduceOptions): DeviceArray {
-    return reduceWith("min", this, options ?? {});
-  }
-  /** The greatest element over `axis` (default: all), of this dtype; NaN wins; an empty reduction is refused. */
-  max(options?: ReduceOptions): DeviceArray {
-    return reduceWith("max", this, options ?? {});
-  }
-  /** The mean over `axis` (default: all): float64 for integers and bool, the dtype for floats and complex. */
-  mean(options?: ReduceOptions): DeviceArray {
-    return reduceWith("mean", this, options ?? {});
   }
 
   // ---- interop ----

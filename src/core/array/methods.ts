@@ -134,7 +134,31 @@ export abstract class ArrayMethods extends PointerArgument {
     return implementation("astype")(this as unknown as DeviceArray, dtype, options) as DeviceArray<M>;
   }
 
-  // ---- reductions beyond sum/prod/min/max/mean ----
+  // ---- reductions ----
+
+  /**
+   * The sum of the elements over `axis` (default: all), a new array: integers and bool sum into int64 (unsigned into
+   * uint64), floats and complex keep their dtype (float16 and bfloat16 accumulate in float32).
+   */
+  sum(options?: ReduceOptions): DeviceArray {
+    return implementation("sum")(this as unknown as DeviceArray, options);
+  }
+  /** The product of the elements over `axis` (default: all); dtypes as {@link ArrayMethods.sum}. */
+  prod(options?: ReduceOptions): DeviceArray {
+    return implementation("prod")(this as unknown as DeviceArray, options);
+  }
+  /** The least element over `axis` (default: all), of this dtype; NaN wins; an empty reduction is refused. */
+  min(options?: ReduceOptions): DeviceArray {
+    return implementation("min")(this as unknown as DeviceArray, options);
+  }
+  /** The greatest element over `axis` (default: all), of this dtype; NaN wins; an empty reduction is refused. */
+  max(options?: ReduceOptions): DeviceArray {
+    return implementation("max")(this as unknown as DeviceArray, options);
+  }
+  /** The mean over `axis` (default: all): float64 for integers and bool, the dtype for floats and complex. */
+  mean(options?: ReduceOptions): DeviceArray {
+    return implementation("mean")(this as unknown as DeviceArray, options);
+  }
 
   /** The variance over `axis` (default: all), `ddof` as NumPy; float64 for integers, the real dtype for complex. */
   var(options?: VarianceOptions): DeviceArray {

@@ -15,7 +15,8 @@
  *
  * @module
  */
-import { DeviceArray, operationStream, provideArrayReducer, type ReduceOptions, type ReductionName } from "./device-array.ts";
+import { DeviceArray, operationStream, type ReduceOptions, type ReductionName } from "./device-array.ts";
+import { provideArrayMethods } from "./methods.ts";
 import { dtypes, type DType, type DTypeName } from "./dtype.ts";
 import { DTypeError, ShapeMismatchError } from "./errors.ts";
 import { normalizeAxes } from "./broadcast.ts";
@@ -157,7 +158,13 @@ function reduce(op: ReductionName, array: DeviceArray, opts: ReduceOptions | und
   }
 }
 
-provideArrayReducer(reduce);
+provideArrayMethods({
+  sum: (self, options) => reduce("sum", self, options),
+  prod: (self, options) => reduce("prod", self, options),
+  min: (self, options) => reduce("min", self, options),
+  max: (self, options) => reduce("max", self, options),
+  mean: (self, options) => reduce("mean", self, options),
+});
 
 /** The sum of `a`'s elements over `axis` (default: all), on `stream` (also `a.sum(options)`). */
 export function sum(a: DeviceArray, options?: ReduceOptions): DeviceArray {
