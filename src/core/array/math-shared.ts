@@ -16,6 +16,7 @@ import { DTypeError } from "./errors.ts";
 import { contiguousStrides, elementCount } from "./layout.ts";
 import { broadcastStrides } from "./broadcast.ts";
 import { realOf } from "./promotion.ts";
+import { viewWith } from "./ops/shape.ts";
 import { ElementwiseKernel } from "../kernels/elementwise.ts";
 import type { Stream } from "../stream.ts";
 import { castSpec, conjugateSpec, scaleSpec, type KernelSpec } from "./math-kernels.ts";
@@ -59,7 +60,7 @@ export function broadcastView<N extends DTypeName>(a: DeviceArray<N>, shape: rea
 
 /** A view of `a` with its own shape and strides (strides in elements), over the same bytes. */
 export function stridedView<N extends DTypeName>(a: DeviceArray<N>, shape: readonly number[], strides: readonly number[]): DeviceArray<N> {
-  return DeviceArray.fromBuffer(a.buffer, { dtype: a.dtype, shape, strides, byteOffset: a.byteOffset, ...(a.stream === undefined ? {} : { stream: a.stream }) });
+  return viewWith(a, shape, strides);
 }
 
 /** The axes of an `ndim`-axis array with its last two swapped (a batch of matrices transposed). */
