@@ -236,6 +236,12 @@ export function operationStream(action: string, options: ArrayOperationOptions |
   return s;
 }
 
+/**
+ * @internal The device address of `a`'s element [0, ...] as a number, kept after the first read (hot paths compare
+ * and align addresses in number arithmetic). The caller checks that `a` is open.
+ */
+export let addressOf: (a: DeviceArray) => number;
+
 function checkNotClosed(a: DeviceArray, action: string): void {
   if (a.isClosed) throw closedError(a, `this DeviceArray (${a.dtype.name} [${a.shape.join(", ")}])`, action);
 }
@@ -264,6 +270,16 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends ArrayMethods {
   readonly #ownsBuffer: boolean;
   #closed = false;
   readonly #size: number;
+  readonly #contiguous: boolean;
+  /** The address of element [0, ...] as a number (device addresses fit 53 bits), read on first use; -1 before. */
+  #addressNumber = -1;
+
+  static {
+    addressOf = (a) => {
+      if (a.#addressNumber < 0) a.#addressNumber = Number(a.address);
+      return a.#addressNumber;
+    };
+  }
 
   /**
    * Reserved to cuda-ts (the token is not exported): use the factories (`from`, `empty`, `zeros`, `full`,
@@ -297,6 +313,7 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends ArrayMethods {
     this.stream = stream;
     this.#ownsBuffer = ownsBuffer;
     this.#size = elementCount(shape);
+    this.#contiguous = isContiguous(shape, strides);
     if (scopeDepth !== 0) adoptIntoScope(this);
   }
 
@@ -383,7 +400,7 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends ArrayMethods {
   }
   /** Whether the elements are row-major and packed (then one memcpy moves them). */
   get isContiguous(): boolean {
-    return isContiguous(this.shape, this.strides);
+    return this.#contiguous;
   }
   /** The device the memory is on. */
   get device(): Device {

@@ -257,7 +257,10 @@ export function viewLayout(layout: Layout, byteOffset: number, from: number, to:
 
 /** Whether two shapes are equal. */
 export function sameShape(a: readonly number[], b: readonly number[]): boolean {
-  return a.length === b.length && a.every((n, i) => n === b[i]);
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**

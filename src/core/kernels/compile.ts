@@ -133,15 +133,26 @@ export function compileKernels(source: string, names: readonly string[], device:
   }
 }
 
-const configs = new Map<string, LaunchConfig>();
+/** Shared configurations without dynamic shared memory by `grid * 1025 + block`, and the others by a string key. */
+const configs = new Map<number, LaunchConfig>();
+const sharedConfigs = new Map<string, LaunchConfig>();
 
 /** A launch configuration (shared: configurations are plain values). */
 export function configFor(grid: number, block: number, sharedMemory = 0): LaunchConfig {
+  if (sharedMemory === 0 && block <= 1024) {
+    const k = grid * 1025 + block;
+    let c = configs.get(k);
+    if (c === undefined) {
+      if (configs.size > 4096) configs.clear();
+      configs.set(k, (c = new LaunchConfig({ grid, block })));
+    }
+    return c;
+  }
   const k = `${grid},${block},${sharedMemory}`;
-  let c = configs.get(k);
+  let c = sharedConfigs.get(k);
   if (c === undefined) {
-    if (configs.size > 4096) configs.clear();
-    configs.set(k, (c = new LaunchConfig({ grid, block, sharedMemory })));
+    if (sharedConfigs.size > 4096) sharedConfigs.clear();
+    sharedConfigs.set(k, (c = new LaunchConfig({ grid, block, sharedMemory })));
   }
   return c;
 }

@@ -30,7 +30,7 @@ import { launch, type KernelArgument } from "../launch/launch.ts";
 import type { Kernel } from "../launch/kernel.ts";
 import type { Stream } from "../stream.ts";
 import { takeStream } from "../base/stream-arg.ts";
-import { DeviceArray, encodeElement, type ArrayScalar } from "../array/device-array.ts";
+import { DeviceArray, addressOf, encodeElement, type ArrayScalar } from "../array/device-array.ts";
 import { dtypes, type DType } from "../array/dtype.ts";
 import { refuseWrongDevice } from "../base/wrong-device.ts";
 import { elementCount, elementExtent, sameShape } from "../array/layout.ts";
@@ -49,14 +49,11 @@ interface Instance {
   readonly vector?: { readonly kernel: Kernel; readonly width: number; readonly block: number; readonly maxGrid: number };
 }
 
-/** The low bits of an address read as a number (packs are at most 16 bytes: a power of two dividing this). */
-const LOW_BITS = 4096n;
-
 /** Whether every per-element array argument's address is aligned to a pack of `width` of its elements. */
 function aligned(params: readonly KernelParam[], args: readonly KernelArgument[], binding: Binding, width: number): boolean {
   for (let k = 0; k < params.length; k++) {
     const a = args[k];
-    if (a instanceof DeviceArray && !params[k]!.raw && !binding.scalar[k] && Number(a.address % LOW_BITS) % (a.itemsize * width) !== 0) return false;
+    if (a instanceof DeviceArray && !params[k]!.raw && !binding.scalar[k] && addressOf(a) % (a.itemsize * width) !== 0) return false;
   }
   return true;
 }
@@ -64,7 +61,7 @@ function aligned(params: readonly KernelParam[], args: readonly KernelArgument[]
 /** The byte range [first, end) an array's elements span, from its address. */
 function byteSpan(a: DeviceArray): [number, number] {
   const [low, high] = elementExtent(a.shape, a.strides);
-  const base = Number(a.address);
+  const base = addressOf(a);
   return [base + low * a.itemsize, base + (high + 1) * a.itemsize];
 }
 
@@ -83,8 +80,8 @@ export function overlapsAnInput(out: DeviceArray, params: readonly KernelParam[]
     const ib = a.buffer;
     if (ib !== ob) {
       // Two buffers' whole ranges apart: nothing of either array can meet (the common case, checked cheaply).
-      const o0 = Number(ob.handle);
-      const i0 = Number(ib.handle);
+      const o0 = addressOf(out) - out.byteOffset;
+      const i0 = addressOf(a) - a.byteOffset;
       if (i0 + ib.size <= o0 || o0 + ob.size <= i0) continue;
     }
     outSpan ??= byteSpan(out);
@@ -114,6 +111,9 @@ function finish(s: Stream, staged: [temp: DeviceArray, out: DeviceArray][] | und
 interface SimpleCall {
   readonly binding: Binding;
   readonly instances: (Instance | undefined)[];
+  /** The element count of the last call, and it as the kernel's `_n` argument (a bigint made once per count). */
+  lastCount: number;
+  lastCountArgument: bigint;
 }
 
 /** The most parameters a simple call's signature encodes (20 codes each, in a double's 53 bits). */
@@ -354,7 +354,7 @@ export class ElementwiseKernel {
     const padded: (BuilderArgument | undefined)[] = [...args];
     while (padded.length < total) padded.push(undefined);
     const binding = bindArguments(this.name, this.params, padded, device.id);
-    if (sig >= 0 && this.#simple.size < 64) this.#simple.set(sig, { binding, instances: [] });
+    if (sig >= 0 && this.#simple.size < 64) this.#simple.set(sig, { binding, instances: [], lastCount: -1, lastCountArgument: 0n });
     const shape = binding.shape;
     if (shape === undefined) throw new TypeError(`${this.name}: no array was passed, so the size is unknown; pass an output array`);
     const outputs: DeviceArray[] = [];
@@ -436,7 +436,11 @@ export class ElementwiseKernel {
         if (!a.isContiguous) return -1;
         if (!params[k]!.raw) {
           if (shape === undefined) shape = a.shape;
-          else if (!sameShape(shape, a.shape)) return -1;
+          else if (shape !== a.shape) {
+            const other = a.shape;
+            if (other.length !== shape.length) return -1;
+            for (let d = 0; d < other.length; d++) if (other[d] !== shape[d]) return -1;
+          }
         }
         code = 2 + DTYPE_INDEX.get(a.dtype)!;
       } else if (a !== undefined) code = 1;
@@ -450,21 +454,29 @@ export class ElementwiseKernel {
     const params = this.params;
     const binding = seen.binding;
     const device = s.device;
-    let shape: readonly number[] | undefined;
+    let first: DeviceArray | undefined;
     for (let k = 0; k < args.length; k++) {
       const a = args[k];
       if (!(a instanceof DeviceArray)) continue;
       const p = params[k]!;
       if (a.isClosed) throw new ArrayLayoutError(`${this.name}: the array passed for ${p.name} was closed`);
-      const dev = a.buffer.isHostAccessible ? device.id : a.buffer.device.id;
-      if (dev !== device.id) refuseWrongDevice(`${this.name}: ${p.name}`, device.id, dev, `the kernel runs on the stream's device: copy ${p.name} to device ${device.id} first, or launch on a stream of device ${dev}`);
-      if (!p.raw && shape === undefined) shape = a.shape;
+      const b = a.buffer;
+      if (!b.isHostAccessible) {
+        const dev = b.deviceId;
+        if (dev !== device.id) refuseWrongDevice(`${this.name}: ${p.name}`, device.id, dev, `the kernel runs on the stream's device: copy ${p.name} to device ${device.id} first, or launch on a stream of device ${dev}`);
+      }
+      if (!p.raw && first === undefined) first = a;
     }
+    const shape = first!.shape;
     const outputs: DeviceArray[] = [];
     const kernelArgs: KernelArgument[] = [];
-    const staged = this.#marshal(s, args, binding, shape!, outputs, kernelArgs);
-    const n = elementCount(shape!);
-    kernelArgs.push(BigInt(n));
+    const staged = this.#marshal(s, args, binding, shape, outputs, kernelArgs);
+    const n = first!.size;
+    if (seen.lastCount !== n) {
+      seen.lastCount = n;
+      seen.lastCountArgument = BigInt(n);
+    }
+    kernelArgs.push(seen.lastCountArgument);
     if (n > 0) {
       let inst = seen.instances[device.id];
       if (inst === undefined || inst.kernel.isClosed) inst = seen.instances[device.id] = this.#instance(device, binding);

@@ -283,6 +283,19 @@ const operandValue = (x: ArrayOperand, c: DType): ArrayOperand => (x instanceof 
  */
 export function applyBinary(spec: OpSpec, a: ArrayOperand, b: ArrayOperand, options: ElementwiseOptions | undefined): DeviceArray {
   const what = spec.name;
+  if (a instanceof DeviceArray && b instanceof DeviceArray && a.dtype === b.dtype) {
+    // The common call, two arrays of one dtype: its resolution and kernels looked up by objects, not strings.
+    const same = sameDTypeCall(spec, a.dtype);
+    if (same !== undefined) {
+      const shape = broadcastOf([a, b], ["the first operand", "the second operand"], what);
+      const out = checkOut(options, shape, same.r, what);
+      const to = out === undefined ? same.r : out.dtype;
+      let k = same.kernels.get(to);
+      if (k === undefined) same.kernels.set(to, (k = binaryKernel(spec, a.dtype, a.dtype, same.c, same.r, to)));
+      const stream = operationStream(what, options, [a, b, out]);
+      return launchInto(k, stream, [a, b], out);
+    }
+  }
   checkOperand(a, what, "the first operand");
   checkOperand(b, what, "the second operand");
   const promoted = resultType([a, b], what);
@@ -293,6 +306,33 @@ export function applyBinary(spec: OpSpec, a: ArrayOperand, b: ArrayOperand, opti
   const k = binaryKernel(spec, operandDType(a, c), operandDType(b, c), c, r, out?.dtype ?? r);
   const stream = operationStream(what, options, [a, b, out]);
   return launchInto(k, stream, [operandValue(a, c), operandValue(b, c)], out);
+}
+
+/** What a binary operation on two arrays of one dtype resolves to: compute and result dtypes, its kernels by out dtype. */
+interface SameDTypeCall {
+  readonly c: DType;
+  readonly r: DType;
+  readonly kernels: Map<DType, ElementwiseKernel>;
+}
+
+const sameDTypeCalls = new WeakMap<OpSpec, Map<DType, SameDTypeCall | null>>();
+
+/** The resolution of `spec` on two arrays of dtype `d` (as {@link applyBinary} resolves it), or undefined where refused. */
+function sameDTypeCall(spec: OpSpec, d: DType): SameDTypeCall | undefined {
+  let byDType = sameDTypeCalls.get(spec);
+  if (byDType === undefined) sameDTypeCalls.set(spec, (byDType = new Map()));
+  let call = byDType.get(d);
+  if (call === undefined) {
+    try {
+      const c = computeDType(spec, d, [d, d]);
+      call = { c, r: resultDType(spec, c), kernels: new Map() };
+    } catch (e) {
+      if (!(e instanceof DTypeError)) throw e;
+      call = null;
+    }
+    byDType.set(d, call);
+  }
+  return call ?? undefined;
 }
 
 /** Runs a unary operation (see {@link applyBinary}). */
