@@ -127,9 +127,10 @@ const DTYPE_INDEX: ReadonlyMap<DType, number> = new Map(Object.values(dtypes).ma
  * over what a grid does not cover). Measured on an H100 (bench/results/2026-12-06-h100-array-ops.md): the vectorised
  * kernel is fastest with no cap, one pack per thread (exp of 1 GiB float32: 3,045 GB/s against 2,867 at one wave);
  * the strided kernel at 64 waves (a row broadcast over 16384 x 16384: 2,442 against 2,380 at one wave and 1,788
- * uncapped); the one-element kernel takes the strided kernel's cap.
+ * uncapped); the one-element kernel takes the strided kernel's cap. `packedWaves` caps the strided kernel's packed
+ * form (see {@link StridedShape.vec}).
  */
-export const elementwiseTuning = { vectorWaves: Number.POSITIVE_INFINITY, waves: 64 };
+export const elementwiseTuning = { vectorWaves: Number.POSITIVE_INFINITY, waves: 64, packedWaves: 64 };
 
 /** The most blocks a grid's x dimension takes. */
 const MAX_GRID_X = 2 ** 31 - 1;
@@ -361,13 +362,18 @@ export class ElementwiseKernel {
     const kernelArgs: KernelArgument[] = [];
     const staged = this.#marshal(s, padded, binding, shape, outputs, kernelArgs);
     const n = elementCount(shape);
+    // What the kernel writes: a staged output's temporary (contiguous) in its place.
+    const written = kernelArgs as readonly (BuilderArgument | undefined)[];
+    const strided = n > 0 && !contiguousCall(this.params, written, shape);
+    const plan = strided ? stridedPlan(this.name, this.params, written, binding, shape) : undefined;
     kernelArgs.push(BigInt(n));
-    if (n > 0 && !contiguousCall(this.params, padded, shape)) {
+    if (plan !== undefined) {
       // Views or broadcasting: each strided operand's element offset is computed from the output index.
-      const plan = stridedPlan(this.name, this.params, padded, binding, shape);
       const inst = this.#stridedInstance(device, binding, plan);
       kernelArgs.push(plan.layout);
-      const grid = Math.max(1, Math.min(Math.ceil(n / inst.block), inst.maxGrid * elementwiseTuning.waves));
+      const vec = plan.vec ?? 1;
+      const waves = vec > 1 ? elementwiseTuning.packedWaves : elementwiseTuning.waves;
+      const grid = Math.max(1, Math.min(Math.ceil(n / vec / inst.block), inst.maxGrid * waves, MAX_GRID_X));
       launch(s, configFor(grid, inst.block), inst.kernel, kernelArgs);
     } else if (n > 0) {
       this.#launchContiguous(s, this.#instance(device, binding), binding, kernelArgs, n);
@@ -539,6 +545,14 @@ export interface StridedShape {
   readonly strided: readonly boolean[];
   /** Whether the element count fits 32 bits (the index is decomposed in 32-bit arithmetic then). */
   readonly index32: boolean;
+  /**
+   * Elements per thread step (1: one at a time). Above 1 (see {@link stridedPlan} for when), the kernel walks the
+   * output in packs of `vec` consecutive elements of its innermost axis: one index decomposition and one 128-bit
+   * access per pack for each array that is contiguous along that axis.
+   */
+  readonly vec?: number;
+  /** Per parameter, with `vec` above 1: whether it is a strided input broadcast along the innermost axis (one element per pack). */
+  readonly innerBroadcast?: readonly boolean[];
 }
 
 /** A strided call's plan: what it compiles for, its cache key, and the layout argument's bytes. */
@@ -581,8 +595,47 @@ export function stridedPlan(kernelName: string, params: readonly KernelParam[], 
   merged.shape.forEach((n, d) => dv.setBigInt64(8 * d, BigInt(n), true));
   merged.strides.forEach((list, j) => list.forEach((st, d) => dv.setBigInt64(8 * ((j + 1) * rank + d), BigInt(st), true)));
   const index32 = elementCount(shape) <= 0xffff_ffff;
-  const key = `nd${rank}:${strided.map((x) => (x ? "s" : "c")).join("")}:${index32 ? "u32" : "u64"}`;
-  return { rank, strided, index32, key, layout };
+  const packed = packedStrides(params, args, binding, strided, merged);
+  const codes = strided.map((x, k) => (!x ? "c" : packed?.innerBroadcast[k] === true ? "b" : "s")).join("");
+  const key = `nd${rank}:${codes}:${index32 ? "u32" : "u64"}${packed === undefined ? "" : `:v${packed.vec}`}`;
+  return { rank, strided, index32, key, layout, ...packed };
+}
+
+/**
+ * Whether a strided call can walk its output in packs, and how: the vector width of its dtypes (16 bytes of the
+ * widest array), the innermost merged axis a multiple of it, every strided operand either contiguous along that axis
+ * (stride 1, its other strides multiples of the width, so that every pack is aligned) or, for inputs, broadcast
+ * along it (stride 0: one element per pack), and every array read or written by packs aligned to its pack.
+ */
+function packedStrides(
+  params: readonly KernelParam[],
+  args: readonly (BuilderArgument | undefined)[],
+  binding: Binding,
+  strided: readonly boolean[],
+  merged: { shape: readonly number[]; strides: readonly (readonly number[])[] },
+): { vec: number; innerBroadcast: boolean[] } | undefined {
+  const vec = vectorWidth(params, binding);
+  const R = merged.shape.length;
+  if (vec <= 1 || merged.shape[R - 1]! % vec !== 0) return undefined;
+  const innerBroadcast = params.map(() => false);
+  let j = 0;
+  for (let k = 0; k < params.length; k++) {
+    const p = params[k]!;
+    const a = args[k];
+    if (!(a instanceof DeviceArray) || p.raw || binding.scalar[k]) continue;
+    if (strided[k]) {
+      const list = merged.strides[j++]!;
+      const inner = list[R - 1]!;
+      if (inner === 0 && !p.output) {
+        innerBroadcast[k] = true;
+        continue;
+      }
+      if (inner !== 1) return undefined;
+      for (let d = 0; d < R - 1; d++) if (list[d]! % vec !== 0) return undefined;
+    }
+    if (addressOf(a) % (a.itemsize * vec) !== 0) return undefined;
+  }
+  return { vec, innerBroadcast };
 }
 
 /**
@@ -592,6 +645,7 @@ export function stridedPlan(kernelName: string, params: readonly KernelParam[], 
  * indexed by `i`. In the body, `i` is the element's row-major index in the output.
  */
 export function elementwiseStridedSource(name: string, params: readonly KernelParam[], binding: Binding, body: string, plan: StridedShape, preamble = ""): string {
+  if ((plan.vec ?? 1) > 1) return packedStridedSource(name, params, binding, body, plan, preamble);
   const lines = [...includeLines(headersFor(binding.dtypes)), ...typedefs(binding.types), preamble];
   const R = plan.rank;
   const IDX = plan.index32 ? "unsigned int" : "unsigned long long";
@@ -623,19 +677,97 @@ export function elementwiseStridedSource(name: string, params: readonly KernelPa
     "  for (unsigned long long _i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; _i < _n; _i += _stride) {",
     "    const unsigned long long i = _i;",
     `    ${IDX} _r = (${IDX})_i;`,
-    ...walked.map((w) => `    long long _o_${w} = 0;`),
-    "#pragma unroll",
-    `    for (int _k = ${R - 1}; _k > 0; --_k) {`,
-    `      const ${IDX} _e = (${IDX})_l.shape[_k];`,
-    `      const ${IDX} _q = _r / _e;`,
-    "      const long long _d = (long long)(_r - _q * _e);",
-    "      _r = _q;",
-    ...walked.map((w) => `      _o_${w} += _d * _l.st_${w}[_k];`),
-    "    }",
-    ...walked.map((w) => `    _o_${w} += (long long)_r * _l.st_${w}[0];`),
+    ...decomposeLines("    ", R, IDX, walked),
     ...loads,
     ...refs,
     `    ${body.trim().replace(/;?$/, ";")}`,
+    "  }",
+    "}",
+  );
+  return lines.filter((l) => l !== "").join("\n") + "\n";
+}
+
+/** The index decomposition of the strided kernels: `_o_<w>`, each walked operand's element offset of index `_r`. */
+function decomposeLines(indent: string, R: number, IDX: string, walked: readonly string[]): string[] {
+  return [
+    ...walked.map((w) => `${indent}long long _o_${w} = 0;`),
+    "#pragma unroll",
+    `${indent}for (int _k = ${R - 1}; _k > 0; --_k) {`,
+    `${indent}  const ${IDX} _e = (${IDX})_l.shape[_k];`,
+    `${indent}  const ${IDX} _q = _r / _e;`,
+    `${indent}  const long long _d = (long long)(_r - _q * _e);`,
+    `${indent}  _r = _q;`,
+    ...walked.map((w) => `${indent}  _o_${w} += _d * _l.st_${w}[_k];`),
+    `${indent}}`,
+    ...walked.map((w) => `${indent}_o_${w} += (long long)_r * _l.st_${w}[0];`),
+  ];
+}
+
+/**
+ * The packed form of `<name>_nd` (see {@link StridedShape.vec}): a grid-stride loop over packs of `vec` consecutive
+ * output elements; the pack's first index is decomposed once; arrays indexed by `i` and strided operands contiguous
+ * along the innermost axis are read and written as aligned packs, inputs broadcast along it read one element.
+ */
+function packedStridedSource(name: string, params: readonly KernelParam[], binding: Binding, body: string, plan: StridedShape, preamble: string): string {
+  const lines = [...includeLines(headersFor(binding.dtypes)), ...typedefs(binding.types), preamble];
+  const R = plan.rank;
+  const V = plan.vec!;
+  const IDX = plan.index32 ? "unsigned int" : "unsigned long long";
+  const decl: string[] = [];
+  const walked: string[] = [];
+  const packs: string[] = [];
+  const loads: string[] = [];
+  const elements: string[] = [];
+  const stores: string[] = [];
+  const stmt = body.trim().replace(/;?$/, ";");
+  params.forEach((p, k) => {
+    const t = binding.dtypes[k]!.ctype;
+    if (p.raw) {
+      decl.push(`${p.output ? "" : "const "}${t}* __restrict__ ${p.name}`);
+      return;
+    }
+    if (binding.scalar[k]) {
+      decl.push(`const ${t} ${p.name}`);
+      return;
+    }
+    decl.push(p.output ? `${t}* __restrict__ _p_${p.name}` : `const ${t}* __restrict__ _p_${p.name}`);
+    if (plan.strided[k]) walked.push(p.name);
+    if (plan.innerBroadcast?.[k] === true) {
+      loads.push(`    const ${t} _b_${p.name} = _p_${p.name}[_o_${p.name}];`);
+      elements.push(`      const ${t} ${p.name} = _b_${p.name};`);
+      return;
+    }
+    const pk = `_pk_${p.name}`;
+    packs.push(`struct __align__(sizeof(${t}) * ${V}) ${pk} { ${t} v[${V}]; };`);
+    const at = plan.strided[k] ? `reinterpret_cast<${p.output ? "" : "const "}${pk}*>(_p_${p.name} + _o_${p.name})[0]` : `reinterpret_cast<${p.output ? "" : "const "}${pk}*>(_p_${p.name})[_j]`;
+    if (p.output) {
+      loads.push(writeOnly(body, p.name) ? `    ${pk} _a_${p.name};` : `    ${pk} _a_${p.name} = ${at};`);
+      elements.push(`      ${t}& ${p.name} = _a_${p.name}.v[_k];`);
+      stores.push(`    ${at} = _a_${p.name};`);
+    } else {
+      loads.push(`    const ${pk} _a_${p.name} = ${at};`);
+      elements.push(`      const ${t} ${p.name} = _a_${p.name}.v[_k];`);
+    }
+  });
+  decl.push("const unsigned long long _n", "const _nd_layout _l");
+  lines.push(
+    `struct _nd_layout { long long shape[${R}];${walked.map((w) => ` long long st_${w}[${R}];`).join("")} };`,
+    ...packs,
+    `extern "C" __global__ void ${name}_nd(${decl.join(", ")}) {`,
+    "  const unsigned long long _stride = (unsigned long long)gridDim.x * blockDim.x;",
+    `  const unsigned long long _nv = _n / ${V};`,
+    "  for (unsigned long long _j = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; _j < _nv; _j += _stride) {",
+    `    ${IDX} _r = (${IDX})(_j * ${V});`,
+    ...decomposeLines("    ", R, IDX, walked),
+    ...loads,
+    "#pragma unroll",
+    `    for (int _k = 0; _k < ${V}; ++_k) {`,
+    `      const unsigned long long i = _j * ${V} + _k;`,
+    "      (void)i;",
+    ...elements,
+    `      ${stmt}`,
+    "    }",
+    ...stores,
     "  }",
     "}",
   );

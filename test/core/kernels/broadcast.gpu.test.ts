@@ -1,7 +1,9 @@
 /**
  * The elementwise builder on a real GPU with broadcasting and views: [3, 1] + [1, 4], a scalar with a transposed
  * view, a slice with a step, a negative step, a 0-d array, int32 over three axes, a strided output, a larger grid,
- * each checked against the same computation on the CPU; the typed error for shapes that do not broadcast; an output overlapping its input (a[1:] = a[:-1], a = a[::-1]).
+ * the packed walk (a bias row, a column, float16 rows, a misaligned row that falls back, an in-place accumulation),
+ * each checked against the same computation on the CPU; the typed error for shapes that do not broadcast; an output
+ * overlapping its input (a[1:] = a[:-1], a = a[::-1], m.T = m).
  * Skips without a GPU.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -148,6 +150,47 @@ describe.skipIf(!gpu.available)(`elementwise kernels over broadcast operands and
     using wrongOut = DeviceArray.zeros([4], "float32", { stream });
     expect(() => add.launch(stream, x, x, wrongOut)).toThrow(BroadcastError);
   });
+  it("packs of the innermost axis: a bias row, a column, float16 rows, a misaligned row, an accumulation", () => {
+    const add = new ElementwiseKernel("T x, T y", "T z", "z = x + y", "bc_pack_add");
+    const rows = 300;
+    const cols = 1000; // a multiple of 8 and of 4: float16 and float32 packs
+    const md = Float32Array.from({ length: rows * cols }, (_, i) => (i % 977) - 400);
+    const rd = Float32Array.from({ length: cols + 1 }, (_, i) => i * 0.5);
+    const cd = Float32Array.from({ length: rows }, (_, i) => i * 3);
+    using m = DeviceArray.from(md, { stream, shape: [rows, cols] });
+    using rowAll = DeviceArray.from(rd, { stream });
+    const row = rowAll.slice([0, cols]);
+    using col = DeviceArray.from(cd, { stream, shape: [rows, 1] });
+    const check = (got: DeviceArray, operands: { shape: number[]; data: ArrayLike<number> }[]): void => {
+      const ref = hostBroadcast(operands, (x, y) => x + y);
+      const g = got.toTypedArraySync({ stream }) as Float32Array;
+      let wrong = 0;
+      ref.data.forEach((v, i) => {
+        if (g[i] !== v) wrong++;
+      });
+      expect(wrong).toBe(0);
+    };
+    using byRow = add.launch(stream, m, row) as DeviceArray;
+    check(byRow, [{ shape: [rows, cols], data: md }, { shape: [cols], data: rd.subarray(0, cols) }]);
+    using byCol = add.launch(stream, col, m) as DeviceArray;
+    check(byCol, [{ shape: [rows, 1], data: cd }, { shape: [rows, cols], data: md }]);
+    // A row one element into its buffer: not aligned to 16 bytes, walked one element at a time.
+    const shifted = rowAll.slice([1, cols + 1]);
+    using byShifted = add.launch(stream, m, shifted) as DeviceArray;
+    check(byShifted, [{ shape: [rows, cols], data: md }, { shape: [cols], data: rd.subarray(1, cols + 1) }]);
+    // float16: packs of 8 (small integers: exact in float16).
+    using mh = m.astype("float16");
+    using rh = row.astype("float16");
+    using sumH = add.launch(stream, mh, rh) as DeviceArray;
+    using sumF = sumH.astype("float32");
+    check(sumF, [{ shape: [rows, cols], data: md }, { shape: [cols], data: rd.subarray(0, cols) }]);
+    // An output the body reads: every element keeps its own value plus the row.
+    const acc = new ElementwiseKernel("T x", "T z", "z += x", "bc_pack_acc");
+    using target = DeviceArray.from(md, { stream, shape: [rows, cols] });
+    acc.launch(stream, row, target);
+    check(target, [{ shape: [rows, cols], data: md }, { shape: [cols], data: rd.subarray(0, cols) }]);
+  });
+
   it("an output overlapping its input in another layout is written through a temporary", () => {
     const n = 1 << 20;
     const host = Float32Array.from({ length: n }, (_, i) => i);
@@ -164,5 +207,14 @@ describe.skipIf(!gpu.available)(`elementwise kernels over broadcast operands and
     using b = DeviceArray.from(Float32Array.from({ length: 1000 }, (_, i) => i), { stream });
     copy.launch(stream, b.slice([null, null, -1]), b);
     expect(Array.from(b.toTypedArraySync({ stream }) as Float32Array)).toEqual(Array.from({ length: 1000 }, (_, i) => 999 - i));
+    // Its own transpose: m.T = m (as NumPy's np.copyto(m.T, m)) leaves m transposed.
+    const side = 37;
+    const md = Float32Array.from({ length: side * side }, (_, i) => i);
+    using m = DeviceArray.from(md, { stream, shape: [side, side] });
+    copy.launch(stream, m, m.T);
+    const moved = m.toTypedArraySync({ stream }) as Float32Array;
+    let misplaced = 0;
+    for (let r = 0; r < side; r++) for (let c = 0; c < side; c++) if (moved[r * side + c] !== md[c * side + r]) misplaced++;
+    expect(misplaced).toBe(0);
   });
 });

@@ -63,18 +63,19 @@ describe("strided elementwise calls", () => {
     expect(src).toContain('extern "C" __global__ void add(const float* __restrict__ _p_x, const float* __restrict__ _p_y, float* __restrict__ _p_z, const unsigned long long _n) {');
   });
 
-  it("[3, 1] + [1, 4]: both operands walk strides 0 on their broadcast axes, the output is indexed by i", () => {
+  it("[3, 1] + [1, 5]: both operands walk strides 0 on their broadcast axes, the output is indexed by i", () => {
     const x = arr("float32", [3, 1]);
-    const y = arr("float32", [1, 4]);
+    const y = arr("float32", [1, 5]);
     const b = bindArguments("add", add, [x, y, undefined], -1);
-    expect(b.shape).toEqual([3, 4]);
-    const plan = stridedPlan("add", add, [x, y, undefined], b, [3, 4]);
+    expect(b.shape).toEqual([3, 5]);
+    const plan = stridedPlan("add", add, [x, y, undefined], b, [3, 5]);
     expect(plan.strided).toEqual([true, true, false]);
     expect(plan.rank).toBe(2);
     expect(plan.index32).toBe(true);
     // extents, then x's strides, then y's.
-    expect(int64s(plan.layout)).toEqual([3, 4, 1, 0, 0, 1]);
+    expect(int64s(plan.layout)).toEqual([3, 5, 1, 0, 0, 1]);
     expect(plan.key).toBe("nd2:ssc:u32");
+    expect(plan.vec).toBeUndefined(); // 5 elements a row: no packs of 4
     const src = elementwiseStridedSource("add", add, b, "z = x + y", plan);
     expect(src).toContain("struct _nd_layout { long long shape[2]; long long st_x[2]; long long st_y[2]; };");
     expect(src).toContain(
@@ -118,6 +119,54 @@ describe("strided elementwise calls", () => {
     const one = arr("float32", [1, 1]).T;
     const p1 = stridedPlan("add", add, [one, arr("float32", [1]), undefined], bindArguments("add", add, [one, arr("float32", [1]), undefined], -1), [1, 1]);
     expect(p1.rank).toBe(1);
+  });
+
+  it("walks packs of 4 float32 where the innermost axis allows: a bias row, a column, a view with aligned rows", () => {
+    const m = arr("float32", [3, 8]);
+    const row = arr("float32", [8]);
+    const br = bindArguments("add", add, [m, row, undefined], -1);
+    const pr = stridedPlan("add", add, [m, row, undefined], br, [3, 8]);
+    expect(pr.vec).toBe(4);
+    expect(pr.innerBroadcast).toEqual([false, false, false]);
+    expect(pr.key).toBe("nd2:csc:u32:v4");
+    const src = elementwiseStridedSource("add", add, br, "z = x + y", pr);
+    expect(src).toContain("struct __align__(sizeof(float) * 4) _pk_y { float v[4]; };");
+    expect(src).toContain("  const unsigned long long _nv = _n / 4;");
+    expect(src).toContain("    unsigned int _r = (unsigned int)(_j * 4);");
+    expect(src).toContain("    const _pk_x _a_x = reinterpret_cast<const _pk_x*>(_p_x)[_j];");
+    expect(src).toContain("    const _pk_y _a_y = reinterpret_cast<const _pk_y*>(_p_y + _o_y)[0];");
+    // z is only assigned: its pack is not read first.
+    expect(src).toContain("    _pk_z _a_z;");
+    expect(src).toContain("    reinterpret_cast<_pk_z*>(_p_z)[_j] = _a_z;");
+    // A column [3, 1]: one element per pack (stride 0 along the innermost axis).
+    const col = arr("float32", [3, 1]);
+    const pc = stridedPlan("add", add, [m, col, undefined], bindArguments("add", add, [m, col, undefined], -1), [3, 8]);
+    expect(pc.innerBroadcast).toEqual([false, true, false]);
+    expect(pc.key).toBe("nd2:cbc:u32:v4");
+    const cs = elementwiseStridedSource("add", add, bindArguments("add", add, [m, col, undefined], -1), "z = x + y", pc);
+    expect(cs).toContain("    const float _b_y = _p_y[_o_y];");
+    expect(cs).toContain("      const float y = _b_y;");
+    // Every other column of a [3, 16] matrix's first 8: rows of 16 elements, aligned.
+    const wide = arr("float32", [3, 16]).slice(null, [0, 8]);
+    expect(stridedPlan("add", add, [wide, m, undefined], bindArguments("add", add, [wide, m, undefined], -1), [3, 8]).vec).toBe(4);
+    // An output read by the body is loaded first.
+    const inc = parseParams("T x", false, "in").concat(parseParams("T z", true, "out"));
+    const bi = bindArguments("acc", inc, [row, m], -1);
+    const pi = stridedPlan("acc", inc, [row, m], bi, [3, 8]);
+    expect(elementwiseStridedSource("acc", inc, bi, "z += x", pi)).toContain("    _pk_z _a_z = reinterpret_cast<_pk_z*>(_p_z)[_j];");
+  });
+
+  it("walks one element at a time where packs would not be aligned or contiguous", () => {
+    const m = arr("float32", [3, 8]);
+    const plan = (x: DeviceArray, y: DeviceArray, shape: number[]) => stridedPlan("add", add, [x, y, undefined], bindArguments("add", add, [x, y, undefined], -1), shape);
+    // A row starting one element in: its address is not 16-byte aligned.
+    expect(plan(m, arr("float32", [9]).slice([1, 9]), [3, 8]).vec).toBeUndefined();
+    // Rows of 6 elements (24 bytes apart): the second row's packs would not be aligned.
+    expect(plan(arr("float32", [3, 6]).slice(null, [0, 4]), arr("float32", [3, 4]), [3, 4]).vec).toBeUndefined();
+    // A stepped innermost axis.
+    expect(plan(arr("float32", [3, 16]).slice(null, [0, null, 2]), m, [3, 8]).vec).toBeUndefined();
+    // A transposed view.
+    expect(plan(arr("float32", [8, 3]).T, m, [3, 8]).vec).toBeUndefined();
   });
 
   it("refuses shapes that do not broadcast with BroadcastError naming both parameters (before any GPU work)", () => {
