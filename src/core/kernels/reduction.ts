@@ -31,7 +31,7 @@ import { launch, type KernelArgument } from "../launch/launch.ts";
 import type { Kernel } from "../launch/kernel.ts";
 import type { Stream } from "../stream.ts";
 import { takeStream } from "../base/stream-arg.ts";
-import { DeviceArray, encodeElement, type ArrayScalar } from "../array/device-array.ts";
+import { DeviceArray, addressOf, encodeElement, type ArrayScalar } from "../array/device-array.ts";
 import { dtypes, DTYPE_NAMES, type DType, type DTypeName } from "../array/dtype.ts";
 import { contiguousStrides, elementCount, isContiguous, sameShape } from "../array/layout.ts";
 import { ShapeMismatchError } from "../array/errors.ts";
@@ -72,6 +72,14 @@ export interface AxisShape {
   readonly reducedRank: number;
   /** Whether output and reduced counts fit 32 bits (indices are decomposed in 32-bit arithmetic then). */
   readonly index32: boolean;
+  /**
+   * Packed reads (see {@link axisPlan} for when): `"kept"` gives each thread `vec` neighbouring outputs, read as one
+   * 16-byte pack per input and reduced element; `"reduced"` reads `vec` neighbouring reduced elements of one output
+   * as a pack. Undefined: one element at a time.
+   */
+  readonly packed?: "kept" | "reduced";
+  /** Elements per pack, with `packed`. */
+  readonly vec?: number;
 }
 
 /** An axis reduction's plan: the shapes, the launch shape, the cache key and the layout argument's bytes. */
@@ -173,6 +181,7 @@ export function axisPlan(
   const innerR = Math.abs(r.strides[0]!.at(-1)!);
   const innerK = Math.abs(k.strides[0]!.at(-1)!);
   const inner = nOut === 1 || (nReduced > 1 && innerR !== 0 && (innerK === 0 || innerR <= innerK));
+  const packing = axisPacking(params, args, binding, k, r, inLists.length, inner);
   const values = [...k.shape, ...r.shape, ...k.strides.flat(), ...r.strides.flat()];
   const layout = new Uint8Array(8 * values.length);
   const dv = new DataView(layout.buffer);
@@ -180,16 +189,60 @@ export function axisPlan(
   const index32 = nOut <= 0xffff_ffff && nReduced <= 0xffff_ffff;
   const keptRank = k.shape.length;
   const reducedRank = r.shape.length;
+  const vec = packing?.vec ?? 1;
   return {
     keptRank,
     reducedRank,
     index32,
-    key: `axis${keptRank}x${reducedRank}:${index32 ? "u32" : "u64"}`,
+    key: `axis${keptRank}x${reducedRank}:${index32 ? "u32" : "u64"}${packing === undefined ? "" : `:${packing.packed}${vec}`}`,
     nOut,
     nReduced,
-    ...axisLaunchShape(nOut, nReduced, inner),
+    ...axisLaunchShape(packing?.packed === "kept" ? nOut / vec : nOut, packing?.packed === "reduced" ? nReduced / vec : nReduced, inner),
     layout,
+    ...packing,
   };
+}
+
+/**
+ * Whether an axis reduction reads its array inputs in 16-byte packs, and along which side: the neighbours in memory
+ * of every array input (and of the element index, which `map` may use) must be the outputs' innermost axis
+ * (`"kept"`, when the outputs are the neighbours) or the reduced innermost axis (`"reduced"`), with stride 1, an
+ * extent that is a multiple of the pack, every other stride a multiple of it, and each input's address aligned to
+ * its pack.
+ */
+function axisPacking(
+  params: readonly KernelParam[],
+  args: readonly (BuilderArgument | undefined)[],
+  binding: Binding,
+  k: { shape: number[]; strides: number[][] },
+  r: { shape: number[]; strides: number[][] },
+  walked: number,
+  inner: boolean,
+): { packed: "kept" | "reduced"; vec: number } | undefined {
+  let widest = 0;
+  const arrays: DeviceArray[] = [];
+  params.forEach((p, j) => {
+    const a = args[j];
+    if (!p.output && a instanceof DeviceArray && !p.raw && !binding.scalar[j]) {
+      widest = Math.max(widest, a.itemsize);
+      arrays.push(a);
+    }
+  });
+  if (widest === 0 || widest > 8 || arrays.length !== walked) return undefined;
+  const vec = 16 / widest;
+  const along = inner ? r : k;
+  const across = inner ? k : r;
+  const last = along.shape.length - 1;
+  if (along.shape[last]! % vec !== 0) return undefined;
+  // Each input, then the element index: stride 1 along the packed axis, multiples of the pack elsewhere.
+  for (let j = 0; j <= walked; j++) {
+    if (along.strides[j]![last] !== 1) return undefined;
+    if (j === walked) break;
+    if (along.strides[j]!.some((st, d) => d !== last && st % vec !== 0)) return undefined;
+    if (across.strides[j]!.some((st) => st % vec !== 0)) return undefined;
+    if (addressOf(arrays[j]!) % (arrays[j]!.itemsize * vec) !== 0) return undefined;
+  }
+  return { packed: inner ? "reduced" : "kept", vec };
 }
 
 interface Instance {
@@ -337,10 +390,33 @@ export function reductionAxisSource(
     `${indent}  ${into} = _map(${mapArgs});`,
     `${indent}}`,
   ];
+  const layoutStruct = `struct _rd_layout { long long kshape[${KR}]; long long rshape[${RR}]; long long ks[${J}][${KR}]; long long rs[${JR}][${RR}]; };`;
+  const finalKernel = [
+    // The second pass of a split reduction: a thread per output combines its chunks' partial results, then post.
+    `extern "C" __global__ void ${name}_axis_final(${["const _type_reduce* __restrict__ _partial", ...outDecl, "const unsigned long long _nout", "const unsigned long long _chunks", "const _rd_layout _l"].join(", ")}) {`,
+    "  for (unsigned long long _o = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; _o < _nout; _o += (unsigned long long)gridDim.x * blockDim.x) {",
+    "    _type_reduce _acc = _identity();",
+    "    for (unsigned long long _c = 0; _c < _chunks; _c++) _acc = _reduce(_acc, _partial[_c * _nout + _o]);",
+    `    long long ${[...Array(J).keys()].map((j) => `_ko${j} = 0`).join(", ")};`,
+    "    {",
+    ...decompose("      ", "_o", KR, "kshape", "ks", "_ko", J),
+    "    }",
+    "    const _type_reduce a = _acc;",
+    ...outs.map(({ p, k }, j) => `    ${binding.dtypes[k]!.ctype}& ${p.name} = _p_${p.name}[_ko${walked.length + 1 + j}];`),
+    `    ${exprs.post.trim().replace(/;?$/, ";")}`,
+    "  }",
+    "}",
+  ];
+  const signature = `extern "C" __global__ void ${name}_axis(${[...inDecl, ...outDecl, "const unsigned long long _nout", "const unsigned long long _nred", "const unsigned int _g", "const unsigned int _ls", "const unsigned long long _chunks", "_type_reduce* __restrict__ _partial", "const _rd_layout _l"].join(", ")}) {`;
+  if (plan.packed !== undefined) {
+    const packs = walked.map(({ p, k }) => `struct __align__(sizeof(${binding.dtypes[k]!.ctype}) * ${plan.vec}) _pk_${p.name} { ${binding.dtypes[k]!.ctype} v[${plan.vec}]; };`);
+    const body = packedAxisBody({ walked: walked.map(({ p }) => p.name), ins: ins.map(({ p, k }) => ({ name: p.name, walked: !p.raw && !binding.scalar[k] })), outs: outs.map(({ p, k }) => ({ name: p.name, ctype: binding.dtypes[k]!.ctype })), post: exprs.post, packed: plan.packed, vec: plan.vec!, J, JR, KR, RR, decompose });
+    return [prelude.trimEnd(), layoutStruct, ...packs, signature, ...body, ...finalKernel].join("\n") + "\n";
+  }
   const lines = [
     prelude.trimEnd(),
-    `struct _rd_layout { long long kshape[${KR}]; long long rshape[${RR}]; long long ks[${J}][${KR}]; long long rs[${JR}][${RR}]; };`,
-    `extern "C" __global__ void ${name}_axis(${[...inDecl, ...outDecl, "const unsigned long long _nout", "const unsigned long long _nred", "const unsigned int _g", "const unsigned int _ls", "const unsigned long long _chunks", "_type_reduce* __restrict__ _partial", "const _rd_layout _l"].join(", ")}) {`,
+    layoutStruct,
+    signature,
     "  extern __shared__ unsigned char _smem_raw[];",
     "  _type_reduce* _smem = reinterpret_cast<_type_reduce*>(_smem_raw);",
     "  const unsigned int _t = threadIdx.x;",
@@ -390,22 +466,141 @@ export function reductionAxisSource(
     "    __syncthreads();",
     "  }",
     "}",
-    // The second pass of a split reduction: a thread per output combines its chunks' partial results, then post.
-    `extern "C" __global__ void ${name}_axis_final(${["const _type_reduce* __restrict__ _partial", ...outDecl, "const unsigned long long _nout", "const unsigned long long _chunks", "const _rd_layout _l"].join(", ")}) {`,
-    "  for (unsigned long long _o = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; _o < _nout; _o += (unsigned long long)gridDim.x * blockDim.x) {",
-    "    _type_reduce _acc = _identity();",
-    "    for (unsigned long long _c = 0; _c < _chunks; _c++) _acc = _reduce(_acc, _partial[_c * _nout + _o]);",
-    `    long long ${[...Array(J).keys()].map((j) => `_ko${j} = 0`).join(", ")};`,
-    "    {",
-    ...decompose("      ", "_o", KR, "kshape", "ks", "_ko", J),
+    ...finalKernel,
+  ];
+  return lines.join("\n") + "\n";
+}
+
+/** What {@link packedAxisBody} writes the packed axis kernel from. */
+interface PackedAxisParts {
+  /** The array inputs read through strides (in the layout's order). */
+  readonly walked: readonly string[];
+  /** Every input in `map`'s order, and whether it is such an array (else a scalar or raw pointer, passed by name). */
+  readonly ins: readonly { readonly name: string; readonly walked: boolean }[];
+  readonly outs: readonly { readonly name: string; readonly ctype: string }[];
+  readonly post: string;
+  readonly packed: "kept" | "reduced";
+  readonly vec: number;
+  /** Offsets per kept index (inputs, the index, outputs) and per reduced index (inputs, the index); the ranks. */
+  readonly J: number;
+  readonly JR: number;
+  readonly KR: number;
+  readonly RR: number;
+  readonly decompose: (indent: string, v: string, n: number, shapeField: string, strideField: string, prefix: string, count: number) => string[];
+}
+
+/**
+ * The body of the packed axis kernel (after its signature; see {@link AxisShape.packed}). With `"kept"`, an item is
+ * a pack of `vec` neighbouring outputs: each step reads one pack per input and keeps `vec` accumulators, which the
+ * group's tree combines in shared memory laid out accumulator by accumulator (`_smem[k * blockDim.x + t]`). With
+ * `"reduced"`, an item is one output whose group steps through its reduced range a pack at a time (chunks are whole
+ * packs). Four packs per thread per step, their loads issued before any reduce.
+ */
+function packedAxisBody(x: PackedAxisParts): string[] {
+  const V = x.vec;
+  const kept = x.packed === "kept";
+  const W = x.walked.length;
+  const ro = [...Array(x.JR).keys()];
+  /** The loads of pack `u` at reduced element `r`: each input's pack, and the index of the pack's first element. */
+  const loads = (indent: string, r: string, u: number): string[] => [
+    `${indent}unsigned long long _ib${u};`,
+    ...x.walked.map((w) => `${indent}_pk_${w} _px${u}_${w};`),
+    `${indent}{`,
+    `${indent}  long long ${ro.map((j) => `_ro${j} = 0`).join(", ")};`,
+    ...x.decompose(`${indent}  `, `(${r})`, x.RR, "rshape", "rs", "_ro", x.JR),
+    `${indent}  _ib${u} = (unsigned long long)(_ko${W} + _ro${W});`,
+    ...x.walked.map((w, j) => `${indent}  _px${u}_${w} = reinterpret_cast<const _pk_${w}*>(_p_${w} + _ko${j} + _ro${j})[0];`),
+    `${indent}}`,
+  ];
+  /** `map` of element `e` of pack `u`. */
+  const mapped = (u: number, e: string): string => `_map(${[...x.ins.map((i) => (i.walked ? `_px${u}_${i.name}.v[${e}]` : i.name)), `_ib${u} + ${e}`].join(", ")})`;
+  const fold = (indent: string, u: number): string[] =>
+    kept
+      ? [`${indent}#pragma unroll`, `${indent}for (int _e = 0; _e < ${V}; ++_e) _acc[_e] = _reduce(_acc[_e], ${mapped(u, "_e")});`]
+      : [`${indent}#pragma unroll`, `${indent}for (int _e = 0; _e < ${V}; ++_e) _acc = _reduce(_acc, ${mapped(u, "_e")});`];
+  const step = (indent: string, rs: readonly string[]): string[] => [...rs.flatMap((r, u) => loads(indent, r, u)), ...rs.flatMap((_, u) => fold(indent, u))];
+  // The reduced position of a step: an element (kept) or a pack's first element (reduced).
+  const at = (u: number): string => (kept ? (u === 0 ? "_rr" : `_rr + ${u}ull * _g`) : u === 0 ? `_rr * ${V}ull` : `(_rr + ${u}ull * _g) * ${V}ull`);
+  const outputs = (indent: string, e: string): string[] => [
+    ...x.outs.map((o, j) => `${indent}${o.ctype}& ${o.name} = _p_${o.name}[_ko${W + 1 + j}${kept ? ` + (long long)${e} * _l.ks[${W + 1 + j}][${x.KR - 1}]` : ""}];`),
+    `${indent}${x.post.trim().replace(/;?$/, ";")}`,
+  ];
+  return [
+    "  extern __shared__ unsigned char _smem_raw[];",
+    "  _type_reduce* _smem = reinterpret_cast<_type_reduce*>(_smem_raw);",
+    "  const unsigned int _t = threadIdx.x;",
+    "  const unsigned int _w = blockDim.x / _g;",
+    "  const unsigned int _lane = _ls == 1 ? _t % _g : _t / _w;",
+    "  const unsigned int _slot = _ls == 1 ? _t / _g : _t % _w;",
+    kept ? `  const unsigned long long _items = _nout / ${V};` : "  const unsigned long long _items = _nout;",
+    "  const unsigned long long _nv = _items * _chunks;",
+    // A chunk's length in elements (whole packs when the reduced side is packed).
+    kept ? "  const unsigned long long _len = (_nred + _chunks - 1) / _chunks;" : `  const unsigned long long _len = ((_nred + _chunks - 1) / _chunks + ${V - 1}) / ${V} * ${V};`,
+    "  for (unsigned long long _base = (unsigned long long)blockIdx.x * _w; _base < _nv; _base += (unsigned long long)gridDim.x * _w) {",
+    "    const unsigned long long _v = _base + _slot;",
+    `    const unsigned long long _o = (_v % _items)${kept ? ` * ${V}` : ""};`,
+    "    const unsigned long long _chunk = _v / _items;",
+    "    const unsigned long long _lo = _chunk * _len;",
+    "    const unsigned long long _hi = _lo + _len < _nred ? _lo + _len : _nred;",
+    kept ? `    _type_reduce _acc[${V}];` : "    _type_reduce _acc = _identity();",
+    ...(kept ? ["#pragma unroll", `    for (int _e = 0; _e < ${V}; ++_e) _acc[_e] = _identity();`] : []),
+    `    long long ${[...Array(x.J).keys()].map((j) => `_ko${j} = 0`).join(", ")};`,
+    "    if (_v < _nv) {",
+    "      {",
+    ...x.decompose("        ", "_o", x.KR, "kshape", "ks", "_ko", x.J),
+    "      }",
+    kept ? "      unsigned long long _rr = _lo + _lane;" : `      unsigned long long _rr = _lo / ${V} + _lane;`,
+    kept ? "      const unsigned long long _end = _hi;" : `      const unsigned long long _end = _hi / ${V};`,
+    "      for (; _rr + 3ull * _g < _end; _rr += 4ull * _g) {",
+    ...step("        ", [0, 1, 2, 3].map(at)),
+    "      }",
+    "      for (; _rr < _end; _rr += _g) {",
+    ...step("        ", [at(0)]),
+    "      }",
     "    }",
-    "    const _type_reduce a = _acc;",
-    ...outs.map(({ p, k }, j) => `    ${binding.dtypes[k]!.ctype}& ${p.name} = _p_${p.name}[_ko${walked.length + 1 + j}];`),
-    `    ${exprs.post.trim().replace(/;?$/, ";")}`,
+    ...(kept
+      ? [
+          "#pragma unroll",
+          `    for (int _e = 0; _e < ${V}; ++_e) _smem[_e * blockDim.x + _t] = _acc[_e];`,
+          "    __syncthreads();",
+          "    for (unsigned int _off = _g >> 1; _off > 0; _off >>= 1) {",
+          "      if (_lane < _off) {",
+          "#pragma unroll",
+          `        for (int _e = 0; _e < ${V}; ++_e) _smem[_e * blockDim.x + _t] = _reduce(_smem[_e * blockDim.x + _t], _smem[_e * blockDim.x + _t + _off * _ls]);`,
+          "      }",
+          "      __syncthreads();",
+          "    }",
+          "    if (_lane == 0 && _v < _nv) {",
+          `      for (int _e = 0; _e < ${V}; ++_e) {`,
+          "        const _type_reduce a = _smem[_e * blockDim.x + _t];",
+          "        if (_chunks > 1) {",
+          "          _partial[_chunk * _nout + _o + _e] = a;",
+          "        } else {",
+          ...outputs("          ", "_e"),
+          "        }",
+          "      }",
+          "    }",
+        ]
+      : [
+          "    _smem[_t] = _acc;",
+          "    __syncthreads();",
+          "    for (unsigned int _off = _g >> 1; _off > 0; _off >>= 1) {",
+          "      if (_lane < _off) _smem[_t] = _reduce(_smem[_t], _smem[_t + _off * _ls]);",
+          "      __syncthreads();",
+          "    }",
+          "    if (_lane == 0 && _v < _nv) {",
+          "      const _type_reduce a = _smem[_t];",
+          "      if (_chunks > 1) {",
+          "        _partial[_v] = a;",
+          "      } else {",
+          ...outputs("        ", "0"),
+          "      }",
+          "    }",
+        ]),
+    "    __syncthreads();",
     "  }",
     "}",
   ];
-  return lines.join("\n") + "\n";
 }
 
 /** A reduction kernel builder (CuPy's ReductionKernel: over every axis, or over the axes a call names). */
@@ -583,17 +778,22 @@ export class ReductionKernel {
         this.#options,
         `${this.name}_axis.cu`,
       );
-      const perSm = kernel!.occupancy(device).maxActiveBlocksPerMultiprocessor(REDUCTION_BLOCK, REDUCTION_BLOCK * reduceType.itemsize);
+      const perSm = kernel!.occupancy(device).maxActiveBlocksPerMultiprocessor(REDUCTION_BLOCK, REDUCTION_BLOCK * reduceType.itemsize * (plan.packed === "kept" ? plan.vec! : 1));
       inst = { kernel: kernel!, final: final!, maxGrid: Math.max(1, perSm * device.properties.multiprocessorCount), reduceType };
       this.#axisInstances.set(key, inst);
     }
     const block = plan.group * plan.outputsPerBlock;
-    const chunks = axisChunks(plan.nOut, plan.nReduced, plan.group, plan.outputsPerBlock, device.properties.multiprocessorCount);
+    // What one group of threads takes: an output, or a pack of them; and the reduced range in elements or packs.
+    const vec = plan.vec ?? 1;
+    const items = plan.packed === "kept" ? plan.nOut / vec : plan.nOut;
+    const steps = plan.packed === "reduced" ? plan.nReduced / vec : plan.nReduced;
+    const chunks = axisChunks(items, steps, plan.group, plan.outputsPerBlock, device.properties.multiprocessorCount);
     const cap = inst.maxGrid * Math.max(1, REDUCTION_BLOCK / block);
-    const grid = Math.max(1, Math.min(Math.ceil((plan.nOut * chunks) / plan.outputsPerBlock), cap));
+    const grid = Math.max(1, Math.min(Math.ceil((items * chunks) / plan.outputsPerBlock), cap));
     const partial = chunks > 1 ? DeviceArray.empty([chunks * plan.nOut], inst.reduceType, { stream: s }) : undefined;
+    const shared = block * inst.reduceType.itemsize * (plan.packed === "kept" ? vec : 1);
     try {
-      launch(s, configFor(grid, block, block * inst.reduceType.itemsize), inst.kernel, [
+      launch(s, configFor(grid, block, shared), inst.kernel, [
         ...inArgs,
         ...outArgs,
         BigInt(plan.nOut),

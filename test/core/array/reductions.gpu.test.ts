@@ -1,6 +1,7 @@
 /**
  * Reductions along axes on a real GPU: `sum`, `prod`, `min`, `max`, `mean` over axis 0, 1, -1, [0, 1], with
- * keepdims, over contiguous arrays, transposed views and stepped slices, in float32 and int32, each against the same
+ * keepdims, over contiguous arrays, transposed views and stepped slices, in float32, float16 and int32 (the packed
+ * reads of neighbouring outputs and of neighbouring reduced elements included), argmax, each against the same
  * reduction on the CPU; ReductionKernel with `{ axis }` and a given output; NaN in min/max; an empty axis; and the
  * typed errors. Values are small integers, so float32 sums are exact. Skips without a GPU.
  */
@@ -186,6 +187,40 @@ describe.skipIf(!gpu.available)(`reductions along axes on a GPU${skipNote}`, () 
     expect(nums(all.toTypedArraySync({ stream }))).toEqual(hostReduce(host, [1000, 300], [0, 1], plus, 0));
     using mx = view.max({ stream });
     expect(nums(mx.toTypedArraySync({ stream }))).toEqual([host.reduce((a, b) => Math.max(a, b), -Infinity)]);
+  });
+
+  it("packed reads: [4096, 256] over axis 0 in chunks, float16 rows in packs of 8, argmax along each axis", () => {
+    const rows = 4096;
+    const cols = 256;
+    const d = Int32Array.from({ length: rows * cols }, (_, i) => ((i * 7 + Math.floor(i / cols)) % 13) - 6);
+    using x = DeviceArray.from(Float32Array.from(d), { stream, shape: [rows, cols] });
+    for (const axis of [0, 1]) {
+      const ref = hostReduce(d, [rows, cols], [axis], plus, 0);
+      using s1 = x.sum({ stream, axis });
+      expect(nums(s1.toTypedArraySync({ stream })), `float32 axis ${axis}`).toEqual(ref);
+      using h = x.astype("float16");
+      using sh = h.sum({ stream, axis });
+      using back = sh.astype("float32");
+      // Accumulated in float32, rounded once to float16 (11 significant bits).
+      const half = nums(back.toTypedArraySync({ stream }));
+      expect(half.filter((v, k) => Math.abs(v - ref[k]!) > Math.abs(ref[k]!) * 2 ** -11).length, `float16 axis ${axis}`).toBe(0);
+      using mx = x.max({ stream, axis });
+      expect(nums(mx.toTypedArraySync({ stream })), `max axis ${axis}`).toEqual(hostReduce(d, [rows, cols], [axis], Math.max, -Infinity));
+      // argmax: the first index of the maximum along the axis (ties: the lowest).
+      using am = x.argmax({ stream, axis });
+      const want: number[] = [];
+      const nOut = axis === 0 ? cols : rows;
+      const len = axis === 0 ? rows : cols;
+      for (let o = 0; o < nOut; o++) {
+        let best = 0;
+        for (let r = 1; r < len; r++) {
+          const at = (k: number): number => d[axis === 0 ? k * cols + o : o * cols + k]!;
+          if (at(r) > at(best)) best = r;
+        }
+        want.push(best);
+      }
+      expect(nums(am.toTypedArraySync({ stream })), `argmax axis ${axis}`).toEqual(want);
+    }
   });
 
   it("ReductionKernel with { axis } and a given output; NaN wins in max; an empty axis sums to 0", () => {

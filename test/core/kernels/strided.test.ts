@@ -212,7 +212,8 @@ describe("axis reductions", () => {
     expect(int64s(p1.layout)).toEqual([3, 4, 4, 4, 1, 1, 1]);
     const y4 = arr("float32", [4]);
     const p0 = axisPlan(sumParams, [x, undefined], b, [3, 4], [0], false, [y4]);
-    expect([p0.nOut, p0.nReduced, p0.group, p0.outputsPerBlock, p0.laneStride]).toEqual([4, 3, 4, 4, 4]);
+    // The 4 outputs are one pack of 4 neighbours: one group of 4 threads (3 rows) takes them.
+    expect([p0.nOut, p0.nReduced, p0.group, p0.outputsPerBlock, p0.laneStride, p0.packed, p0.vec]).toEqual([4, 3, 4, 1, 1, "kept", 4]);
     expect(int64s(p0.layout)).toEqual([4, 3, 1, 1, 1, 4, 4]);
     // The transpose of a contiguous [4, 3]: reducing its axis 1 walks memory with stride 3, outputs with stride 1.
     const t = arr("float32", [4, 3]).T;
@@ -222,11 +223,47 @@ describe("axis reductions", () => {
     // Every axis: the kept layout is one axis of extent 1, the reduced one merged.
     const pa = axisPlan(sumParams, [x, undefined], b, [3, 4], [0, 1], false, [arr("float32", [])]);
     expect([pa.nOut, pa.nReduced, pa.keptRank, pa.reducedRank, pa.laneStride]).toEqual([1, 12, 1, 1, 1]);
-    expect(pa.key).toBe("axis1x1:u32");
+    expect(pa.key).toBe("axis1x1:u32:reduced4");
     // [2, 3, 4] over [0, 2]: two reduced axes that do not merge.
     const x3 = arr("float32", [2, 3, 4]);
     const p02 = axisPlan(sumParams, [x3, undefined], bindArguments("sum", sumParams.slice(0, 1), [x3], -1), [2, 3, 4], [0, 2], false, [arr("float32", [3])]);
     expect([p02.nOut, p02.nReduced, p02.keptRank, p02.reducedRank]).toEqual([3, 8, 1, 2]);
+  });
+
+  it("packs: outputs that are neighbours in memory (axis 0), reduced elements that are (axis 1), and where neither packs", () => {
+    const x = arr("float32", [64, 128]);
+    const b = bindArguments("sum", sumParams.slice(0, 1), [x], -1);
+    const full = { ...b, dtypes: [dtypes.float32, dtypes.float32], scalar: [false, false] };
+    const p0 = axisPlan(sumParams, [x, undefined], b, [64, 128], [0], false, [arr("float32", [128])]);
+    expect([p0.packed, p0.vec, p0.key]).toEqual(["kept", 4, "axis1x1:u32:kept4"]);
+    // 128 outputs in 32 packs: 32 groups of 8 threads.
+    expect([p0.group, p0.outputsPerBlock, p0.laneStride]).toEqual([8, 32, 32]);
+    const s0 = reductionAxisSource("sum", sumParams, full, exprs, dtypes.float32, p0);
+    expect(s0).toContain("struct __align__(sizeof(float) * 4) _pk_x { float v[4]; };");
+    expect(s0).toContain("  const unsigned long long _items = _nout / 4;");
+    expect(s0).toContain("    const unsigned long long _o = (_v % _items) * 4;");
+    expect(s0).toContain("          _px0_x = reinterpret_cast<const _pk_x*>(_p_x + _ko0 + _ro0)[0];");
+    expect(s0).toContain("for (int _e = 0; _e < 4; ++_e) _acc[_e] = _reduce(_acc[_e], _map(_px3_x.v[_e], _ib3 + _e));");
+    expect(s0).toContain("    for (int _e = 0; _e < 4; ++_e) _smem[_e * blockDim.x + _t] = _acc[_e];");
+    expect(s0).toContain("          _partial[_chunk * _nout + _o + _e] = a;");
+    expect(s0).toContain("          float& y = _p_y[_ko2 + (long long)_e * _l.ks[2][0]];");
+    const p1 = axisPlan(sumParams, [x, undefined], b, [64, 128], [1], false, [arr("float32", [64])]);
+    expect([p1.packed, p1.vec, p1.key]).toEqual(["reduced", 4, "axis1x1:u32:reduced4"]);
+    expect([p1.group, p1.outputsPerBlock, p1.laneStride]).toEqual([32, 8, 1]); // 32 packs of 4 per row
+    const s1 = reductionAxisSource("sum", sumParams, full, exprs, dtypes.float32, p1);
+    expect(s1).toContain("  const unsigned long long _len = ((_nred + _chunks - 1) / _chunks + 3) / 4 * 4;");
+    expect(s1).toContain("      unsigned long long _rr = _lo / 4 + _lane;");
+    expect(s1).toContain("          unsigned int _q = (unsigned int)((_rr + 3ull * _g) * 4ull);");
+    expect(s1).toContain("for (int _e = 0; _e < 4; ++_e) _acc = _reduce(_acc, _map(_px0_x.v[_e], _ib0 + _e));");
+    // Not packed: a row of 6 (not a multiple of 4), a transposed input, a misaligned start, axis 0 of a column view.
+    const odd = arr("float32", [64, 6]);
+    expect(axisPlan(sumParams, [odd, undefined], bindArguments("sum", sumParams.slice(0, 1), [odd], -1), [64, 6], [1], false, [arr("float32", [64])]).packed).toBeUndefined();
+    const t = arr("float32", [128, 64]).T;
+    expect(axisPlan(sumParams, [t, undefined], bindArguments("sum", sumParams.slice(0, 1), [t], -1), [64, 128], [1], false, [arr("float32", [64])]).packed).toBeUndefined();
+    const shifted = arr("float32", [64 * 128 + 1]).slice([1, null]).reshape([64, 128]);
+    expect(axisPlan(sumParams, [shifted, undefined], bindArguments("sum", sumParams.slice(0, 1), [shifted], -1), [64, 128], [0], false, [arr("float32", [128])]).packed).toBeUndefined();
+    const stepped = arr("float32", [64, 256]).slice(null, [0, null, 2]);
+    expect(axisPlan(sumParams, [stepped, undefined], bindArguments("sum", sumParams.slice(0, 1), [stepped], -1), [64, 128], [0], false, [arr("float32", [128])]).packed).toBeUndefined();
   });
 
   it("the axis kernel's source: layout struct, group loop, tree, post through the output's strides; the whole-array source unchanged", () => {
