@@ -39,9 +39,15 @@ export const SCAN_LINES_BYTES = 3 * SCAN_MAX_DIMS * 8 + 4 * 8;
 export function scanTileShape(input: DType): { items: number; vec: number; tile: number } {
   const size = input.itemsize;
   const vec = Math.max(1, 16 / size);
-  const items = Math.max(vec, Math.min(32, 128 / size));
+  const items = Math.max(vec, Math.min(scanTuning.maxItems, scanTuning.threadBytes / size));
   return { items, vec, tile: SCAN_BLOCK * items };
 }
+
+/**
+ * @internal The tile kernel's share per thread: `threadBytes` of input, at most `maxItems` elements (a multiple of
+ * the 16-byte load, at least one load). Kernels are compiled per shape, so a change takes effect on the next scan.
+ */
+export const scanTuning = { threadBytes: 128, maxItems: 32 };
 
 /** The alignment (bytes) of the output's packs in the tile kernel: a pack is `vec` output elements, at most 16 bytes. */
 export function scanOutputAlign(input: DType, output: DType): number {

@@ -90,9 +90,12 @@ export function sortKeyType(dtype: DType): SortKeyType {
 
 /** Items per thread of a onesweep tile (more for narrow keys, fewer when int64 indices travel too). */
 export function itemsPerThread(keyBytes: number, pairs: boolean): number {
-  if (!pairs) return keyBytes <= 4 ? 18 : keyBytes <= 8 ? 12 : 8;
+  if (!pairs) return keyBytes <= 4 ? sortTuning.keyItems : keyBytes <= 8 ? 12 : 8;
   return keyBytes <= 4 ? 12 : keyBytes <= 8 ? 10 : 8;
 }
+
+/** @internal Items per thread of a onesweep tile of keys of up to 4 bytes without indices (kernels compile per value). */
+export const sortTuning = { keyItems: 18 };
 
 /** Dynamic shared memory of a onesweep block (the kernel lays it out the same way; see `onesweepSource`). */
 export function onesweepSharedBytes(keyBytes: number, pairs: boolean): number {
@@ -382,22 +385,21 @@ export function sortSource(k: SortKeyType): string {
     "  const unsigned int tileCount = n - tileBase < (u64)TILE ? (unsigned int)(n - tileBase) : TILE;",
     "",
     "  // Load: warp w holds the tile items w * WARP_ITEMS to (w + 1) * WARP_ITEMS - 1, item j of a lane at j * 32 + lane.",
+    "  // Digits are recomputed from the keys where needed (an array of them would cost IPT registers).",
     "  K keys[IPT];",
     "  u64 vals[IPT];",
-    "  unsigned int digits[IPT];",
     "  unsigned int ranks[IPT];",
     "#pragma unroll",
     "  for (int j = 0; j < IPT; j++) {",
     "    const unsigned int local = w * WARP_ITEMS + (unsigned int)j * 32u + lane;",
-    "    digits[j] = RADIX;  // no item",
     "    vals[j] = 0ull;",
+    "    keys[j] = K();",
     "    if (local < tileCount) {",
     "      const u64 g = tileBase + local;",
     "      K k = keysIn[g];",
     "      if (first) k = to_ordered(k, canonZero);",
     "      keys[j] = k;",
     "      if (VALS) vals[j] = first ? g : valsIn[g];",
-    "      digits[j] = digit_of(k, vals[j], pass, rowLen);",
     "    }",
     "  }",
     "",
@@ -405,7 +407,8 @@ export function sortSource(k: SortKeyType): string {
     "  unsigned int* wh = sWarpHist + w * RADIX;",
     "#pragma unroll",
     "  for (int j = 0; j < IPT; j++) {",
-    "    const unsigned int d = digits[j];",
+    "    const bool item = w * WARP_ITEMS + (unsigned int)j * 32u + lane < tileCount;",
+    "    const unsigned int d = item ? digit_of(keys[j], vals[j], pass, rowLen) : RADIX;  // RADIX: no item",
     "    unsigned int peers = 0xffffffffu;  // the lanes with this digit: one ballot per bit (bit 8 tells items from none)",
     "#pragma unroll",
     "    for (int b = 0; b <= 8; b++) {",
@@ -456,8 +459,8 @@ export function sortSource(k: SortKeyType): string {
     "  // Into shared memory in the tile's sorted order (digit, then warp, then position in the warp).",
     "#pragma unroll",
     "  for (int j = 0; j < IPT; j++) {",
-    "    const unsigned int d = digits[j];",
-    "    if (d < RADIX) {",
+    "    if (w * WARP_ITEMS + (unsigned int)j * 32u + lane < tileCount) {",
+    "      const unsigned int d = digit_of(keys[j], vals[j], pass, rowLen);",
     "      const unsigned int pos = sStart[d] + wh[d] + ranks[j];",
     "      sKeys[pos] = keys[j];",
     "      if (VALS) sVals[pos] = vals[j];",

@@ -29,7 +29,7 @@ import { launch } from "../../launch/launch.ts";
 import { i32, u32 } from "../../launch/scalars.ts";
 import type { Stream } from "../../stream.ts";
 import { compileKernels, configFor } from "../../kernels/compile.ts";
-import { HISTOGRAM_BLOCK, HISTOGRAM_ITEMS, PassFlag, RADIX, SORT_KERNELS, UNIQUE_BLOCK, UNIQUE_CHUNK, UNIQUE_SCAN_BLOCK, passTarget, sortKeyType, sortPlan, sortSource, type SortPlan } from "./sort-kernels.ts";
+import { HISTOGRAM_BLOCK, HISTOGRAM_ITEMS, PassFlag, RADIX, SORT_KERNELS, UNIQUE_BLOCK, UNIQUE_CHUNK, UNIQUE_SCAN_BLOCK, passTarget, sortKeyType, sortPlan, sortSource, sortTuning, type SortPlan } from "./sort-kernels.ts";
 
 export type { SortOptions } from "../options.ts";
 
@@ -46,7 +46,7 @@ interface SortModule {
 const modules = new Map<string, SortModule>();
 
 function sortModule(device: Device, dtype: DType): SortModule {
-  const key = `${device.id}|${dtype.name}`;
+  const key = `${device.id}|${dtype.name}|${sortTuning.keyItems}`;
   let m = modules.get(key);
   if (m === undefined || m.histogram.isClosed) {
     const names = [
