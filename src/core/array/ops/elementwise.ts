@@ -308,11 +308,13 @@ export function applyBinary(spec: OpSpec, a: ArrayOperand, b: ArrayOperand, opti
   return launchInto(k, stream, [operandValue(a, c), operandValue(b, c)], out);
 }
 
-/** What a binary operation on two arrays of one dtype resolves to: compute and result dtypes, its kernels by out dtype. */
+/** What an operation on arrays of one dtype resolves to: compute and result dtypes, its kernels by out dtype. */
 interface SameDTypeCall {
   readonly c: DType;
   readonly r: DType;
+  /** Binary kernels (two arrays of the dtype) and unary kernels (one), by out dtype. */
   readonly kernels: Map<DType, ElementwiseKernel>;
+  readonly unary: Map<DType, ElementwiseKernel>;
 }
 
 const sameDTypeCalls = new WeakMap<OpSpec, Map<DType, SameDTypeCall | null>>();
@@ -325,7 +327,7 @@ function sameDTypeCall(spec: OpSpec, d: DType): SameDTypeCall | undefined {
   if (call === undefined) {
     try {
       const c = computeDType(spec, d, [d, d]);
-      call = { c, r: resultDType(spec, c), kernels: new Map() };
+      call = { c, r: resultDType(spec, c), kernels: new Map(), unary: new Map() };
     } catch (e) {
       if (!(e instanceof DTypeError)) throw e;
       call = null;
@@ -339,10 +341,16 @@ function sameDTypeCall(spec: OpSpec, d: DType): SameDTypeCall | undefined {
 export function applyUnary(spec: OpSpec, a: DeviceArray, options: ElementwiseOptions | undefined): DeviceArray {
   const what = spec.name;
   if (!(a instanceof DeviceArray)) throw new TypeError(`${what} takes a DeviceArray, not ${describeValue(a)}`);
-  const c = computeDType(spec, a.dtype);
-  const r = resultDType(spec, c);
-  const out = checkOut(options, a.shape, r, what);
-  const k = unaryKernel(spec, a.dtype, c, r, out?.dtype ?? r);
+  // Resolved once per dtype (the same resolution as two arrays of that dtype: the loop search sees the one dtype).
+  const same = sameDTypeCall(spec, a.dtype);
+  if (same === undefined) {
+    computeDType(spec, a.dtype); // throws the DTypeError that says why
+    throw new DTypeError(`${what}: not supported for ${a.dtype.name} arrays`);
+  }
+  const out = checkOut(options, a.shape, same.r, what);
+  const to = out === undefined ? same.r : out.dtype;
+  let k = same.unary.get(to);
+  if (k === undefined) same.unary.set(to, (k = unaryKernel(spec, a.dtype, same.c, same.r, to)));
   const stream = operationStream(what, options, [a, out]);
   return launchInto(k, stream, [a], out);
 }
