@@ -97,9 +97,9 @@ describe("scan plans", () => {
     expect([v[0], v[1], v[8], v[9], v[16], v[17], v[24], v[25], v[26], v[27]]).toEqual([5n, 6n, 6n, 1n, 60n, 10n, 2n, 7n, 30n, 1n]);
   });
 
-  it("the scratch holds a counter, a flag per tile, then 16-byte-aligned aggregates and inclusive prefixes", () => {
+  it("the scratch holds a counter, 8 bytes of status per tile, then 16-byte-aligned aggregates and inclusive prefixes", () => {
     const s = scanScratchLayout(10, dtypes.float32);
-    expect(s).toEqual({ flagsAt: 16, aggregatesAt: 64, inclusivesAt: 112, bytes: 160, zeroWords: 16 });
+    expect(s).toEqual({ flagsAt: 16, aggregatesAt: 96, inclusivesAt: 144, bytes: 192, zeroWords: 24 });
     const d = scanScratchLayout(3, dtypes.float64);
     expect(d.aggregatesAt % 16).toBe(0);
     expect(d.inclusivesAt - d.aggregatesAt).toBe(32);
@@ -113,8 +113,15 @@ describe("scan source", () => {
     expect(s).toContain("#define CT_ITEMS 32");
     expect(s).toContain("#define CT_VEC 4");
     expect(s).toContain("struct __align__(16) ct_in_pack { TI e[CT_VEC]; };");
-    expect(s).toContain("ld.acquire.gpu.global.b32");
-    expect(s).toContain("st.release.gpu.global.b32");
+    // A 4-byte accumulation: flag and value in one 64-bit status word.
+    expect(s).toContain("ld.relaxed.gpu.global.b64");
+    expect(s).toContain("st.relaxed.gpu.global.b64");
+    expect(s).toContain("        ct_publish(flags, tile, 1, tileTotal);");
+    // An 8-byte one: a flag written with release after the value, read with acquire before it.
+    const d = scanSource("sum", dtypes.float64, dtypes.float64, dtypes.float64, false);
+    expect(d).toContain("ld.acquire.gpu.global.b32");
+    expect(d).toContain("st.release.gpu.global.b32");
+    expect(d).not.toContain("ct_publish");
     expect(s).toContain("atomicAdd(counter, 1u)");
     expect(s).toContain("return a + b;");
     // Balanced braces and parentheses: the generated C++ is at least well nested.

@@ -7,7 +7,8 @@
  *   the next tile from an atomic counter (so every tile it waits for belongs to a block already running), loads it
  *   with 16-byte loads, scans it (per thread a run of `vec` elements, warp shuffles, the warps' totals through shared
  *   memory), publishes its aggregate, looks back over its predecessors a warp at a time (32 tiles per step, stopping
- *   at the nearest tile that published its inclusive prefix), publishes its own inclusive prefix, and writes.
+ *   at the nearest tile that published its inclusive prefix), publishes its own inclusive prefix, and writes. With
+ *   a 4-byte accumulation a tile's status is one 64-bit word (flag and value), read in one load.
  * - `<name>_rows`: a warp per line for lines contiguous along the scanned axis (128 elements a step, a carry).
  * - `<name>_lines`: a thread per line, for short or strided scanned axes (consecutive threads take neighbouring lines:
  *   coalesced when the other axes are the contiguous ones); when the lines are too few to fill the device, each line
@@ -94,6 +95,7 @@ export function scanSource(op: ScanOp, input: DType, accumulate: DType, out: DTy
   const outAlign = scanOutputAlign(input, out);
   const k = items / vec;
   const D = SCAN_MAX_DIMS;
+  const packedStatus = accumulate.itemsize === 4;
   const lines: string[] = [
     ...includeLines(headersFor([input, accumulate, out])),
     `typedef ${input.ctype} TI;`,
@@ -150,6 +152,21 @@ export function scanSource(op: ScanOp, input: DType, accumulate: DType, out: DTy
     "  for (int q = 0; q < (int)(sizeof(TA) / 4); ++q) r.w[q] = __ldcg(s + q);",
     "  return r.v;",
     "}",
+    ...(packedStatus
+      ? [
+          "// 4-byte values: a tile's status is one 64-bit word, its flag above its value's bits, so that one load reads both.",
+          "__device__ __forceinline__ void ct_publish(int* flags, unsigned long long t, int f, const TA& v) {",
+          "  ct_words w; w.v = v;",
+          "  const unsigned long long s = ((unsigned long long)(unsigned int)f << 32) | w.w[0];",
+          '  asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" :: "l"(reinterpret_cast<unsigned long long*>(flags) + t), "l"(s) : "memory");',
+          "}",
+          "__device__ __forceinline__ unsigned long long ct_status(const int* flags, long long p) {",
+          "  unsigned long long s;",
+          '  asm volatile("ld.relaxed.gpu.global.b64 %0, [%1];" : "=l"(s) : "l"(reinterpret_cast<const unsigned long long*>(flags) + p) : "memory");',
+          "  return s;",
+          "}",
+        ]
+      : []),
     "struct __align__(16) ct_in_pack { TI e[CT_VEC]; };",
     `struct __align__(${outAlign}) ct_out_pack { TO e[CT_VEC]; };`,
     "",
@@ -218,25 +235,43 @@ export function scanSource(op: ScanOp, input: DType, accumulate: DType, out: DTy
     "    TA exclusive = ct_identity();",
     "    if (tile == 0) {",
     "      if (lane == 0) {",
-    "        inclusives[0] = tileTotal;",
-    "        ct_store_flag(flags, 2);",
+    ...(packedStatus ? ["        ct_publish(flags, 0, 2, tileTotal);"] : ["        inclusives[0] = tileTotal;", "        ct_store_flag(flags, 2);"]),
     "      }",
     "    } else {",
     "      if (lane == 0) {",
-    "        aggregates[tile] = tileTotal;",
-    "        ct_store_flag(flags + tile, 1);",
+    ...(packedStatus ? ["        ct_publish(flags, tile, 1, tileTotal);"] : ["        aggregates[tile] = tileTotal;", "        ct_store_flag(flags + tile, 1);"]),
     "      }",
     "      long long base = (long long)tile - 1;",
     "      while (true) {",
     "        // Lane l looks at tile base - l (the nearest predecessor first); tiles before 0 count as done.",
     "        const long long p = base - lane;",
-    "        int f = p >= 0 ? ct_load_flag(flags + p) : 2;",
-    "        while (__any_sync(CT_FULL, f == 0)) {",
-    "          __nanosleep(32);  // a predecessor has not published yet: back off a little from L2",
-    "          if (f == 0) f = ct_load_flag(flags + p);",
-    "        }",
-    "        TA value = ct_identity();",
-    "        if (p >= 0) value = f == 2 ? ct_load_value(inclusives + p) : ct_load_value(aggregates + p);",
+    ...(packedStatus
+      ? [
+          "        unsigned long long st = p >= 0 ? ct_status(flags, p) : (2ull << 32);",
+          "        int f = (int)(st >> 32);",
+          "        while (__any_sync(CT_FULL, f == 0)) {",
+          "          __nanosleep(32);  // a predecessor has not published yet: back off a little from L2",
+          "          if (f == 0) {",
+          "            st = ct_status(flags, p);",
+          "            f = (int)(st >> 32);",
+          "          }",
+          "        }",
+          "        TA value = ct_identity();",
+          "        if (p >= 0) {",
+          "          ct_words w;",
+          "          w.w[0] = (unsigned int)st;",
+          "          value = w.v;",
+          "        }",
+        ]
+      : [
+          "        int f = p >= 0 ? ct_load_flag(flags + p) : 2;",
+          "        while (__any_sync(CT_FULL, f == 0)) {",
+          "          __nanosleep(32);  // a predecessor has not published yet: back off a little from L2",
+          "          if (f == 0) f = ct_load_flag(flags + p);",
+          "        }",
+          "        TA value = ct_identity();",
+          "        if (p >= 0) value = f == 2 ? ct_load_value(inclusives + p) : ct_load_value(aggregates + p);",
+        ]),
     "        const unsigned int done = __ballot_sync(CT_FULL, f == 2);",
     "        // Only the tiles up to the nearest inclusive prefix count.",
     "        const int limit = done != 0u ? __ffs(done) - 1 : 31;",
@@ -247,8 +282,9 @@ export function scanSource(op: ScanOp, input: DType, accumulate: DType, out: DTy
     "        base -= 32;",
     "      }",
     "      if (lane == 0) {",
-    "        inclusives[tile] = ct_op(exclusive, tileTotal);",
-    "        ct_store_flag(flags + tile, 2);",
+    ...(packedStatus
+      ? ["        ct_publish(flags, tile, 2, ct_op(exclusive, tileTotal));"]
+      : ["        inclusives[tile] = ct_op(exclusive, tileTotal);", "        ct_store_flag(flags + tile, 2);"]),
     "      }",
     "    }",
     "    if (lane == 0) s_prefix = exclusive;",

@@ -170,7 +170,8 @@ export function scanPlan(shape: readonly number[], stridesIn: readonly number[],
 export function scanScratchLayout(tiles: number, accumulate: DType): { flagsAt: number; aggregatesAt: number; inclusivesAt: number; bytes: number; zeroWords: number } {
   const up16 = (x: number): number => Math.ceil(x / 16) * 16;
   const flagsAt = 16;
-  const aggregatesAt = up16(flagsAt + 4 * tiles);
+  // 8 bytes of status per tile: a flag, or (4-byte accumulations) a flag and the value in one word.
+  const aggregatesAt = up16(flagsAt + 8 * tiles);
   const inclusivesAt = up16(aggregatesAt + accumulate.itemsize * tiles);
   return { flagsAt, aggregatesAt, inclusivesAt, bytes: up16(inclusivesAt + accumulate.itemsize * tiles), zeroWords: aggregatesAt / 4 };
 }
