@@ -20,7 +20,10 @@
  * array is contiguous and of the full shape, the contiguous kernels above run (vectorised where aligned); otherwise
  * a strided kernel `<name>_nd`, compiled once per rank of the merged layout and per choice of which operands are
  * strided, computes those operands' element offsets from the output index (strides 0 on broadcast axes) and indexes
- * the rest by `i`. Shapes that do not broadcast: BroadcastError naming both parameters and the axis.
+ * the rest by `i`; where the innermost axis allows (its extent a multiple of 16 bytes' worth of elements, every
+ * strided operand contiguous or broadcast along it, rows aligned), it walks packs of those elements, one index
+ * decomposition and one 128-bit access per pack. Shapes that do not broadcast: BroadcastError naming both
+ * parameters and the axis.
  *
  * @module
  */

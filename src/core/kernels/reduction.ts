@@ -19,7 +19,9 @@
  * layouts: each output element gets a group of threads; when the reduced elements are neighbours in memory (a
  * reduction over the last axes) a group is consecutive threads reading consecutive elements (up to a block per
  * output), otherwise consecutive threads take consecutive outputs (coalesced along the kept axes) and a few threads
- * per output split the reduced range; a shared-memory tree per group, then `post`. When the outputs are too few to
+ * per output split the reduced range; a shared-memory tree per group, then `post`. Where memory allows, inputs are
+ * read in 16-byte packs: a group takes a pack of neighbouring outputs, or steps through neighbouring reduced
+ * elements a pack at a time (see {@link AxisShape.packed}). When the outputs are too few to
  * fill the device, each output's reduced range is split into chunks reduced by separate groups, and a second launch
  * combines the chunks' partial results and runs `post`.
  *
