@@ -6,8 +6,9 @@
  *
  *     gcc -shared -fPIC -O2 -Wl,-soname,libcuda.so.1 -o /tmp/mock/libcuda.so.1 bench/fixtures/mock-cuda.c -ldl
  *     echo x > /tmp/mock/k.cubin
- *     CUDA_TS_CUDA_PATH=/tmp/mock/libcuda.so.1 bun bench/ts/overheads.ts /tmp/mock/k.cubin [ROW-PREFIX,...]
- *     CUDA_TS_CUDA_PATH=/tmp/mock/libcuda.so.1 deno run -A bench/ts/overheads.ts /tmp/mock/k.cubin [ROW-PREFIX,...]
+ *     export CUDA_TS_CUDA_PATH=/tmp/mock/libcuda.so.1 CUDA_TS_NVRTC_PATH=/tmp/mock/libcuda.so.1
+ *     bun bench/ts/overheads.ts /tmp/mock/k.cubin [ROW-PREFIX,...]
+ *     deno run -A bench/ts/overheads.ts /tmp/mock/k.cubin [ROW-PREFIX,...]
  *
  * Environment: OVERHEADS_R (repetitions, default 31); BIG=1 keeps a 256 MiB Uint8Array alive while the rows run (on
  * Bun, JavaScriptCore then collects garbage far more often, and every object a row allocates costs more: the rows'
@@ -18,7 +19,8 @@
 import * as process from "node:process";
 import { driver } from "../../src/bindings/index.ts";
 import type { CUevent, CUfunction, CUdeviceptr } from "../../src/bindings/driver.ts";
-import { Device, LaunchConfig, ObjectCode, i32, launch } from "../../src/index.ts";
+import { Device, DeviceArray, LaunchConfig, ObjectCode, i32, launch, u64 } from "../../src/index.ts";
+import { add } from "../../src/array.ts";
 import { Scratch } from "../../src/ffi/index.ts";
 
 const [cubin, only] = process.argv.slice(2);
@@ -49,6 +51,15 @@ const kh = k256.handle as unknown as CUfunction;
 const b8 = dev.allocate(8, so);
 const d8 = b8.handle;
 const host8 = new Uint8Array(8);
+// A small array operation (its kernel compiled through the mock NVRTC, its layout the mock's cuda_ts_* one), and the
+// bare launch of a kernel of the same four arguments: what the array layer adds to a launch.
+const a1024 = DeviceArray.empty([1024], "float32", so);
+const b1024 = DeviceArray.empty([1024], "float32", so);
+const c1024 = DeviceArray.empty([1024], "float32", so);
+add(a1024, b1024, { out: c1024 });
+const addKernel = ObjectCode.fromCubin(cubin).getKernel("cuda_ts_bare_add");
+const addConfig = new LaunchConfig({ grid: 1, block: 256 });
+const n1024 = u64(1024);
 
 const rows: Record<string, [number, () => void]> = {
   "event.raw": [M, () => {
@@ -92,6 +103,12 @@ const rows: Record<string, [number, () => void]> = {
   }],
   "launch256.core": [LAUNCHES, () => {
     for (let i = 0; i < LAUNCHES; i++) launch(stream, cfg, k256, ints256);
+  }],
+  "add1024.launch": [M, () => {
+    for (let i = 0; i < M; i++) launch(stream, addConfig, addKernel, a1024, b1024, c1024, n1024);
+  }],
+  "add1024.array": [M, () => {
+    for (let i = 0; i < M; i++) add(a1024, b1024, { out: c1024 });
   }],
 };
 
