@@ -144,6 +144,16 @@ const IDENT = /^[A-Za-z_]\w*$/;
 export const ELEMENTWISE_UNROLL = 4;
 
 /**
+ * A parameter as the generated kernels declare it: a raw array as its pointer under its own name, a scalar by value,
+ * any other array as the pointer `_p_<name>` (const for inputs), its element bound to `<name>` in the body.
+ */
+function parameterDeclaration(p: KernelParam, ctype: string, scalar: boolean): string {
+  if (p.raw) return `${p.output ? "" : "const "}${ctype}* __restrict__ ${p.name}`;
+  if (scalar) return `const ${ctype} ${p.name}`;
+  return `${p.output ? "" : "const "}${ctype}* __restrict__ _p_${p.name}`;
+}
+
+/**
  * The source of one instantiation (exported for tests: no GPU needed). A grid-stride loop; its main part takes
  * {@link ELEMENTWISE_UNROLL} elements per thread at a time and loads all their inputs first (more loads in flight per
  * thread: what memory-bound kernels need to reach the memory's bandwidth), the tail one at a time.
@@ -156,17 +166,9 @@ export function elementwiseSource(name: string, params: readonly KernelParam[], 
   const outputs: { name: string; ctype: string }[] = [];
   params.forEach((p, k) => {
     const t = binding.dtypes[k]!.ctype;
-    if (p.raw) {
-      decl.push(`${p.output ? "" : "const "}${t}* __restrict__ ${p.name}`);
-    } else if (binding.scalar[k]) {
-      decl.push(`const ${t} ${p.name}`);
-    } else if (p.output) {
-      decl.push(`${t}* __restrict__ _p_${p.name}`);
-      outputs.push({ name: p.name, ctype: t });
-    } else {
-      decl.push(`const ${t}* __restrict__ _p_${p.name}`);
-      loaded.push({ name: p.name, ctype: t });
-    }
+    decl.push(parameterDeclaration(p, t, binding.scalar[k]!));
+    if (p.raw || binding.scalar[k]) return;
+    (p.output ? outputs : loaded).push({ name: p.name, ctype: t });
   });
   decl.push("const unsigned long long _n");
   const stmt = `${body.trim().replace(/;?$/, ";")}`;
@@ -658,15 +660,8 @@ export function elementwiseStridedSource(name: string, params: readonly KernelPa
   const refs: string[] = [];
   params.forEach((p, k) => {
     const t = binding.dtypes[k]!.ctype;
-    if (p.raw) {
-      decl.push(`${p.output ? "" : "const "}${t}* __restrict__ ${p.name}`);
-      return;
-    }
-    if (binding.scalar[k]) {
-      decl.push(`const ${t} ${p.name}`);
-      return;
-    }
-    decl.push(p.output ? `${t}* __restrict__ _p_${p.name}` : `const ${t}* __restrict__ _p_${p.name}`);
+    decl.push(parameterDeclaration(p, t, binding.scalar[k]!));
+    if (p.raw || binding.scalar[k]) return;
     const at = plan.strided[k] ? `_o_${p.name}` : "i";
     if (plan.strided[k]) walked.push(p.name);
     if (p.output) refs.push(`    ${t}& ${p.name} = _p_${p.name}[${at}];`);
@@ -725,15 +720,8 @@ function packedStridedSource(name: string, params: readonly KernelParam[], bindi
   const stmt = body.trim().replace(/;?$/, ";");
   params.forEach((p, k) => {
     const t = binding.dtypes[k]!.ctype;
-    if (p.raw) {
-      decl.push(`${p.output ? "" : "const "}${t}* __restrict__ ${p.name}`);
-      return;
-    }
-    if (binding.scalar[k]) {
-      decl.push(`const ${t} ${p.name}`);
-      return;
-    }
-    decl.push(p.output ? `${t}* __restrict__ _p_${p.name}` : `const ${t}* __restrict__ _p_${p.name}`);
+    decl.push(parameterDeclaration(p, t, binding.scalar[k]!));
+    if (p.raw || binding.scalar[k]) return;
     if (plan.strided[k]) walked.push(p.name);
     if (plan.innerBroadcast?.[k] === true) {
       loads.push(`    const ${t} _b_${p.name} = _p_${p.name}[_o_${p.name}];`);

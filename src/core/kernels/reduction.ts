@@ -419,12 +419,7 @@ export function reductionAxisSource(
     prelude.trimEnd(),
     layoutStruct,
     signature,
-    "  extern __shared__ unsigned char _smem_raw[];",
-    "  _type_reduce* _smem = reinterpret_cast<_type_reduce*>(_smem_raw);",
-    "  const unsigned int _t = threadIdx.x;",
-    "  const unsigned int _w = blockDim.x / _g;",
-    "  const unsigned int _lane = _ls == 1 ? _t % _g : _t / _w;",
-    "  const unsigned int _slot = _ls == 1 ? _t / _g : _t % _w;",
+    ...AXIS_GROUP_PROLOGUE,
     // With _chunks > 1 the reduced range is split: item _v reduces chunk _v / _nout of output _v % _nout into _partial[_v].
     "  const unsigned long long _nv = _nout * _chunks;",
     "  const unsigned long long _len = (_nred + _chunks - 1) / _chunks;",
@@ -450,6 +445,34 @@ export function reductionAxisSource(
     "        _acc = _reduce(_acc, _m);",
     "      }",
     "    }",
+    ...groupTreeTail([
+      ...outs.map(({ p, k }, j) => `        ${binding.dtypes[k]!.ctype}& ${p.name} = _p_${p.name}[_ko${walked.length + 1 + j}];`),
+      `        ${exprs.post.trim().replace(/;?$/, ";")}`,
+    ]),
+    "    __syncthreads();",
+    "  }",
+    "}",
+    ...finalKernel,
+  ];
+  return lines.join("\n") + "\n";
+}
+
+/** The axis kernels' first lines: shared memory, and where a thread sits (its group's lane, its slot among groups). */
+const AXIS_GROUP_PROLOGUE = [
+  "  extern __shared__ unsigned char _smem_raw[];",
+  "  _type_reduce* _smem = reinterpret_cast<_type_reduce*>(_smem_raw);",
+  "  const unsigned int _t = threadIdx.x;",
+  "  const unsigned int _w = blockDim.x / _g;",
+  "  const unsigned int _lane = _ls == 1 ? _t % _g : _t / _w;",
+  "  const unsigned int _slot = _ls == 1 ? _t / _g : _t % _w;",
+];
+
+/**
+ * The end of an item with one accumulator per thread: the group's shared-memory tree, then by the group's first
+ * lane the partial result (split ranges) or `writeOutput` (lines that take the result as `a`).
+ */
+function groupTreeTail(writeOutput: readonly string[]): string[] {
+  return [
     "    _smem[_t] = _acc;",
     "    __syncthreads();",
     "    for (unsigned int _off = _g >> 1; _off > 0; _off >>= 1) {",
@@ -461,16 +484,10 @@ export function reductionAxisSource(
     "      if (_chunks > 1) {",
     "        _partial[_v] = a;",
     "      } else {",
-    ...outs.map(({ p, k }, j) => `        ${binding.dtypes[k]!.ctype}& ${p.name} = _p_${p.name}[_ko${walked.length + 1 + j}];`),
-    `        ${exprs.post.trim().replace(/;?$/, ";")}`,
+    ...writeOutput,
     "      }",
     "    }",
-    "    __syncthreads();",
-    "  }",
-    "}",
-    ...finalKernel,
   ];
-  return lines.join("\n") + "\n";
 }
 
 /** What {@link packedAxisBody} writes the packed axis kernel from. */
@@ -528,12 +545,7 @@ function packedAxisBody(x: PackedAxisParts): string[] {
     `${indent}${x.post.trim().replace(/;?$/, ";")}`,
   ];
   return [
-    "  extern __shared__ unsigned char _smem_raw[];",
-    "  _type_reduce* _smem = reinterpret_cast<_type_reduce*>(_smem_raw);",
-    "  const unsigned int _t = threadIdx.x;",
-    "  const unsigned int _w = blockDim.x / _g;",
-    "  const unsigned int _lane = _ls == 1 ? _t % _g : _t / _w;",
-    "  const unsigned int _slot = _ls == 1 ? _t / _g : _t % _w;",
+    ...AXIS_GROUP_PROLOGUE,
     kept ? `  const unsigned long long _items = _nout / ${V};` : "  const unsigned long long _items = _nout;",
     "  const unsigned long long _nv = _items * _chunks;",
     // A chunk's length in elements (whole packs when the reduced side is packed).
@@ -583,22 +595,7 @@ function packedAxisBody(x: PackedAxisParts): string[] {
           "      }",
           "    }",
         ]
-      : [
-          "    _smem[_t] = _acc;",
-          "    __syncthreads();",
-          "    for (unsigned int _off = _g >> 1; _off > 0; _off >>= 1) {",
-          "      if (_lane < _off) _smem[_t] = _reduce(_smem[_t], _smem[_t + _off * _ls]);",
-          "      __syncthreads();",
-          "    }",
-          "    if (_lane == 0 && _v < _nv) {",
-          "      const _type_reduce a = _smem[_t];",
-          "      if (_chunks > 1) {",
-          "        _partial[_v] = a;",
-          "      } else {",
-          ...outputs("        ", "0"),
-          "      }",
-          "    }",
-        ]),
+      : groupTreeTail(outputs("        ", "0"))),
     "    __syncthreads();",
     "  }",
     "}",
