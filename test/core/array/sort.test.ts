@@ -491,8 +491,8 @@ describe("sort plan", () => {
   });
 
   it("gives each onesweep block the shared memory the kernel lays out, within an H100's 227 KiB", () => {
-    expect(onesweepSharedBytes(4, false)).toBe(6912 * 4 + 2048 + SORT_WARPS * 1024 + 3072 + 128 + 16);
-    expect(onesweepSharedBytes(4, true)).toBe(4608 * 4 + 4608 * 8 + 2048 + SORT_WARPS * 1024 + 3072 + 128 + 16);
+    expect(onesweepSharedBytes(4, false)).toBe(6912 * 4 + 2048 + SORT_WARPS * 1024 + 128 + 16);
+    expect(onesweepSharedBytes(4, true)).toBe(4608 * 4 + 4608 * 8 + 2048 + SORT_WARPS * 1024 + 128 + 16);
     for (const b of [1, 2, 4, 8, 16]) for (const pairs of [false, true]) expect(onesweepSharedBytes(b, pairs)).toBeLessThanOrEqual(227 * 1024);
     expect(SORT_BLOCK).toBeGreaterThanOrEqual(RADIX); // one thread per digit
   });

@@ -46,7 +46,7 @@ interface SortModule {
 const modules = new Map<string, SortModule>();
 
 function sortModule(device: Device, dtype: DType): SortModule {
-  const key = `${device.id}|${dtype.name}|${sortTuning.keyItems}`;
+  const key = `${device.id}|${dtype.name}|${sortTuning.keyItems}|${sortTuning.pairItems}|${sortTuning.minBlocks}`;
   let m = modules.get(key);
   if (m === undefined || m.histogram.isClosed) {
     const names = [
