@@ -128,12 +128,12 @@ const DTYPE_INDEX: ReadonlyMap<DType, number> = new Map(Object.values(dtypes).ma
 /**
  * @internal How large grids are, in multiples of the blocks resident on the whole device at once (the kernels loop
  * over what a grid does not cover). Measured on an H100 (bench/results/2026-12-06-h100-array-ops.md): the vectorised
- * kernel is fastest with no cap, one pack per thread (exp of 1 GiB float32: 3,045 GB/s against 2,867 at one wave);
- * the strided kernel at 64 waves (a row broadcast over 16384 x 16384: 2,442 against 2,380 at one wave and 1,788
- * uncapped); the one-element kernel takes the strided kernel's cap. `packedWaves` caps the strided kernel's packed
- * form (see {@link StridedShape.vec}).
+ * kernel at 64 waves (1 GiB float32: exp 2,937 GB/s and astype to float16 2,874, against 2,864 and 2,553 with no cap,
+ * 2,888 and 2,855 at 16 waves); the strided kernel at 64 waves (a row broadcast over 16384 x 16384: 2,442 against
+ * 2,380 at one wave and 1,788 uncapped); its packed form (see {@link StridedShape.vec}) with no cap (the same
+ * broadcast: 2,901 against 2,559 at 64 waves and 2,251 at 8); the one-element kernel takes the strided kernel's cap.
  */
-export const elementwiseTuning = { vectorWaves: Number.POSITIVE_INFINITY, waves: 64, packedWaves: 64 };
+export const elementwiseTuning = { vectorWaves: 64, waves: 64, packedWaves: Number.POSITIVE_INFINITY };
 
 /** The most blocks a grid's x dimension takes. */
 const MAX_GRID_X = 2 ** 31 - 1;
