@@ -1,6 +1,6 @@
 /**
  * `cuda-ts/array/linalg`: NumPy's `numpy.linalg` over DeviceArrays, in the manner of CuPy's `cupy.linalg`:
- * `matmul`, `dot`, `vdot`, `outer` (cuBLAS) and `solve`, `inv`, `det`, `cholesky`, `qr`, `svd`, `eigh`, `eigvalsh`,
+ * `matmul`, `dot`, `vdot`, `outer` (cuBLAS) and `solve`, `inv`, `det`, `slogdet`, `cholesky`, `qr`, `svd`, `eigh`, `eigvalsh`,
  * `lstsq` (cuSOLVER), batched over leading axes, synchronous calls (no `await`).
  *
  * ```ts
@@ -25,6 +25,7 @@ export {
   solve,
   inv,
   det,
+  slogdet,
   cholesky,
   qr,
   svd,
@@ -38,6 +39,7 @@ export {
   type SvdOptions,
   type SvdResult,
   type EighOptions,
+  type SlogdetResult,
   type EighResult,
   type LstsqOptions,
   type LstsqResult,

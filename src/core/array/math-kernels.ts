@@ -66,6 +66,30 @@ export const DET: KernelSpec = {
 };
 
 /**
+ * One (sign, log |det|) per thread from LU factors and pivots as {@link DET}'s: the sign is the product of the diagonal's
+ * signs (complex: of u / |u|), negated once per row interchange; the logarithm is the sum of log |u|. A zero on the
+ * diagonal gives sign 0 and -infinity.
+ */
+export function slogdetSpec(complex: boolean): KernelSpec {
+  const unit = complex ? "u / m" : "u < T(0) ? T(-1) : T(1)";
+  const abs = complex ? "cuda::std::abs(u)" : "(u < T(0) ? -u : u)";
+  const log = complex ? "cuda::std::log(m)" : "log(m)";
+  return {
+    name: `cuda_ts_linalg_slogdet_${complex ? "c" : "f"}`,
+    inParams: "raw T lu, raw int64 piv, int64 n",
+    outParams: "T s, R l",
+    body:
+      "T sg = T(1); R acc = R(0); " +
+      "for (long long j = 0; j < n; ++j) { " +
+      `const T u = lu[(long long)i * n * n + j * n + j]; const R m = ${abs}; ` +
+      "if (m == R(0)) { sg = T(0); acc = sizeof(R) == 8 ? (R)__longlong_as_double((long long)0xfff0000000000000ull) : (R)__int_as_float((int)0xff800000u); break; } " +
+      `sg = sg * (${unit}); acc += ${log}; ` +
+      "if (piv[(long long)i * n + j] != j + 1) sg = -sg; } " +
+      "s = sg; l = acc",
+  };
+}
+
+/**
  * R of a QR factorization: from a batch of column-major m×n factors `f` (geqrf's output, m·n apart), the row-major
  * `rows`×n upper triangles (zero below the diagonal).
  */
@@ -152,6 +176,7 @@ export function kernelSpecsForTests(all: Readonly<Record<DTypeName, DType>>): { 
     out.push({ spec: EYE, types: { T: t }, scalars: ["n"] });
     out.push({ spec: triangleZeroSpec(true), types: { T: t }, scalars: ["n"] }, { spec: triangleZeroSpec(false), types: { T: t }, scalars: ["n"] });
     out.push({ spec: DET, types: { T: t }, scalars: ["n"] });
+    out.push({ spec: slogdetSpec(all[t].kind === "c"), types: { T: t, R: real }, scalars: ["n"] });
     out.push({ spec: QR_R, types: { T: t }, scalars: ["m", "n", "rows"] });
     out.push({ spec: ROW_SCALE, types: { T: t, R: real }, scalars: ["K"] });
     out.push({ spec: residualsSpec(all[t].kind === "c"), types: { T: t, R: real }, scalars: ["M", "K"] });

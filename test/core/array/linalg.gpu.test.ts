@@ -1,13 +1,13 @@
 /**
  * `cuda-ts/array/linalg` on a real GPU, against host products and NumPy's results (test/fixtures/array-math): matmul
- * (dtypes, 1-d promotion, broadcast batches, transposed views, `out`), dot, vdot, outer; solve, inv, det, cholesky,
+ * (dtypes, 1-d promotion, broadcast batches, transposed views, `out`), dot, vdot, outer; solve, inv, det, slogdet, cholesky,
  * qr, svd, eigh, eigvalsh, lstsq on small matrices, checked by their defining identities (a·x = b, q·r = a with
  * orthonormal q, u·diag(s)·vh = a, a·v = v·diag(w)), batched, real and complex; and the typed errors of singular and
  * indefinite matrices. Skips without a GPU.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ClosedError, Device, DeviceArray, DTypeError, ShapeMismatchError, type Stream } from "../../../src/index.ts";
-import { cholesky, det, dot, eigh, eigvalsh, inv, lstsq, matmul, NotPositiveDefiniteError, outer, qr, SingularMatrixError, solve, svd, vdot } from "../../../src/array-linalg.ts";
+import { cholesky, det, dot, eigh, eigvalsh, inv, lstsq, matmul, NotPositiveDefiniteError, outer, qr, SingularMatrixError, slogdet, solve, svd, vdot } from "../../../src/array-linalg.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 import { decodeBFloat16, decodeHalf, encodeBFloat16, encodeHalf } from "../../../src/core/array/dtype.ts";
 import { expectClose, hostAdjoint, hostEye, hostMatmul, hostScaleColumns, nums, numpyFixture as F, values } from "./math-host.ts";
@@ -234,6 +234,44 @@ describe.skipIf(!gpu.available)(`array linalg on a GPU${skipNote}`, () => {
       using H = c128(values(F.hermitian!), [3, 3]);
       using dh = det(H);
       expectClose(host(dh), values(F.hermitian_det!), 1e-12, "complex det");
+    });
+
+    it("gives the sign and log |det| (slogdet): det = sign·exp(logabsdet), past float64's range, batched, complex", () => {
+      const d = F.det as unknown as number;
+      using G = f64(values(F.general!), [4, 4]);
+      const r = slogdet(G);
+      using _s = r.sign;
+      using _l = r.logabsdet;
+      expect([r.sign.shape, r.logabsdet.shape, r.sign.dtype.name, r.logabsdet.dtype.name]).toEqual([[], [], "float64", "float64"]);
+      expect(host(r.sign)).toEqual([Math.sign(d)]);
+      expectClose(host(r.logabsdet), [Math.log(Math.abs(d))], 1e-12, "logabsdet");
+      // 300·I of order 200: det = 300^200 overflows float64; its logarithm does not.
+      using big = f64(hostEye(200).map((v) => 300 * v), [200, 200]);
+      const rb = slogdet(big);
+      using _bs = rb.sign;
+      using _bl = rb.logabsdet;
+      expect(host(rb.sign)).toEqual([1]);
+      expectClose(host(rb.logabsdet), [200 * Math.log(300)], 1e-12, "log det of 300·I");
+      // A singular matrix, then one whose only row interchange makes the determinant negative; float32.
+      using pair = f32([1, 2, 2, 4, 0, 2, 3, 0], [2, 2, 2]);
+      const rp = slogdet(pair);
+      using _ps = rp.sign;
+      using _pl = rp.logabsdet;
+      expect([rp.sign.shape, rp.logabsdet.dtype.name]).toEqual([[2], "float32"]);
+      expect(host(rp.sign)).toEqual([0, -1]);
+      const lp = host(rp.logabsdet);
+      expect(lp[0]).toBe(Number.NEGATIVE_INFINITY);
+      expectClose([lp[1]!], [Math.log(6)], 1e-6, "log 6");
+      // Complex: the sign is a unit complex number, the logarithm real.
+      using H = c128(values(F.hermitian!), [3, 3]);
+      const rh = slogdet(H);
+      using _hs = rh.sign;
+      using _hl = rh.logabsdet;
+      expect([rh.sign.dtype.name, rh.logabsdet.dtype.name]).toEqual(["complex128", "float64"]);
+      const [sr, si] = host(rh.sign) as [number, number];
+      const la = host(rh.logabsdet)[0]!;
+      expectClose([Math.hypot(sr, si)], [1], 1e-12, "|sign|");
+      expectClose([sr * Math.exp(la), si * Math.exp(la)], values(F.hermitian_det!), 1e-12, "complex det from slogdet");
     });
 
     it("throws SingularMatrixError for a singular matrix (the call reads cuSOLVER's info)", () => {

@@ -46,7 +46,7 @@ import { describeValue } from "../../../errors/describe.ts";
 import { ClosedError } from "../../base/errors.ts";
 import { infoError } from "../../math/solver/errors.ts";
 import { broadcastView, conjugateInPlace, contiguousAs, kernelOf, stridedView, swapLastTwo } from "../math-shared.ts";
-import { DET, EYE, outerSpec, QR_R, residualsSpec, ROW_SCALE, triangleZeroSpec } from "../math-kernels.ts";
+import { DET, EYE, outerSpec, QR_R, residualsSpec, ROW_SCALE, slogdetSpec, triangleZeroSpec } from "../math-kernels.ts";
 import { blasFor, solverFor, type SolverHandle } from "./handles.ts";
 import { lstsqRank, machineEpsilon, matmulDtype, matmulShapes, operandView, promotedStrides, qrShapes, solverDtype } from "./plan.ts";
 
@@ -513,12 +513,8 @@ export function inv(a: DeviceArray, options?: ArrayOperationOptions): DeviceArra
   }
 }
 
-/**
- * The determinant of each matrix of `a` [..., n, n] (LU: the product of U's diagonal, the sign of the row
- * interchanges), shape [...]. A singular matrix gives 0. Does not wait for the stream.
- */
-export function det(a: DeviceArray, options?: ArrayOperationOptions): DeviceArray {
-  const action = "det";
+/** LU factors of each matrix of `a` [..., n, n] as det and slogdet read them: then `read(A, ipiv, out...)`. */
+function withLuFactors<R>(action: string, a: DeviceArray, options: ArrayOperationOptions | undefined, read: (call: Call, A: DeviceArray, ipiv: DeviceArray, n: number, batch: number[], count: number) => R): R {
   checkArrayArg(a, "a", action);
   const { n, batch } = matrices(a, "a", action, true);
   const call = setUp(action, options, [a]);
@@ -529,9 +525,7 @@ export function det(a: DeviceArray, options?: ArrayOperationOptions): DeviceArra
   const ipiv = DeviceArray.empty([Math.max(1, count * n)], "int64", { stream });
   const info = DeviceArray.zeros([Math.max(1, count)], "int32", { stream });
   try {
-    const out = DeviceArray.empty(batch, call.dtype, { stream });
-    if (count === 0) return out;
-    if (n > 0) {
+    if (count > 0 && n > 0) {
       using ws = new Workspace(stream);
       using _ = contextScope(stream.context.handle);
       const [dev, host] = cusolver.cusolverDnXgetrf_bufferSize(h, params, n, n, dataType, at(A, 0, n * n), n, dataType);
@@ -539,12 +533,51 @@ export function det(a: DeviceArray, options?: ArrayOperationOptions): DeviceArra
       const hw = ws.host(host);
       for (let i = 0; i < count; i++) cusolver.cusolverDnXgetrf(h, params, n, n, dataType, at(A, i, n * n), n, at(ipiv, i, n), dataType, dw, dev, hw, host, at(info, i, 1));
     }
-    // One thread per matrix: the diagonal's product, negated for each row interchange (LAPACK's 1-based pivots).
-    kernelOf(DET).launch(stream, A, ipiv, n, out);
-    return out;
+    return read(call, A, ipiv, n, batch, count);
   } finally {
-    closeAll(stream, A, ipiv, info);
+    closeAll(call.stream, A, ipiv, info);
   }
+}
+
+/**
+ * The determinant of each matrix of `a` [..., n, n] (LU: the product of U's diagonal, the sign of the row
+ * interchanges), shape [...]. A singular matrix gives 0. Does not wait for the stream. For large matrices, whose
+ * determinants overflow or underflow, use {@link slogdet}.
+ */
+export function det(a: DeviceArray, options?: ArrayOperationOptions): DeviceArray {
+  return withLuFactors("det", a, options, (call, A, ipiv, n, batch, count) => {
+    const out = DeviceArray.empty(batch, call.dtype, { stream: call.stream });
+    // One thread per matrix: the diagonal's product, negated for each row interchange (LAPACK's 1-based pivots).
+    if (count > 0) kernelOf(DET).launch(call.stream, A, ipiv, n, out);
+    return out;
+  });
+}
+
+/** The result of {@link slogdet}: det = sign · exp(logabsdet). */
+export interface SlogdetResult {
+  /** The determinant's sign, of a's (promoted) dtype: 1, -1 or 0 for real matrices, a unit complex number (or 0) for complex ones. */
+  readonly sign: DeviceArray;
+  /** The natural logarithm of |det|, real (-Infinity for a singular matrix). */
+  readonly logabsdet: DeviceArray;
+}
+
+/**
+ * The sign and the logarithm of the absolute value of each determinant of `a` [..., n, n] (NumPy's `slogdet`), each of
+ * shape [...]: what `det` would give without overflowing or underflowing for large matrices. A singular matrix gives
+ * sign 0 and logabsdet -Infinity. Does not wait for the stream.
+ *
+ * ```ts
+ * const { sign, logabsdet } = slogdet(a); // det(a) = sign * exp(logabsdet)
+ * ```
+ */
+export function slogdet(a: DeviceArray, options?: ArrayOperationOptions): SlogdetResult {
+  return withLuFactors("slogdet", a, options, (call, A, ipiv, n, batch, count) => {
+    const stream = call.stream;
+    const sign = DeviceArray.empty(batch, call.dtype, { stream });
+    const logabsdet = DeviceArray.empty(batch, realOf(call.dtype), { stream });
+    if (count > 0) kernelOf(slogdetSpec(call.dtype.kind === "c")).launch(stream, A, ipiv, n, sign, logabsdet);
+    return { sign, logabsdet };
+  });
 }
 
 // ---- Cholesky ----
