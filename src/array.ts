@@ -1,8 +1,8 @@
 /**
  * `cuda-ts/array`: NumPy's functions over DeviceArrays, in the manner of CuPy: creation, arithmetic and comparison
- * with broadcasting, math, reductions, scans, sorting, indexing and shape. Each runs on the stream its options name,
- * or on the stream of its first array operand (the one that array was made on); each is also a DeviceArray method
- * where NumPy's ndarray has one.
+ * with broadcasting, math, reductions, scans, sorting and searching, indexing and shape. Each runs on the stream its
+ * options name, or on the stream of its first array operand (the one that array was made on); each is also a
+ * DeviceArray method where NumPy's ndarray has one.
  *
  * ```ts
  * import { Device } from "cuda-ts";
@@ -26,6 +26,7 @@ import "./index.ts";
 export { DeviceArray, type ArrayScalar, type ArrayOperationOptions, type ReduceOptions, type ReductionName } from "./core/array/device-array.ts";
 export { sum, prod, min, max, mean } from "./core/array/reductions.ts";
 export { sort, argsort, unique } from "./core/array/ops/sort.ts";
+export { searchsorted, digitize, type DigitizeOptions, type SearchSide } from "./core/array/ops/search.ts";
 export { promoteTypes, resultType, canCastSafely, canCastSameKind, type PromotionOperand } from "./core/array/promotion.ts";
 export { astype } from "./core/array/ops/cast.ts";
 export {
@@ -47,6 +48,7 @@ export type {
   DTypeArgument,
   ElementwiseOptions,
   ScanOptions,
+  SearchSortedOptions,
   SortOptions,
   TakeOptions,
   VarianceOptions,

@@ -17,7 +17,7 @@ import { PointerArgument } from "../launch/pointer-argument.ts";
 import type { ArrayScalar, DeviceArray } from "./device-array.ts";
 import type { DTypeName } from "./dtype.ts";
 import type { AxisSpec } from "./broadcast.ts";
-import type { ArgReduceOptions, ArrayOperationOptions, AstypeOptions, DTypeArgument, ElementwiseOptions, ReduceOptions, ScanOptions, SortOptions, TakeOptions, VarianceOptions } from "./options.ts";
+import type { ArgReduceOptions, ArrayOperationOptions, AstypeOptions, DTypeArgument, ElementwiseOptions, ReduceOptions, ScanOptions, SearchSortedOptions, SortOptions, TakeOptions, VarianceOptions } from "./options.ts";
 
 /** An operand of an elementwise operation: an array, or a scalar broadcast to every element. */
 export type ArrayOperand = DeviceArray | ArrayScalar;
@@ -205,6 +205,13 @@ export abstract class ArrayMethods extends PointerArgument {
   /** The indices that sort along `axis` (default the last; stable): an int64 array. */
   argsort(options?: SortOptions): DeviceArray<"int64"> {
     return implementation("argsort")(this as unknown as DeviceArray, options);
+  }
+  /**
+   * Where each of `v` would be inserted into this sorted 1-d array to keep it sorted: an int64 array of `v`'s shape
+   * (see `searchsorted` of `cuda-ts/array`).
+   */
+  searchsorted(v: ArrayOperand, options?: SearchSortedOptions): DeviceArray {
+    return implementation("searchsorted")(this as unknown as DeviceArray, v, options);
   }
 
   // ---- indexing and shape ----

@@ -68,6 +68,14 @@ export interface SortOptions extends ArrayOperationOptions {
   readonly axis?: number | null;
 }
 
+/** Options of `searchsorted`: the side, a sorter, the stream and where to write the result. */
+export interface SearchSortedOptions extends ElementwiseOptions {
+  /** Where among equal elements a value goes: before them ("left", the default: the first i with a[i] >= v) or after them ("right": the first i with a[i] > v). */
+  readonly side?: "left" | "right";
+  /** Integer indices that sort `a` (as `argsort(a)` gives), for an `a` that is not sorted itself: one per element, 1-d. */
+  readonly sorter?: DeviceArray;
+}
+
 /** Options of `take`. */
 export interface TakeOptions extends ArrayOperationOptions {
   /** The axis indexed (default: the flattened array). */

@@ -23,6 +23,7 @@ import type { ArrayOperand } from "../methods.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
 import type { Stream } from "../../stream.ts";
+import { refuseWrongDevice } from "../../base/wrong-device.ts";
 import { ROUNDING_PREAMBLE, fromWorking, toWorking, workingDType, workingType } from "./cast.ts";
 
 /** NumPy's one-letter dtype codes (those of `ufunc.types`), bool to complex128. */
@@ -198,6 +199,24 @@ export function checkOut(options: ElementwiseOptions | undefined, shape: readonl
     );
   }
   return out;
+}
+
+/** The device of an array's memory, or -1 where the host reaches it (pinned, managed: usable from any device). */
+const deviceOfMemory = (x: DeviceArray): number => (x.buffer.isHostAccessible ? -1 : x.buffer.deviceId);
+
+/**
+ * Checks that the named arrays are on one device (and, given `stream`, on its device): DeviceMismatchError naming
+ * the first that is not.
+ */
+export function checkOneDevice(what: string, arrays: readonly (readonly [string, DeviceArray | undefined])[], stream?: Stream): void {
+  let first: { name: string; id: number } | undefined = stream === undefined ? undefined : { name: "the stream", id: stream.device.id };
+  for (const [name, x] of arrays) {
+    if (x === undefined) continue;
+    const id = deviceOfMemory(x);
+    if (id < 0) continue;
+    if (first === undefined) first = { name, id };
+    else if (id !== first.id) refuseWrongDevice(`${what}: ${name}`, first.id, id, `${first.name} is on device ${first.id}: copy ${name} to device ${first.id} first`);
+  }
 }
 
 const kernels = new Map<string, ElementwiseKernel>();

@@ -13,6 +13,7 @@ import "./creation.ts";
 import "./statistics.ts";
 import "./host.ts";
 import "./sort.ts";
+import "./search.ts";
 import "./shape.ts";
 import "./indexing.ts";
 import "./scan.ts";
