@@ -1,12 +1,14 @@
 /**
- * `cuda-ts/array/random` on the CPU: seeds, dtypes and the bounds of `integers`; the way the kernels turn random
- * words into values (simulated here on the host: [0, 1) exactly, integers inside their range), and the entry point.
+ * `cuda-ts/array/random` on the CPU: seeds, dtypes and the bounds of `integers`; the arguments of `permutation` and
+ * `choice` (the typed errors before any draw); the way the kernels turn random words into values (simulated here on
+ * the host: [0, 1) exactly, integers inside their range), and the entry point.
  */
 import { describe, expect, it } from "vitest";
 import * as random from "../../../src/array-random.ts";
+import { AxisError, Buffer, DeviceArray, ShapeMismatchError, UnsupportedError, type DTypeName, type MemoryResource } from "../../../src/index.ts";
 import { dtypes } from "../../../src/core/array/dtype.ts";
 import { DTypeError } from "../../../src/core/array/errors.ts";
-import { integerBounds, randomDtype, seedArgument } from "../../../src/core/array/random/plan.ts";
+import { choicePlan, countArgument, integerBounds, populationAxis, randomDtype, seedArgument } from "../../../src/core/array/random/plan.ts";
 import { fromUniformSpec, integersSpec, uniformExpression } from "../../../src/core/array/math-kernels.ts";
 
 describe("seeds", () => {
@@ -54,6 +56,81 @@ describe("integers' bounds", () => {
   });
 });
 
+const hostResource: MemoryResource = {
+  allocate: () => {
+    throw new Error("not used");
+  },
+  deallocate: () => undefined,
+  isDeviceAccessible: true,
+  isHostAccessible: true,
+  deviceId: -1,
+};
+/** An array over fake host memory: shapes and dtypes for the checks, nothing to read. */
+function arr(shape: number[], dtype: DTypeName = "float64"): DeviceArray {
+  return DeviceArray.fromBuffer(Buffer.fromHandle(0x7f00_0000_0000n, 1 << 16, { memoryResource: hostResource }), { dtype, shape });
+}
+
+describe("permutation's and choice's arguments", () => {
+  it("takes a population size as a non-negative integer, number or bigint", () => {
+    expect(countArgument(5, "x", "permutation")).toBe(5);
+    expect(countArgument(7n, "x", "permutation")).toBe(7);
+    expect(countArgument(0, "x", "permutation")).toBe(0);
+    expect(() => countArgument(-1, "x", "permutation")).toThrow(RangeError);
+    expect(() => countArgument(-1, "x", "permutation")).toThrow("permutation: x must be non-negative, not -1");
+    expect(() => countArgument(2.5, "x", "permutation")).toThrow(TypeError);
+    expect(() => countArgument(2.5, "x", "permutation")).toThrow("x is a DeviceArray or a non-negative integer (a safe-integer number or a bigint), not 2.5");
+    expect(() => countArgument(2n ** 60n, "x", "permutation")).toThrow(TypeError);
+    expect(() => countArgument("3", "x", "permutation")).toThrow('not "3"');
+  });
+
+  it("takes an array of at least one axis, and the axis drawn along", () => {
+    expect(populationAxis(arr([3, 4]), undefined, "x", "permutation")).toBe(0);
+    expect(populationAxis(arr([3, 4]), -1, "x", "permutation")).toBe(1);
+    expect(() => populationAxis(arr([3, 4]), 2, "x", "permutation")).toThrow(AxisError);
+    expect(() => populationAxis(arr([]), undefined, "x", "permutation")).toThrow(ShapeMismatchError);
+    expect(() => populationAxis(arr([]), undefined, "x", "permutation")).toThrow("x is an integer or an array of at least one axis, got a 0-d array");
+  });
+
+  it("plans a choice: the population, the shape, replace", () => {
+    expect(choicePlan(10, [2, 3], undefined, "choice")).toEqual({ n: 10, axis: 0, shape: [2, 3], count: 6, replace: true, p: undefined });
+    expect(choicePlan(10n, undefined, { replace: false }, "choice")).toMatchObject({ n: 10, shape: [], count: 1, replace: false });
+    expect(choicePlan(arr([4, 7]), 5, { axis: 1 }, "choice")).toMatchObject({ n: 7, axis: 1, shape: [5], count: 5 });
+    const p = arr([7], "float32");
+    expect(choicePlan(7, 3, { p }, "choice").p).toBe(p);
+    // No samples from nothing is fine; some is not.
+    expect(choicePlan(0, [0], undefined, "choice").count).toBe(0);
+    expect(() => choicePlan(0, [2], undefined, "choice")).toThrow("choice: a must be positive unless no samples are taken (the size asks for 2)");
+    expect(() => choicePlan(arr([0, 3]), 1, undefined, "choice")).toThrow("a cannot be empty unless no samples are taken");
+  });
+
+  it("refuses a sample larger than the population without replacement", () => {
+    expect(choicePlan(5, [5], { replace: false }, "choice").count).toBe(5);
+    expect(() => choicePlan(5, [2, 3], { replace: false }, "choice")).toThrow(RangeError);
+    expect(() => choicePlan(5, [2, 3], { replace: false }, "choice")).toThrow("choice: cannot take a larger sample than the population when replace is false (6 from 5)");
+    expect(() => choicePlan(arr([3, 2]), 4, { replace: false }, "choice")).toThrow("(4 from 3)");
+  });
+
+  it("checks p: a 1-d real float array, one probability per entry; with replacement only", () => {
+    expect(() => choicePlan(4, 2, { p: arr([4], "int32") }, "choice")).toThrow(DTypeError);
+    expect(() => choicePlan(4, 2, { p: arr([4], "int32") }, "choice")).toThrow("choice: p holds probabilities of a float dtype (float32 or float64), not int32");
+    expect(() => choicePlan(4, 2, { p: arr([4], "complex64") }, "choice")).toThrow(DTypeError);
+    expect(() => choicePlan(4, 2, { p: arr([5]) }, "choice")).toThrow(ShapeMismatchError);
+    expect(() => choicePlan(4, 2, { p: arr([5]) }, "choice")).toThrow("p is 1-d with one probability per entry of a ([4]), got shape [5]");
+    expect(() => choicePlan(4, 2, { p: arr([2, 2]) }, "choice")).toThrow("got shape [2, 2]");
+    expect(() => choicePlan(4, 2, { p: [0.25, 0.75] }, "choice")).toThrow(TypeError);
+    expect(() => choicePlan(4, 2, { p: arr([4]), replace: false }, "choice")).toThrow(UnsupportedError);
+    expect(() => choicePlan(4, 2, { p: arr([4]), replace: false }, "choice")).toThrow("without replacement with probabilities p is not supported yet");
+  });
+
+  it("checks the options' types", () => {
+    expect(() => choicePlan(4, 2, { replace: "no" }, "choice")).toThrow('choice: replace is a boolean, not "no"');
+    expect(() => choicePlan(4, 2, { shuffle: 0 }, "choice")).toThrow("shuffle is a boolean");
+    expect(() => choicePlan(4, -2, undefined, "choice")).toThrow("a shape is a non-negative integer");
+    expect(() => choicePlan(4, 2, 7 as never, "choice")).toThrow("takes its options as an object");
+    expect(() => choicePlan(-4, 2, undefined, "choice")).toThrow(RangeError);
+  });
+});
+
 /** What the kernels compute from random words, in exact arithmetic on the host. */
 const unit32 = (w: number): number => Math.fround((w >>> 8) * (1 / 16777216));
 const unit64 = (w0: number, w1: number): number => ((w0 >>> 5) * 67108864 + (w1 >>> 6)) * (1 / 9007199254740992);
@@ -97,13 +174,16 @@ describe("the kernels' arithmetic, simulated", () => {
 
 describe("the entry point", () => {
   it("exports the Generator API and the module-level functions", () => {
-    for (const f of ["defaultRng", "seed", "random", "uniform", "normal", "standardNormal", "integers"]) expect(typeof (random as Record<string, unknown>)[f], f).toBe("function");
-    expect(typeof random.Generator.prototype.poisson).toBe("function");
+    for (const f of ["defaultRng", "seed", "random", "uniform", "normal", "standardNormal", "integers", "permutation", "shuffle", "choice"]) expect(typeof (random as Record<string, unknown>)[f], f).toBe("function");
+    for (const m of ["poisson", "permutation", "shuffle", "choice"] as const) expect(typeof random.Generator.prototype[m], m).toBe("function");
   });
 
   it("needs a stream: defaultRng and the module-level draws refuse options without one", () => {
     expect(() => random.defaultRng(1, {} as never)).toThrow(/stream/);
     expect(() => random.random([2], {} as never)).toThrow(/stream/);
+    expect(() => random.permutation(5, {} as never)).toThrow(/stream/);
+    expect(() => random.choice(5, [2], {} as never)).toThrow(/stream/);
+    expect(() => random.shuffle(arr([3]), {} as never)).toThrow(/stream/);
     expect(() => random.defaultRng(-1, { stream: undefined as never })).toThrow();
   });
 });

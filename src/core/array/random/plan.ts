@@ -1,13 +1,18 @@
 /**
  * What `cuda-ts/array/random` checks on the host before a draw (exported for tests, no GPU needed): seeds, dtypes,
- * and the bounds of `integers`.
+ * the bounds of `integers`, and the arguments of `permutation` and `choice`.
  *
  * @module
  */
+import { DeviceArray } from "../device-array.ts";
 import { dtypeOf, type DType } from "../dtype.ts";
-import { DTypeError } from "../errors.ts";
+import { ArrayLayoutError, DTypeError, ShapeMismatchError } from "../errors.ts";
+import { normalizeAxis } from "../broadcast.ts";
+import { elementCount } from "../layout.ts";
+import { shapeArgument } from "../math-shared.ts";
 import { integerRange } from "../promotion.ts";
 import { describeValue } from "../../../errors/describe.ts";
+import { UnsupportedError } from "../../../errors/base.ts";
 
 /** A seed: a non-negative integer below 2⁶⁴ as a bigint; undefined draws one from the platform's crypto source. */
 export function seedArgument(seed: unknown, action: string): bigint {
@@ -61,4 +66,76 @@ export function integerBounds(low: unknown, high: unknown, endpoint: boolean, dt
   const span = last - lo + 1n;
   if (span >= 1n << 64n) throw new RangeError(`${action}: a range of 2^64 values is not drawn here; narrow it by one`);
   return { lo: BigInt.asUintN(64, lo), span };
+}
+
+/** A population's size or a permutation's length: a non-negative integer (a safe-integer number or a bigint below 2⁵³). */
+export function countArgument(x: unknown, name: string, action: string): number {
+  const n = typeof x === "bigint" && x >= 0n && x <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(x) : x;
+  if (typeof n !== "number" || !Number.isSafeInteger(n)) {
+    throw new TypeError(`${action}: ${name} is a DeviceArray or a non-negative integer (a safe-integer number or a bigint), not ${describeValue(x)}`);
+  }
+  if (n < 0) throw new RangeError(`${action}: ${name} must be non-negative, not ${n}`);
+  return n;
+}
+
+/** The array a permutation or a choice draws from: open, with at least one axis; and the axis (default 0). */
+export function populationAxis(x: DeviceArray, axis: unknown, name: string, action: string): number {
+  if (x.isClosed) throw new ArrayLayoutError(`${action}: ${name} (${x.dtype.name} [${x.shape.join(", ")}]) was closed`);
+  if (x.ndim === 0) throw new ShapeMismatchError(`${action}: ${name} is an integer or an array of at least one axis, got a 0-d array`);
+  return normalizeAxis(axis ?? 0, x.ndim, action);
+}
+
+/** What `choice` takes besides the population and the size (see random.ts, ChoiceOptions). */
+export interface ChoiceArguments {
+  readonly replace?: unknown;
+  readonly p?: unknown;
+  readonly axis?: unknown;
+  readonly shuffle?: unknown;
+}
+
+/** What `choice` draws: from `n` entries (along `axis` of an array), `count` of them in `shape`. */
+export interface ChoicePlan {
+  readonly n: number;
+  readonly axis: number;
+  readonly shape: number[];
+  readonly count: number;
+  readonly replace: boolean;
+  readonly p: DeviceArray | undefined;
+}
+
+/**
+ * The checks of `choice` (NumPy's rules, on the host): the population (an integer n, or an array and the axis drawn
+ * along), the size, `replace` and `shuffle` booleans, `p` a 1-d real float array of one probability per entry; a
+ * sample without replacement no larger than the population; none at all from an empty one.
+ */
+export function choicePlan(a: unknown, size: unknown, options: ChoiceArguments | undefined, action: string): ChoicePlan {
+  if (options !== undefined && (options === null || typeof options !== "object")) {
+    throw new TypeError(`${action} takes its options as an object ({ replace?, p?, axis?, shuffle?, stream? }), not ${describeValue(options)}`);
+  }
+  const array = a instanceof DeviceArray ? a : undefined;
+  const axis = array === undefined ? 0 : populationAxis(array, options?.axis, "a", action);
+  const n = array === undefined ? countArgument(a, "a", action) : array.shape[axis]!;
+  const shape = shapeArgument(size, action);
+  const count = elementCount(shape);
+  for (const key of ["replace", "shuffle"] as const) {
+    const v = options?.[key];
+    if (v !== undefined && typeof v !== "boolean") throw new TypeError(`${action}: ${key} is a boolean, not ${describeValue(v)}`);
+  }
+  const replace = (options?.replace as boolean | undefined) ?? true;
+  const p = options?.p === undefined ? undefined : probabilities(options.p, n, action);
+  if (p !== undefined && !replace) {
+    throw new UnsupportedError(`${action}: a sample without replacement with probabilities p is not supported yet; draw with replacement, or without p`);
+  }
+  if (count > 0 && n === 0) throw new RangeError(`${action}: ${array === undefined ? "a must be positive" : "a cannot be empty"} unless no samples are taken (the size asks for ${count})`);
+  if (!replace && count > n) throw new RangeError(`${action}: cannot take a larger sample than the population when replace is false (${count} from ${n})`);
+  return { n, axis, shape, count, replace, p };
+}
+
+/** Checks `p`: a 1-d array of a real float dtype with `n` entries. */
+function probabilities(p: unknown, n: number, action: string): DeviceArray {
+  if (!(p instanceof DeviceArray)) throw new TypeError(`${action}: p is a DeviceArray of probabilities, not ${describeValue(p)}`);
+  if (p.isClosed) throw new ArrayLayoutError(`${action}: p (${p.dtype.name} [${p.shape.join(", ")}]) was closed`);
+  if (p.dtype.kind !== "f") throw new DTypeError(`${action}: p holds probabilities of a float dtype (float32 or float64), not ${p.dtype.name}`);
+  if (p.ndim !== 1 || p.size !== n) throw new ShapeMismatchError(`${action}: p is 1-d with one probability per entry of a ([${n}]), got shape [${p.shape.join(", ")}]`);
+  return p;
 }

@@ -1,14 +1,15 @@
 /**
  * NumPy's `numpy.random.Generator` over DeviceArrays, through cuRAND: `defaultRng(seed, { stream })` makes a
  * `Generator` whose methods (`random`, `uniform`, `normal`, `standardNormal`, `logNormal`, `exponential`,
- * `integers`, `poisson`) return new arrays, and the module-level functions of the same names draw from a default
- * generator per device (`seed(value)` reseeds them).
+ * `integers`, `poisson`, `permutation`, `choice`) return new arrays and `shuffle` shuffles one in place, and the
+ * module-level functions of the same names draw from a default generator per device (`seed(value)` reseeds them).
  *
  * How values are made: cuRAND's pseudo-random generator (Philox4x32-10 by default) fills 32-bit words, which small
  * kernels turn into NumPy's values the way NumPy does: `random` is [0, 1) exactly (24 random bits for float32, 53 for
  * float64: cuRAND's own uniform is (0, 1]), `integers` maps 64 random bits onto [low, high) by a multiply-shift (the
  * bias is below (high − low)/2⁶⁴), `exponential` is −scale·log(1 − u). `normal`, `logNormal` and `poisson` are
- * cuRAND's. The streams of values are not NumPy's (another bit generator): the same seed gives the same values on
+ * cuRAND's. A permutation is the order that sorts 64 random bits per entry (`argsort`); `choice` with probabilities
+ * searches their running sum (`cumsum`, `searchsorted`) for uniform draws scaled by its total. The streams of values are not NumPy's (another bit generator): the same seed gives the same values on
  * every run and device, not the ones NumPy gives.
  *
  * Nothing here waits for the stream.
@@ -32,7 +33,13 @@ import { pointerOf } from "../../math/rng/shared.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { kernelOf, shapeArgument } from "../math-shared.ts";
 import { fromUniformSpec, integersSpec, POISSON_INT64, type FROM_UNIFORM } from "../math-kernels.ts";
-import { integerBounds, randomDtype, seedArgument } from "./plan.ts";
+import { argsort } from "../ops/sort.ts";
+import { take } from "../ops/indexing.ts";
+import { cumsum } from "../ops/scan.ts";
+import { mul, sub } from "../ops/arithmetic.ts";
+import { searchsorted } from "../ops/search.ts";
+import { checkOneDevice } from "../ops/elementwise.ts";
+import { choicePlan, countArgument, integerBounds, populationAxis, randomDtype, seedArgument } from "./plan.ts";
 
 /** The bit generators a Generator may use (cuRAND's pseudo-random ones that take any count). */
 export type BitGenerator = "philox" | "xorwow" | "mrg32k3a";
@@ -62,6 +69,32 @@ export interface IntegersOptions {
   readonly dtype?: DTypeName | DType;
   /** Whether `high` is included (default false: [low, high)). */
   readonly endpoint?: boolean;
+}
+
+/** Options of `permutation` and `shuffle`. */
+export interface PermutationOptions {
+  /** The stream the draw runs on (default: the generator's). */
+  readonly stream?: Stream;
+  /** The axis of an array shuffled (default 0: its rows are reordered, each kept whole). */
+  readonly axis?: number;
+}
+
+/** Options of `choice`. */
+export interface ChoiceOptions {
+  /** The stream the draw runs on (default: the generator's). */
+  readonly stream?: Stream;
+  /** Whether an entry may be drawn more than once (default true). */
+  readonly replace?: boolean;
+  /**
+   * The weight of each entry: a 1-d float array, one per entry of the population, non-negative. Normalised by its sum
+   * on the device (so it need not sum to 1; NumPy's check that it does would read it back to the host). Only with
+   * replacement. Negative or NaN weights are not checked and give undefined draws.
+   */
+  readonly p?: DeviceArray;
+  /** The axis of an array drawn along (default 0: whole rows are drawn). */
+  readonly axis?: number;
+  /** NumPy's option to leave a sample without replacement unshuffled; here every sample is in random order either way. */
+  readonly shuffle?: boolean;
 }
 
 /** A shape: an extent or a list of them (default [], a 0-d array). */
@@ -289,9 +322,138 @@ export class Generator {
     }
   }
 
+  /** `n` int64 indices 0..n-1 in random order: the order that sorts `n` random 64-bit keys (stable: ties, 2⁻⁶⁴ likely per pair, keep index order). */
+  #order(h: curandGenerator_t, stream: Stream, n: number): DeviceArray<"int64"> {
+    if (n === 0) return DeviceArray.empty([0], dtypes.int64, { stream });
+    const bits = this.#bits(h, stream, 2 * n);
+    try {
+      return argsort(bits.view("uint64"), { stream });
+    } finally {
+      bits.close(stream);
+    }
+  }
+
+  /** A copy of `x` with its slices along `axis` in random order, and the stream it was made on. */
+  #permuted(action: string, x: DeviceArray, options: PermutationOptions | undefined): { out: DeviceArray; stream: Stream } {
+    checkOptions(options, action);
+    const axis = populationAxis(x, options?.axis, "x", action);
+    const { h, stream } = this.#prepare(action, options?.stream);
+    checkOneDevice(action, [["x", x]], stream);
+    const order = this.#order(h, stream, x.shape[axis]!);
+    try {
+      return { out: take(x, order, { axis, stream }), stream };
+    } finally {
+      order.close(stream);
+    }
+  }
+
+  /**
+   * A random permutation (NumPy's `permutation`): of an integer `n`, the int64 array 0..n-1 in random order; of an
+   * array, a copy with its slices along `axis` (default 0) in random order (each slice kept whole: a 2-d array's rows
+   * reordered).
+   *
+   * ```ts
+   * const order = rng.permutation(1000);      // int64 [1000]
+   * const rows = rng.permutation(x);          // x's rows in random order
+   * ```
+   */
+  permutation(x: number | bigint | DeviceArray, options?: PermutationOptions): DeviceArray {
+    const action = "Generator.permutation";
+    if (x instanceof DeviceArray) return this.#permuted(action, x, options).out;
+    checkOptions(options, action);
+    const n = countArgument(x, "x", action);
+    const { h, stream } = this.#prepare(action, options?.stream);
+    return this.#order(h, stream, n);
+  }
+
+  /**
+   * Shuffles `x` in place along `axis` (default 0: a 2-d array's rows reordered, each kept whole), as NumPy's
+   * `shuffle`. The shuffled copy is made first, then copied back (on the draw's stream).
+   */
+  shuffle(x: DeviceArray, options?: PermutationOptions): void {
+    const action = "Generator.shuffle";
+    if (!(x instanceof DeviceArray)) throw new TypeError(`${action}: x is a DeviceArray (shuffled in place), not ${describeValue(x)}`);
+    const { out, stream } = this.#permuted(action, x, options);
+    try {
+      x.copyFrom(out, { stream });
+    } finally {
+      out.close(stream);
+    }
+  }
+
+  /**
+   * A random sample from `a` (NumPy's `choice`): from the integers 0..a-1 when `a` is an integer, from the entries of
+   * an array along `axis` (default 0) otherwise, `size` of them (default: one, a 0-d result; the result's shape is
+   * `size` for an integer, `a.shape` with `axis` replaced by `size` for an array). With replacement (the default)
+   * each draw is uniform (`integers(0, n)`), or weighted by `p` (normalised by its sum); without, the sample is the
+   * first entries of a random permutation of all `n` (distinct, in random order).
+   *
+   * ```ts
+   * const k = rng.choice(10, [5]);                                  // int64, with replacement
+   * const hand = rng.choice(52, [5], { replace: false });          // distinct
+   * const w = rng.choice(4, [1000], { p: weights });                // weights: float [4]
+   * const rows = rng.choice(x, [8], { replace: false });            // 8 distinct rows of x
+   * ```
+   *
+   * @throws RangeError for a sample larger than the population without replacement, or any sample of none.
+   * @throws UnsupportedError for `p` without replacement.
+   */
+  choice(a: number | bigint | DeviceArray, size?: ShapeArgument, options?: ChoiceOptions): DeviceArray {
+    const action = "Generator.choice";
+    const plan = choicePlan(a, size, options, action);
+    const array = a instanceof DeviceArray ? a : undefined;
+    const { h, stream } = this.#prepare(action, options?.stream);
+    checkOneDevice(action, [["a", array], ["p", plan.p]], stream);
+    let idx: DeviceArray;
+    if (plan.count === 0) idx = DeviceArray.empty(plan.shape, dtypes.int64, { stream });
+    else if (plan.p !== undefined) idx = this.#weighted(plan.p, plan.n, plan.shape, stream);
+    else if (plan.replace) idx = this.integers(0, plan.n, plan.shape, { stream });
+    else {
+      const order = this.#order(h, stream, plan.n);
+      try {
+        idx = DeviceArray.empty(plan.shape, dtypes.int64, { stream });
+        idx.copyFrom(order.subarray(0, plan.count).reshape(plan.shape), { stream });
+      } finally {
+        order.close(stream);
+      }
+    }
+    if (array === undefined) return idx;
+    try {
+      return take(array, idx, { axis: plan.axis, stream });
+    } finally {
+      idx.close(stream);
+    }
+  }
+
+  /**
+   * Indices drawn with probabilities `p` (of `n` entries), int64 of `shape`: the first i whose running sum of `p`
+   * reaches t = (1 − u)·total, u uniform on [0, 1). t lies in (0, total], so the index is below n, and an entry of
+   * weight 0 is never drawn (its running sum equals the one before it, which t would have reached first).
+   */
+  #weighted(p: DeviceArray, n: number, shape: readonly number[], stream: Stream): DeviceArray {
+    const cdf = cumsum(p, { dtype: dtypes.float64, stream });
+    try {
+      const total = cdf.subarray(n - 1, n).reshape([]);
+      const t = this.random(shape, { stream });
+      try {
+        sub(1, t, { out: t, stream });
+        mul(t, total, { out: t, stream });
+        return searchsorted(cdf, t, { side: "left", stream });
+      } finally {
+        t.close(stream);
+      }
+    } finally {
+      cdf.close(stream);
+    }
+  }
+
   toString(): string {
     return `Generator(${this.bitGenerator}, seed ${this.seed}, device ${this.deviceId}${this.isClosed ? ", closed" : ""})`;
   }
+}
+
+function checkOptions(options: unknown, action: string): void {
+  if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`${action} takes its options as an object, not ${describeValue(options)}`);
 }
 
 function checkFinite(action: string, values: Readonly<Record<string, number>>): void {
@@ -377,6 +539,24 @@ export function standardNormal(shape: ShapeArgument | undefined, options: Module
 export function integers(low: number | bigint, high: number | bigint | undefined, shape: ShapeArgument | undefined, options: IntegersOptions & { readonly stream: Stream }): DeviceArray {
   const { g, stream } = defaultGenerator(options?.stream, "integers");
   return g.integers(low, high, shape, { ...options, stream });
+}
+
+/** A random permutation of 0..n-1, or an array's slices in random order, from the device's default generator (see {@link Generator.permutation}). */
+export function permutation(x: number | bigint | DeviceArray, options: PermutationOptions & { readonly stream: Stream }): DeviceArray {
+  const { g, stream } = defaultGenerator(options?.stream, "permutation");
+  return g.permutation(x, { ...options, stream });
+}
+
+/** Shuffles `x` in place along `axis` (default 0) with the device's default generator (see {@link Generator.shuffle}). */
+export function shuffle(x: DeviceArray, options: PermutationOptions & { readonly stream: Stream }): void {
+  const { g, stream } = defaultGenerator(options?.stream, "shuffle");
+  g.shuffle(x, { ...options, stream });
+}
+
+/** A random sample from `a` with the device's default generator (see {@link Generator.choice}). */
+export function choice(a: number | bigint | DeviceArray, size: ShapeArgument | undefined, options: ChoiceOptions & { readonly stream: Stream }): DeviceArray {
+  const { g, stream } = defaultGenerator(options?.stream, "choice");
+  return g.choice(a, size, { ...options, stream });
 }
 
 /** @internal For tests: the default generator of a device, if one was made. */
