@@ -368,7 +368,8 @@ export class Generator {
 
   /**
    * Shuffles `x` in place along `axis` (default 0: a 2-d array's rows reordered, each kept whole), as NumPy's
-   * `shuffle`. The shuffled copy is made first, then copied back (on the draw's stream).
+   * `shuffle`. The shuffled copy is made first, then copied back, on the draw's stream; the stream `x` was made on
+   * then waits for it, so that operations on `x` that run there see the shuffled elements.
    */
   shuffle(x: DeviceArray, options?: PermutationOptions): void {
     const action = "Generator.shuffle";
@@ -379,6 +380,8 @@ export class Generator {
     } finally {
       out.close(stream);
     }
+    const own = x.stream;
+    if (own !== undefined && own !== stream && !own.isClosed && !own.equals(stream)) own.wait(stream);
   }
 
   /**
