@@ -26,7 +26,7 @@ import "./index.ts";
 export { DeviceArray, type ArrayScalar, type ArrayOperationOptions, type ReduceOptions, type ReductionName } from "./core/array/device-array.ts";
 export { sum, prod, min, max, mean } from "./core/array/reductions.ts";
 export { sort, argsort, unique } from "./core/array/ops/sort.ts";
-export { searchsorted, digitize, type DigitizeOptions, type SearchSide } from "./core/array/ops/search.ts";
+export { searchsorted, digitize, type DigitizeOptions } from "./core/array/ops/search.ts";
 export { promoteTypes, resultType, canCastSafely, canCastSameKind, type PromotionOperand } from "./core/array/promotion.ts";
 export { astype } from "./core/array/ops/cast.ts";
 export {
@@ -48,6 +48,7 @@ export type {
   DTypeArgument,
   ElementwiseOptions,
   ScanOptions,
+  SearchSide,
   SearchSortedOptions,
   SortOptions,
   TakeOptions,

@@ -68,10 +68,13 @@ export interface SortOptions extends ArrayOperationOptions {
   readonly axis?: number | null;
 }
 
+/** Which insertion point `searchsorted` gives among equal elements: before them ("left") or after them ("right"). */
+export type SearchSide = "left" | "right";
+
 /** Options of `searchsorted`: the side, a sorter, the stream and where to write the result. */
 export interface SearchSortedOptions extends ElementwiseOptions {
   /** Where among equal elements a value goes: before them ("left", the default: the first i with a[i] >= v) or after them ("right": the first i with a[i] > v). */
-  readonly side?: "left" | "right";
+  readonly side?: SearchSide;
   /** Integer indices that sort `a` (as `argsort(a)` gives), for an `a` that is not sorted itself: one per element, 1-d. */
   readonly sorter?: DeviceArray;
 }

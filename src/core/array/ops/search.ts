@@ -19,7 +19,7 @@ import { DeviceArray, operationStream, type ArrayScalar } from "../device-array.
 import { dtypes, type DType } from "../dtype.ts";
 import { ArrayLayoutError, DTypeError, ShapeMismatchError } from "../errors.ts";
 import { resultType } from "../promotion.ts";
-import type { ElementwiseOptions, SearchSortedOptions } from "../options.ts";
+import type { ElementwiseOptions, SearchSide, SearchSortedOptions } from "../options.ts";
 import { provideArrayMethods, type ArrayOperand } from "../methods.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
@@ -27,10 +27,7 @@ import { castExpression, toWorking, workingType } from "./cast.ts";
 import { cachedKernel, checkOneDevice, checkOperand, checkOut, launchInto, scalarFor } from "./elementwise.ts";
 import { take } from "./indexing.ts";
 
-export type { SearchSortedOptions } from "../options.ts";
-
-/** Which insertion point `searchsorted` gives among equal elements: before them ("left") or after them ("right"). */
-export type SearchSide = "left" | "right";
+export type { SearchSide, SearchSortedOptions } from "../options.ts";
 
 /** Options of `digitize`. */
 export interface DigitizeOptions extends ElementwiseOptions {
