@@ -88,7 +88,7 @@ export interface ChoiceOptions {
   /**
    * The weight of each entry: a 1-d float array, one per entry of the population, non-negative. Normalised by its sum
    * on the device (so it need not sum to 1; NumPy's check that it does would read it back to the host). Only with
-   * replacement. Negative or NaN weights are not checked and give undefined draws.
+   * replacement. Weights that are negative or NaN, or that sum to 0, are not checked and give undefined draws.
    */
   readonly p?: DeviceArray;
   /** The axis of an array drawn along (default 0: whole rows are drawn). */
