@@ -503,13 +503,14 @@ describe("sort source", () => {
     it(`generates balanced source with every kernel for ${name}`, () => {
       const k = sortKeyType(dtypes[name]);
       const src = sortSource(k);
-      for (const kernel of [SORT_KERNELS.uniqueCount, SORT_KERNELS.uniqueScan, SORT_KERNELS.uniqueWrite, SORT_KERNELS.histogram, SORT_KERNELS.scan, SORT_KERNELS.onesweep(false, false), SORT_KERNELS.onesweep(false, true), SORT_KERNELS.onesweep(true, false), SORT_KERNELS.onesweep(true, true)]) {
+      for (const kernel of [SORT_KERNELS.uniqueCount, SORT_KERNELS.uniqueScan, SORT_KERNELS.uniqueWrite, SORT_KERNELS.histogram, SORT_KERNELS.scan, SORT_KERNELS.onesweep(false, false), SORT_KERNELS.onesweep(false, true), SORT_KERNELS.onesweep(true, false), SORT_KERNELS.onesweep(true, true), SORT_KERNELS.onesweep(true, false, true), SORT_KERNELS.onesweep(true, true, true)]) {
         expect(src).toContain(`extern "C" __global__ void __launch_bounds__(`);
         expect(src).toContain(` ${kernel}(`);
       }
       expect(src).toContain(`#define KEY_PASSES ${k.keyPasses}\n`);
-      expect(src).toContain(`onesweep<${itemsPerThread(k.keyBytes, false)}, false, unsigned int>`);
-      expect(src).toContain(`onesweep<${itemsPerThread(k.keyBytes, true)}, true, u64>`);
+      expect(src).toContain(`onesweep<${itemsPerThread(k.keyBytes, false)}, false, false, unsigned int>`);
+      expect(src).toContain(`onesweep<${itemsPerThread(k.keyBytes, true)}, true, false, u64>`);
+      expect(src).toContain(`onesweep<${itemsPerThread(k.keyBytes, true)}, true, true, u64>`);
       expect(src).not.toMatch(/undefined|[(, ]NaN[),;]|\[object/);
       let depth = 0;
       for (const ch of src) {

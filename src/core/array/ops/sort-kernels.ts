@@ -213,8 +213,8 @@ export const SORT_KERNELS = Object.freeze({
   uniqueCount: "cuda_ts_unique_count",
   uniqueScan: "cuda_ts_unique_scan",
   uniqueWrite: "cuda_ts_unique_write",
-  /** By [pairs][wide look-back]. */
-  onesweep: (pairs: boolean, wide: boolean): string => `cuda_ts_sort_onesweep_${pairs ? "pairs" : "keys"}_${wide ? "64" : "32"}`,
+  /** By whether indices travel, whether the look-back is wide, and whether rows sort too (only with indices). */
+  onesweep: (pairs: boolean, wide: boolean, rows = false): string => `cuda_ts_sort_onesweep_${pairs ? (rows ? "rows" : "pairs") : "keys"}_${wide ? "64" : "32"}`,
 });
 
 function keyCode(k: SortKeyType): string[] {
@@ -360,8 +360,9 @@ export function sortSource(k: SortKeyType): string {
     "// Then each key is ranked within its warp (the lanes holding one digit find each other by ballots) and placed in",
     "// shared memory in the tile's sorted order (digit, then warp, then position in the warp); the counts of the earlier",
     "// tiles are looked back over (decoupled look-back); and the keys go out to their places. OFF, the type of a",
-    "// position, is 32-bit where the look-back entries are (fewer than 2^30 elements).",
-    "template <int IPT, bool VALS, typename LB>",
+    "// position, is 32-bit where the look-back entries are (fewer than 2^30 elements). ROWS: several rows, whose index",
+    "// digits (from the travelling index, a division) are sorted after the key's.",
+    "template <int IPT, bool VALS, bool ROWS, typename LB>",
     "__device__ __forceinline__ void onesweep(const K* __restrict__ keysIn, K* __restrict__ keysOut, const u64* __restrict__ valsIn, u64* __restrict__ valsOut,",
     "                                         u64 n, u64 rowLen, int pass, int flags, const u64* __restrict__ digitStart, LB* lookback, unsigned int* tileCounter) {",
     "  typedef LB OFF;",
@@ -393,8 +394,8 @@ export function sortSource(k: SortKeyType): string {
     "  const bool full = tileCount == TILE;",
     "",
     "  // Load: warp w holds the tile items w * WARP_ITEMS to (w + 1) * WARP_ITEMS - 1, item j of a lane at j * 32 + lane.",
-    "  // Without indices the digits are the key's alone, recomputed where needed (a shift and a mask); with indices a",
-    "  // digit may come from the row index (a division), so each is computed once and kept.",
+    "  // A key's digit is recomputed where needed (a shift and a mask); a row index's digit (a division) is computed once",
+    "  // and kept.",
     "  K keys[IPT];",
     "  u64 vals[IPT];",
     "  unsigned int digits[IPT];",
@@ -406,18 +407,16 @@ export function sortSource(k: SortKeyType): string {
     "      K k = keysIn[g];",
     "      if (first) k = to_ordered(k, canonZero);",
     "      keys[j] = k;",
-    "      if (VALS) {",
-    "        vals[j] = first ? g : valsIn[g];",
-    "        digits[j] = digit_of(k, vals[j], pass, rowLen);",
-    "      }",
-    "    } else if (VALS) {",
-    "      vals[j] = 0ull;",
-    "      digits[j] = RADIX;",
+    "      if (VALS) vals[j] = first ? g : valsIn[g];",
+    "      if (ROWS) digits[j] = digit_of(k, vals[j], pass, rowLen);",
+    "    } else {",
+    "      if (VALS) vals[j] = 0ull;",
+    "      if (ROWS) digits[j] = RADIX;",
     "    }",
     "  }",
     "  // The digit of item j; RADIX for no item (past the end of the last tile).",
     "  auto digitAt = [&](int j) -> unsigned int {",
-    "    if (VALS) return digits[j];",
+    "    if (ROWS) return digits[j];",
     "    return full || w * WARP_ITEMS + (unsigned int)j * 32u + lane < tileCount ? key_digit(keys[j], pass) : (unsigned int)RADIX;",
     "  };",
     "",
@@ -514,7 +513,7 @@ export function sortSource(k: SortKeyType): string {
     "  auto store = [&](unsigned int i) {",
     "    const K k = sKeys[i];",
     "    const u64 v = VALS ? sVals[i] : 0ull;",
-    "    const OFF g = sBase[VALS ? digit_of(k, v, pass, rowLen) : key_digit(k, pass)] + (OFF)i;",
+    "    const OFF g = sBase[ROWS ? digit_of(k, v, pass, rowLen) : key_digit(k, pass)] + (OFF)i;",
     "    if (storeKeys) keysOut[g] = last ? from_ordered(k) : k;",
     "    if (storeVals) valsOut[g] = localIndex ? v % rowLen : v;",
     "  };",
@@ -604,12 +603,12 @@ export function sortSource(k: SortKeyType): string {
     "}",
     "",
   );
-  for (const pairs of [false, true]) {
+  for (const [pairs, rows] of [[false, false], [true, false], [true, true]] as const) {
     for (const wide of [false, true]) {
       const items = itemsPerThread(k.keyBytes, pairs);
       lines.push(
-        `extern "C" __global__ void __launch_bounds__(BLOCK, ${pairs ? 1 : sortTuning.minBlocks}) ${SORT_KERNELS.onesweep(pairs, wide)}(const K* keysIn, K* keysOut, const u64* valsIn, u64* valsOut, u64 n, u64 rowLen, int pass, int flags, const u64* digitStart, ${wide ? "u64" : "unsigned int"}* lookback, unsigned int* tileCounter) {`,
-        `  onesweep<${items}, ${pairs}, ${wide ? "u64" : "unsigned int"}>(keysIn, keysOut, valsIn, valsOut, n, rowLen, pass, flags, digitStart, lookback, tileCounter);`,
+        `extern "C" __global__ void __launch_bounds__(BLOCK, ${pairs ? 1 : sortTuning.minBlocks}) ${SORT_KERNELS.onesweep(pairs, wide, rows)}(const K* keysIn, K* keysOut, const u64* valsIn, u64* valsOut, u64 n, u64 rowLen, int pass, int flags, const u64* digitStart, ${wide ? "u64" : "unsigned int"}* lookback, unsigned int* tileCounter) {`,
+        `  onesweep<${items}, ${pairs}, ${rows}, ${wide ? "u64" : "unsigned int"}>(keysIn, keysOut, valsIn, valsOut, n, rowLen, pass, flags, digitStart, lookback, tileCounter);`,
         "}",
       );
     }

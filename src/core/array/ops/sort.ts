@@ -39,7 +39,7 @@ interface SortModule {
   readonly uniqueCount: Kernel;
   readonly uniqueScan: Kernel;
   readonly uniqueWrite: Kernel;
-  /** By index (pairs ? 2 : 0) + (wide ? 1 : 0). */
+  /** By index (rows > 1 ? 4 : pairs ? 2 : 0) + (wide ? 1 : 0). */
   readonly onesweep: readonly Kernel[];
 }
 
@@ -59,6 +59,8 @@ function sortModule(device: Device, dtype: DType): SortModule {
       SORT_KERNELS.onesweep(false, true),
       SORT_KERNELS.onesweep(true, false),
       SORT_KERNELS.onesweep(true, true),
+      SORT_KERNELS.onesweep(true, false, true),
+      SORT_KERNELS.onesweep(true, true, true),
     ];
     const kernels = compileKernels(sortSource(sortKeyType(dtype)), names, device, { fp16: false, bf16: false, complex: false }, {}, `cuda_ts_sort_${dtype.name}.cu`);
     m = { histogram: kernels[0]!, scan: kernels[1]!, uniqueCount: kernels[2]!, uniqueScan: kernels[3]!, uniqueWrite: kernels[4]!, onesweep: kernels.slice(5) };
@@ -86,7 +88,7 @@ export function sortRows(stream: Stream, input: DeviceArray, rowLength: number, 
   const plan = sortPlan(key, n, rowLength, outputs.indices !== undefined);
   const device = stream.device;
   const mod = sortModule(device, input.dtype);
-  const onesweep = mod.onesweep[(plan.pairs ? 2 : 0) + (plan.wideLookback ? 1 : 0)]!;
+  const onesweep = mod.onesweep[(plan.rows > 1 ? 4 : plan.pairs ? 2 : 0) + (plan.wideLookback ? 1 : 0)]!;
   const temps: DeviceArray[] = [];
   const temp = (dtype: DType): DeviceArray => {
     const t = DeviceArray.empty([n], dtype, { stream });
