@@ -97,10 +97,12 @@ export function itemsPerThread(keyBytes: number, pairs: boolean): number {
 /**
  * @internal The onesweep kernels' tuning (kernels compile per value): `keyItems` and `pairItems`, the items per thread
  * of a tile of keys of up to 4 bytes without and with int64 indices; `minBlocks`, the blocks per multiprocessor the
- * compiler keeps the keys-only kernels' registers for (`__launch_bounds__`' second argument; 1 leaves it free). Measured on an H100, sorts
- * of 2^28 uint32 keys: 18 items at 2 blocks 7.30 ms, at 1 block 7.38, 20 items 7.83, 23 items 7.54.
+ * compiler keeps the keys-only kernels' registers for (`__launch_bounds__`' second argument; 1 leaves it free).
+ * Measured on an H100 (bench/results/2026-12-06-h100-array-ops.md), sorts of 2^28 uint32 / float32 keys at 2 blocks:
+ * 17 items 7.41 / 7.42 ms, 18 items 7.43 / 7.22, 19 items 7.12 / 7.07, 20 items 7.83 / 7.82, 23 items 7.54 / 7.59;
+ * argsort of 2^28 float32: 12 items 16.06 ms, 16 items 15.16, 20 items 22.65.
  */
-export const sortTuning = { keyItems: 18, pairItems: 12, minBlocks: 2 };
+export const sortTuning = { keyItems: 19, pairItems: 16, minBlocks: 2 };
 
 /** Dynamic shared memory of a onesweep block (the kernel lays it out the same way; see `onesweepSource`). */
 export function onesweepSharedBytes(keyBytes: number, pairs: boolean): number {
