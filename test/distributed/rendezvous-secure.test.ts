@@ -417,7 +417,9 @@ describe("connections that never authenticate", () => {
     expect(held.length + turnedAway.length).toBe(N);
     expect(held.length).toBeGreaterThanOrEqual(cap);
     expect(turnedAway.length).toBeGreaterThanOrEqual(N / 2);
-    for (const t of held) expect(t).toBeGreaterThan(authTimeoutMs * 0.9);
+    // Not dropped early. The client times from when it saw its challenge, which its event loop (busy opening 2,000
+    // sockets) may see a few hundred ms after the server sent it: only half the deadline is certain on a loaded machine.
+    for (const t of held) expect(t).toBeGreaterThan(authTimeoutMs * 0.5);
     for (const t of held) expect(t).toBeLessThan(authTimeoutMs + 1000);
     for (const r of results) expect(r.totalMs).toBeLessThan(deadlineMs);
     expect(reportedClosings).toBe(server.refusedClients - held.length); // every closing unread is reported: the flood's and the ranks' retried tries
