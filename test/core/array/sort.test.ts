@@ -11,6 +11,7 @@ import { dtypes, encodeBFloat16, encodeHalf, type DTypeName } from "../../../src
 import { AxisError } from "../../../src/core/array/errors.ts";
 import {
   NARROW_LOOKBACK_LIMIT,
+  ONESWEEP_VARIANTS,
   RADIX,
   SORT_BLOCK,
   UNIQUE_BLOCK,
@@ -20,6 +21,7 @@ import {
   SORT_WARPS,
   itemsPerThread,
   onesweepSharedBytes,
+  onesweepVariant,
   passTarget,
   rowPassesFor,
   sortKeyType,
@@ -495,6 +497,26 @@ describe("sort plan", () => {
     expect(onesweepSharedBytes(4, true)).toBe(6144 * 4 + 6144 * 8 + 2048 + SORT_WARPS * 1024 + 128 + 16);
     for (const b of [1, 2, 4, 8, 16]) for (const pairs of [false, true]) expect(onesweepSharedBytes(b, pairs)).toBeLessThanOrEqual(227 * 1024);
     expect(SORT_BLOCK).toBeGreaterThanOrEqual(RADIX); // one thread per digit
+  });
+});
+
+describe("the onesweep kernel a sort compiles", () => {
+  it("is the plan's variant alone: keys, pairs (argsort) or rows, narrow or wide look-back", () => {
+    const f32 = sortKeyType(dtypes.float32);
+    const names = ONESWEEP_VARIANTS.map((v) => SORT_KERNELS.onesweep(v.pairs, v.wide, v.rows));
+    expect(new Set(names).size).toBe(6);
+    expect(onesweepVariant(sortPlan(f32, 1000, 1000, false))).toEqual({ pairs: false, wide: false, rows: false });
+    expect(onesweepVariant(sortPlan(f32, 1000, 1000, true))).toEqual({ pairs: true, wide: false, rows: false });
+    expect(onesweepVariant(sortPlan(f32, 1000, 10, false))).toEqual({ pairs: true, wide: false, rows: true });
+    expect(onesweepVariant(sortPlan(f32, NARROW_LOOKBACK_LIMIT + 1, NARROW_LOOKBACK_LIMIT + 1, false))).toEqual({ pairs: false, wide: true, rows: false });
+    for (const v of ONESWEEP_VARIANTS) {
+      const src = sortSource(f32, [v]);
+      const name = SORT_KERNELS.onesweep(v.pairs, v.wide, v.rows);
+      for (const other of names) expect(src.includes(` ${other}(`), `${name} source, kernel ${other}`).toBe(other === name);
+      for (const kernel of [SORT_KERNELS.histogram, SORT_KERNELS.scan, SORT_KERNELS.uniqueCount, SORT_KERNELS.uniqueScan, SORT_KERNELS.uniqueWrite]) expect(src).toContain(` ${kernel}(`);
+    }
+    const base = sortSource(f32, []);
+    for (const other of names) expect(base).not.toContain(` ${other}(`);
   });
 });
 

@@ -273,8 +273,29 @@ function keyCode(k: SortKeyType): string[] {
   return lines;
 }
 
-/** The CUDA C++ source of the sort kernels for one key type (exported for tests). */
-export function sortSource(k: SortKeyType): string {
+/** Which onesweep kernel a sort runs: whether indices travel, whether the look-back is wide, whether rows sort too. */
+export interface OnesweepVariant {
+  readonly pairs: boolean;
+  readonly wide: boolean;
+  readonly rows: boolean;
+}
+
+/** Every onesweep kernel a sort may run (rows only with indices). */
+export const ONESWEEP_VARIANTS: readonly OnesweepVariant[] = Object.freeze(
+  ([[false, false], [true, false], [true, true]] as const).flatMap(([pairs, rows]) => [false, true].map((wide) => Object.freeze({ pairs, wide, rows }))),
+);
+
+/** The onesweep kernel of a plan. */
+export function onesweepVariant(plan: SortPlan): OnesweepVariant {
+  return { pairs: plan.pairs, wide: plan.wideLookback, rows: plan.rows > 1 };
+}
+
+/**
+ * The CUDA C++ source of the sort kernels for one key type (exported for tests): the histogram, scan and unique
+ * kernels, and the onesweep kernels of `variants` (by default every one). Each onesweep kernel is a large unrolled
+ * instantiation, so a sort compiles only the one it runs.
+ */
+export function sortSource(k: SortKeyType, variants: readonly OnesweepVariant[] = ONESWEEP_VARIANTS): string {
   const lines: string[] = [
     `// cuda-ts radix sort: ${k.dtype} keys (${k.kind}, ${k.keyPasses} digit passes)`,
     "typedef unsigned long long u64;",
@@ -605,15 +626,13 @@ export function sortSource(k: SortKeyType): string {
     "}",
     "",
   );
-  for (const [pairs, rows] of [[false, false], [true, false], [true, true]] as const) {
-    for (const wide of [false, true]) {
-      const items = itemsPerThread(k.keyBytes, pairs);
-      lines.push(
-        `extern "C" __global__ void __launch_bounds__(BLOCK, ${pairs ? 1 : sortTuning.minBlocks}) ${SORT_KERNELS.onesweep(pairs, wide, rows)}(const K* keysIn, K* keysOut, const u64* valsIn, u64* valsOut, u64 n, u64 rowLen, int pass, int flags, const u64* digitStart, ${wide ? "u64" : "unsigned int"}* lookback, unsigned int* tileCounter) {`,
-        `  onesweep<${items}, ${pairs}, ${rows}, ${wide ? "u64" : "unsigned int"}>(keysIn, keysOut, valsIn, valsOut, n, rowLen, pass, flags, digitStart, lookback, tileCounter);`,
-        "}",
-      );
-    }
+  for (const { pairs, wide, rows } of variants) {
+    const items = itemsPerThread(k.keyBytes, pairs);
+    lines.push(
+      `extern "C" __global__ void __launch_bounds__(BLOCK, ${pairs ? 1 : sortTuning.minBlocks}) ${SORT_KERNELS.onesweep(pairs, wide, rows)}(const K* keysIn, K* keysOut, const u64* valsIn, u64* valsOut, u64 n, u64 rowLen, int pass, int flags, const u64* digitStart, ${wide ? "u64" : "unsigned int"}* lookback, unsigned int* tileCounter) {`,
+      `  onesweep<${items}, ${pairs}, ${rows}, ${wide ? "u64" : "unsigned int"}>(keysIn, keysOut, valsIn, valsOut, n, rowLen, pass, flags, digitStart, lookback, tileCounter);`,
+      "}",
+    );
   }
   return lines.join("\n") + "\n";
 }

@@ -29,41 +29,33 @@ import { launch } from "../../launch/launch.ts";
 import { i32, u32 } from "../../launch/scalars.ts";
 import type { Stream } from "../../stream.ts";
 import { compileKernels, configFor } from "../../kernels/compile.ts";
-import { HISTOGRAM_BLOCK, HISTOGRAM_ITEMS, PassFlag, RADIX, SORT_KERNELS, UNIQUE_BLOCK, UNIQUE_CHUNK, UNIQUE_SCAN_BLOCK, passTarget, sortKeyType, sortPlan, sortSource, sortTuning, type SortPlan } from "./sort-kernels.ts";
+import { HISTOGRAM_BLOCK, HISTOGRAM_ITEMS, PassFlag, RADIX, SORT_KERNELS, UNIQUE_BLOCK, UNIQUE_CHUNK, UNIQUE_SCAN_BLOCK, onesweepVariant, passTarget, sortKeyType, sortPlan, sortSource, sortTuning, type OnesweepVariant, type SortPlan } from "./sort-kernels.ts";
 
 export type { SortOptions } from "../options.ts";
 
+/** The kernels of one sort: histogram, scan and unique, and the onesweep kernel of one variant (none for unique alone). */
 interface SortModule {
   readonly histogram: Kernel;
   readonly scan: Kernel;
   readonly uniqueCount: Kernel;
   readonly uniqueScan: Kernel;
   readonly uniqueWrite: Kernel;
-  /** By index (rows > 1 ? 4 : pairs ? 2 : 0) + (wide ? 1 : 0). */
-  readonly onesweep: readonly Kernel[];
+  readonly onesweep: Kernel | undefined;
 }
 
 const modules = new Map<string, SortModule>();
 
-function sortModule(device: Device, dtype: DType): SortModule {
-  const key = `${device.id}|${dtype.name}|${sortTuning.keyItems}|${sortTuning.pairItems}|${sortTuning.minBlocks}`;
+/** The sort kernels for `dtype` on `device`, with the onesweep kernel of `variant`, compiled at first use. */
+function sortModule(device: Device, dtype: DType, variant: OnesweepVariant | undefined): SortModule {
+  const name = variant === undefined ? "base" : SORT_KERNELS.onesweep(variant.pairs, variant.wide, variant.rows);
+  const key = `${device.id}|${dtype.name}|${name}|${sortTuning.keyItems}|${sortTuning.pairItems}|${sortTuning.minBlocks}`;
   let m = modules.get(key);
   if (m === undefined || m.histogram.isClosed) {
-    const names = [
-      SORT_KERNELS.histogram,
-      SORT_KERNELS.scan,
-      SORT_KERNELS.uniqueCount,
-      SORT_KERNELS.uniqueScan,
-      SORT_KERNELS.uniqueWrite,
-      SORT_KERNELS.onesweep(false, false),
-      SORT_KERNELS.onesweep(false, true),
-      SORT_KERNELS.onesweep(true, false),
-      SORT_KERNELS.onesweep(true, true),
-      SORT_KERNELS.onesweep(true, false, true),
-      SORT_KERNELS.onesweep(true, true, true),
-    ];
-    const kernels = compileKernels(sortSource(sortKeyType(dtype)), names, device, { fp16: false, bf16: false, complex: false }, {}, `cuda_ts_sort_${dtype.name}.cu`);
-    m = { histogram: kernels[0]!, scan: kernels[1]!, uniqueCount: kernels[2]!, uniqueScan: kernels[3]!, uniqueWrite: kernels[4]!, onesweep: kernels.slice(5) };
+    const names: string[] = [SORT_KERNELS.histogram, SORT_KERNELS.scan, SORT_KERNELS.uniqueCount, SORT_KERNELS.uniqueScan, SORT_KERNELS.uniqueWrite];
+    if (variant !== undefined) names.push(name);
+    const source = sortSource(sortKeyType(dtype), variant === undefined ? [] : [variant]);
+    const kernels = compileKernels(source, names, device, { fp16: false, bf16: false, complex: false }, {}, `cuda_ts_sort_${dtype.name}_${name}.cu`);
+    m = { histogram: kernels[0]!, scan: kernels[1]!, uniqueCount: kernels[2]!, uniqueScan: kernels[3]!, uniqueWrite: kernels[4]!, onesweep: kernels[5] };
     modules.set(key, m);
   }
   return m;
@@ -80,15 +72,16 @@ interface SortOutputs {
 /**
  * @internal Sorts the `n` elements of the contiguous array `input` in rows of `rowLength` (each row sorted in place
  * of itself), writing the sorted keys and/or the int64 indices within each row into the contiguous `outputs`.
+ * Returns the kernels it ran (undefined for an empty input).
  */
-export function sortRows(stream: Stream, input: DeviceArray, rowLength: number, outputs: SortOutputs): void {
+export function sortRows(stream: Stream, input: DeviceArray, rowLength: number, outputs: SortOutputs): SortModule | undefined {
   const n = input.size;
-  if (n === 0) return;
+  if (n === 0) return undefined;
   const key = sortKeyType(input.dtype);
   const plan = sortPlan(key, n, rowLength, outputs.indices !== undefined);
   const device = stream.device;
-  const mod = sortModule(device, input.dtype);
-  const onesweep = mod.onesweep[(plan.rows > 1 ? 4 : plan.pairs ? 2 : 0) + (plan.wideLookback ? 1 : 0)]!;
+  const mod = sortModule(device, input.dtype, onesweepVariant(plan));
+  const onesweep = mod.onesweep!;
   const temps: DeviceArray[] = [];
   const temp = (dtype: DType): DeviceArray => {
     const t = DeviceArray.empty([n], dtype, { stream });
@@ -145,6 +138,7 @@ export function sortRows(stream: Stream, input: DeviceArray, rowLength: number, 
   } finally {
     for (const t of temps) t.close(stream);
   }
+  return mod;
 }
 
 /** @internal The plan a sort of `n` elements of `dtype` in rows of `rowLength` follows (for tests and tools). */
@@ -286,8 +280,7 @@ export function unique(a: DeviceArray, options?: ArrayOperationOptions): DeviceA
   const input = a.isContiguous ? a : a.copy({ stream });
   const sorted = DeviceArray.empty([n], a.dtype, { stream });
   try {
-    sortRows(stream, input, n, { keys: sorted, canonicalZero: true });
-    const mod = sortModule(stream.device, a.dtype);
+    const mod = sortRows(stream, input, n, { keys: sorted, canonicalZero: true }) ?? sortModule(stream.device, a.dtype, undefined);
     const blocks = Math.ceil(n / UNIQUE_CHUNK);
     using counts = DeviceArray.empty([blocks], dtypes.uint32, { stream });
     using offsets = DeviceArray.empty([blocks + 1], dtypes.uint64, { stream });
