@@ -666,10 +666,9 @@ function copyDeviceToHost(dst: HostArray, buffer: Buffer, byteOffset: number, by
   keepAliveOn(stream, dst);
 }
 
-/** The device of device-only memory, or -1 for memory the host reaches (pinned, managed). */
 /** @internal The device an array's memory is on, or -1 for host-accessible memory (pinned, managed), usable from any device. */
 export function memoryDevice(a: DeviceArray): number {
-  return a.buffer.isHostAccessible ? -1 : a.buffer.device.id;
+  return a.buffer.isHostAccessible ? -1 : a.buffer.deviceId;
 }
 
 const MAX_PITCH = 2 ** 31 - 1;

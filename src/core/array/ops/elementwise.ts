@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { DeviceArray, operationStream, type ArrayScalar } from "../device-array.ts";
+import { DeviceArray, memoryDevice, operationStream, type ArrayScalar } from "../device-array.ts";
 import { dtypes, type DType, type DTypeName } from "../dtype.ts";
 import { BroadcastError, DTypeError } from "../errors.ts";
 import { broadcastShapes } from "../broadcast.ts";
@@ -201,9 +201,6 @@ export function checkOut(options: ElementwiseOptions | undefined, shape: readonl
   return out;
 }
 
-/** The device of an array's memory, or -1 where the host reaches it (pinned, managed: usable from any device). */
-const deviceOfMemory = (x: DeviceArray): number => (x.buffer.isHostAccessible ? -1 : x.buffer.deviceId);
-
 /**
  * Checks that the named arrays are on one device (and, given `stream`, on its device): DeviceMismatchError naming
  * the first that is not.
@@ -212,7 +209,7 @@ export function checkOneDevice(what: string, arrays: readonly (readonly [string,
   let first: { name: string; id: number } | undefined = stream === undefined ? undefined : { name: "the stream", id: stream.device.id };
   for (const [name, x] of arrays) {
     if (x === undefined) continue;
-    const id = deviceOfMemory(x);
+    const id = memoryDevice(x);
     if (id < 0) continue;
     if (first === undefined) first = { name, id };
     else if (id !== first.id) refuseWrongDevice(`${what}: ${name}`, first.id, id, `${first.name} is on device ${first.id}: copy ${name} to device ${first.id} first`);

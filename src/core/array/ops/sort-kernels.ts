@@ -104,7 +104,7 @@ export function itemsPerThread(keyBytes: number, pairs: boolean): number {
  */
 export const sortTuning = { keyItems: 19, pairItems: 16, minBlocks: 2 };
 
-/** Dynamic shared memory of a onesweep block (the kernel lays it out the same way; see `onesweepSource`). */
+/** Dynamic shared memory of a onesweep block (the kernel lays it out the same way; see the `onesweep` template in `sortSource`). */
 export function onesweepSharedBytes(keyBytes: number, pairs: boolean): number {
   const tile = SORT_BLOCK * itemsPerThread(keyBytes, pairs);
   const keys = Math.ceil((tile * keyBytes) / 16) * 16;

@@ -9,8 +9,9 @@
  * float64: cuRAND's own uniform is (0, 1]), `integers` maps 64 random bits onto [low, high) by a multiply-shift (the
  * bias is below (high − low)/2⁶⁴), `exponential` is −scale·log(1 − u). `normal`, `logNormal` and `poisson` are
  * cuRAND's. A permutation is the order that sorts 64 random bits per entry (`argsort`); `choice` with probabilities
- * searches their running sum (`cumsum`, `searchsorted`) for uniform draws scaled by its total. The streams of values are not NumPy's (another bit generator): the same seed gives the same values on
- * every run and device, not the ones NumPy gives.
+ * searches their running sum (`cumsum`, `searchsorted`) for uniform draws scaled by its total. The streams of values
+ * are not NumPy's (another bit generator): the same seed gives the same values on every run and device, not the ones
+ * NumPy gives.
  *
  * Nothing here waits for the stream.
  *
