@@ -123,6 +123,8 @@ describe("scan source", () => {
     expect(d).toContain("st.release.gpu.global.b32");
     expect(d).not.toContain("ct_publish");
     expect(s).toContain("atomicAdd(counter, 1u)");
+    expect(s).toContain("__launch_bounds__(CT_BLOCK, CT_MIN_BLOCKS)");
+    expect(s).toContain("s_stash[k * 32 + lane] = pk;");
     expect(s).toContain("return a + b;");
     // Balanced braces and parentheses: the generated C++ is at least well nested.
     const code = s.replace(/\/\/.*$/gm, "");

@@ -8,7 +8,9 @@
  *   with 16-byte loads, scans it (per thread a run of `vec` elements, warp shuffles, the warps' totals through shared
  *   memory), publishes its aggregate, looks back over its predecessors a warp at a time (32 tiles per step, stopping
  *   at the nearest tile that published its inclusive prefix), publishes its own inclusive prefix, and writes. With
- *   a 4-byte accumulation a tile's status is one 64-bit word (flag and value), read in one load.
+ *   a 4-byte accumulation a tile's status is one 64-bit word (flag and value), read in one load. While warp 0 looks
+ *   back, the scanned tile waits in shared memory rather than registers, so that more blocks (`scanTuning.minBlocks`)
+ *   fit a multiprocessor and keep loading.
  * - `<name>_rows`: a warp per line for lines contiguous along the scanned axis (128 elements a step, a carry).
  * - `<name>_lines`: a thread per line, for short or strided scanned axes (consecutive threads take neighbouring lines:
  *   coalesced when the other axes are the contiguous ones); when the lines are too few to fill the device, each line
@@ -46,9 +48,13 @@ export function scanTileShape(input: DType): { items: number; vec: number; tile:
 
 /**
  * @internal The tile kernel's share per thread: `threadBytes` of input, at most `maxItems` elements (a multiple of
- * the 16-byte load, at least one load). Kernels are compiled per shape, so a change takes effect on the next scan.
+ * the 16-byte load, at least one load); `minBlocks`, the blocks per multiprocessor its registers are kept for
+ * (`__launch_bounds__`' second argument). Kernels are compiled per shape, so a change takes effect on the next scan.
+ * Measured on an H100 (bench/results/2026-12-06-h100-array-ops.md, run 6), cumsum of 2^28 float32 in GB/s, three
+ * rounds: tiles in registers (63 registers, 4 blocks) 2,106 / 2,166 / 2,203; in shared memory at 5 blocks 2,195 /
+ * 2,324 / 2,353, at 4 blocks 2,344; at 6 blocks 1,943; 16 items at 8 blocks 2,244 / 2,264.
  */
-export const scanTuning = { threadBytes: 128, maxItems: 32 };
+export const scanTuning = { threadBytes: 128, maxItems: 32, minBlocks: 5 };
 
 /** The alignment (bytes) of the output's packs in the tile kernel: a pack is `vec` output elements, at most 16 bytes. */
 export function scanOutputAlign(input: DType, output: DType): number {
@@ -108,6 +114,7 @@ export function scanSource(op: ScanOp, input: DType, accumulate: DType, out: DTy
     "#define CT_WARPS (CT_BLOCK / 32)",
     "#define CT_TILE (CT_BLOCK * CT_ITEMS)",
     `#define CT_EXCLUSIVE ${exclusive ? 1 : 0}`,
+    `#define CT_MIN_BLOCKS ${scanTuning.minBlocks}`,
     "#define CT_FULL 0xffffffffu",
     `__device__ __forceinline__ TA ct_op(const TA& a, const TA& b) { return ${op === "sum" ? "a + b" : "a * b"}; }`,
     `__device__ __forceinline__ TA ct_identity() { return (TA)(${op === "sum" ? 0 : 1}); }`,
@@ -168,14 +175,18 @@ export function scanSource(op: ScanOp, input: DType, accumulate: DType, out: DTy
         ]
       : []),
     "struct __align__(16) ct_in_pack { TI e[CT_VEC]; };",
+    "struct __align__(16) ct_acc_pack { TA e[CT_VEC]; };",
     `struct __align__(${outAlign}) ct_out_pack { TO e[CT_VEC]; };`,
     "",
     "// One tile per block, tiles in the order blocks start (an atomic counter): every predecessor is running or done.",
-    `extern "C" __global__ void __launch_bounds__(CT_BLOCK) ${name}_tiles(const TI* __restrict__ in, TO* __restrict__ out, unsigned long long n, unsigned int* counter, int* flags, TA* aggregates, TA* inclusives, int aligned) {`,
+    `extern "C" __global__ void __launch_bounds__(CT_BLOCK, CT_MIN_BLOCKS) ${name}_tiles(const TI* __restrict__ in, TO* __restrict__ out, unsigned long long n, unsigned int* counter, int* flags, TA* aggregates, TA* inclusives, int aligned) {`,
     "  __shared__ unsigned int s_tile;",
     "  // Raw shared storage: TA may have a constructor (complex), which __shared__ variables may not.",
     "  __shared__ __align__(16) unsigned char s_raw[(CT_WARPS + 1) * sizeof(TA)];",
     "  TA* s_warp = reinterpret_cast<TA*>(s_raw);",
+    "  // The tile's scanned runs wait here, not in registers, while warp 0 looks back: more blocks fit a multiprocessor.",
+    "  __shared__ __align__(16) unsigned char s_stash_raw[CT_TILE * sizeof(TA)];",
+    "  ct_acc_pack* s_stash = reinterpret_cast<ct_acc_pack*>(s_stash_raw) + (threadIdx.x >> 5) * (32 * CT_K);",
     "  TA& s_prefix = s_warp[CT_WARPS];",
     "  const int lane = threadIdx.x & 31;",
     "  const int warp = threadIdx.x >> 5;",
@@ -222,6 +233,13 @@ export function scanSource(op: ScanOp, input: DType, accumulate: DType, out: DTy
     "    carry = ct_op(carry, ct_shfl_idx(scanned[k], 31));",
     "  }",
     "  if (lane == 0) s_warp[warp] = carry;",
+    "#pragma unroll",
+    "  for (int k = 0; k < CT_K; ++k) {",
+    "    ct_acc_pack pk;",
+    "#pragma unroll",
+    "    for (int j = 0; j < CT_VEC; ++j) pk.e[j] = v[k][j];",
+    "    s_stash[k * 32 + lane] = pk;",
+    "  }",
     "  __syncthreads();",
     "  TA warpPrefix = ct_identity();",
     "  TA tileTotal = ct_identity();",
@@ -291,6 +309,12 @@ export function scanSource(op: ScanOp, input: DType, accumulate: DType, out: DTy
     "  }",
     "  __syncthreads();",
     "  const TA threadPrefix = ct_op(s_prefix, warpPrefix);",
+    "#pragma unroll",
+    "  for (int k = 0; k < CT_K; ++k) {",
+    "    const ct_acc_pack pk = s_stash[k * 32 + lane];",
+    "#pragma unroll",
+    "    for (int j = 0; j < CT_VEC; ++j) v[k][j] = pk.e[j];",
+    "  }",
     "  if (fast) {",
     "    ct_out_pack* q = reinterpret_cast<ct_out_pack*>(out + warpBase);",
     "#pragma unroll",

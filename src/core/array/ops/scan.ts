@@ -42,6 +42,7 @@ import {
   scanOutputAlign,
   scanSource,
   scanTileShape,
+  scanTuning,
   type ScanOp,
 } from "./scan-source.ts";
 
@@ -60,7 +61,7 @@ interface ScanKernels {
 const kernels = new Map<string, ScanKernels>();
 
 function kernelsFor(device: Device, op: ScanOp, input: DType, accumulate: DType, out: DType, exclusive: boolean): ScanKernels {
-  const key = `${device.id}|${op}|${input.name}|${accumulate.name}|${out.name}|${exclusive ? 1 : 0}|${scanTileShape(input).items}`;
+  const key = `${device.id}|${op}|${input.name}|${accumulate.name}|${out.name}|${exclusive ? 1 : 0}|${scanTileShape(input).items}|${scanTuning.minBlocks}`;
   let k = kernels.get(key);
   if (k === undefined || k.tiles.isClosed) {
     const name = scanKernelName(op, input, accumulate, out, exclusive);
