@@ -1,7 +1,8 @@
 /**
  * `cuda-ts/array/linalg`: NumPy's `numpy.linalg` over DeviceArrays, in the manner of CuPy's `cupy.linalg`:
- * `matmul`, `dot`, `vdot`, `outer` (cuBLAS) and `solve`, `inv`, `det`, `slogdet`, `cholesky`, `qr`, `svd`, `eigh`, `eigvalsh`,
- * `lstsq` (cuSOLVER), batched over leading axes, synchronous calls (no `await`).
+ * `matmul`, `dot`, `vdot`, `outer` (cuBLAS; bool and integers by a kernel of their own) and `solve`, `inv`, `det`,
+ * `slogdet`, `cholesky`, `qr`, `svd`, `eigh`, `eigvalsh`, `lstsq` (cuSOLVER), batched over leading axes, synchronous
+ * calls (no `await`).
  *
  * ```ts
  * import { matmul, solve, svd } from "cuda-ts/array/linalg";

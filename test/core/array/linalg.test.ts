@@ -1,13 +1,40 @@
 /**
  * `cuda-ts/array/linalg` on the CPU: matmul's shapes (NumPy's 1-d promotion and batch broadcasting), how each operand
- * reaches cuBLAS (a single matrix, a strided batch, or a copy), the dtypes the routines compute in, lstsq's rank and
- * the shapes of QR's and the SVD's results, the generated kernel sources, and the entry point's exports.
+ * reaches cuBLAS (a single matrix, a strided batch, or a copy) or the integer kernel (three strides, or a copy), the
+ * dtypes the routines compute in, lstsq's rank and the shapes of QR's and the SVD's results, the generated kernel
+ * sources (the integer gemm's loops simulated in TypeScript, wrap-around included), and the entry point's exports.
  */
 import { describe, expect, it } from "vitest";
 import * as linalg from "../../../src/array-linalg.ts";
 import { dtypes } from "../../../src/core/array/dtype.ts";
 import { BroadcastError, DTypeError, ShapeMismatchError } from "../../../src/core/array/errors.ts";
-import { lstsqRank, machineEpsilon, matmulDtype, matmulShapes, operandLayout, operandView, qrShapes, solverDtype, svdShapes } from "../../../src/core/array/linalg/plan.ts";
+import {
+  batchStride,
+  integerOperandStrides,
+  lstsqRank,
+  machineEpsilon,
+  matmulDtype,
+  matmulRoute,
+  matmulShapes,
+  operandLayout,
+  operandView,
+  qrShapes,
+  solverDtype,
+  svdShapes,
+} from "../../../src/core/array/linalg/plan.ts";
+import {
+  INTEGER_GEMM_BLOCK,
+  INTEGER_GEMM_LAYOUT_BYTES,
+  INTEGER_GEMM_MAX_GRID,
+  INTEGER_GEMM_TILE,
+  integerGemmGrid,
+  integerGemmKernelName,
+  integerGemmLayout,
+  integerGemmSource,
+  integerGemmTypes,
+  type IntegerGemmShape,
+} from "../../../src/core/array/linalg/integer-gemm-source.ts";
+import { resultType } from "../../../src/core/array/promotion.ts";
 import { gemmGeometry } from "../../../src/core/math/blas/plan.ts";
 import { castExpression, DET, EYE, QR_R, kernelSpecsForTests } from "../../../src/core/array/math-kernels.ts";
 import { elementwiseSource } from "../../../src/core/kernels/elementwise.ts";
@@ -70,6 +97,28 @@ describe("how an operand reaches cuBLAS", () => {
     expect(operandLayout([2, 1, 2, 3], contiguous([2, 1, 2, 3]), [2, 5])).toEqual({ kind: "copy" });
     expect(operandLayout([2, 5, 2, 3], [60, 6, 3, 1], [2, 5])).toEqual({ kind: "copy" });
     expect(operandLayout([4, 2, 3], [-6, 3, 1], [4])).toEqual({ kind: "copy" });
+  });
+});
+
+describe("how an operand reaches the integer kernel", () => {
+  it("collapses batch axes to one stride of any sign, 0 when they all broadcast", () => {
+    expect(batchStride([2, 3], [3, 1], [])).toBe(0);
+    expect(batchStride([1, 2, 3], [6, 3, 1], [4])).toBe(0);
+    expect(batchStride([2, 5, 2, 3], contiguous([2, 5, 2, 3]), [2, 5])).toBe(6);
+    expect(batchStride([4, 2, 3], [-6, 3, 1], [4])).toBe(-6);
+    expect(batchStride([2, 1, 2, 3], contiguous([2, 1, 2, 3]), [2, 5])).toBeUndefined();
+    expect(batchStride([2, 5, 2, 3], [60, 6, 3, 1], [2, 5])).toBeUndefined();
+  });
+
+  it("reads any matrix strides as they lie (steps, transposes, negative), copies only batches that do not collapse", () => {
+    expect(integerOperandStrides(2, [6, 2], [2, 3], [])).toEqual([0, 6, 2]);
+    expect(integerOperandStrides(3, [6, 1, 3], [4, 3, 2], [4])).toEqual([6, 1, 3]);
+    expect(integerOperandStrides(3, [-4, 2, 1], [3, 2, 2], [3])).toEqual([-4, 2, 1]);
+    expect(integerOperandStrides(2, [-3, -1], [2, 3], [5])).toEqual([0, -3, -1]);
+    // 1-d operands: a row [1, k] (a), a column [k, 1] (b); the step of the one axis carries over.
+    expect(integerOperandStrides(1, [2], [1, 3], [])).toEqual([0, 6, 2]);
+    expect(integerOperandStrides(1, [2], [3, 1], [])).toEqual([0, 2, 1]);
+    expect(integerOperandStrides(4, contiguous([2, 1, 2, 3]), [2, 1, 2, 3], [2, 5])).toBeUndefined();
   });
 });
 
@@ -163,6 +212,94 @@ function viewMatmul(a: HostOperand, b: HostOperand): number[] {
   return data;
 }
 
+/**
+ * The integer kernel's loops (integer-gemm-source.ts), run in TypeScript: a 1-d grid of `grid` blocks looping over
+ * the tiles of every batch entry, each tile's 32×32 outputs summed over k steps of 32 (zeros past the edges), the sum
+ * kept as the kernel's unsigned type (BigInt, wrapped to its bits) and cast back to the result's dtype. Returns
+ * the output offsets written (each must be written once) with their values.
+ */
+function simulateIntegerGemm(c: DType, s: IntegerGemmShape, readA: (offset: number) => bigint, readB: (offset: number) => bigint, grid: number): Map<number, bigint> {
+  const T = INTEGER_GEMM_TILE;
+  const rows = INTEGER_GEMM_BLOCK / T;
+  const accBits = c.itemsize === 8 ? 64 : 32;
+  const bits = c.itemsize * 8;
+  const wrapAcc = (x: bigint): bigint => BigInt.asUintN(accBits, x);
+  // (TU)(TC)(x): the operands are already of c's values here (as the promotion casts them without loss).
+  const toU = (x: bigint): bigint => (c.kind === "b" ? (x !== 0n ? 1n : 0n) : wrapAcc(x));
+  const out = new Map<number, bigint>();
+  const tilesM = Math.ceil(s.m / T);
+  const tilesN = Math.ceil(s.n / T);
+  const perBatch = tilesM * tilesN;
+  for (let block = 0; block < grid; block++) {
+    for (let t = block; t < perBatch * s.batch; t += grid) {
+      const z = Math.floor(t / perBatch);
+      const r = t - z * perBatch;
+      const i0 = Math.floor(r / tilesN) * T;
+      const j0 = (r % tilesN) * T;
+      for (let thread = 0; thread < INTEGER_GEMM_BLOCK; thread++) {
+        const tx = thread % T;
+        const ty = Math.floor(thread / T);
+        for (let p = 0; p < T / rows; p++) {
+          const i = i0 + ty + p * rows;
+          const j = j0 + tx;
+          let acc = 0n;
+          for (let k0 = 0; k0 < s.k; k0 += T) {
+            for (let kk = 0; kk < T; kk++) {
+              const k = k0 + kk;
+              const x = i < s.m && k < s.k ? toU(readA(z * s.a[0] + i * s.a[1] + k * s.a[2])) : 0n;
+              const y = k < s.k && j < s.n ? toU(readB(z * s.b[0] + k * s.b[1] + j * s.b[2])) : 0n;
+              acc = c.kind === "b" ? acc | (x & y) : wrapAcc(acc + x * y);
+            }
+          }
+          if (i < s.m && j < s.n) {
+            const at = z * s.c[0] + i * s.c[1] + j * s.c[2];
+            if (out.has(at)) throw new Error(`output ${at} written twice`);
+            const wrapped = BigInt.asUintN(bits, acc);
+            out.set(at, c.kind === "b" ? (acc !== 0n ? 1n : 0n) : c.kind === "i" ? BigInt.asIntN(bits, wrapped) : wrapped);
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** matmul as it hands two host operands to the integer kernel (int32, a copy where it copies), simulated. */
+function integerKernelMatmul(a: HostOperand, b: HostOperand): number[] {
+  const p = matmulShapes(a.shape, b.shape, "matmul");
+  const B = p.batch.reduce((x, y) => x * y, 1);
+  const plans = [
+    [a, p.aShape],
+    [b, p.bShape],
+  ].map(([x, promoted]) => {
+    const op = x as HostOperand;
+    const prom = promoted as number[];
+    const strides = integerOperandStrides(op.shape.length, op.strides, prom, p.batch);
+    if (strides !== undefined) return { strides, read: (e: number) => BigInt(valueAt(op.offset + e)) };
+    // The copy: contiguous [batch, rows, cols], the reference's own values.
+    const rows = prom[prom.length - 2]!;
+    const cols = prom[prom.length - 1]!;
+    const copy: number[] = [];
+    const ref = (bi: number, i: number, j: number): number => {
+      const idx: number[] = [];
+      let r = bi;
+      for (let d = p.batch.length - 1; d >= 0; d--) {
+        idx[d] = r % p.batch[d]!;
+        r = Math.floor(r / p.batch[d]!);
+      }
+      const full = [...idx.slice(idx.length - (prom.length - 2)), i, j].map((t, d) => (prom[d] === 1 ? 0 : t));
+      const own = op.shape.length === 1 ? [prom[0] === 1 ? full[1]! : full[0]!] : full;
+      return valueAt(op.offset + own.reduce((acc, t, d) => acc + t * op.strides[d]!, 0));
+    };
+    for (let bi = 0; bi < B; bi++) for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) copy.push(ref(bi, i, j));
+    return { strides: [rows * cols, cols, 1] as [number, number, number], read: (e: number) => BigInt(copy[e]!) };
+  });
+  const shape: IntegerGemmShape = { batch: B, m: p.m, n: p.n, k: p.k, a: plans[0]!.strides, b: plans[1]!.strides, c: [p.m * p.n, p.n, 1] };
+  const out = simulateIntegerGemm(dtypes.int32, shape, plans[0]!.read, plans[1]!.read, 2);
+  expect(out.size).toBe(B * p.m * p.n);
+  return Array.from({ length: B * p.m * p.n }, (_, e) => Number(out.get(e)));
+}
+
 describe("matmul's operands as cuBLAS reads them, simulated", () => {
   const c = (shape: number[], offset = 0): HostOperand => ({ shape, strides: contiguous(shape), offset });
   /** The last two axes of a contiguous array of `shape` with them swapped, as a view of shape `shape`. */
@@ -196,15 +333,44 @@ describe("matmul's operands as cuBLAS reads them, simulated", () => {
     it(name, () => {
       const ref = referenceMatmul(a, b);
       expect(viewMatmul(a, b)).toEqual(ref.data);
+      expect(integerKernelMatmul(a, b), "the integer kernel").toEqual(ref.data);
     });
   }
 });
 
 describe("dtypes", () => {
-  it("matmul multiplies the float and complex dtypes and refuses integers and bool", () => {
-    for (const n of ["float16", "bfloat16", "float32", "float64", "complex64", "complex128"] as const) expect(matmulDtype(dtypes[n], "matmul")).toBe(dtypes[n]);
-    for (const n of ["int32", "int64", "uint8", "bool"] as const) expect(() => matmulDtype(dtypes[n], "matmul")).toThrow(DTypeError);
-    expect(() => matmulDtype(dtypes.int32, "matmul")).toThrow(/astype\("float64"\)/);
+  it("matmul multiplies every dtype: floats and complex through cuBLAS, bool and integers through its own kernel", () => {
+    for (const n of ["float16", "bfloat16", "float32", "float64", "complex64", "complex128"] as const) {
+      expect(matmulDtype(dtypes[n], "matmul")).toBe(dtypes[n]);
+      expect(matmulRoute(dtypes[n], "matmul").engine, n).toBe("cublas");
+    }
+    for (const n of ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"] as const) {
+      expect(matmulDtype(dtypes[n], "matmul")).toBe(dtypes[n]);
+      expect(matmulRoute(dtypes[n], "matmul").engine, n).toBe("integer");
+    }
+  });
+
+  it("promotes two operands by NumPy 2's rules first: integers stay integers, an integer with a float goes to cuBLAS", () => {
+    const route = (a: DTypeName, b: DTypeName): [string, string] => {
+      const r = matmulRoute(resultType([dtypes[a], dtypes[b]], "matmul"), "matmul");
+      return [r.dtype.name, r.engine];
+    };
+    expect(route("int8", "int8")).toEqual(["int8", "integer"]);
+    expect(route("int32", "int64")).toEqual(["int64", "integer"]);
+    expect(route("bool", "bool")).toEqual(["bool", "integer"]);
+    expect(route("bool", "int8")).toEqual(["int8", "integer"]);
+    expect(route("int8", "uint8")).toEqual(["int16", "integer"]);
+    expect(route("uint32", "int32")).toEqual(["int64", "integer"]);
+    expect(route("int32", "float32")).toEqual(["float64", "cublas"]);
+    expect(route("int8", "float16")).toEqual(["float16", "cublas"]);
+    expect(route("int64", "uint64")).toEqual(["float64", "cublas"]);
+    expect(route("uint8", "complex64")).toEqual(["complex64", "cublas"]);
+  });
+
+  it("refuses a dtype neither cuBLAS nor the integer kernel knows, saying what it expected, what came and what to do", () => {
+    const odd = { ...dtypes.float32, name: "float8_e4m3" } as unknown as DType;
+    expect(() => matmulRoute(odd, "matmul")).toThrow(DTypeError);
+    expect(() => matmulDtype(odd, "matmul")).toThrow(/expected operands that promote to a bool, integer, float or complex dtype, got float8_e4m3; cast them.*astype\("float64"\)/);
   });
 
   it("the decompositions compute in float32, float64, complex64, complex128; integers in float64; half precision refused", () => {
@@ -267,6 +433,116 @@ describe("the kernels' sources", () => {
     expect(sourceOf(DET, { T: "complex128" }, ["n"])).toContain("typedef cuda::std::complex<double> T;");
     expect(QR_R.body).toContain("f[b * m * n + col * m + row]");
     expect(EYE.body).toBe("y = ((i / n) % n == i % n) ? T(1) : T(0)");
+  });
+});
+
+describe("matmul's integer kernel", () => {
+  it("is generated per signature: its name, the operands cast to the result, the sum wrapping through unsigned types", () => {
+    const src = integerGemmSource(dtypes.int8, dtypes.int8, dtypes.int8);
+    expect(integerGemmKernelName(dtypes.int8, dtypes.uint8, dtypes.int16)).toBe("cuda_ts_integer_gemm_int8_uint8_int16");
+    expect(src).toContain('extern "C" __global__ void __launch_bounds__(CT_TILE * CT_ROWS) cuda_ts_integer_gemm_int8_int8_int8(const TA* __restrict__ a, const TB* __restrict__ b, TC* __restrict__ c, const ct_gemm g)');
+    expect(src).toContain("typedef signed char TA;");
+    expect(src).toContain("typedef signed char TC;");
+    // Summed in unsigned int (no signed overflow; unsigned char would be promoted to int), cast back through unsigned char.
+    expect(src).toContain("typedef unsigned int TU;");
+    expect(src).toContain("typedef unsigned char TW;");
+    expect(src).toContain("return (TU)(TC)(x);");
+    expect(src).toContain("return acc + x * y;");
+    expect(src).toContain("return (TC)(TW)(acc);");
+    expect(src).toContain("__shared__ TU s_a[CT_TILE][CT_TILE + 1];");
+    expect(src).toContain(`#define CT_TILE ${INTEGER_GEMM_TILE}`);
+    expect(src.split("{").length).toBe(src.split("}").length);
+    expect(src.split("(").length).toBe(src.split(")").length);
+
+    const wide = integerGemmSource(dtypes.int32, dtypes.int64, dtypes.int64);
+    expect(wide).toContain("cuda_ts_integer_gemm_int32_int64_int64(");
+    expect(wide).toContain("typedef int TA;");
+    expect(wide).toContain("typedef long long TB;");
+    expect(wide).toContain("typedef unsigned long long TU;");
+    expect(wide).toContain("typedef unsigned long long TW;");
+    expect(integerGemmTypes(dtypes.uint16)).toEqual({ wrap: "unsigned short", accumulate: "unsigned int" });
+    expect(integerGemmTypes(dtypes.uint32)).toEqual({ wrap: "unsigned int", accumulate: "unsigned int" });
+  });
+
+  it("makes a bool result the OR over k of (a AND b)", () => {
+    const src = integerGemmSource(dtypes.bool, dtypes.bool, dtypes.bool);
+    expect(src).toContain("cuda_ts_integer_gemm_bool_bool_bool(");
+    expect(src).toContain("typedef bool TC;");
+    expect(src).toContain("return acc | (x & y);");
+    expect(src).toContain("return (TC)(acc != (TU)0);");
+    expect(src).not.toContain("acc + x * y");
+  });
+
+  it("refuses float and complex dtypes (cuBLAS multiplies them)", () => {
+    expect(() => integerGemmSource(dtypes.float32, dtypes.int32, dtypes.float64)).toThrow(/float32 is not a bool or integer dtype/);
+    expect(() => integerGemmTypes(dtypes.complex64)).toThrow(TypeError);
+  });
+
+  it("passes extents and strides as 13 little-endian 64-bit integers; one block per tile up to a cap", () => {
+    const bytes = integerGemmLayout({ batch: 2, m: 3, n: 4, k: 5, a: [15, 5, 1], b: [0, -1, 5], c: [12, 4, 1] });
+    expect(bytes.length).toBe(INTEGER_GEMM_LAYOUT_BYTES);
+    const dv = new DataView(bytes.buffer);
+    expect(Array.from({ length: 13 }, (_, q) => Number(dv.getBigInt64(8 * q, true)))).toEqual([2, 3, 4, 5, 15, 5, 1, 0, -1, 5, 12, 4, 1]);
+    expect(integerGemmGrid({ batch: 3, m: 70, n: 40 })).toBe(3 * 3 * 2);
+    expect(integerGemmGrid({ batch: 1 << 20, m: 64, n: 64 })).toBe(INTEGER_GEMM_MAX_GRID);
+  });
+
+  /** Σ_k a[i, k]·b[k, j] with BigInt, wrapped to `c` (NumPy's integer matmul), for row-major operands. */
+  const reference = (c: DType, a: bigint[], b: bigint[], m: number, k: number, n: number): bigint[] =>
+    Array.from({ length: m * n }, (_, e) => {
+      const i = Math.floor(e / n);
+      const j = e % n;
+      let sum = 0n;
+      for (let q = 0; q < k; q++) sum = c.kind === "b" ? sum | (a[i * k + q]! & b[q * n + j]!) : sum + a[i * k + q]! * b[q * n + j]!;
+      const bits = c.itemsize * 8;
+      return c.kind === "i" ? BigInt.asIntN(bits, sum) : c.kind === "u" ? BigInt.asUintN(bits, sum) : sum;
+    });
+  const run = (c: DType, a: bigint[], b: bigint[], m: number, k: number, n: number): bigint[] => {
+    const out = simulateIntegerGemm(c, { batch: 1, m, n, k, a: [0, k, 1], b: [0, n, 1], c: [0, n, 1] }, (e) => a[e]!, (e) => b[e]!, 1);
+    return Array.from({ length: m * n }, (_, e) => out.get(e)!);
+  };
+
+  it("wraps sums around in the result's dtype (simulated): int8, uint8, uint16, int64 past 2^63", () => {
+    expect(run(dtypes.int8, [100n, 100n], [100n, 100n], 1, 2, 1)).toEqual([32n]);
+    expect(run(dtypes.int8, [-100n, 100n], [100n, 100n], 1, 2, 1)).toEqual([0n]);
+    expect(run(dtypes.int8, [-100n, -100n], [100n, 100n], 1, 2, 1)).toEqual([-32n]);
+    expect(run(dtypes.uint8, [200n, 255n], [200n, 255n], 1, 2, 1)).toEqual([BigInt((40000 + 65025) % 256)]);
+    expect(run(dtypes.uint16, [65535n, 65535n], [65535n, 65535n], 1, 2, 1)).toEqual([2n]);
+    const big = (1n << 62n) + 12345n;
+    expect(run(dtypes.int64, [big, 3n], [2n, -7n], 1, 2, 1)).toEqual([BigInt.asIntN(64, 2n * big - 21n)]);
+    for (const c of [dtypes.int8, dtypes.uint8, dtypes.int16, dtypes.int32, dtypes.uint32, dtypes.int64, dtypes.uint64]) {
+      const bits = BigInt(c.itemsize * 8);
+      const lo = c.kind === "i" ? -(1n << (bits - 1n)) : 0n;
+      const span = 1n << bits;
+      const a = Array.from({ length: 12 }, (_, e) => lo + ((BigInt(e) * 0x9e3779b97f4a7c15n) % span));
+      const b = Array.from({ length: 20 }, (_, e) => lo + ((BigInt(e + 7) * 0xc2b2ae3d27d4eb4fn) % span));
+      expect(run(c, a, b, 3, 4, 5), c.name).toEqual(reference(c, a, b, 3, 4, 5));
+    }
+  });
+
+  it("gives bool products as OR over AND (simulated)", () => {
+    const a = [1n, 0n, 0n, 0n, 1n, 1n];
+    const b = [0n, 1n, 0n, 0n, 1n, 0n];
+    expect(run(dtypes.bool, a, b, 2, 3, 2)).toEqual(reference(dtypes.bool, a, b, 2, 3, 2));
+    expect(run(dtypes.bool, a, b, 2, 3, 2)).toEqual([0n, 1n, 1n, 0n]);
+  });
+
+  it("covers every output once across tiles, k steps, batches and a grid smaller than the tiles (simulated)", () => {
+    const [batch, m, k, n] = [3, 70, 75, 40];
+    // A: a batch of transposed matrices ([batch, k, m] in memory); B: one matrix for every entry, with a column step.
+    const aMem = Array.from({ length: batch * k * m }, (_, e) => BigInt((e * 37) % 101) - 50n);
+    const bMem = Array.from({ length: k * n * 2 }, (_, e) => BigInt((e * 53) % 97) - 48n);
+    const shape: IntegerGemmShape = { batch, m, n, k, a: [k * m, 1, m], b: [0, 2 * n, 2], c: [m * n, n, 1] };
+    const grid = 5;
+    expect(grid).toBeLessThan(batch * Math.ceil(m / 32) * Math.ceil(n / 32));
+    const out = simulateIntegerGemm(dtypes.int64, shape, (e) => aMem[e]!, (e) => bMem[e]!, grid);
+    expect(out.size).toBe(batch * m * n);
+    for (let z = 0; z < batch; z++) {
+      const a = Array.from({ length: m * k }, (_, e) => aMem[z * k * m + (e % k) * m + Math.floor(e / k)]!);
+      const b = Array.from({ length: k * n }, (_, e) => bMem[Math.floor(e / n) * 2 * n + (e % n) * 2]!);
+      const expected = reference(dtypes.int64, a, b, m, k, n);
+      expect(Array.from({ length: m * n }, (_, e) => out.get(z * m * n + e)), `batch ${z}`).toEqual(expected);
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 /**
- * NumPy's `numpy.linalg` (and `matmul`, `dot`, `vdot`, `outer`) over DeviceArrays, through cuBLAS and cuSOLVER.
+ * NumPy's `numpy.linalg` (and `matmul`, `dot`, `vdot`, `outer`) over DeviceArrays, through cuBLAS and cuSOLVER (and,
+ * for bool and integer products, which cuBLAS does not multiply, a tiled kernel of its own: integer-gemm-source.ts).
  *
  * Row-major and column-major: cuBLAS and cuSOLVER are column-major (LAPACK's), DeviceArrays row-major. The bytes of a
  * row-major m×n matrix are those of its transpose, n×m, column-major. Each routine works on a contiguous copy of its
@@ -16,8 +17,9 @@
  *
  * Batches: every routine takes a stack of matrices [..., m, n] (leading axes broadcast where two operands meet, as
  * NumPy's). matmul is one cuBLAS strided-batched gemm (operands whose batch axes do not collapse to one stride are
- * copied first); the cuSOLVER routines loop over the batch on the stream, one call per matrix, with one `info` per
- * matrix.
+ * copied first), or for bool and integers one launch of its own kernel over the whole batch (reading every operand
+ * through its strides, copying likewise only batch axes that do not collapse); the cuSOLVER routines loop over the
+ * batch on the stream, one call per matrix, with one `info` per matrix.
  *
  * Errors: shapes (ShapeMismatchError, BroadcastError), dtypes (DTypeError: integers are computed in float64 as NumPy
  * does, float16 and bfloat16 are refused by the decompositions) before anything is queued. A numerical failure is
@@ -48,7 +50,8 @@ import { infoError } from "../../math/solver/errors.ts";
 import { broadcastView, conjugateInPlace, contiguousAs, kernelOf, stridedView, swapLastTwo } from "../math-shared.ts";
 import { DET, EYE, outerSpec, QR_R, residualsSpec, ROW_SCALE, slogdetSpec, triangleZeroSpec } from "../math-kernels.ts";
 import { blasFor, solverFor, type SolverHandle } from "./handles.ts";
-import { lstsqRank, machineEpsilon, matmulDtype, matmulShapes, operandView, promotedStrides, qrShapes, solverDtype } from "./plan.ts";
+import { integerOperandStrides, lstsqRank, machineEpsilon, matmulDtype, matmulRoute, matmulShapes, operandView, promotedStrides, qrShapes, solverDtype } from "./plan.ts";
+import { integerGemm } from "./integer-gemm.ts";
 
 /** Options of `matmul` and `dot`: the stream, and where to write the result. */
 export interface MatmulOptions extends ArrayOperationOptions {
@@ -150,10 +153,13 @@ const show = (s: readonly number[]): string => `[${s.join(", ")}]`;
 /**
  * The matrix product of `a` and `b` with NumPy's `matmul` rules: 2-D operands multiply as matrices; a 1-d `a` is a
  * row vector and a 1-d `b` a column vector (the added axis removed from the result); leading axes are batches that
- * broadcast (`[8, 1, m, k]` with `[5, k, n]` gives `[8, 5, m, n]`). float16, bfloat16, float32, float64, complex64
- * and complex128 (operands of two dtypes are promoted first); integers are refused (DTypeError). One cuBLAS call
- * (gemm, or gemmStridedBatched for a batch); transposed views cost nothing, operands whose batch axes do not
- * collapse to one stride are copied first. Does not wait for the stream.
+ * broadcast (`[8, 1, m, k]` with `[5, k, n]` gives `[8, 5, m, n]`). Operands of two dtypes are promoted first
+ * (NumPy 2's rules: int32 with int64 is int64, an integer with a float a float). float16, bfloat16, float32, float64,
+ * complex64 and complex128 are one cuBLAS call (gemm, or gemmStridedBatched for a batch); transposed views cost
+ * nothing, operands whose batch axes do not collapse to one stride are copied first. bool and the integers (which
+ * cuBLAS does not multiply) are one launch of a tiled kernel of its own, as NumPy computes them: integer sums wrap
+ * around in the result's dtype (int8's 100·100 + 100·100 is 32), a bool product is OR over AND; correct, not cuBLAS's
+ * speed (cast to a float dtype for large products whose values fit it). Does not wait for the stream.
  *
  * ```ts
  * const c = matmul(a, b);              // [m, k] · [k, n] → [m, n]
@@ -167,7 +173,7 @@ export function matmul(a: DeviceArray, b: DeviceArray, options?: MatmulOptions):
   checkArrayArg(b, "b", action);
   const stream = operationStream(action, options, [a, b]);
   const plan = matmulShapes(a.shape, b.shape, action);
-  const dtype = matmulDtype(resultType([a, b], action), action);
+  const { dtype, engine } = matmulRoute(resultType([a, b], action), action);
   const out = options?.out;
   if (out !== undefined) {
     checkArrayArg(out, "out", action);
@@ -184,6 +190,12 @@ export function matmul(a: DeviceArray, b: DeviceArray, options?: MatmulOptions):
     if (B === 0 || m === 0 || n === 0) return finish(result, out, stream);
     if (k === 0) {
       result.fill(0, { stream });
+      return finish(result, out, stream);
+    }
+    if (engine === "integer") {
+      const [A, sa] = integerOperand(a, plan.aShape, batch, stream, temps);
+      const [Bop, sb] = integerOperand(b, plan.bShape, batch, stream, temps);
+      integerGemm(stream, A, Bop, result, { batch: B, m, n, k, a: sa, b: sb, c: [m * n, n, 1] });
       return finish(result, out, stream);
     }
     const A = gemmOperand(a, plan.aShape, batch, dtype, stream, temps);
@@ -221,9 +233,24 @@ function gemmOperand(a: DeviceArray, shape: readonly number[], batch: readonly n
 }
 
 /**
+ * An operand of the integer kernel (its own dtype: the kernel casts as it reads) and its [batch, row, column]
+ * strides: `a` itself, or a contiguous copy broadcast to the batch when its batch axes do not collapse to one stride.
+ */
+function integerOperand(a: DeviceArray, shape: readonly number[], batch: readonly number[], stream: Stream, temps: DeviceArray[]): [DeviceArray, [number, number, number]] {
+  const strides = integerOperandStrides(a.ndim, a.strides, shape, batch);
+  if (strides !== undefined) return [a, strides];
+  const rows = shape[shape.length - 2]!;
+  const cols = shape[shape.length - 1]!;
+  const copy = contiguousAs(stridedView(a, shape, promotedStrides(a.ndim, a.strides, shape)), a.dtype, stream, [...batch, rows, cols]);
+  temps.push(copy);
+  return [copy, [rows * cols, cols, 1]];
+}
+
+/**
  * NumPy's `dot`: for 1-d and 2-d operands (and an N-d `a` with a 1-d `b`) the same as {@link matmul}; for N-d
  * operands the sum over `a`'s last axis and `b`'s second-to-last (`dot(a, b)[i, j, k, m] = Σ a[i, j, :]·b[k, :, m]`),
- * no broadcasting. Does not wait for the stream.
+ * no broadcasting. Dtypes as {@link matmul} (bool and integers included, wrapping around as NumPy's). Does not wait
+ * for the stream.
  */
 export function dot(a: DeviceArray, b: DeviceArray, options?: MatmulOptions): DeviceArray {
   const action = "dot";
@@ -258,8 +285,8 @@ export function dot(a: DeviceArray, b: DeviceArray, options?: MatmulOptions): De
 
 
 /**
- * NumPy's `vdot`: the dot product of the flattened arrays, the first conjugated (complex), as a 0-d array. Does not
- * wait for the stream.
+ * NumPy's `vdot`: the dot product of the flattened arrays, the first conjugated (complex), as a 0-d array; dtypes as
+ * {@link matmul} (bool and integers included). Does not wait for the stream.
  */
 export function vdot(a: DeviceArray, b: DeviceArray, options?: ArrayOperationOptions): DeviceArray {
   const action = "vdot";

@@ -2,7 +2,8 @@
  * What `cuda-ts/array/linalg` works out on the host before anything is queued (exported for tests, no GPU needed):
  * the dtypes the routines compute in, matmul's shapes (NumPy's rules: 1-d operands promoted, leading axes
  * broadcast) and how each operand reaches cuBLAS (a 2-D matrix used for every batch entry, a strided batch, or a
- * contiguous copy when its batch axes do not collapse to one stride).
+ * contiguous copy when its batch axes do not collapse to one stride) or the integer kernel (three strides, or a
+ * contiguous copy likewise).
  *
  * @module
  */
@@ -14,13 +15,29 @@ import { matrixStorage } from "../../math/blas/plan.ts";
 /** The dtypes cuBLAS multiplies (matmul). */
 export const MATMUL_DTYPES: ReadonlySet<string> = new Set(["float16", "bfloat16", "float32", "float64", "complex64", "complex128"]);
 
+/** The dtypes matmul's own kernel multiplies (cuBLAS has no gemm for them): bool and the integers. */
+export const INTEGER_MATMUL_DTYPES: ReadonlySet<string> = new Set(["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"]);
+
+/** Who multiplies matmul's operands of a (promoted) dtype: cuBLAS, or the integer kernel (integer-gemm-source.ts). */
+export type MatmulEngine = "cublas" | "integer";
+
 /**
- * The dtype matmul computes in for the promoted dtype of its operands: that dtype for the float and complex ones,
- * a DTypeError for bool and integers (cuBLAS has no integer gemm for them).
+ * The dtype matmul computes in for the promoted dtype of its operands, and who computes it: the float and complex
+ * dtypes go to cuBLAS, bool and the integers to matmul's own kernel (NumPy's results: integer sums wrap around in
+ * the dtype, bool is OR over AND). Every dtype of cuda-ts multiplies, as in NumPy; a DTypeError is left for a dtype
+ * neither knows.
  */
+export function matmulRoute(promoted: DType, action: string): { dtype: DType; engine: MatmulEngine } {
+  if (MATMUL_DTYPES.has(promoted.name)) return { dtype: promoted, engine: "cublas" };
+  if (INTEGER_MATMUL_DTYPES.has(promoted.name)) return { dtype: promoted, engine: "integer" };
+  throw new DTypeError(
+    `${action}: expected operands that promote to a bool, integer, float or complex dtype, got ${promoted.name}; cast them to one first, e.g. a.astype("float64")`,
+  );
+}
+
+/** The dtype matmul computes in for the promoted dtype of its operands (see {@link matmulRoute}): that dtype. */
 export function matmulDtype(promoted: DType, action: string): DType {
-  if (MATMUL_DTYPES.has(promoted.name)) return promoted;
-  throw new DTypeError(`${action}: ${promoted.name} arrays are not multiplied on the GPU here (cuBLAS multiplies float16, bfloat16, float32, float64, complex64 and complex128); cast them first, e.g. a.astype("float64")`);
+  return matmulRoute(promoted, action).dtype;
 }
 
 /**
@@ -86,6 +103,34 @@ export type OperandLayout =
   | { readonly kind: "copy" };
 
 /**
+ * The one stride (elements) that walks an operand of `shape` and `strides` (after 1-d promotion) through the flat
+ * `batch` (row-major): 0 when its batch axes all broadcast (stride 0 or extent 1), the stride of the innermost batch
+ * axis of extent > 1 when the others follow from it (any sign), undefined when they do not collapse to one stride
+ * (a broadcast axis beside one that is not, or irregular steps).
+ */
+export function batchStride(shape: readonly number[], strides: readonly number[], batch: readonly number[]): number | undefined {
+  const nd = shape.length;
+  const lead = batch.length - (nd - 2);
+  // The operand's stride along each batch axis of extent > 1 (0 where the operand broadcasts).
+  const used: { extent: number; stride: number }[] = [];
+  batch.forEach((extent, j) => {
+    if (extent === 1) return;
+    const own = j - lead;
+    const stride = own < 0 || shape[own] === 1 ? 0 : strides[own]!;
+    used.push({ extent, stride });
+  });
+  if (used.every((u) => u.stride === 0)) return 0;
+  const inner = used[used.length - 1]!.stride;
+  if (inner === 0) return undefined;
+  let step = inner;
+  for (let j = used.length - 1; j >= 0; j--) {
+    if (used[j]!.stride !== step) return undefined;
+    step *= used[j]!.extent;
+  }
+  return inner;
+}
+
+/**
  * How an operand of `shape` and `strides` (elements; after 1-d promotion) reaches a gemm over `batch`: its matrix
  * must be row- or column-contiguous (cuBLAS's op N or T with a leading dimension), its batch axes either all
  * broadcast (stride 0 or extent 1) or collapsible to one positive stride.
@@ -101,23 +146,10 @@ export function operandLayout(shape: readonly number[], strides: readonly number
   } catch {
     return { kind: "copy" };
   }
-  const lead = batch.length - (nd - 2);
-  // The operand's stride along each batch axis of extent > 1 (0 where the operand broadcasts).
-  const used: { extent: number; stride: number }[] = [];
-  batch.forEach((extent, j) => {
-    if (extent === 1) return;
-    const own = j - lead;
-    const stride = own < 0 || shape[own] === 1 ? 0 : strides[own]!;
-    used.push({ extent, stride });
-  });
-  if (used.every((u) => u.stride === 0)) return { kind: "single", strides: [s0, s1] };
-  let step = used[used.length - 1]!.stride;
-  if (step <= 0) return { kind: "copy" };
-  for (let j = used.length - 1; j >= 0; j--) {
-    if (used[j]!.stride !== step) return { kind: "copy" };
-    step *= used[j]!.extent;
-  }
-  return { kind: "strided", strides: [used[used.length - 1]!.stride, s0, s1] };
+  const step = batchStride(shape, strides, batch);
+  if (step === 0) return { kind: "single", strides: [s0, s1] };
+  if (step === undefined || step < 0) return { kind: "copy" };
+  return { kind: "strided", strides: [step, s0, s1] };
 }
 
 /**
@@ -140,6 +172,19 @@ export function operandView(ndim: number, strides: readonly number[], promoted: 
 export function promotedStrides(ndim: number, strides: readonly number[], promoted: readonly number[]): number[] {
   const cols = promoted[promoted.length - 1]!;
   return ndim === 1 ? (promoted[0] === 1 ? [strides[0]! * cols, strides[0]!] : [strides[0]!, 1]) : [...strides];
+}
+
+/**
+ * The strides (elements) through which the integer kernel reads an operand over `batch`, from its own rank and
+ * strides and its shape after 1-d promotion: [batch, row, column], the batch stride 0 when one matrix serves every
+ * entry. Any matrix strides (transposed, stepped, negative, broadcast) are read as they lie; undefined when the
+ * operand's batch axes do not collapse to one stride (it is copied, contiguous and broadcast to the batch, first).
+ */
+export function integerOperandStrides(ndim: number, strides: readonly number[], promoted: readonly number[], batch: readonly number[]): [number, number, number] | undefined {
+  const own = promotedStrides(ndim, strides, promoted);
+  const step = batchStride(promoted, own, batch);
+  if (step === undefined) return undefined;
+  return [step, own[own.length - 2]!, own[own.length - 1]!];
 }
 
 /** The machine epsilon of a float or complex dtype's real part (lstsq's default cut-off). */
