@@ -1,12 +1,13 @@
 /**
  * `cuda-ts/array/linalg` on a real GPU, against host products and NumPy's results (test/fixtures/array-math): matmul
- * (dtypes, 1-d promotion, broadcast batches, transposed views, `out`), dot, vdot, outer; solve, inv, det, slogdet, cholesky,
+ * (dtypes, 1-d promotion, broadcast batches, transposed views, `out`), dot, vdot, outer; bool and integer products
+ * (matmul's own kernel) against exact BigInt host products wrapped as NumPy wraps them; solve, inv, det, slogdet, cholesky,
  * qr, svd, eigh, eigvalsh, lstsq on small matrices, checked by their defining identities (a·x = b, q·r = a with
  * orthonormal q, u·diag(s)·vh = a, a·v = v·diag(w)), batched, real and complex; and the typed errors of singular and
  * indefinite matrices. Skips without a GPU.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ClosedError, Device, DeviceArray, DTypeError, ShapeMismatchError, type Stream } from "../../../src/index.ts";
+import { ClosedError, Device, DeviceArray, dtypes, DTypeError, ShapeMismatchError, type HostArray, type Stream } from "../../../src/index.ts";
 import { cholesky, det, dot, eigh, eigvalsh, inv, lstsq, matmul, NotPositiveDefiniteError, outer, qr, SingularMatrixError, slogdet, solve, svd, vdot } from "../../../src/array-linalg.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 import { decodeBFloat16, decodeHalf, encodeBFloat16, encodeHalf } from "../../../src/core/array/dtype.ts";
@@ -142,9 +143,11 @@ describe.skipIf(!gpu.available)(`array linalg on a GPU${skipNote}`, () => {
       }
     });
 
-    it("refuses integer operands (DTypeError) and shapes that do not multiply (ShapeMismatchError)", () => {
+    it("refuses an out of another dtype (DTypeError) and shapes that do not multiply (ShapeMismatchError)", () => {
       using I = DeviceArray.from(Int32Array.from([1, 2, 3, 4]), { stream, shape: [2, 2] });
-      expect(() => matmul(I, I)).toThrow(DTypeError);
+      using wrongOut = DeviceArray.zeros([2, 2], "float32", { stream });
+      expect(() => matmul(I, I, { out: wrongOut })).toThrow(/out is float32 but the product is int32/);
+      expect(() => matmul(I, I, { out: wrongOut })).toThrow(DTypeError);
       using A = f32([1, 2, 3, 4, 5, 6], [2, 3]);
       expect(() => matmul(A, A)).toThrow(ShapeMismatchError);
       using out = DeviceArray.zeros([3, 3], "float32", { stream });
@@ -183,6 +186,282 @@ describe.skipIf(!gpu.available)(`array linalg on a GPU${skipNote}`, () => {
       using O = outer(P, Q);
       expect(O.dtype.name).toBe("int32");
       expect(host(O)).toEqual([10, 20, 20, 40, 30, 60]);
+    });
+  });
+
+  describe("matmul, dot, vdot of bool and integers (matmul's own kernel)", () => {
+    type IntName = "bool" | "int8" | "uint8" | "int16" | "uint16" | "int32" | "uint32" | "int64" | "uint64";
+    /** A device array of an integer dtype (or bool) from numbers or bigints (64-bit dtypes keep every bit). */
+    const ints = (dtype: IntName, data: readonly (number | bigint)[], shape: readonly number[]): DeviceArray => {
+      const d = dtypes[dtype];
+      const hostData = new d.hostArray(data.length) as unknown as (number | bigint)[];
+      data.forEach((x, e) => (hostData[e] = d.itemsize === 8 ? BigInt(x) : Number(x)));
+      return DeviceArray.from(hostData as unknown as HostArray, { stream, shape: [...shape], dtype });
+    };
+    /** The elements as bigints (exact for int64 and uint64). */
+    const big = (a: DeviceArray): bigint[] => Array.from(a.toTypedArraySync({ stream }) as unknown as ArrayLike<number | bigint>, (x) => BigInt(x));
+    /** `x` as a value of `dtype`: wrapped modulo 2^bits (two's complement for signed), 0 or 1 for bool. */
+    const wrap = (x: bigint, dtype: IntName): bigint => {
+      const d = dtypes[dtype];
+      if (d.kind === "b") return x !== 0n ? 1n : 0n;
+      return d.kind === "i" ? BigInt.asIntN(d.itemsize * 8, x) : BigInt.asUintN(d.itemsize * 8, x);
+    };
+    /** NumPy's integer matmul of row-major m×k and k×n matrices: the exact sum wrapped to `dtype`; OR over AND for bool. */
+    const hostInt = (a: readonly (number | bigint)[], b: readonly (number | bigint)[], m: number, k: number, n: number, dtype: IntName): bigint[] => {
+      const out: bigint[] = [];
+      for (let i = 0; i < m; i++) {
+        for (let j = 0; j < n; j++) {
+          let s = 0n;
+          for (let p = 0; p < k; p++) {
+            const x = BigInt(a[i * k + p]!);
+            const y = BigInt(b[p * n + j]!);
+            s = dtype === "bool" ? s | (x !== 0n && y !== 0n ? 1n : 0n) : s + x * y;
+          }
+          out.push(wrap(s, dtype));
+        }
+      }
+      return out;
+    };
+    /** Row-major transpose of an r×c matrix held as a flat list. */
+    const transposed = <T>(x: readonly T[], r: number, c: number): T[] => Array.from({ length: r * c }, (_, e) => x[(e % r) * c + Math.floor(e / r)]!);
+
+    it("multiplies int32 matrices exactly, across several 32×32 tiles and k steps", () => {
+      for (const [m, k, n] of [[3, 5, 4], [70, 75, 40]] as const) {
+        const a = seq(m * k, (i) => ((i * 37) % 201) - 100);
+        const b = seq(k * n, (i) => ((i * 53) % 199) - 99);
+        using A = ints("int32", a, [m, k]);
+        using B = ints("int32", b, [k, n]);
+        using C = matmul(A, B);
+        expect(C.dtype.name).toBe("int32");
+        expect(C.shape).toEqual([m, n]);
+        expect(C.stream).toBe(stream);
+        expect(big(C), `${m}×${k}·${k}×${n}`).toEqual(hostInt(a, b, m, k, n, "int32"));
+      }
+    });
+
+    it("wraps int8 sums around as NumPy does (100·100 + 100·100 is 32 in int8)", () => {
+      using A = ints("int8", [100, 100, -100, 50], [2, 2]);
+      using B = ints("int8", [100, 1, 100, -1], [2, 2]);
+      using C = matmul(A, B);
+      expect(C.dtype.name).toBe("int8");
+      // 20000 mod 256 = 32; 100 − 100 = 0; −10000 + 5000 = −5000 ≡ 120; −100 − 50 = −150 ≡ 106.
+      expect(big(C)).toEqual([32n, 0n, 120n, 106n]);
+      // Larger: every sum far beyond int8's range, several tiles.
+      const [m, k, n] = [40, 70, 33];
+      const a = seq(m * k, (i) => ((i * 91) % 256) - 128);
+      const b = seq(k * n, (i) => ((i * 29) % 256) - 128);
+      using A2 = ints("int8", a, [m, k]);
+      using B2 = ints("int8", b, [k, n]);
+      using C2 = matmul(A2, B2);
+      expect(big(C2)).toEqual(hostInt(a, b, m, k, n, "int8"));
+    });
+
+    it("multiplies uint8 and uint16 (wrapping modulo 2^8 and 2^16), and promotes int8 with uint8 to int16", () => {
+      const a = [200, 255, 3, 0, 17, 128];
+      const b = [255, 1, 200, 2, 7, 255];
+      using A = ints("uint8", a, [2, 3]);
+      using B = ints("uint8", b, [3, 2]);
+      using C = matmul(A, B);
+      expect(C.dtype.name).toBe("uint8");
+      expect(big(C)).toEqual(hostInt(a, b, 2, 3, 2, "uint8"));
+      using A16 = ints("uint16", [65535, 65535], [1, 2]);
+      using B16 = ints("uint16", [65535, 65535], [2, 1]);
+      using C16 = matmul(A16, B16);
+      expect(big(C16)).toEqual([2n]); // 2·65535² mod 2^16
+      const s = [-128, 127, -1, 5, 0, -7];
+      using S = ints("int8", s, [2, 3]);
+      using M = matmul(S, B);
+      expect(M.dtype.name).toBe("int16");
+      expect(big(M)).toEqual(hostInt(s, b, 2, 3, 2, "int16"));
+    });
+
+    it("multiplies int64 and uint64 with values beyond 2^53 exactly, wrapping modulo 2^64", () => {
+      const a = [(1n << 62n) + 1n, 3n, -(1n << 60n) - 7n, 9007199254740993n, 5n, -2n];
+      const b = [4n, -1n, (1n << 55n) + 3n, 2n, -9007199254740995n, 1n];
+      using A = ints("int64", a, [2, 3]);
+      using B = ints("int64", b, [3, 2]);
+      using C = matmul(A, B);
+      expect(C.dtype.name).toBe("int64");
+      expect(big(C)).toEqual(hostInt(a, b, 2, 3, 2, "int64"));
+      // An int32 operand is promoted to int64 (its negative values sign-extended).
+      using A32 = ints("int32", [-5, 7, 2147483647], [1, 3]);
+      using C32 = matmul(A32, B);
+      expect(C32.dtype.name).toBe("int64");
+      expect(big(C32)).toEqual(hostInt([-5, 7, 2147483647], b, 1, 3, 2, "int64"));
+      const u = [(1n << 64n) - 1n, 1n << 63n, 12345678901234567n];
+      const v = [(1n << 64n) - 3n, 2n, 3n];
+      using U = ints("uint64", u, [1, 3]);
+      using V = ints("uint64", v, [3, 1]);
+      using W = matmul(U, V);
+      expect(W.dtype.name).toBe("uint64");
+      expect(big(W)).toEqual(hostInt(u, v, 1, 3, 1, "uint64"));
+    });
+
+    it("multiplies bool matrices as OR over AND, and bool with int32 as 0 and 1", () => {
+      const a = [1, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 0];
+      const b = [0, 1, 1, 0, 0, 0, 1, 1];
+      using A = ints("bool", a, [3, 4]);
+      using B = ints("bool", b, [4, 2]);
+      using C = matmul(A, B);
+      expect(C.dtype.name).toBe("bool");
+      expect(big(C)).toEqual(hostInt(a, b, 3, 4, 2, "bool"));
+      expect(big(C)).toEqual([1n, 1n, 0n, 0n, 1n, 1n]);
+      const w = [3, -1, 4, 1, -5, 9, 2, -6];
+      using Wt = ints("int32", w, [4, 2]);
+      using D = matmul(A, Wt);
+      expect(D.dtype.name).toBe("int32");
+      expect(big(D)).toEqual(hostInt(a, w, 3, 4, 2, "int32"));
+    });
+
+    it("broadcasts batches ([2, 1, 3, 4] int32 · [5, 4, 2] int16 → int32 [2, 5, 3, 2]) and copies batches that do not collapse", () => {
+      const a = seq(24, (i) => (i % 7) - 3);
+      const b = seq(40, (i) => (i % 9) - 4);
+      using A = ints("int32", a, [2, 1, 3, 4]);
+      using B = ints("int16", b, [5, 4, 2]);
+      using C = matmul(A, B);
+      expect(C.dtype.name).toBe("int32");
+      expect(C.shape).toEqual([2, 5, 3, 2]);
+      // (Both operands are copied here: a varies along the outer batch axis, b along the inner one.)
+      const c = big(C);
+      for (let i = 0; i < 2; i++) {
+        for (let j = 0; j < 5; j++) {
+          const expected = hostInt(a.slice(i * 12, i * 12 + 12), b.slice(j * 8, j * 8 + 8), 3, 4, 2, "int32");
+          expect(c.slice((i * 5 + j) * 6, (i * 5 + j) * 6 + 6), `batch ${i}, ${j}`).toEqual(expected);
+        }
+      }
+      // One matrix for every entry (batch stride 0) against a contiguous batch (one stride): no copies.
+      using A1 = ints("int32", a.slice(0, 12), [3, 4]);
+      using C1 = matmul(A1, B);
+      expect(C1.shape).toEqual([5, 3, 2]);
+      expect(big(C1)).toEqual(seq(5, (j) => j).flatMap((j) => hostInt(a.slice(0, 12), b.slice(j * 8, j * 8 + 8), 3, 4, 2, "int32")));
+      // A [2, 1, 3, 4] against B [2, 5, 4, 2]: A's batch broadcasts along one axis of two (copied), B's collapses.
+      const b2 = seq(80, (i) => (i % 11) - 5);
+      using B2 = ints("int32", b2, [2, 5, 4, 2]);
+      using E = matmul(A, B2);
+      expect(E.shape).toEqual([2, 5, 3, 2]);
+      const e = big(E);
+      for (let i = 0; i < 2; i++) {
+        for (let j = 0; j < 5; j++) {
+          const expected = hostInt(a.slice(i * 12, i * 12 + 12), b2.slice((i * 5 + j) * 8, (i * 5 + j) * 8 + 8), 3, 4, 2, "int32");
+          expect(e.slice((i * 5 + j) * 6, (i * 5 + j) * 6 + 6), `batch ${i}, ${j} (copied)`).toEqual(expected);
+        }
+      }
+      // 1-d operands: a row vector times a batch, a batch times a column vector, and a vector's dot with itself.
+      const v = [2, -3, 5, 7];
+      using Vec = ints("int32", v, [4]);
+      using row = ints("int32", [1, 2, 3], [3]);
+      using batchOf = ints("int32", seq(24, (i) => i - 12), [2, 3, 4]);
+      using vB = matmul(row, batchOf);
+      expect(vB.shape).toEqual([2, 4]);
+      expect(big(vB)).toEqual([...hostInt([1, 2, 3], seq(12, (i) => i - 12), 1, 3, 4, "int32"), ...hostInt([1, 2, 3], seq(12, (i) => i), 1, 3, 4, "int32")]);
+      using Av = matmul(A, Vec);
+      expect(Av.shape).toEqual([2, 1, 3]);
+      expect(big(Av)).toEqual([...hostInt(a.slice(0, 12), v, 3, 4, 1, "int32"), ...hostInt(a.slice(12), v, 3, 4, 1, "int32")]);
+      using vv = matmul(Vec, Vec);
+      expect(vv.shape).toEqual([]);
+      expect(big(vv)).toEqual([87n]);
+    });
+
+    it("reads transposed, stepped and reversed views as they lie", () => {
+      const a = seq(12, (i) => (i % 5) - 2);
+      const b = seq(20, (i) => (i % 7) - 3);
+      // a [4, 3] seen transposed as [3, 4].
+      using A = ints("int32", a, [4, 3]);
+      using B = ints("int32", b, [4, 5]);
+      using C = matmul(A.T, B);
+      expect(C.shape).toEqual([3, 5]);
+      expect(big(C)).toEqual(hostInt(transposed(a, 4, 3), b, 3, 4, 5, "int32"));
+      // A batch of transposed matrices: [3, 5, 4] seen as [3, 4, 5].
+      const q = seq(60, (i) => (i % 13) - 6);
+      using Q = ints("int64", q, [3, 5, 4]);
+      using D = matmul(A.T, Q.transpose(0, 2, 1));
+      expect(D.dtype.name).toBe("int64");
+      expect(D.shape).toEqual([3, 3, 5]);
+      const d = big(D);
+      for (let z = 0; z < 3; z++) {
+        const qz = transposed(q.slice(z * 20, z * 20 + 20), 5, 4);
+        expect(d.slice(z * 15, z * 15 + 15), `batch ${z}`).toEqual(hostInt(transposed(a, 4, 3), qz, 3, 4, 5, "int64"));
+      }
+      // Steps along both axes, and rows reversed (a negative stride).
+      const s = seq(36, (i) => i - 17);
+      using S = ints("int16", s, [6, 6]);
+      using E = matmul(S.slice([0, 6, 2], [0, 6, 2]), S.slice([null, null, -1]).slice([0, 3], [0, 3]));
+      const stepped = [0, 2, 4].flatMap((r) => [0, 2, 4].map((c2) => s[r * 6 + c2]!));
+      const reversed = [5, 4, 3].flatMap((r) => [0, 1, 2].map((c2) => s[r * 6 + c2]!));
+      expect(E.dtype.name).toBe("int16");
+      expect(big(E)).toEqual(hostInt(stepped, reversed, 3, 3, 3, "int16"));
+    });
+
+    it("writes into out, contiguous or a strided view, and gives zeros for k = 0 and nothing for empty shapes", () => {
+      const a = seq(12, (i) => i - 6);
+      const b = seq(16, (i) => 3 - i);
+      using A = ints("int32", a, [3, 4]);
+      using B = ints("int32", b, [4, 4]);
+      const expected = hostInt(a, b, 3, 4, 4, "int32");
+      using out = DeviceArray.zeros([3, 4], "int32", { stream });
+      expect(matmul(A, B, { out })).toBe(out);
+      expect(big(out)).toEqual(expected);
+      using wide = DeviceArray.zeros([3, 8], "int32", { stream });
+      const view = wide.slice(null, [0, 8, 2]);
+      expect(matmul(A, B, { out: view })).toBe(view);
+      expect(big(wide)).toEqual(expected.flatMap((x) => [x, 0n]));
+      // k = 0: the sum over nothing is 0 (false for bool), even in an out that held other values.
+      using K0a = DeviceArray.empty([3, 0], "int32", { stream });
+      using K0b = DeviceArray.empty([0, 4], "int32", { stream });
+      using Z = matmul(K0a, K0b);
+      expect(Z.shape).toEqual([3, 4]);
+      expect(big(Z)).toEqual(Array(12).fill(0n));
+      using filled = ints("int32", seq(12, (i) => i + 1), [3, 4]);
+      matmul(K0a, K0b, { out: filled });
+      expect(big(filled)).toEqual(Array(12).fill(0n));
+      using P0 = DeviceArray.empty([2, 0], "bool", { stream });
+      using Q0 = DeviceArray.empty([0, 3], "bool", { stream });
+      using Bz = matmul(P0, Q0);
+      expect(Bz.dtype.name).toBe("bool");
+      expect(big(Bz)).toEqual(Array(6).fill(0n));
+      using E0 = DeviceArray.empty([0, 4], "int8", { stream });
+      using F0 = ints("int8", seq(8, (i) => i), [4, 2]);
+      using M0 = matmul(E0, F0);
+      expect(M0.shape).toEqual([0, 2]);
+      expect(M0.dtype.name).toBe("int8");
+    });
+
+    it("dot of N-d integer arrays sums a's last axis with b's second-to-last; vdot of integers", () => {
+      const a = seq(24, (i) => (i % 5) - 2);
+      const b = seq(40, (i) => (i % 3) - 1);
+      using A = ints("int32", a, [2, 3, 4]);
+      using B = ints("int32", b, [5, 4, 2]);
+      using D = dot(A, B);
+      expect(D.dtype.name).toBe("int32");
+      expect(D.shape).toEqual([2, 3, 5, 2]);
+      const d = big(D);
+      for (let p = 0; p < 6; p++) {
+        for (let q = 0; q < 5; q++) {
+          for (let r = 0; r < 2; r++) {
+            let s = 0n;
+            for (let k = 0; k < 4; k++) s += BigInt(a[p * 4 + k]! * b[q * 8 + k * 2 + r]!);
+            expect(d[(p * 5 + q) * 2 + r], `[${p}, ${q}, ${r}]`).toBe(s);
+          }
+        }
+      }
+      // N-d · 1-d, and dot of int8 wrapping as NumPy's.
+      using v = ints("int32", [1, -2, 3, -4], [4]);
+      using Dv = dot(A, v);
+      expect(Dv.shape).toEqual([2, 3]);
+      expect(big(Dv)).toEqual(hostInt(a, [1, -2, 3, -4], 6, 4, 1, "int32"));
+      using X8 = ints("int8", [100, 100], [2]);
+      using D8 = dot(X8, X8);
+      expect(D8.dtype.name).toBe("int8");
+      expect(big(D8)).toEqual([32n]);
+      // vdot flattens: [2, 3] · [3, 2] as 6-vectors.
+      const x = [1, -2, 3, 4, -5, 6];
+      const y = [7, 8, -9, 10, 11, -12];
+      using X = ints("int16", x, [2, 3]);
+      using Y = ints("int16", y, [3, 2]);
+      using V = vdot(X, Y);
+      expect(V.dtype.name).toBe("int16");
+      expect(V.shape).toEqual([]);
+      expect(big(V)).toEqual([BigInt(x.reduce((s, xi, i) => s + xi * y[i]!, 0))]);
     });
   });
 
