@@ -79,9 +79,8 @@ export function integerGemmSource(a: DType, b: DType, c: DType): string {
     "// An operand element cast to the result's dtype (as NumPy casts the operands), then to the unsigned sum type.",
     "__device__ __forceinline__ TU ct_in_a(const TA x) { return (TU)(TC)(x); }",
     "__device__ __forceinline__ TU ct_in_b(const TB x) { return (TU)(TC)(x); }",
-    bool
-      ? "// bool: OR over k of (a AND b).\n__device__ __forceinline__ TU ct_madd(const TU acc, const TU x, const TU y) { return acc | (x & y); }"
-      : "// Integers: the unsigned sum of products, modulo 2^bits.\n__device__ __forceinline__ TU ct_madd(const TU acc, const TU x, const TU y) { return acc + x * y; }",
+    bool ? "// bool: OR over k of (a AND b)." : "// Integers: the unsigned sum of products, modulo 2^bits.",
+    `__device__ __forceinline__ TU ct_madd(const TU acc, const TU x, const TU y) { return ${bool ? "acc | (x & y)" : "acc + x * y"}; }`,
     bool
       ? "__device__ __forceinline__ TC ct_out(const TU acc) { return (TC)(acc != (TU)0); }"
       : "__device__ __forceinline__ TC ct_out(const TU acc) { return (TC)(TW)(acc); }",
