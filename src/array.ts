@@ -132,3 +132,4 @@ export {
 } from "./core/array/ops/shape.ts";
 export { take, put, takeAlongAxis, nonzero, argwhere, extract, compress, putMask, type PutOptions, type TakeAlongAxisOptions, type CompressOptions } from "./core/array/ops/indexing.ts";
 export { cumsum, cumprod } from "./core/array/ops/scan.ts";
+export { mayShareMemory } from "./core/array/ops/overlap.ts";

@@ -77,6 +77,16 @@ export function elementExtent(shape: readonly number[], strides: readonly number
 }
 
 /**
+ * The bytes [first, end) a layout of `itemsize`-byte elements reaches, its element [0, ...] at byte address `start`:
+ * from its lowest element to the end of its highest. An empty layout gives first = end = start.
+ */
+export function byteRange(start: number, shape: readonly number[], strides: readonly number[], itemsize: number): [first: number, end: number] {
+  const [low, high] = elementExtent(shape, strides);
+  if (high < low) return [start, start];
+  return [start + low * itemsize, start + (high + 1) * itemsize];
+}
+
+/**
  * Checks that every element of a layout of `itemsize`-byte elements lies within `[0, bufferBytes)`, starting
  * `byteOffset` bytes into the buffer; ArrayLayoutError naming the reach otherwise.
  */

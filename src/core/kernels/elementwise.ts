@@ -36,7 +36,7 @@ import { takeStream } from "../base/stream-arg.ts";
 import { DeviceArray, addressOf, encodeElement, type ArrayScalar } from "../array/device-array.ts";
 import { dtypes, type DType } from "../array/dtype.ts";
 import { refuseWrongDevice } from "../base/wrong-device.ts";
-import { elementCount, elementExtent, sameShape } from "../array/layout.ts";
+import { byteRange, elementCount, sameShape } from "../array/layout.ts";
 import { broadcastStrides, coalesceAxes } from "../array/broadcast.ts";
 import { ArrayLayoutError } from "../array/errors.ts";
 import { bindArguments, checkUnique, contiguousCall, headersFor, parseParams, typedefs, type Binding, type BuilderArgument, type KernelParam } from "./params.ts";
@@ -63,9 +63,7 @@ function aligned(params: readonly KernelParam[], args: readonly KernelArgument[]
 
 /** The byte range [first, end) an array's elements span, from its address. */
 function byteSpan(a: DeviceArray): [number, number] {
-  const [low, high] = elementExtent(a.shape, a.strides);
-  const base = addressOf(a);
-  return [base + low * a.itemsize, base + (high + 1) * a.itemsize];
+  return byteRange(addressOf(a), a.shape, a.strides, a.itemsize);
 }
 
 /**

@@ -47,6 +47,23 @@ describe.skipIf(!gpu.available)(`array linalg on a GPU${skipNote}`, () => {
       expect(host(C)).toEqual(hostMatmul(a, b, 2, 3, 4));
     });
 
+    it("writes an out that overlaps an operand through a temporary, as NumPy does (matmul(a, b, { out: a }))", () => {
+      const a = seq(16, (i) => (i % 5) - 2);
+      const b = seq(16, (i) => (i % 3) + 1);
+      using A = f32(a, [4, 4]);
+      using B = f32(b, [4, 4]);
+      expect(matmul(A, B, { out: A })).toBe(A);
+      expect(host(A)).toEqual(hostMatmul(a, b, 4, 4, 4));
+      // The transpose of the operand itself, and an integer product into its own right operand.
+      using S = f32(a, [4, 4]);
+      matmul(S, S.T, { out: S });
+      expect(host(S)).toEqual(hostMatmul(a, hostAdjoint(a, 4, 4), 4, 4, 4));
+      using I = DeviceArray.from(Int32Array.from(a), { stream, shape: [4, 4] });
+      using J = DeviceArray.from(Int32Array.from(b), { stream, shape: [4, 4] });
+      matmul(I, J, { out: J });
+      expect(host(J)).toEqual(hostMatmul(a, b, 4, 4, 4));
+    });
+
     it("promotes 1-d operands and removes the added axes", () => {
       const v = [1, 2, 3];
       const m = seq(12, (i) => i);

@@ -52,6 +52,7 @@ import { DET, EYE, outerSpec, QR_R, residualsSpec, ROW_SCALE, slogdetSpec, trian
 import { blasFor, solverFor, type SolverHandle } from "./handles.ts";
 import { integerOperandStrides, lstsqRank, machineEpsilon, matmulDtype, matmulRoute, matmulShapes, operandView, promotedStrides, qrShapes, solverDtype } from "./plan.ts";
 import { integerGemm } from "./integer-gemm.ts";
+import { mayShareMemory } from "../ops/overlap.ts";
 
 /** Options of `matmul` and `dot`: the stream, and where to write the result. */
 export interface MatmulOptions extends ArrayOperationOptions {
@@ -159,7 +160,8 @@ const show = (s: readonly number[]): string => `[${s.join(", ")}]`;
  * nothing, operands whose batch axes do not collapse to one stride are copied first. bool and the integers (which
  * cuBLAS does not multiply) are one launch of a tiled kernel of its own, as NumPy computes them: integer sums wrap
  * around in the result's dtype (int8's 100·100 + 100·100 is 32), a bool product is OR over AND; correct, not cuBLAS's
- * speed (cast to a float dtype for large products whose values fit it). Does not wait for the stream.
+ * speed (cast to a float dtype for large products whose values fit it). An `out` that may share memory with `a` or `b`
+ * is computed into a temporary and then copied, as NumPy does. Does not wait for the stream.
  *
  * ```ts
  * const c = matmul(a, b);              // [m, k] · [k, n] → [m, n]
@@ -186,7 +188,10 @@ export function matmul(a: DeviceArray, b: DeviceArray, options?: MatmulOptions):
   const B = elementCount(batch);
   const temps: DeviceArray[] = [];
   try {
-    const result = out !== undefined && out.isContiguous ? out : DeviceArray.empty(plan.outShape, dtype, { stream });
+    // An out that overlaps an operand (matmul(a, b, { out: a })) is written through a temporary: the product reads
+    // every operand element many times, so none may be overwritten before the last read.
+    const direct = out !== undefined && out.isContiguous && !mayShareMemory(out, a) && !mayShareMemory(out, b);
+    const result = direct ? out : DeviceArray.empty(plan.outShape, dtype, { stream });
     if (B === 0 || m === 0 || n === 0) return finish(result, out, stream);
     if (k === 0) {
       result.fill(0, { stream });

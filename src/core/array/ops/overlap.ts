@@ -1,0 +1,34 @@
+/**
+ * Whether two arrays may share memory (NumPy's `may_share_memory`). Operations that take an `out` use it where the
+ * result is not computed element for element in place (`matmul`): an `out` that overlaps an operand is computed into
+ * a temporary first and then copied, so that no element is overwritten before it is read, as NumPy guarantees. The
+ * elementwise builder makes its own finer test (an `out` that is the very same view as an input is written in place).
+ *
+ * @module
+ */
+import { DeviceArray } from "../device-array.ts";
+import { byteRange } from "../layout.ts";
+import { describeValue } from "../../../errors/describe.ts";
+
+/**
+ * Whether `a` and `b` may share memory: whether the bytes from each one's lowest to its highest element meet (NumPy's
+ * `may_share_memory`). A view and its base do; two slices of one array that do not overlap do not; two interleaved
+ * views (every other element, one starting one later) do, though no element is in both. Empty arrays share nothing.
+ * Reads only the arrays' addresses and layouts: nothing is queued or waited for. ClosedError for a closed array.
+ *
+ * ```ts
+ * mayShareMemory(x, x.slice([0, 10]));                 // true
+ * mayShareMemory(x.slice([0, 10]), x.slice([10, 20])); // false
+ * ```
+ */
+export function mayShareMemory(a: DeviceArray, b: DeviceArray): boolean {
+  if (!(a instanceof DeviceArray)) throw new TypeError(`mayShareMemory: a is a DeviceArray, not ${describeValue(a)}`);
+  if (!(b instanceof DeviceArray)) throw new TypeError(`mayShareMemory: b is a DeviceArray, not ${describeValue(b)}`);
+  // The addresses first: ClosedError for a closed array, even an empty one.
+  const aStart = Number(a.address);
+  const bStart = Number(b.address);
+  if (a.size === 0 || b.size === 0) return false;
+  const [a0, a1] = byteRange(aStart, a.shape, a.strides, a.itemsize);
+  const [b0, b1] = byteRange(bStart, b.shape, b.strides, b.itemsize);
+  return a0 < b1 && b0 < a1;
+}
