@@ -103,6 +103,12 @@ export interface ArrayOverBufferOptions<N extends DTypeName = DTypeName> {
   readonly byteOffset?: number;
   /** The stream the array's operations run on when they are given none (default: none; each call then needs one). */
   readonly stream?: Stream;
+  /**
+   * Whether the memory may only be read (default false): cuda-ts's operations then refuse to write the array or its
+   * views (an `out`, `copyFrom`, `fill`, `put`, ...), and it re-exports as read-only (DLPack's flag, the CUDA Array
+   * Interface's `data[1]`). Raw kernel launches and the math library objects are not checked.
+   */
+  readonly readOnly?: boolean;
 }
 
 /**
@@ -242,6 +248,18 @@ export function operationStream(action: string, options: ArrayOperationOptions |
  */
 export let addressOf: (a: DeviceArray) => number;
 
+/**
+ * Refuses to write a read-only array (see {@link DeviceArray.readOnly}): an ArgumentError naming `what` (the operation
+ * and the argument, e.g. "add: out") and what to do.
+ */
+export function checkWritable(a: DeviceArray, what: string): void {
+  if (a.readOnly) {
+    throw new ArgumentError(
+      `${what}: the ${a.dtype.name} array of shape [${a.shape.join(", ")}] is read-only (its memory was lent read-only: a read-only DLPack tensor or CUDA Array Interface, or fromBuffer's readOnly); write into a copy instead (a.copy())`,
+    );
+  }
+}
+
 function checkNotClosed(a: DeviceArray, action: string): void {
   if (a.isClosed) throw closedError(a, `this DeviceArray (${a.dtype.name} [${a.shape.join(", ")}])`, action);
 }
@@ -273,6 +291,8 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends ArrayMethods {
   readonly #contiguous: boolean;
   /** The address of element [0, ...] as a number (device addresses fit 53 bits), read on first use; -1 before. */
   #addressNumber = -1;
+  /** Made read-only (fromBuffer's `readOnly`); views inherit it from their base. */
+  #readOnly = false;
 
   static {
     addressOf = (a) => {
@@ -377,10 +397,21 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends ArrayMethods {
     const shape = options.shape === undefined ? [Math.floor((buffer.size - byteOffset) / dt.itemsize)] : checkShape(options.shape);
     const strides = options.strides === undefined ? contiguousStrides(shape) : [...options.strides];
     const stream = options.stream === undefined ? undefined : takeStreamOption(options, "DeviceArray.fromBuffer");
-    return new DeviceArray(INTERNAL, buffer, dt, shape, strides, byteOffset, undefined, false, stream);
+    const a = new DeviceArray(INTERNAL, buffer, dt, shape, strides, byteOffset, undefined, false, stream);
+    a.#readOnly = options.readOnly === true;
+    return a;
   }
 
   // ---- properties ----
+
+  /**
+   * Whether this array may only be read: made so (`fromBuffer`'s `readOnly`, a read-only DLPack tensor or CUDA Array
+   * Interface), or a view of such an array. Writing it through cuda-ts throws an ArgumentError; `copy()` gives a
+   * writable copy.
+   */
+  get readOnly(): boolean {
+    return this.#readOnly || (this.base?.readOnly ?? false);
+  }
 
   /** The number of elements. */
   get size(): number {
@@ -502,6 +533,7 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends ArrayMethods {
    * memcpy when rows are, a generated strided-copy kernel otherwise.
    */
   copyFrom(src: DeviceArray | HostArray, options?: ArrayOperationOptions): void {
+    checkWritable(this, "DeviceArray.copyFrom");
     const stream = operationStream("DeviceArray.copyFrom", options, [this, src]);
     checkNotClosed(this, "copy into it");
     if (!(src instanceof DeviceArray)) {
@@ -518,13 +550,15 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends ArrayMethods {
 
   /** Copies this array into `dst` (same shape and dtype, any strides), ordered on `stream`. */
   copyTo(dst: DeviceArray, options?: ArrayOperationOptions): void {
-    const stream = operationStream("DeviceArray.copyTo", options, [this, dst]);
     if (!(dst instanceof DeviceArray)) throw new TypeError(`DeviceArray.copyTo takes a DeviceArray (for host memory use toTypedArray), not ${describeValue(dst)}`);
+    checkWritable(dst, "DeviceArray.copyTo: dst");
+    const stream = operationStream("DeviceArray.copyTo", options, [this, dst]);
     copyBetween(this, dst, stream, "DeviceArray.copyTo");
   }
 
   /** Sets every element to `value`, ordered on `stream` (memset where the element width allows, else a fill kernel). */
   fill(value: ArrayScalar, options?: ArrayOperationOptions): void {
+    checkWritable(this, "DeviceArray.fill");
     const stream = operationStream("DeviceArray.fill", options, [this]);
     checkNotClosed(this, "fill it");
     this.#fillBytes(encodeElement(this.dtype, value), stream);
@@ -600,7 +634,7 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends ArrayMethods {
       shape: [...this.shape],
       typestr: this.dtype.typestr,
       // As CuPy and PyTorch describe them: a size-0 array has the address 0.
-      data: [this.#size === 0 ? 0n : this.address, false],
+      data: [this.#size === 0 ? 0n : this.address, this.readOnly],
       version: 3,
       strides: this.isContiguous ? null : this.byteStrides,
       descr: [["", this.dtype.typestr]],

@@ -46,7 +46,7 @@ import { ClosedError } from "../base/errors.ts";
 import { Buffer, type ForeignMemoryType } from "../memory/buffer.ts";
 import { CUmemorytype, CUpointer_attribute, driver, type CUdeviceptr } from "../../bindings/driver.ts";
 import { ensureInit } from "../base/driver-state.ts";
-import { NotFoundError } from "../../errors/base.ts";
+import { ArgumentError, NotFoundError } from "../../errors/base.ts";
 import { Stream } from "../stream.ts";
 import { DeviceArray, type CudaArrayInterface } from "./device-array.ts";
 import { DLDataTypeCode, dtypeOf, dtypes, DTYPE_NAMES, type DType, type DTypeLike } from "./dtype.ts";
@@ -148,15 +148,16 @@ export function dlpackDevice(array: DeviceArray): { readonly deviceType: number;
 
 /** Options of {@link toDLPack}. */
 export interface ToDLPackOptions {
-  /** Set the read-only flag (versioned tensors only). */
+  /** Set the read-only flag (versioned tensors only); a read-only array sets it regardless. */
   readonly readOnly?: boolean;
   /** false: lay out the legacy (pre-1.0) `DLManagedTensor`, for consumers that take the "dltensor" capsule. Default true. */
   readonly versioned?: boolean;
 }
 
 /**
- * Lays out `array` as a DLPack 1.0 `DLManagedTensorVersioned` (NULL deleter and manager_ctx; `readOnly` sets the
- * read-only flag), or with `{ versioned: false }` the legacy `DLManagedTensor`. As PyTorch and CuPy write them:
+ * Lays out `array` as a DLPack 1.0 `DLManagedTensorVersioned` (NULL deleter and manager_ctx; the read-only flag set
+ * for a read-only array or with `readOnly`), or with `{ versioned: false }` the legacy `DLManagedTensor` (which has
+ * no flags: a read-only array is refused, as NumPy refuses it). As PyTorch and CuPy write them:
  * `data` is the address of element [0, ...], byte_offset 0, strides in elements (always written; DLPack allows
  * NULL for compact tensors), the device that of the array's memory (see {@link dlpackDevice}).
  */
@@ -165,6 +166,9 @@ export function toDLPack(array: DeviceArray, options: ToDLPackOptions = {}): DLP
   if (array.isClosed) throw new ClosedError("this DeviceArray", "export it");
   const versioned = options.versioned ?? true;
   if (!versioned && options.readOnly === true) throw new TypeError("toDLPack: a legacy DLManagedTensor has no flags; read-only needs a versioned tensor");
+  if (!versioned && array.readOnly) {
+    throw new ArgumentError("toDLPack: the array is read-only and a legacy DLManagedTensor cannot say so (it has no flags); export a versioned tensor (the default), or a copy (array.copy())");
+  }
   const nd = array.ndim;
   const L = DLPACK_LAYOUT;
   const managed = new Uint8Array(new ArrayBuffer(versioned ? L.DLManagedTensorVersioned.size : L.DLManagedTensor.size));
@@ -177,7 +181,7 @@ export function toDLPack(array: DeviceArray, options: ToDLPackOptions = {}): DLP
   if (versioned) {
     dv.setUint32(L.DLManagedTensorVersioned.versionMajor, DLPACK_VERSION.major, true);
     dv.setUint32(L.DLManagedTensorVersioned.versionMinor, DLPACK_VERSION.minor, true);
-    dv.setBigUint64(L.DLManagedTensorVersioned.flags, options.readOnly === true ? DLPACK_FLAG_BITMASK_READ_ONLY : 0n, true);
+    dv.setBigUint64(L.DLManagedTensorVersioned.flags, options.readOnly === true || array.readOnly ? DLPACK_FLAG_BITMASK_READ_ONLY : 0n, true);
   }
   const t = versioned ? L.DLManagedTensorVersioned.dlTensor : L.DLManagedTensor.dlTensor;
   dv.setBigUint64(t + L.DLTensor.data, array.address, true);
@@ -336,7 +340,7 @@ function arrayFromDescription(d: DLPackDescription, owner: unknown, options: Fro
   }
   if (d.shape.some((n) => n < 0)) throw new ArrayLayoutError(`DLPack: shape [${d.shape.join(", ")}] has a negative extent`);
   const strides = d.strides ?? contiguous(d.shape);
-  return wrapForeign(d.data + d.byteOffset, dtype, d.shape, strides, owner, { memoryType, ...(deviceId !== undefined ? { deviceId } : {}) }, options.stream);
+  return wrapForeign(d.data + d.byteOffset, dtype, d.shape, strides, owner, { memoryType, ...(deviceId !== undefined ? { deviceId } : {}) }, options.stream, d.readOnly);
 }
 
 function contiguous(shape: readonly number[]): number[] {
@@ -358,12 +362,13 @@ function wrapForeign(
   owner: unknown,
   kind: { readonly memoryType: ForeignMemoryType; readonly deviceId?: number },
   stream: Stream | undefined,
+  readOnly: boolean,
 ): DeviceArray {
   const [low, high] = elementExtent(shape, strides);
   const span = high < low ? 0 : (high - low + 1) * dtype.itemsize;
   const start = address + BigInt(low * dtype.itemsize);
   const buffer = Buffer.fromHandle(start, span, { owner: owner ?? {}, memoryType: kind.memoryType, ...(kind.deviceId !== undefined ? { deviceId: kind.deviceId } : {}) });
-  return DeviceArray.fromBuffer(buffer, { dtype, shape, strides, byteOffset: -low * dtype.itemsize, ...(stream !== undefined ? { stream } : {}) });
+  return DeviceArray.fromBuffer(buffer, { dtype, shape, strides, byteOffset: -low * dtype.itemsize, readOnly, ...(stream !== undefined ? { stream } : {}) });
 }
 
 /**
@@ -371,8 +376,8 @@ function wrapForeign(
  * kDLCUDAHost pinned memory and kDLCUDAManaged managed memory (both host-accessible), or kDLCPU memory the driver
  * knows as page-locked or managed (PyTorch's pinned tensors). `pointer` is a `DLManagedTensorVersioned*` (or, with
  * `{ kind: "managed" }`, a legacy `DLManagedTensor*`; with `{ kind: "tensor" }`, a `DLTensor*`). The memory belongs
- * to the producer: keep its capsule (`owner`) alive and call its deleter once the array is closed. The read-only
- * flag is not enforced: {@link describeDLPack} reports it.
+ * to the producer: keep its capsule (`owner`) alive and call its deleter once the array is closed. A tensor flagged
+ * read-only gives a read-only array ({@link DeviceArray.readOnly}: cuda-ts's operations refuse to write it).
  */
 export function fromDLPack(pointer: NativePointer | bigint | DLPackTensor, options: FromDLPackOptions = {}): DeviceArray {
   if (options === null || typeof options !== "object") throw new TypeError(`fromDLPack: options must be an object, not ${describeValue(options)}`);
@@ -459,7 +464,7 @@ export function fromCudaArrayInterface(desc: CudaArrayInterface | Record<string,
     if (!producer.equals(consumer)) consumer.wait(producer);
   }
   const kind = options.memoryType !== undefined ? { memoryType: options.memoryType } : (pointerMemoryType(address) ?? { memoryType: "device" as const });
-  return wrapForeign(address, dtype, shape, strides, options.owner ?? desc, kind, consumer);
+  return wrapForeign(address, dtype, shape, strides, options.owner ?? desc, kind, consumer, d.data[1] === true);
 }
 
 /** DLDataTypeCode, re-exported with the rest of the DLPack vocabulary. */

@@ -33,7 +33,7 @@ import { launch, type KernelArgument } from "../launch/launch.ts";
 import type { Kernel } from "../launch/kernel.ts";
 import type { Stream } from "../stream.ts";
 import { takeStream } from "../base/stream-arg.ts";
-import { DeviceArray, addressOf, encodeElement, type ArrayScalar } from "../array/device-array.ts";
+import { DeviceArray, addressOf, checkWritable, encodeElement, type ArrayScalar } from "../array/device-array.ts";
 import { dtypes, type DType } from "../array/dtype.ts";
 import { refuseWrongDevice } from "../base/wrong-device.ts";
 import { byteRange, elementCount, sameShape } from "../array/layout.ts";
@@ -347,6 +347,10 @@ export class ElementwiseKernel {
     const total = this.params.length;
     if (args.length < this.#inputs || args.length > total) {
       throw new TypeError(`${this.name} takes ${this.#inputs} input${this.#inputs === 1 ? "" : "s"} and up to ${total - this.#inputs} output${total - this.#inputs === 1 ? "" : "s"}, ${args.length} given`);
+    }
+    for (let k = this.#inputs; k < args.length; k++) {
+      const o = args[k];
+      if (o instanceof DeviceArray && o.readOnly) checkWritable(o, `${this.name}.launch: output ${k - this.#inputs}`);
     }
     // The common call (contiguous arrays of one shape, a signature seen before) skips binding.
     const sig = this.#signature(args);

@@ -33,7 +33,7 @@ import { launch, type KernelArgument } from "../launch/launch.ts";
 import type { Kernel } from "../launch/kernel.ts";
 import type { Stream } from "../stream.ts";
 import { takeStream } from "../base/stream-arg.ts";
-import { DeviceArray, addressOf, encodeElement, type ArrayScalar } from "../array/device-array.ts";
+import { DeviceArray, addressOf, checkWritable, encodeElement, type ArrayScalar } from "../array/device-array.ts";
 import { dtypes, DTYPE_NAMES, type DType, type DTypeName } from "../array/dtype.ts";
 import { contiguousStrides, elementCount, isContiguous, sameShape } from "../array/layout.ts";
 import { ShapeMismatchError } from "../array/errors.ts";
@@ -687,6 +687,10 @@ export class ReductionKernel {
     const total = this.params.length;
     if (list.length < this.#inputs || list.length > total) {
       throw new TypeError(`${this.name} takes ${this.#inputs} input${this.#inputs === 1 ? "" : "s"} and up to ${total - this.#inputs} output${total - this.#inputs === 1 ? "" : "s"}, ${list.length} given`);
+    }
+    for (let k = this.#inputs; k < list.length; k++) {
+      const o = list[k];
+      if (o instanceof DeviceArray) checkWritable(o, `${this.name}.launch: output ${k - this.#inputs}`);
     }
     const keepdims = options.keepdims ?? false;
     if (typeof keepdims !== "boolean") throw new TypeError(`${this.name}: keepdims is a boolean, got ${describeValue(keepdims)}`);

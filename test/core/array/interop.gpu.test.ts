@@ -71,6 +71,23 @@ describe.skipIf(!gpu.available)(`DLPack and the CUDA Array Interface on a GPU${s
     }
   });
 
+  it("makes a read-only array of a read-only DLPack tensor, which re-exports read-only and refuses writes", () => {
+    using a = DeviceArray.from(Float32Array.from([1, 2, 3, 4]), { stream, shape: [2, 2] });
+    const t = toDLPack(a, { readOnly: true });
+    const r = fromDLPack(t.pointer, { owner: t, stream });
+    expect(r.readOnly).toBe(true);
+    expect(a.readOnly).toBe(false);
+    expect(describeDLPack(toDLPack(r)).readOnly).toBe(true);
+    expect(describeDLPack(toDLPack(r.T)).readOnly).toBe(true);
+    expect(r.cudaArrayInterface(stream).data[1]).toBe(true);
+    expect(() => r.fill(0, { stream })).toThrow(/is read-only/);
+    using c = r.copy({ stream });
+    expect(c.readOnly).toBe(false);
+    c.fill(5, { stream });
+    expect([...r.toTypedArraySync({ stream })]).toEqual([1, 2, 3, 4]);
+    expect(describeDLPack(toDLPack(a)).readOnly).toBe(false);
+  });
+
   it("makes a host-accessible array of a pinned (kDLCUDAHost) tensor, which re-exports as kDLCUDAHost", () => {
     using src = DeviceArray.from(new Float32Array([1.5, 2.5, 3.5, 4.5]), { stream, memoryResource: pinned });
     stream.sync();

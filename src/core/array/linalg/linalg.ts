@@ -35,7 +35,7 @@ import { cublasFillMode_t, cublasOperation_t } from "../../../../generated/cuda-
 import { cusolverEigMode_t } from "../../../../generated/cuda-13.0/cusolver/enums.ts";
 import { cudaDataType } from "../../../../generated/cuda-13.0/runtime/enums.ts";
 import { ffi, type Pointer } from "../../../ffi/index.ts";
-import { DeviceArray, operationStream, type ArrayOperationOptions } from "../device-array.ts";
+import { DeviceArray, checkWritable, operationStream, type ArrayOperationOptions } from "../device-array.ts";
 import type { DType, DTypeName } from "../dtype.ts";
 import { DTypeError, ShapeMismatchError } from "../errors.ts";
 import { elementCount } from "../layout.ts";
@@ -179,6 +179,7 @@ export function matmul(a: DeviceArray, b: DeviceArray, options?: MatmulOptions):
   const out = options?.out;
   if (out !== undefined) {
     checkArrayArg(out, "out", action);
+    checkWritable(out, `${action}: out`);
     if (out.dtype !== dtype) throw new DTypeError(`${action}: out is ${out.dtype.name} but the product is ${dtype.name}; pass an out of ${dtype.name}`);
     if (out.shape.length !== plan.outShape.length || out.shape.some((n, k) => n !== plan.outShape[k])) {
       throw new ShapeMismatchError(`${action}: out has shape ${show(out.shape)} but the product of ${show(a.shape)} and ${show(b.shape)} has ${show(plan.outShape)}`);
@@ -272,6 +273,7 @@ export function dot(a: DeviceArray, b: DeviceArray, options?: MatmulOptions): De
   const P = elementCount(a.shape.slice(0, -1));
   const Q = b.size / Math.max(1, k);
   const perm = [b.ndim - 2, ...[...Array(b.ndim).keys()].filter((x) => x !== b.ndim - 2)];
+  if (options?.out !== undefined) checkWritable(options.out, `${action}: out`);
   const a2 = a.copy({ stream });
   const b2 = b.transpose(perm).copy({ stream });
   try {
@@ -319,6 +321,10 @@ export function outer(a: DeviceArray, b: DeviceArray, options?: MatmulOptions): 
   const action = "outer";
   checkArrayArg(a, "a", action);
   checkArrayArg(b, "b", action);
+  if (options?.out !== undefined) {
+    checkArrayArg(options.out, "out", action);
+    checkWritable(options.out, `${action}: out`);
+  }
   const stream = operationStream(action, options, [a, b]);
   const dtype = resultType([a, b], action);
   const x = contiguousAs(a, dtype, stream);

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { DeviceArray, memoryDevice, operationStream, type ArrayScalar } from "../device-array.ts";
+import { DeviceArray, checkWritable, memoryDevice, operationStream, type ArrayScalar } from "../device-array.ts";
 import { dtypes, type DType, type DTypeName } from "../dtype.ts";
 import { BroadcastError, DTypeError } from "../errors.ts";
 import { broadcastShapes } from "../broadcast.ts";
@@ -190,6 +190,7 @@ export function checkOut(options: ElementwiseOptions | undefined, shape: readonl
   const out = options.out;
   if (out === undefined) return undefined;
   if (!(out instanceof DeviceArray)) throw new TypeError(`${what}: out is a DeviceArray, not ${describeValue(out)}`);
+  checkWritable(out, `${what}: out`);
   if (!sameShape(out.shape, shape)) {
     throw new BroadcastError(`${what}: out has shape [${out.shape.join(", ")}] but the operands broadcast to [${shape.join(", ")}]; pass an out of that shape (an out is written whole, never broadcast)`);
   }

@@ -22,7 +22,7 @@
  *
  * @module
  */
-import { DeviceArray, encodeElement, operationStream, provideAfterReadCheck, type ArrayOperationOptions, type ArrayScalar } from "../device-array.ts";
+import { DeviceArray, checkWritable, encodeElement, operationStream, provideAfterReadCheck, type ArrayOperationOptions, type ArrayScalar } from "../device-array.ts";
 import { dtypes, type DType } from "../dtype.ts";
 import { ArrayLayoutError, DTypeError, IndexError, ShapeMismatchError } from "../errors.ts";
 import { broadcastShapes, broadcastStrides, coalesceAxes, normalizeAxis } from "../broadcast.ts";
@@ -258,6 +258,7 @@ function mergeLayout(shape: readonly number[], stIdx: readonly number[], stA: re
 function checkGather(what: IndexOperation, a: DeviceArray, plan: GatherPlan, given: DeviceArray | undefined): void {
   if (given !== undefined) {
     checkArray(given, `${what}: out`);
+    checkWritable(given, `${what}: out`);
     if (!sameShape(given.shape, plan.shape)) throw new ShapeMismatchError(`${what}: out has shape [${given.shape.join(", ")}] but the result has shape [${plan.shape.join(", ")}]`);
     if (given.dtype !== a.dtype) throw new DTypeError(`${what}: out is ${given.dtype.name} but the array is ${a.dtype.name}`);
   }
@@ -374,6 +375,7 @@ function valuesArray(values: DeviceArray | ArrayScalar, dtype: DType, what: stri
 export function put(a: DeviceArray, indices: DeviceArray | readonly number[], values: DeviceArray | ArrayScalar, options?: PutOptions): void {
   const what = "put";
   checkArray(a, what);
+  checkWritable(a, what);
   checkIndexOperand(indices, what);
   const mode = checkMode(options?.mode, what);
   checkValues(values, a.dtype, what);
@@ -526,6 +528,7 @@ export function compress(condition: DeviceArray, a: DeviceArray, options?: Compr
 export function putMask(a: DeviceArray, mask: DeviceArray, values: DeviceArray | ArrayScalar, options?: ArrayOperationOptions): void {
   const what = "putMask";
   checkArray(a, what);
+  checkWritable(a, what);
   checkArray(mask, `${what}: mask`);
   if (!sameShape(mask.shape, a.shape)) throw new ShapeMismatchError(`${what}: the mask has shape [${mask.shape.join(", ")}] but the array has shape [${a.shape.join(", ")}]; give the mask the array's shape`);
   const m = coalesceAxes(a.shape, [a.strides]);

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { DeviceArray, operationStream } from "../device-array.ts";
+import { DeviceArray, checkWritable, operationStream } from "../device-array.ts";
 import { dtypeOf, dtypes, type DType } from "../dtype.ts";
 import { ArrayLayoutError, DTypeError, ShapeMismatchError } from "../errors.ts";
 import { coalesceAxes, normalizeAxis } from "../broadcast.ts";
@@ -258,6 +258,7 @@ function scan(op: ScanOp, a: DeviceArray, opts: ScanOptions | undefined): Device
   if (a.isClosed) throw new ArrayLayoutError(`${what}: the array was closed`);
   const given = options.out;
   if (given !== undefined && !(given instanceof DeviceArray)) throw new TypeError(`${what}: out is a DeviceArray, not ${describeValue(given)}`);
+  if (given !== undefined) checkWritable(given, `${what}: out`);
   const requested = options.dtype !== undefined ? dtypeOf(options.dtype) : given?.dtype;
   if (options.dtype !== undefined && given !== undefined && given.dtype !== requested) {
     throw new DTypeError(`${what}: dtype is ${requested!.name} but out is ${given.dtype.name}; pass one of them, or both the same`);

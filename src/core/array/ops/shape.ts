@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { DeviceArray, operationStream, type ArrayOperationOptions } from "../device-array.ts";
+import { DeviceArray, checkWritable, operationStream, type ArrayOperationOptions } from "../device-array.ts";
 import { dtypeOf, type DType } from "../dtype.ts";
 import { AxisError, DTypeError, ShapeMismatchError } from "../errors.ts";
 import { broadcastShapes, broadcastStrides, normalizeAxis } from "../broadcast.ts";
@@ -388,6 +388,7 @@ export function concatenate(arrays: readonly DeviceArray[], options?: Concatenat
   if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`${what} takes options { axis?, dtype?, out?, stream? }, got ${describeValue(options)}`);
   const given = options?.out;
   if (given !== undefined && !(given instanceof DeviceArray)) throw new TypeError(`${what}: out is a DeviceArray, not ${describeValue(given)}`);
+  if (given !== undefined) checkWritable(given, `${what}: out`);
   const requested = options?.dtype !== undefined ? dtypeOf(options.dtype) : given?.dtype;
   if (options?.dtype !== undefined && given !== undefined && given.dtype !== requested) throw new DTypeError(`${what}: dtype is ${requested!.name} but out is ${given.dtype.name}`);
   let inputs = arrays;

@@ -18,7 +18,7 @@
  * @module
  */
 import { curand, type curandGenerator_t } from "../../../bindings/curand.ts";
-import { DeviceArray } from "../device-array.ts";
+import { DeviceArray, checkWritable } from "../device-array.ts";
 import { dtypeOf, dtypes, type DType, type DTypeName } from "../dtype.ts";
 import { DTypeError } from "../errors.ts";
 import { elementCount } from "../layout.ts";
@@ -375,6 +375,7 @@ export class Generator {
   shuffle(x: DeviceArray, options?: PermutationOptions): void {
     const action = "Generator.shuffle";
     if (!(x instanceof DeviceArray)) throw new TypeError(`${action}: x is a DeviceArray (shuffled in place), not ${describeValue(x)}`);
+    checkWritable(x, `${action}: x`);
     const { out, stream } = this.#permuted(action, x, options);
     try {
       x.copyFrom(out, { stream });
