@@ -24,7 +24,7 @@
 // The object layer this subject builds on (the root registers Device and DeviceArray, and the array methods).
 import "./index.ts";
 export { DeviceArray, type ArrayScalar, type ArrayOperationOptions, type ReduceOptions, type ReductionName } from "./core/array/device-array.ts";
-export { sum, prod, min, max, mean } from "./core/array/reductions.ts";
+export { sum, prod, min, max, mean, trace } from "./core/array/reductions.ts";
 export { sort, argsort, unique } from "./core/array/ops/sort.ts";
 export { searchsorted, digitize, type DigitizeOptions } from "./core/array/ops/search.ts";
 export { promoteTypes, resultType, canCastSafely, canCastSameKind, type PromotionOperand } from "./core/array/promotion.ts";
@@ -45,6 +45,7 @@ export type {
   ArgReduceOptions,
   AstypeOptions,
   CreationOptions,
+  DiagonalViewOptions,
   DTypeArgument,
   ElementwiseOptions,
   ScanOptions,
@@ -52,6 +53,7 @@ export type {
   SearchSortedOptions,
   SortOptions,
   TakeOptions,
+  TraceOptions,
   VarianceOptions,
 } from "./core/array/options.ts";
 export type { AxisSpec } from "./core/array/broadcast.ts";
@@ -106,6 +108,7 @@ export {
   reshape,
   transpose,
   swapaxes,
+  diagonal,
   moveaxis,
   squeeze,
   expandDims,

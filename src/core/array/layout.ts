@@ -232,6 +232,25 @@ function inferShape(requested: readonly number[], total: number, from: readonly 
   return list;
 }
 
+/**
+ * The layout of the `offset`-th diagonals over axes `axis1` and `axis2` (both already normalised, different): the
+ * other axes in order, then the diagonal's (extent 0 when the offset passes the matrix's edge), stepping along both
+ * axes at once. `offset` > 0 above the main diagonal, < 0 below it.
+ */
+export function diagonalLayout(layout: Layout, offset: number, axis1: number, axis2: number): Layout {
+  const rows = layout.shape[axis1]!;
+  const cols = layout.shape[axis2]!;
+  const r0 = offset >= 0 ? 0 : -offset;
+  const c0 = offset >= 0 ? offset : 0;
+  const len = Math.max(0, Math.min(rows - r0, cols - c0));
+  const keep = layout.shape.map((_, d) => d).filter((d) => d !== axis1 && d !== axis2);
+  return {
+    shape: [...keep.map((d) => layout.shape[d]!), len],
+    strides: [...keep.map((d) => layout.strides[d]!), layout.strides[axis1]! + layout.strides[axis2]!],
+    offset: layout.offset + (len === 0 ? 0 : r0 * layout.strides[axis1]! + c0 * layout.strides[axis2]!),
+  };
+}
+
 /** The layout with its axes permuted (`axes` default: reversed). */
 export function transposeLayout(layout: Layout, axes?: readonly number[]): Layout {
   const nd = layout.shape.length;

@@ -17,7 +17,21 @@ import { PointerArgument } from "../launch/pointer-argument.ts";
 import type { ArrayScalar, DeviceArray } from "./device-array.ts";
 import type { DTypeName } from "./dtype.ts";
 import type { AxisSpec } from "./broadcast.ts";
-import type { ArgReduceOptions, ArrayOperationOptions, AstypeOptions, DTypeArgument, ElementwiseOptions, ReduceOptions, ScanOptions, SearchSortedOptions, SortOptions, TakeOptions, VarianceOptions } from "./options.ts";
+import type {
+  ArgReduceOptions,
+  ArrayOperationOptions,
+  AstypeOptions,
+  DiagonalViewOptions,
+  DTypeArgument,
+  ElementwiseOptions,
+  ReduceOptions,
+  ScanOptions,
+  SearchSortedOptions,
+  SortOptions,
+  TakeOptions,
+  TraceOptions,
+  VarianceOptions,
+} from "./options.ts";
 
 /** An operand of an elementwise operation: an array, or a scalar broadcast to every element. */
 export type ArrayOperand = DeviceArray | ArrayScalar;
@@ -158,6 +172,14 @@ export abstract class ArrayMethods extends PointerArgument {
   /** The mean over `axis` (default: all): float64 for integers and bool, the dtype for floats and complex. */
   mean(options?: ReduceOptions): DeviceArray {
     return implementation("mean")(this as unknown as DeviceArray, options);
+  }
+  /** The sum of the `offset`-th diagonal over `axis1` and `axis2` (see `trace` of `cuda-ts/array`). */
+  trace(options?: TraceOptions): DeviceArray {
+    return implementation("trace")(this as unknown as DeviceArray, options);
+  }
+  /** The `offset`-th diagonals over `axis1` and `axis2`, a view, their axis last (see `diagonal` of `cuda-ts/array`). */
+  diagonal(options?: DiagonalViewOptions): DeviceArray {
+    return implementation("diagonal")(this as unknown as DeviceArray, options);
   }
 
   /** The variance over `axis` (default: all), `ddof` as NumPy; float64 for integers, the real dtype for complex. */

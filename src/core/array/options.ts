@@ -91,3 +91,16 @@ export interface TakeOptions extends ArrayOperationOptions {
   /** The array the result is written into. */
   readonly out?: DeviceArray;
 }
+
+/** Options of `diagonal` and `trace`. */
+export interface DiagonalViewOptions {
+  /** Which diagonal: 0 the main one, positive above it, negative below it (default 0). */
+  readonly offset?: number;
+  /** The first of the two axes the diagonals run over (default 0; negative counts from the end). */
+  readonly axis1?: number;
+  /** The second of the two axes (default 1). */
+  readonly axis2?: number;
+}
+
+/** Options of `trace`: the diagonals summed (as `diagonal`'s) and the stream. */
+export interface TraceOptions extends DiagonalViewOptions, ArrayOperationOptions {}

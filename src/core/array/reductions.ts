@@ -24,6 +24,8 @@ import { elementCount } from "./layout.ts";
 import { describeValue } from "../../errors/describe.ts";
 import { ReductionKernel } from "../kernels/reduction.ts";
 import { ElementwiseKernel } from "../kernels/elementwise.ts";
+import { diagonal } from "./ops/shape.ts";
+import type { TraceOptions } from "./options.ts";
 
 export type { ReduceOptions, ReductionName } from "./device-array.ts";
 
@@ -159,6 +161,7 @@ function reduce(op: ReductionName, array: DeviceArray, opts: ReduceOptions | und
 }
 
 provideArrayMethods({
+  trace: (self, options) => trace(self, options),
   sum: (self, options) => reduce("sum", self, options),
   prod: (self, options) => reduce("prod", self, options),
   min: (self, options) => reduce("min", self, options),
@@ -169,6 +172,16 @@ provideArrayMethods({
 /** The sum of `a`'s elements over `axis` (default: all), on `stream` (also `a.sum(options)`). */
 export function sum(a: DeviceArray, options?: ReduceOptions): DeviceArray {
   return reduce("sum", a, options);
+}
+
+/**
+ * The sum of the `offset`-th diagonal over axes `axis1` and `axis2` (defaults 0, 0 and 1), as NumPy's `trace`: a
+ * 0-d array for a 2-d `a`, one sum per matrix of a stack (the other axes). The sum of {@link diagonal}'s view, in
+ * `sum`'s dtype (int64 for signed integers and bool, uint64 for unsigned ones, as NumPy's). Does not wait for the stream.
+ */
+export function trace(a: DeviceArray, options?: TraceOptions): DeviceArray {
+  const d = diagonal(a, options);
+  return reduce("sum", d, { axis: -1, ...(options?.stream !== undefined ? { stream: options.stream } : {}) });
 }
 
 /** The product of `a`'s elements over `axis` (default: all), on `stream` (also `a.prod(options)`). */

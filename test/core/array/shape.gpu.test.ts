@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Device, DeviceArray, ShapeMismatchError, decodeHalf, encodeHalf, type Stream } from "../../../src/index.ts";
-import { broadcastTo, concatenate, flatten, flip, hstack, moveaxis, ravel, repeat, reshape, split, stack, swapaxes, tile, vstack } from "../../../src/array.ts";
+import { broadcastTo, concatenate, diagonal, flatten, flip, hstack, moveaxis, ravel, repeat, reshape, split, stack, swapaxes, tile, trace, vstack } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 
 const nums = (a: ArrayLike<number | bigint>): number[] => Array.from(a as ArrayLike<number>, (v) => Number(v));
@@ -44,6 +44,24 @@ describe.skipIf(!gpu.available)(`shape operations on a GPU${skipNote}`, () => {
 
   afterAll(() => {
     stream?.close();
+  });
+
+  it("diagonal reads (and writes) the diagonals in place; trace sums them as NumPy does", () => {
+    using x = DeviceArray.from(Int32Array.from(iota(24)), { stream, shape: [2, 3, 4] });
+    // Each matrix's diagonals: [0, 5, 10] and [12, 17, 22]; above the main one [1, 6, 11] and [13, 18, 23].
+    expect(nums(diagonal(x, { axis1: 1, axis2: 2 }).toTypedArraySync())).toEqual([0, 5, 10, 12, 17, 22]);
+    expect(nums(x.diagonal({ axis1: 1, axis2: 2, offset: 1 }).toTypedArraySync())).toEqual([1, 6, 11, 13, 18, 23]);
+    // Across axes 0 and 2: element [i, j, i] for each j (the other axis first), [[0, 13], [4, 17], [8, 21]].
+    expect(nums(diagonal(x, { axis1: 0, axis2: 2 }).toTypedArraySync())).toEqual([0, 13, 4, 17, 8, 21]);
+    using t = trace(x, { axis1: 1, axis2: 2 });
+    expect([t.shape, t.dtype.name]).toEqual([[2], "int64"]);
+    expect(nums(t.toTypedArraySync())).toEqual([15, 51]);
+    using m = DeviceArray.from(Float64Array.from(iota(12)), { stream, shape: [3, 4] });
+    using tm = m.trace({ offset: -1 });
+    expect([tm.shape, nums(tm.toTypedArraySync())]).toEqual([[], [4 + 9]]);
+    // The view writes through: the main diagonal set to -1.
+    diagonal(m).fill(-1);
+    expect(nums(m.toTypedArraySync())).toEqual([-1, 1, 2, 3, 4, -1, 6, 7, 8, 9, -1, 11]);
   });
 
   it("reshape copies where the strides do not allow a view; flatten and ravel of a transposed view", () => {

@@ -13,6 +13,7 @@ import {
   broadcastArrays,
   broadcastTo,
   concatenate,
+  diagonal,
   expandDims,
   flip,
   moveaxis,
@@ -201,3 +202,34 @@ describe("layout errors", () => {
     expect(() => DeviceArray.fromBuffer(Buffer.fromHandle(BASE, 16, { memoryResource: hostResource }), { dtype: "float32", shape: [5] })).toThrow(ArrayLayoutError);
   });
 });
+
+describe("diagonal", () => {
+  it("is a view of the offset-th diagonal, stepping along both axes, the diagonal's axis last", () => {
+    const a = arr([3, 4]); // strides [4, 1]
+    const d = diagonal(a);
+    expect([d.shape, d.strides, d.byteOffset, d.base]).toEqual([[3], [5], 0, a]);
+    const up = diagonal(a, { offset: 1 });
+    expect([up.shape, up.strides, up.byteOffset]).toEqual([[3], [5], 4]);
+    const down = a.diagonal({ offset: -2 });
+    expect([down.shape, down.strides, down.byteOffset]).toEqual([[1], [5], 32]);
+    expect(diagonal(a, { offset: 4 }).shape).toEqual([0]);
+    expect(diagonal(a, { offset: -3 }).shape).toEqual([0]);
+    // A stack: each matrix's diagonal (axes 1 and 2), and the diagonals across axes 0 and 2.
+    const s = arr([2, 3, 3]); // strides [9, 3, 1]
+    const ds = diagonal(s, { axis1: 1, axis2: 2 });
+    expect([ds.shape, ds.strides]).toEqual([[2, 3], [9, 4]]);
+    const dx = diagonal(s, { axis1: -1, axis2: 0, offset: 1 });
+    expect([dx.shape, dx.strides, dx.byteOffset]).toEqual([[3, 1], [3, 10], 9 * 4]);
+    // A transposed view's diagonal is its base's.
+    expect(diagonal(a.T).strides).toEqual([5]);
+  });
+
+  it("refuses fewer than 2 axes, one axis named twice and a fractional offset", () => {
+    const a = arr([3, 4]);
+    expect(() => diagonal(arr([5]))).toThrow(ShapeMismatchError);
+    expect(() => diagonal(a, { axis1: 1, axis2: -1 })).toThrow(AxisError);
+    expect(() => diagonal(a, { axis1: 2 })).toThrow(AxisError);
+    expect(() => diagonal(a, { offset: 0.5 })).toThrow(/offset is an integer/);
+  });
+});
+

@@ -21,7 +21,7 @@ import { decodeBFloat16, decodeHalf, dtypeOf, dtypeOfHostArray, dtypes, encodeBF
 import { DTypeError, ShapeMismatchError, ArrayLayoutError } from "../errors.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
-import { checkShape, elementCount } from "../layout.ts";
+import { checkShape, diagonalLayout, elementCount } from "../layout.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
 import { INTERNAL } from "../../base/internal.ts";
 import type { Stream } from "../../stream.ts";
@@ -507,13 +507,8 @@ export function triu(a: DeviceArray, options?: DiagonalOptions): DeviceArray {
 
 /** The view of the `k`-th diagonal of a 2-d array (internal: `diag` copies it). */
 function diagonalView(a: DeviceArray, k: number): DeviceArray {
-  const [rows, cols] = a.shape as [number, number];
-  const [s0, s1] = a.strides as [number, number];
-  const r0 = k >= 0 ? 0 : -k;
-  const c0 = k >= 0 ? k : 0;
-  const len = Math.max(0, Math.min(rows - r0, cols - c0));
-  const offset = len === 0 ? 0 : (r0 * s0 + c0 * s1) * a.itemsize;
-  return new DeviceArray(INTERNAL, a.buffer, a.dtype, [len], [s0 + s1], a.byteOffset + offset, a, false);
+  const d = diagonalLayout({ shape: a.shape, strides: a.strides, offset: 0 }, k, 0, 1);
+  return new DeviceArray(INTERNAL, a.buffer, a.dtype, d.shape, d.strides, a.byteOffset + d.offset * a.itemsize, a, false);
 }
 
 /**

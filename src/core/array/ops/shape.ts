@@ -20,12 +20,13 @@ import { DeviceArray, checkWritable, operationStream, type ArrayOperationOptions
 import { dtypeOf, type DType } from "../dtype.ts";
 import { AxisError, DTypeError, ShapeMismatchError } from "../errors.ts";
 import { broadcastShapes, broadcastStrides, normalizeAxis } from "../broadcast.ts";
-import { checkShape, contiguousStrides, elementCount, reshapeLayout, sameShape, type SliceSpec } from "../layout.ts";
+import { checkShape, contiguousStrides, diagonalLayout, elementCount, reshapeLayout, sameShape, type SliceSpec } from "../layout.ts";
 import { provideArrayMethods } from "../methods.ts";
-import type { DTypeArgument } from "../options.ts";
+import type { DiagonalViewOptions, DTypeArgument } from "../options.ts";
 import { resultType } from "../promotion.ts";
 import { INTERNAL } from "../../base/internal.ts";
 import { describeValue } from "../../../errors/describe.ts";
+import { ArgumentError } from "../../../errors/base.ts";
 import { castInto } from "./cast.ts";
 
 /** Options of `concatenate` and `stack`. */
@@ -101,6 +102,25 @@ export function transpose(a: DeviceArray, axes?: readonly number[]): DeviceArray
     throw new AxisError(`transpose: axes must name each of the ${a.ndim} axes once, got [${axes.join(", ")}]`);
   }
   return a.transpose(perm);
+}
+
+/**
+ * The `offset`-th diagonals of `a` over axes `axis1` and `axis2`, a view (no copy): the other axes in order, then
+ * the diagonal's, as NumPy's `diagonal` (whose view is read-only; this one may be written, as CuPy's). A 2-d array
+ * gives its diagonal; a stack `[b, n, n]` with `{ axis1: 1, axis2: 2 }` each matrix's.
+ */
+export function diagonal(a: DeviceArray, options?: DiagonalViewOptions): DeviceArray {
+  const what = "diagonal";
+  checkArray(a, what);
+  if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`${what} takes options { offset?, axis1?, axis2? }, got ${describeValue(options)}`);
+  if (a.ndim < 2) throw new ShapeMismatchError(`${what}: needs an array of at least 2 axes, got shape [${a.shape.join(", ")}]`);
+  const offset = options?.offset ?? 0;
+  if (!Number.isSafeInteger(offset)) throw new ArgumentError(`${what}: offset is an integer, got ${describeValue(offset)}`);
+  const i = normalizeAxis(options?.axis1 ?? 0, a.ndim, what);
+  const j = normalizeAxis(options?.axis2 ?? 1, a.ndim, what);
+  if (i === j) throw new AxisError(`${what}: axis1 and axis2 are both axis ${i}; name two different axes`);
+  const d = diagonalLayout({ shape: a.shape, strides: a.strides, offset: 0 }, offset, i, j);
+  return viewWith(a, d.shape, d.strides, a.byteOffset + d.offset * a.itemsize);
 }
 
 /** A view with axes `axis1` and `axis2` exchanged. */
@@ -460,5 +480,6 @@ provideArrayMethods({
   squeeze: (self, axis) => squeeze(self, axis),
   expandDims: (self, axis) => expandDims(self, axis ?? 0),
   swapaxes: (self, axis1, axis2) => swapaxes(self, axis1, axis2),
+  diagonal: (self, options) => diagonal(self, options),
   broadcastTo: (self, shape) => broadcastTo(self, shape),
 });
