@@ -25,25 +25,31 @@ function prepare(a: unknown, options: ReduceOptions | undefined, what: string): 
   return { a, reduce: { ...options, stream } };
 }
 
-/** `a` with each NaN replaced by `value` (a new array), on the reduction's stream. */
-function replaceNaN(a: DeviceArray, value: number, reduce: ReduceOptions): DeviceArray {
-  using nan = isnan(a, { stream: reduce.stream! });
+/** `a` with each element where `nan` is set replaced by `value` (a new array), on the reduction's stream. */
+function replaceNaN(a: DeviceArray, nan: DeviceArray, value: number, reduce: ReduceOptions): DeviceArray {
   return where(nan, value, a, { stream: reduce.stream! });
+}
+
+/** The sum of `a` with NaN as 0, given its NaN mask. */
+function sumSkipping(a: DeviceArray, nan: DeviceArray, reduce: ReduceOptions): DeviceArray {
+  using clean = replaceNaN(a, nan, 0, reduce);
+  return sum(clean, reduce);
 }
 
 /** The sum over `axis` (default: all) treating NaN as 0, as NumPy's `nansum` (the dtype of `sum`). */
 export function nansum(array: DeviceArray, options?: ReduceOptions): DeviceArray {
   const { a, reduce } = prepare(array, options, "nansum");
   if (!holdsNaN(a)) return sum(a, reduce);
-  using clean = replaceNaN(a, 0, reduce);
-  return sum(clean, reduce);
+  using nan = isnan(a, { stream: reduce.stream! });
+  return sumSkipping(a, nan, reduce);
 }
 
 /** The product over `axis` (default: all) treating NaN as 1, as NumPy's `nanprod` (the dtype of `prod`). */
 export function nanprod(array: DeviceArray, options?: ReduceOptions): DeviceArray {
   const { a, reduce } = prepare(array, options, "nanprod");
   if (!holdsNaN(a)) return prod(a, reduce);
-  using clean = replaceNaN(a, 1, reduce);
+  using nan = isnan(a, { stream: reduce.stream! });
+  using clean = replaceNaN(a, nan, 1, reduce);
   return prod(clean, reduce);
 }
 
@@ -54,8 +60,8 @@ export function nanprod(array: DeviceArray, options?: ReduceOptions): DeviceArra
 export function nanmean(array: DeviceArray, options?: ReduceOptions): DeviceArray {
   const { a, reduce } = prepare(array, options, "nanmean");
   if (!holdsNaN(a)) return mean(a, reduce);
-  const total = nansum(a, reduce);
   using nan = isnan(a, { stream: reduce.stream! });
+  const total = sumSkipping(a, nan, reduce);
   using kept = logicalNot(nan, { stream: reduce.stream! });
   using count = countNonzero(kept, reduce);
   // The count is int64: divided into the sum's own dtype (float32 stays float32, as NumPy's nanmean); 0/0 is NaN.
@@ -67,9 +73,9 @@ function nanExtreme(what: "nanmin" | "nanmax", array: DeviceArray, options: Redu
   const { a, reduce } = prepare(array, options, what);
   const plain = what === "nanmin" ? min : max;
   if (!holdsNaN(a)) return plain(a, reduce);
-  using clean = replaceNaN(a, what === "nanmin" ? Infinity : -Infinity, reduce);
-  const extreme = plain(clean, reduce);
   using nan = isnan(a, { stream: reduce.stream! });
+  using clean = replaceNaN(a, nan, what === "nanmin" ? Infinity : -Infinity, reduce);
+  const extreme = plain(clean, reduce);
   using allNaN = all(nan, reduce);
   return where(allNaN, NaN, extreme, { stream: reduce.stream!, out: extreme });
 }
