@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Device, DeviceArray, type Stream } from "../../../src/index.ts";
 import { diff, meshgrid } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { readAndClose } from "../../support/arrays.ts";
 
 describe.skipIf(!gpu.available)(`diff and meshgrid on a GPU${skipNote}`, () => {
   let dev: Device;
@@ -23,14 +24,7 @@ describe.skipIf(!gpu.available)(`diff and meshgrid on a GPU${skipNote}`, () => {
     stream?.close();
   });
 
-  /** The elements of `x` as numbers (bool as 0 and 1), then `x` closed. */
-  const read = (x: DeviceArray): number[] => {
-    try {
-      return Array.from(x.toTypedArraySync({ stream }) as ArrayLike<number | bigint>, Number);
-    } finally {
-      x.close();
-    }
-  };
+  const read = (x: DeviceArray): number[] => readAndClose(x, stream);
 
   it("takes differences of neighbours, n times, along an axis", () => {
     using x = DeviceArray.from(Float64Array.from([1, 4, 9, 16]), { stream });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Device, DeviceArray, type Stream } from "../../../src/index.ts";
 import { nanmax, nanmean, nanmin, nanprod, nansum, ptp } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { readAndClose } from "../../support/arrays.ts";
 
 describe.skipIf(!gpu.available)(`NaN-ignoring reductions on a GPU${skipNote}`, () => {
   let dev: Device;
@@ -24,14 +25,7 @@ describe.skipIf(!gpu.available)(`NaN-ignoring reductions on a GPU${skipNote}`, (
     stream?.close();
   });
 
-  /** The elements of `x` as numbers, then `x` closed. */
-  const read = (x: DeviceArray): number[] => {
-    try {
-      return Array.from(x.toTypedArraySync({ stream }) as ArrayLike<number | bigint>, Number);
-    } finally {
-      x.close();
-    }
-  };
+  const read = (x: DeviceArray): number[] => readAndClose(x, stream);
 
   // [[1, NaN, 3], [NaN, NaN, NaN]]: row 1 is all NaN.
   const data = [1, NaN, 3, NaN, NaN, NaN];

@@ -9,10 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Device, DeviceArray, type Stream } from "../../../src/index.ts";
 import { choice, defaultRng, permutation, seed, shuffle } from "../../../src/array-random.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
-
-function ints(a: ArrayLike<number | bigint>): number[] {
-  return Array.from(a, (x) => Number(x));
-}
+import { numbers as ints, readAndClose } from "../../support/arrays.ts";
 
 /** Whether `xs` holds each of 0..n-1 once. */
 function isPermutation(xs: readonly number[], n: number): boolean {
@@ -47,14 +44,7 @@ describe.skipIf(!gpu.available)(`random permutations and choices on a GPU${skipN
     stream?.close();
   });
 
-  /** The elements of `x`, read, then `x` closed. */
-  const read = (x: DeviceArray): number[] => {
-    try {
-      return ints(x.toTypedArraySync({ stream }) as ArrayLike<number | bigint>);
-    } finally {
-      x.close();
-    }
-  };
+  const read = (x: DeviceArray): number[] => readAndClose(x, stream);
 
   it("permutation(n) holds 0..n-1 once each, int64, in a random order", () => {
     using g = defaultRng(11, { stream });

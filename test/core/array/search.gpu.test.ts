@@ -11,18 +11,7 @@ import { argsort, digitize, searchsorted } from "../../../src/array.ts";
 import { decodeHalf, encodeHalf, type HostArray } from "../../../src/core/array/dtype.ts";
 import { driver } from "../../../src/bindings/driver-entry.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 2 ** 32;
-  };
-}
+import { numbers as ints, readAndClose, seededUniform as rng } from "../../support/arrays.ts";
 
 /** NumPy's order: x before y (NaN after every other value, NaNs equal). */
 function before(x: number | bigint, y: number | bigint): boolean {
@@ -44,10 +33,6 @@ function floatValue(r: () => number): number {
   return Math.floor(r() * 40 - 20) / 4;
 }
 
-function ints(a: ArrayLike<number | bigint>): number[] {
-  return Array.from(a, (x) => Number(x));
-}
-
 describe.skipIf(!gpu.available)(`searchsorted and digitize on a GPU${skipNote}`, () => {
   let dev: Device;
   let stream: Stream;
@@ -63,14 +48,7 @@ describe.skipIf(!gpu.available)(`searchsorted and digitize on a GPU${skipNote}`,
     stream?.close();
   });
 
-  /** The elements of `x`, read, then `x` closed. */
-  const read = (x: DeviceArray): number[] => {
-    try {
-      return ints(x.toTypedArraySync({ stream }) as ArrayLike<number | bigint>);
-    } finally {
-      x.close();
-    }
-  };
+  const read = (x: DeviceArray): number[] => readAndClose(x, stream);
 
   /** Sorted host data of `dtype` (NaN last), and values to search for, some of them from the data. */
   function data(dtype: "float32" | "float64" | "int32" | "int64", n: number, m: number, seed: number): { a: HostArray; v: HostArray; ah: (number | bigint)[]; vh: (number | bigint)[] } {

@@ -13,20 +13,9 @@ import { sortWithIndices } from "../../../src/core/array/ops/sort.ts";
 import { ClosedError } from "../../../src/core/base/errors.ts";
 import { decodeBFloat16, decodeHalf, dtypes, encodeBFloat16, encodeHalf, type DTypeName, type HostArray } from "../../../src/core/array/dtype.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { seededUniform as rng } from "../../support/arrays.ts";
 
 const ALL: DTypeName[] = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float16", "bfloat16", "float32", "float64", "complex64", "complex128"];
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 2 ** 32;
-  };
-}
 
 /** The elements of an array, read to the host, as a plain list. */
 function list(a: DeviceArray): (number | bigint)[] {

@@ -30,6 +30,7 @@ import {
   type SortKeyType,
 } from "../../../src/core/array/ops/sort-kernels.ts";
 import { sortAxis } from "../../../src/core/array/ops/sort.ts";
+import { seededUniform as rng } from "../../support/arrays.ts";
 
 const ALL: DTypeName[] = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float16", "bfloat16", "float32", "float64", "complex64", "complex128"];
 
@@ -124,18 +125,6 @@ interface SimOptions {
   readonly rowLength: number;
   readonly pairs: boolean;
   readonly seed: number;
-}
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 2 ** 32;
-  };
 }
 
 const popc = (x: number): number => {
