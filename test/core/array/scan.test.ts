@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { AxisError, Buffer, DTypeError, DeviceArray, ShapeMismatchError, dtypes, type DType, type MemoryResource } from "../../../src/index.ts";
 import { cumprod, cumsum } from "../../../src/array.ts";
 import { scanDTypes, scanPlan, scanScratchLayout, SCAN_TILES_MIN_LENGTH } from "../../../src/core/array/ops/scan.ts";
-import { SCAN_BLOCK, SCAN_LINES_BYTES, scanAccumulateName, scanLinesLayout, scanOutputAlign, scanSource, scanTileShape } from "../../../src/core/array/ops/scan-source.ts";
+import { SCAN_BLOCK, SCAN_LINES_BYTES, SCAN_STASH_BYTES, scanAccumulateName, scanLinesLayout, scanOutputAlign, scanSource, scanTileShape } from "../../../src/core/array/ops/scan-source.ts";
 
 const BASE = 0x7f00_0000_0000n;
 const hostResource: MemoryResource = {
@@ -140,19 +140,42 @@ describe("scan source", () => {
     expect(h).toContain("return a * b;");
     expect(h).toContain("return (TA)(1);");
     const b = scanSource("sum", dtypes.int8, dtypes.int64, dtypes.int64, false);
-    expect(b).toContain("#define CT_ITEMS 32");
+    expect(b).toContain("#define CT_ITEMS 16");
     expect(b).toContain("#define CT_VEC 16");
+    expect(b).toContain("struct __align__(16) ct_in_pack");
     expect(b).toContain("struct __align__(16) ct_out_pack");
-    expect(scanOutputAlign(dtypes.float32, dtypes.float16)).toBe(8);
+    const c = scanSource("sum", dtypes.int8, dtypes.complex128, dtypes.complex128, false);
+    expect(c).toContain("#define CT_ITEMS 8");
+    expect(c).toContain("#define CT_VEC 8");
+    expect(c).toContain("struct __align__(8) ct_in_pack");
+    expect(scanOutputAlign(dtypes.float32, dtypes.float32, dtypes.float16)).toBe(8);
     expect(scanSource("sum", dtypes.float32, dtypes.int32, dtypes.bool, true)).toContain("return (a != (TA)0);");
   });
 
   it("tile shapes: 16-byte loads, 8 to 32 elements per thread", () => {
-    expect(scanTileShape(dtypes.int8)).toEqual({ items: 32, vec: 16, tile: 32 * SCAN_BLOCK });
-    expect(scanTileShape(dtypes.float16)).toEqual({ items: 32, vec: 8, tile: 32 * SCAN_BLOCK });
-    expect(scanTileShape(dtypes.float32)).toEqual({ items: 32, vec: 4, tile: 32 * SCAN_BLOCK });
-    expect(scanTileShape(dtypes.float64)).toEqual({ items: 16, vec: 2, tile: 16 * SCAN_BLOCK });
-    expect(scanTileShape(dtypes.complex128)).toEqual({ items: 8, vec: 1, tile: 8 * SCAN_BLOCK });
+    expect(scanTileShape(dtypes.int8, dtypes.int32)).toEqual({ items: 32, vec: 16, tile: 32 * SCAN_BLOCK });
+    expect(scanTileShape(dtypes.float16, dtypes.float32)).toEqual({ items: 32, vec: 8, tile: 32 * SCAN_BLOCK });
+    expect(scanTileShape(dtypes.float32, dtypes.float32)).toEqual({ items: 32, vec: 4, tile: 32 * SCAN_BLOCK });
+    expect(scanTileShape(dtypes.float64, dtypes.float64)).toEqual({ items: 16, vec: 2, tile: 16 * SCAN_BLOCK });
+    expect(scanTileShape(dtypes.complex128, dtypes.complex128)).toEqual({ items: 8, vec: 1, tile: 8 * SCAN_BLOCK });
+    // Wide accumulators of narrow inputs: fewer items, so the tile's accumulators fit the shared-memory stash.
+    expect(scanTileShape(dtypes.int32, dtypes.int64)).toEqual({ items: 16, vec: 4, tile: 16 * SCAN_BLOCK });
+    expect(scanTileShape(dtypes.float32, dtypes.float64)).toEqual({ items: 16, vec: 4, tile: 16 * SCAN_BLOCK });
+  });
+
+  it("every input and accumulator pair keeps its tile within the stash's shared memory", () => {
+    const inputs = Object.values(dtypes);
+    const accumulators = [dtypes.int32, dtypes.uint32, dtypes.int64, dtypes.uint64, dtypes.float32, dtypes.float64, dtypes.complex64, dtypes.complex128];
+    for (const input of inputs) {
+      for (const acc of accumulators) {
+        if (acc.itemsize < input.itemsize) continue;
+        const { items, vec, tile } = scanTileShape(input, acc);
+        const what = `${input.name} into ${acc.name}`;
+        expect(tile * acc.itemsize, what).toBeLessThanOrEqual(SCAN_STASH_BYTES);
+        expect(items % vec, what).toBe(0);
+        expect(vec * input.itemsize, what).toBeLessThanOrEqual(16);
+      }
+    }
   });
 });
 
@@ -330,7 +353,7 @@ describe("the single-pass scan, simulated on the CPU", () => {
 
   it("tiles with the look-back's prefixes give the running sum (inclusive and exclusive; full and partial tiles)", () => {
     for (const dtype of [dtypes.float32, dtypes.float64, dtypes.int8, dtypes.complex128]) {
-      const { items, vec, tile } = scanTileShape(dtype);
+      const { items, vec, tile } = scanTileShape(dtype, dtype);
       const n = 2 * tile + 1234;
       const values = Array.from({ length: n }, (_, i) => ((i * 31) % 11) - 5);
       for (const exclusive of [false, true]) {

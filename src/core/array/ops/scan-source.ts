@@ -35,14 +35,24 @@ export const SCAN_MAX_DIMS = 8;
 export const SCAN_LINES_BYTES = 3 * SCAN_MAX_DIMS * 8 + 4 * 8;
 
 /**
- * Elements per thread of the tile kernel, and per 16-byte load: a tile is SCAN_BLOCK × items elements (32 KiB of
- * 4-byte input). Large tiles keep the look-back cheap: a tile's look-back walks back 32 tiles per round trip to L2,
- * so the tiles a second must stay well below 32 per L2 latency at full memory bandwidth.
+ * The bytes of shared memory a tile kernel keeps its scanned tile in while it looks back (SCAN_BLOCK × items
+ * accumulators). Static shared memory stops at 48 KiB, and a smaller stash leaves room for more blocks per
+ * multiprocessor.
  */
-export function scanTileShape(input: DType): { items: number; vec: number; tile: number } {
+export const SCAN_STASH_BYTES = 32 * 1024;
+
+/**
+ * Elements per thread of the tile kernel, and per load (`vec`, 16 bytes where the stash allows): a tile is
+ * SCAN_BLOCK × items elements (32 KiB of 4-byte input). Large tiles keep the look-back cheap: a tile's look-back
+ * walks back 32 tiles per round trip to L2, so the tiles a second must stay well below 32 per L2 latency at full
+ * memory bandwidth. The tile's accumulators (`accumulate`) must fit SCAN_STASH_BYTES, which caps the items of
+ * narrow inputs scanned in wide accumulators (int8 into int64: 16 items; into complex128: 8, loaded 8 bytes at a time).
+ */
+export function scanTileShape(input: DType, accumulate: DType): { items: number; vec: number; tile: number } {
   const size = input.itemsize;
-  const vec = Math.max(1, 16 / size);
-  const items = Math.max(vec, Math.min(scanTuning.maxItems, scanTuning.threadBytes / size));
+  const fit = Math.max(1, Math.floor(SCAN_STASH_BYTES / (SCAN_BLOCK * accumulate.itemsize)));
+  const vec = Math.max(1, Math.min(16 / size, fit));
+  const items = Math.max(vec, Math.min(scanTuning.maxItems, scanTuning.threadBytes / size, fit));
   return { items, vec, tile: SCAN_BLOCK * items };
 }
 
@@ -57,8 +67,8 @@ export function scanTileShape(input: DType): { items: number; vec: number; tile:
 export const scanTuning = { threadBytes: 128, maxItems: 32, minBlocks: 5 };
 
 /** The alignment (bytes) of the output's packs in the tile kernel: a pack is `vec` output elements, at most 16 bytes. */
-export function scanOutputAlign(input: DType, output: DType): number {
-  const { vec } = scanTileShape(input);
+export function scanOutputAlign(input: DType, accumulate: DType, output: DType): number {
+  const { vec } = scanTileShape(input, accumulate);
   return Math.min(16, vec * output.itemsize);
 }
 
@@ -97,8 +107,8 @@ export function scanKernelName(op: ScanOp, input: DType, accumulate: DType, out:
  */
 export function scanSource(op: ScanOp, input: DType, accumulate: DType, out: DType, exclusive: boolean): string {
   const name = scanKernelName(op, input, accumulate, out, exclusive);
-  const { items, vec } = scanTileShape(input);
-  const outAlign = scanOutputAlign(input, out);
+  const { items, vec } = scanTileShape(input, accumulate);
+  const outAlign = scanOutputAlign(input, accumulate, out);
   const k = items / vec;
   const D = SCAN_MAX_DIMS;
   const packedStatus = accumulate.itemsize === 4;
@@ -174,7 +184,7 @@ export function scanSource(op: ScanOp, input: DType, accumulate: DType, out: DTy
           "}",
         ]
       : []),
-    "struct __align__(16) ct_in_pack { TI e[CT_VEC]; };",
+    `struct __align__(${vec * input.itemsize}) ct_in_pack { TI e[CT_VEC]; };`,
     "struct __align__(16) ct_acc_pack { TA e[CT_VEC]; };",
     `struct __align__(${outAlign}) ct_out_pack { TO e[CT_VEC]; };`,
     "",

@@ -61,7 +61,7 @@ interface ScanKernels {
 const kernels = new Map<string, ScanKernels>();
 
 function kernelsFor(device: Device, op: ScanOp, input: DType, accumulate: DType, out: DType, exclusive: boolean): ScanKernels {
-  const key = `${device.id}|${op}|${input.name}|${accumulate.name}|${out.name}|${exclusive ? 1 : 0}|${scanTileShape(input).items}|${scanTuning.minBlocks}`;
+  const key = `${device.id}|${op}|${input.name}|${accumulate.name}|${out.name}|${exclusive ? 1 : 0}|${scanTileShape(input, accumulate).items}|${scanTuning.minBlocks}`;
   let k = kernels.get(key);
   if (k === undefined || k.tiles.isClosed) {
     const name = scanKernelName(op, input, accumulate, out, exclusive);
@@ -185,17 +185,18 @@ function runScan(stream: Stream, plan: ScanPlan, op: ScanOp, input: DType, accum
   if (plan.kind === "empty") return;
   const k = kernelsFor(stream.device, op, input, accumulate, out, exclusive);
   if (plan.kind === "tiles") {
-    const { tile } = scanTileShape(input);
+    const { tile, vec } = scanTileShape(input, accumulate);
     const tiles = Math.ceil(plan.len / tile);
     const layout = scanScratchLayout(tiles, accumulate);
     const scratch = DeviceArray.empty([layout.bytes], dtypes.uint8, { stream });
     try {
       const base = scratch.address;
-      const outAlign = scanOutputAlign(input, out);
+      const outAlign = scanOutputAlign(input, accumulate, out);
+      const inAlign = BigInt(vec * input.itemsize);
       for (const [oi, oo] of plan.lineOffsets) {
         const from = src + BigInt(oi * input.itemsize);
         const to = dst + BigInt(oo * out.itemsize);
-        const aligned = from % 16n === 0n && to % BigInt(outAlign) === 0n ? 1 : 0;
+        const aligned = from % inAlign === 0n && to % BigInt(outAlign) === 0n ? 1 : 0;
         driver.cuMemsetD32Async(base as CUdeviceptr, 0, layout.zeroWords, stream.handle);
         launch(stream, configFor(tiles, SCAN_BLOCK), k.tiles, [
           from,
