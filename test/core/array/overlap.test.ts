@@ -53,3 +53,18 @@ describe("mayShareMemory", () => {
     expect(byteRange(1000, [2, 0], [1, 1], 4)).toEqual([1000, 1000]);
   });
 });
+
+describe("sameElements (when an out may be written in place)", () => {
+  it("holds for the same view, not for shifted, transposed or reinterpreted ones", async () => {
+    const { sameElements } = await import("../../../src/core/array/ops/overlap.ts");
+    const x = arrayAt(0x7f10_0000_0000n, [8, 8]);
+    expect(sameElements(x, x)).toBe(true);
+    expect(sameElements(x, x.slice([0, 8]))).toBe(true);
+    expect(sameElements(x.slice([0, 7]), x.slice([1, 8]))).toBe(false);
+    expect(sameElements(x, x.T)).toBe(false);
+    expect(sameElements(x, x.reshape([64]))).toBe(false);
+    expect(sameElements(x.reshape([64]), x.reshape([64]))).toBe(true);
+    const y = arrayAt(0x7f10_0000_0000n, [8, 8]);
+    expect(sameElements(x, y)).toBe(true);
+  });
+});

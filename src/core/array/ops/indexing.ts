@@ -22,6 +22,7 @@
  *
  * @module
  */
+import { mayShareMemory } from "./overlap.ts";
 import { DeviceArray, checkWritable, encodeElement, operationStream, provideAfterReadCheck, type ArrayOperationOptions, type ArrayScalar } from "../device-array.ts";
 import { dtypes, type DType } from "../dtype.ts";
 import { ArrayLayoutError, DTypeError, IndexError, ShapeMismatchError } from "../errors.ts";
@@ -267,7 +268,8 @@ function checkGather(what: IndexOperation, a: DeviceArray, plan: GatherPlan, giv
 
 function gather(what: IndexOperation, a: DeviceArray, idx: DeviceArray, plan: GatherPlan, mode: Mode, given: DeviceArray | undefined, stream: Stream): DeviceArray {
   const n = elementCount(plan.shape);
-  const direct = given !== undefined && given.isContiguous;
+  // An out that overlaps the source or the indices is written through a temporary: other threads still read them.
+  const direct = given !== undefined && given.isContiguous && !mayShareMemory(given, a) && !mayShareMemory(given, idx);
   const out = direct ? given : DeviceArray.empty(plan.shape, a.dtype, { stream });
   if (n > 0) {
     const k = kernelsFor(stream.device, a.itemsize, idx.dtype);

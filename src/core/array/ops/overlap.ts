@@ -32,3 +32,17 @@ export function mayShareMemory(a: DeviceArray, b: DeviceArray): boolean {
   const [b0, b1] = byteRange(bStart, b.shape, b.strides, b.itemsize);
   return a0 < b1 && b0 < a1;
 }
+
+/**
+ * @internal Whether `a` and `b` are the same elements in the same order: one address, itemsize, shape and strides.
+ * An operation that reads each element before it writes the same position (a scan, an elementwise kernel) may take
+ * such an `out` in place; any other overlap needs a temporary.
+ */
+export function sameElements(a: DeviceArray, b: DeviceArray): boolean {
+  if (a.address !== b.address || a.itemsize !== b.itemsize || a.ndim !== b.ndim) return false;
+  for (let d = 0; d < a.ndim; d++) {
+    if (a.shape[d] !== b.shape[d]) return false;
+    if (a.shape[d]! > 1 && a.strides[d] !== b.strides[d]) return false;
+  }
+  return true;
+}

@@ -15,6 +15,7 @@
  *
  * @module
  */
+import { mayShareMemory, sameElements } from "./overlap.ts";
 import { DeviceArray, checkWritable, operationStream } from "../device-array.ts";
 import { dtypeOf, dtypes, type DType } from "../dtype.ts";
 import { ArrayLayoutError, DTypeError, ShapeMismatchError } from "../errors.ts";
@@ -278,7 +279,9 @@ function scan(op: ScanOp, a: DeviceArray, opts: ScanOptions | undefined): Device
   if (axis === undefined) {
     // The flattened array: one contiguous run in, one out.
     const src = a.isContiguous ? a : a.copy({ stream });
-    const direct = given !== undefined && given.isContiguous;
+    // In place (out the very elements of the input) is safe: each block reads its tile before it writes it. An out
+    // that overlaps the input otherwise goes through a temporary.
+    const direct = given !== undefined && given.isContiguous && (sameElements(given, src) || !mayShareMemory(given, src));
     const dst = direct ? given : DeviceArray.empty(shape, outType, { stream });
     try {
       runScan(stream, scanPlan([a.size], [1], [1], 0), op, a.dtype, accumulate, outType, false, src.address, dst.address);
@@ -289,8 +292,14 @@ function scan(op: ScanOp, a: DeviceArray, opts: ScanOptions | undefined): Device
     }
     return given ?? dst;
   }
-  const dst = given ?? DeviceArray.empty(shape, outType, { stream });
+  const staged = given !== undefined && !sameElements(given, a) && mayShareMemory(given, a);
+  const dst = given !== undefined && !staged ? given : DeviceArray.empty(shape, outType, { stream });
   runScan(stream, scanPlan(a.shape, a.strides, dst.strides, axis), op, a.dtype, accumulate, outType, false, a.address, dst.address);
+  if (staged) {
+    given.copyFrom(dst, { stream });
+    dst.close(stream);
+    return given;
+  }
   return dst;
 }
 

@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { mayShareMemory } from "./overlap.ts";
 import { DeviceArray, checkWritable, operationStream, type ArrayOperationOptions } from "../device-array.ts";
 import { dtypeOf, type DType } from "../dtype.ts";
 import { AxisError, DTypeError, ShapeMismatchError } from "../errors.ts";
@@ -429,7 +430,9 @@ export function concatenate(arrays: readonly DeviceArray[], options?: Concatenat
   );
   if (given !== undefined && !sameShape(given.shape, plan.shape)) throw new ShapeMismatchError(`${what}: out has shape ${show(given.shape)} but the result has shape ${show(plan.shape)}`);
   const stream = operationStream(what, options, [...inputs, ...(given !== undefined ? [given] : [])]);
-  const out = given ?? DeviceArray.empty(plan.shape, plan.dtype, { stream });
+  // An out that overlaps an input is filled through a temporary: a copy into one part could overwrite another input.
+  const staged = given !== undefined && inputs.some((a) => mayShareMemory(given, a));
+  const out = given !== undefined && !staged ? given : DeviceArray.empty(plan.shape, plan.dtype, { stream });
   inputs.forEach((a, k) => {
     if (a.size === 0) return;
     const specs: SliceSpec[] = plan.shape.map((_, d) => (d === plan.axis ? [plan.offsets[k]!, plan.offsets[k]! + shapes[k]![d]!] : null));
@@ -438,6 +441,11 @@ export function concatenate(arrays: readonly DeviceArray[], options?: Concatenat
     if (!sameShape(a.shape, shapes[k]!)) part = viewWith(part, a.shape, contiguousStrides(a.shape));
     castInto(stream, a, part);
   });
+  if (staged) {
+    given.copyFrom(out, { stream });
+    out.close(stream);
+    return given;
+  }
   return out;
 }
 
