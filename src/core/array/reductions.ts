@@ -52,8 +52,8 @@ export function reductionDTypes(op: ReductionName, dtype: DType): { out: DType; 
   }
 }
 
-/** The C++ literal of the largest (`high`) or lowest value of a real dtype. */
-function extreme(d: DType, high: boolean): string {
+/** @internal The C++ literal of the largest (`high`) or lowest value of a real dtype. */
+export function extreme(d: DType, high: boolean): string {
   switch (d.name) {
     case "float32":
       return high ? "__int_as_float(0x7f800000)" : "(-__int_as_float(0x7f800000))";

@@ -61,4 +61,38 @@ describe.skipIf(!gpu.available)(`NaN-ignoring reductions on a GPU${skipNote}`, (
     using p = ptp(f);
     expect([p.dtype.name, read(p.copy({ stream }))]).toEqual(["float32", [3.5]]);
   });
+
+  it("half precision, complex, infinities, many blocks, and an empty nanmin refused", () => {
+    using h = DeviceArray.from(Float32Array.from(data), { stream, shape: [2, 3] }).astype("float16", { stream });
+    using hs = nansum(h, { axis: 1 });
+    expect([hs.dtype.name, read(hs.astype("float32", { stream }))]).toEqual(["float16", [4, 0]]);
+    using hm = nanmin(h, { axis: 1 });
+    expect(read(hm.astype("float32", { stream }))).toEqual([1, NaN]);
+    // A complex element with NaN in either part is skipped.
+    using c = DeviceArray.from(Float32Array.from([1, 2, NaN, 0, 3, -1, 0, NaN]), { stream, dtype: "complex64", shape: [4] });
+    expect(read(nansum(c))).toEqual([4, 1]);
+    expect(read(nanprod(c))).toEqual([5, 5]);
+    // Infinities are numbers: the min of [inf, NaN] is inf, not NaN.
+    using inf = DeviceArray.from(Float64Array.from([Infinity, NaN, -Infinity, NaN]), { stream, shape: [2, 2] });
+    expect(read(nanmin(inf, { axis: 1 }))).toEqual([Infinity, -Infinity]);
+    expect(read(nanmax(inf))).toEqual([Infinity]);
+    // Enough elements for many blocks and the partials' second pass: every third a NaN.
+    const n = (1 << 20) + 77;
+    const big = new Float32Array(n);
+    let kept = 0;
+    for (let i = 0; i < n; i++) {
+      if (i % 3 === 0) big[i] = NaN;
+      else {
+        big[i] = i % 5;
+        kept += i % 5;
+      }
+    }
+    using b = DeviceArray.from(big, { stream });
+    expect(read(nansum(b))).toEqual([kept]);
+    expect(read(nanmax(b))).toEqual([4]);
+    expect(read(nanmean(b))[0]).toBeCloseTo(kept / (n - Math.ceil(n / 3)), 4);
+    using empty = DeviceArray.empty([0, 3], "float32", { stream });
+    expect(() => nanmin(empty, { axis: 0 })).toThrow(/reduces zero elements/);
+    expect(read(nansum(empty, { axis: 0 }))).toEqual([0, 0, 0]);
+  });
 });

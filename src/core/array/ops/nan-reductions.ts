@@ -1,56 +1,94 @@
 /**
- * NumPy's NaN-ignoring reductions (`nansum`, `nanprod`, `nanmean`, `nanmin`, `nanmax`) and `ptp`, composed of the
- * array operations: a NaN is replaced by the reduction's identity (`where`), then the plain reduction runs over the
- * same axes. Integer and bool arrays hold no NaN and reduce as they are. Each composed step is a kernel of its own
- * (a replacement pass, then the reduction), so these move about three times the bytes of a plain `sum`.
+ * NumPy's NaN-ignoring reductions (`nansum`, `nanprod`, `nanmean`, `nanmin`, `nanmax`) and `ptp`. Each NaN-skipping
+ * reduction is one pass of a {@link ReductionKernel} whose map turns a NaN into the reduction's identity (0 for a
+ * sum, 1 for a product, the opposite infinity for a min or max), so it moves the bytes of a plain `sum`;
+ * `nanmean`, `nanmin` and `nanmax` add a second pass that counts the elements that are not NaN (the mean's divisor,
+ * and where every element was NaN). Integer and bool arrays hold no NaN and reduce as they are.
  *
  * @module
  */
 import { DeviceArray, operationStream, type ReduceOptions } from "../device-array.ts";
 import { describeValue } from "../../../errors/describe.ts";
-import { max, mean, min, prod, sum } from "../reductions.ts";
+import type { DType } from "../dtype.ts";
+import { ShapeMismatchError } from "../errors.ts";
+import { normalizeAxes } from "../broadcast.ts";
+import { elementCount } from "../layout.ts";
+import { ReductionKernel } from "../../kernels/reduction.ts";
+import { extreme, max, mean, min, prod, reductionDTypes, sum } from "../reductions.ts";
 import { div, sub } from "./arithmetic.ts";
-import { isnan, logicalNot } from "./math.ts";
+import { logicalNot } from "./math.ts";
 import { where } from "./selection.ts";
-import { all, countNonzero } from "./statistics.ts";
 
 /** Whether `a`'s dtype can hold NaN (floats and complex). */
 const holdsNaN = (a: DeviceArray): boolean => a.dtype.kind === "f" || a.dtype.kind === "c";
 
-/** Checks the array and options; the stream the steps run on. */
-function prepare(a: unknown, options: ReduceOptions | undefined, what: string): { a: DeviceArray; reduce: ReduceOptions } {
-  if (!(a instanceof DeviceArray)) throw new TypeError(`${what} takes a DeviceArray, not ${describeValue(a)}`);
+/** What one NaN-skipping reduction was asked: the array, its stream, the axes (normalised) and keepdims. */
+interface Request {
+  readonly a: DeviceArray;
+  readonly reduce: ReduceOptions;
+  readonly call: { readonly axis: readonly number[]; readonly keepdims: boolean };
+  /** Elements reduced into each result element. */
+  readonly reduced: number;
+}
+
+/** Checks the array and options (axes, keepdims) before anything is queued; the stream the passes run on. */
+function prepare(array: unknown, options: ReduceOptions | undefined, what: string): Request {
+  if (!(array instanceof DeviceArray)) throw new TypeError(`${what} takes a DeviceArray, not ${describeValue(array)}`);
   if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`${what} takes options { axis?, keepdims?, stream? }, got ${describeValue(options)}`);
+  const a = array;
+  const axis = normalizeAxes(options?.axis, a.ndim, what);
+  const keepdims = options?.keepdims ?? false;
+  if (typeof keepdims !== "boolean") throw new TypeError(`${what}: keepdims is a boolean, got ${describeValue(keepdims)}`);
   const stream = operationStream(what, options, [a]);
-  return { a, reduce: { ...options, stream } };
+  return { a, reduce: { ...options, stream }, call: { axis, keepdims }, reduced: elementCount(axis.map((d) => a.shape[d]!)) };
 }
 
-/** `a` with each element where `nan` is set replaced by `value` (a new array), on the reduction's stream. */
-function replaceNaN(a: DeviceArray, nan: DeviceArray, value: number, reduce: ReduceOptions): DeviceArray {
-  return where(nan, value, a, { stream: reduce.stream! });
+/** The map's NaN test and replacement (a NaN is the one value unequal to itself; a complex one in either part). */
+const PREAMBLE = "template <typename V> __device__ __forceinline__ V cuda_ts_nan_as(const V& v, const V& r) { return v != v ? r : v; }";
+
+const kernels = new Map<string, ReductionKernel>();
+
+type Skipping = "sum" | "prod" | "min" | "max" | "count";
+
+/**
+ * The NaN-skipping kernel of `op` for a float or complex `dtype`: "sum" and "prod" in the dtypes of `sum` and `prod`,
+ * "min" and "max" in the dtype itself (floats only), "count" the elements that are not NaN (int64).
+ */
+function skippingKernel(op: Skipping, dtype: DType): ReductionKernel {
+  const key = `${op}|${dtype.name}`;
+  let k = kernels.get(key);
+  if (k !== undefined) return k;
+  const name = `cuda_ts_nan${op}_${dtype.name}`;
+  if (op === "count") {
+    const half = dtype.name === "float16" || dtype.name === "bfloat16";
+    const isNaN = half ? "((float)(x) != (float)(x))" : "(x != x)";
+    k = new ReductionKernel("T x", "int64 y", `${isNaN} ? 0 : 1`, "a + b", "y = a", "0", name, { reduceType: "int64" });
+  } else {
+    const { out, accumulate } = reductionDTypes(op, dtype);
+    const [reduce, identity] =
+      op === "sum" ? ["a + b", "0"] : op === "prod" ? ["a * b", "1"] : op === "min" ? ["(a < b) ? a : b", extreme(accumulate, true)] : ["(a > b) ? a : b", extreme(accumulate, false)];
+    const map = `cuda_ts_nan_as((_type_reduce)(x), (_type_reduce)(${identity}))`;
+    k = new ReductionKernel("T x", `${out.name} y`, map, reduce, `y = (${out.ctype})(a)`, identity, name, { reduceType: accumulate.name, preamble: PREAMBLE });
+  }
+  kernels.set(key, k);
+  return k;
 }
 
-/** The sum of `a` with NaN as 0, given its NaN mask. */
-function sumSkipping(a: DeviceArray, nan: DeviceArray, reduce: ReduceOptions): DeviceArray {
-  using clean = replaceNaN(a, nan, 0, reduce);
-  return sum(clean, reduce);
+/** One pass of the NaN-skipping kernel `op` over the request's axes. */
+function run(op: Skipping, r: Request): DeviceArray {
+  return skippingKernel(op, r.a.dtype).launch(r.reduce.stream!, r.a, r.call) as DeviceArray;
 }
 
 /** The sum over `axis` (default: all) treating NaN as 0, as NumPy's `nansum` (the dtype of `sum`). */
 export function nansum(array: DeviceArray, options?: ReduceOptions): DeviceArray {
-  const { a, reduce } = prepare(array, options, "nansum");
-  if (!holdsNaN(a)) return sum(a, reduce);
-  using nan = isnan(a, { stream: reduce.stream! });
-  return sumSkipping(a, nan, reduce);
+  const r = prepare(array, options, "nansum");
+  return holdsNaN(r.a) ? run("sum", r) : sum(r.a, r.reduce);
 }
 
 /** The product over `axis` (default: all) treating NaN as 1, as NumPy's `nanprod` (the dtype of `prod`). */
 export function nanprod(array: DeviceArray, options?: ReduceOptions): DeviceArray {
-  const { a, reduce } = prepare(array, options, "nanprod");
-  if (!holdsNaN(a)) return prod(a, reduce);
-  using nan = isnan(a, { stream: reduce.stream! });
-  using clean = replaceNaN(a, nan, 1, reduce);
-  return prod(clean, reduce);
+  const r = prepare(array, options, "nanprod");
+  return holdsNaN(r.a) ? run("prod", r) : prod(r.a, r.reduce);
 }
 
 /**
@@ -58,26 +96,28 @@ export function nanprod(array: DeviceArray, options?: ReduceOptions): DeviceArra
  * element is NaN; the dtype of `mean` (float64 for integers, the dtype for floats).
  */
 export function nanmean(array: DeviceArray, options?: ReduceOptions): DeviceArray {
-  const { a, reduce } = prepare(array, options, "nanmean");
-  if (!holdsNaN(a)) return mean(a, reduce);
-  using nan = isnan(a, { stream: reduce.stream! });
-  const total = sumSkipping(a, nan, reduce);
-  using kept = logicalNot(nan, { stream: reduce.stream! });
-  using count = countNonzero(kept, reduce);
+  const r = prepare(array, options, "nanmean");
+  if (!holdsNaN(r.a)) return mean(r.a, r.reduce);
+  const total = run("sum", r);
+  using count = run("count", r);
   // The count is int64: divided into the sum's own dtype (float32 stays float32, as NumPy's nanmean); 0/0 is NaN.
-  return div(total, count, { stream: reduce.stream!, out: total });
+  return div(total, count, { stream: r.reduce.stream!, out: total });
 }
 
-/** `nanmin` and `nanmax`: the extreme with NaN replaced by the opposite infinity, then NaN where all were NaN. */
+/** `nanmin` and `nanmax`: the extreme with NaN as the opposite infinity, then NaN where no element was a number. */
 function nanExtreme(what: "nanmin" | "nanmax", array: DeviceArray, options: ReduceOptions | undefined): DeviceArray {
-  const { a, reduce } = prepare(array, options, what);
-  const plain = what === "nanmin" ? min : max;
-  if (!holdsNaN(a)) return plain(a, reduce);
-  using nan = isnan(a, { stream: reduce.stream! });
-  using clean = replaceNaN(a, nan, what === "nanmin" ? Infinity : -Infinity, reduce);
-  const extreme = plain(clean, reduce);
-  using allNaN = all(nan, reduce);
-  return where(allNaN, NaN, extreme, { stream: reduce.stream!, out: extreme });
+  const r = prepare(array, options, what);
+  const op = what === "nanmin" ? "min" : "max";
+  if (!holdsNaN(r.a)) return (op === "min" ? min : max)(r.a, r.reduce);
+  // The checks of min and max: ordered dtypes only, and no empty reduction (it has no identity).
+  reductionDTypes(op, r.a.dtype);
+  if (r.reduced === 0) {
+    throw new ShapeMismatchError(`${what}: reducing [${r.a.shape.join(", ")}] over axes [${r.call.axis.join(", ")}] reduces zero elements, and ${what} has no identity; reduce a non-empty array`);
+  }
+  const extremes = run(op, r);
+  using count = run("count", r);
+  using none = logicalNot(count, { stream: r.reduce.stream! });
+  return where(none, NaN, extremes, { stream: r.reduce.stream!, out: extremes });
 }
 
 /** The least element over `axis` (default: all) ignoring NaN, as NumPy's `nanmin`: NaN where every element is NaN. */
