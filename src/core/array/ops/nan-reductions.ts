@@ -43,18 +43,19 @@ function prepare(array: unknown, options: ReduceOptions | undefined, what: strin
   return { a, reduce: { ...options, stream }, call: { axis, keepdims }, reduced: elementCount(axis.map((d) => a.shape[d]!)) };
 }
 
-/** The map's NaN test and replacement (a NaN is the one value unequal to itself; a complex one in either part). */
-const PREAMBLE = "template <typename V> __device__ __forceinline__ V cuda_ts_nan_as(const V& v, const V& r) { return v != v ? r : v; }";
+/** @internal The map's NaN test and replacement (a NaN is the one value unequal to itself; a complex one in either part). */
+export const NAN_PREAMBLE = "template <typename V> __device__ __forceinline__ V cuda_ts_nan_as(const V& v, const V& r) { return v != v ? r : v; }";
 
 const kernels = new Map<string, ReductionKernel>();
 
-type Skipping = "sum" | "prod" | "min" | "max" | "count";
+/** @internal The NaN-skipping reductions' kernels. */
+export type Skipping = "sum" | "prod" | "min" | "max" | "count";
 
 /**
- * The NaN-skipping kernel of `op` for a float or complex `dtype`: "sum" and "prod" in the dtypes of `sum` and `prod`,
+ * @internal The NaN-skipping kernel of `op` for a float or complex `dtype`: "sum" and "prod" in the dtypes of `sum` and `prod`,
  * "min" and "max" in the dtype itself (floats only), "count" the elements that are not NaN (int64).
  */
-function skippingKernel(op: Skipping, dtype: DType): ReductionKernel {
+export function skippingKernel(op: Skipping, dtype: DType): ReductionKernel {
   const key = `${op}|${dtype.name}`;
   let k = kernels.get(key);
   if (k !== undefined) return k;
@@ -68,7 +69,7 @@ function skippingKernel(op: Skipping, dtype: DType): ReductionKernel {
     const [reduce, identity] =
       op === "sum" ? ["a + b", "0"] : op === "prod" ? ["a * b", "1"] : op === "min" ? ["(a < b) ? a : b", extreme(accumulate, true)] : ["(a > b) ? a : b", extreme(accumulate, false)];
     const map = `cuda_ts_nan_as((_type_reduce)(x), (_type_reduce)(${identity}))`;
-    k = new ReductionKernel("T x", `${out.name} y`, map, reduce, `y = (${out.ctype})(a)`, identity, name, { reduceType: accumulate.name, preamble: PREAMBLE });
+    k = new ReductionKernel("T x", `${out.name} y`, map, reduce, `y = (${out.ctype})(a)`, identity, name, { reduceType: accumulate.name, preamble: NAN_PREAMBLE });
   }
   kernels.set(key, k);
   return k;
