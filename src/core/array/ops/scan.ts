@@ -281,7 +281,8 @@ function scan(op: ScanOp, a: DeviceArray, opts: ScanOptions | undefined): Device
     const src = a.isContiguous ? a : a.copy({ stream });
     // In place (out the very elements of the input) is safe: each block reads its tile before it writes it. An out
     // that overlaps the input otherwise goes through a temporary.
-    const direct = given !== undefined && given.isContiguous && (sameElements(given, src) || !mayShareMemory(given, src));
+    const inPlace = given !== undefined && given.address === src.address && given.itemsize === src.itemsize; // both contiguous runs
+    const direct = given !== undefined && given.isContiguous && (inPlace || !mayShareMemory(given, src));
     const dst = direct ? given : DeviceArray.empty(shape, outType, { stream });
     try {
       runScan(stream, scanPlan([a.size], [1], [1], 0), op, a.dtype, accumulate, outType, false, src.address, dst.address);
