@@ -63,7 +63,8 @@ describe.skipIf(!gpu.available)(`NaN-ignoring reductions on a GPU${skipNote}`, (
   });
 
   it("half precision, complex, infinities, many blocks, and an empty nanmin refused", () => {
-    using h = DeviceArray.from(Float32Array.from(data), { stream, shape: [2, 3] }).astype("float16", { stream });
+    using f = DeviceArray.from(Float32Array.from(data), { stream, shape: [2, 3] });
+    using h = f.astype("float16", { stream });
     using hs = nansum(h, { axis: 1 });
     expect([hs.dtype.name, read(hs.astype("float32", { stream }))]).toEqual(["float16", [4, 0]]);
     using hm = nanmin(h, { axis: 1 });
