@@ -291,8 +291,8 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends ArrayMethods {
   readonly #contiguous: boolean;
   /** The address of element [0, ...] as a number (device addresses fit 53 bits), read on first use; -1 before. */
   #addressNumber = -1;
-  /** Made read-only (fromBuffer's `readOnly`); views inherit it from their base. */
-  #readOnly = false;
+  /** Read-only: set by fromBuffer's `readOnly` (before any view exists), copied from the base into each view. */
+  #readOnly: boolean;
 
   static {
     addressOf = (a) => {
@@ -330,6 +330,7 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends ArrayMethods {
     this.strides = Object.freeze([...strides]);
     this.byteOffset = byteOffset;
     this.base = base;
+    this.#readOnly = base !== undefined && base.#readOnly;
     this.stream = stream;
     this.#ownsBuffer = ownsBuffer;
     this.#size = elementCount(shape);
@@ -410,7 +411,7 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends ArrayMethods {
    * writable copy.
    */
   get readOnly(): boolean {
-    return this.#readOnly || (this.base?.readOnly ?? false);
+    return this.#readOnly;
   }
 
   /** The number of elements. */

@@ -130,9 +130,8 @@ const DTYPE_INDEX: ReadonlyMap<DType, number> = new Map(Object.values(dtypes).ma
  * 2,888 and 2,855 at 16 waves); the strided kernel at 64 waves (a row broadcast over 16384 x 16384: 2,442 against
  * 2,380 at one wave and 1,788 uncapped); its packed form (see {@link StridedShape.vec}) with no cap (the same
  * broadcast: 2,901 against 2,559 at 64 waves and 2,251 at 8); the one-element kernel takes the strided kernel's cap.
- * `vectorBlock`: the vectorised kernel's block size (0: the occupancy API's choice; waves count in its blocks).
  */
-export const elementwiseTuning = { vectorWaves: 64, waves: 64, packedWaves: Number.POSITIVE_INFINITY, vectorBlock: 0 };
+export const elementwiseTuning = { vectorWaves: 64, waves: 64, packedWaves: Number.POSITIVE_INFINITY };
 
 /** The most blocks a grid's x dimension takes. */
 const MAX_GRID_X = 2 ** 31 - 1;
@@ -426,10 +425,8 @@ export class ElementwiseKernel {
   #launchContiguous(s: Stream, inst: Instance, binding: Binding, kernelArgs: KernelArgument[], n: number): void {
     const v = inst.vector;
     if (v !== undefined && aligned(this.params, kernelArgs, binding, v.width)) {
-      const block = elementwiseTuning.vectorBlock || v.block;
-      const resident = block === v.block ? v.maxGrid : Math.ceil((v.maxGrid * v.block) / block);
-      const grid = Math.max(1, Math.min(Math.ceil(n / v.width / block), resident * elementwiseTuning.vectorWaves, MAX_GRID_X));
-      launch(s, configFor(grid, block), v.kernel, kernelArgs);
+      const grid = Math.max(1, Math.min(Math.ceil(n / v.width / v.block), v.maxGrid * elementwiseTuning.vectorWaves, MAX_GRID_X));
+      launch(s, configFor(grid, v.block), v.kernel, kernelArgs);
     } else {
       const grid = Math.max(1, Math.min(Math.ceil(n / inst.block), inst.maxGrid * elementwiseTuning.waves));
       launch(s, configFor(grid, inst.block), inst.kernel, kernelArgs);
