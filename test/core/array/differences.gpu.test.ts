@@ -71,4 +71,19 @@ describe.skipIf(!gpu.available)(`diff and meshgrid on a GPU${skipNote}`, () => {
     expect([vx!.shape, vx!.strides, vx!.base !== undefined]).toEqual([[2, 3], [0, 1], true]);
     expect(read(vx!.copy({ stream }))).toEqual([1, 2, 3, 1, 2, 3]);
   });
+
+  it("hands out a flattened copy of a transposed input as a view that frees it when closed", () => {
+    using flat = DeviceArray.from(Float32Array.from([1, 2, 3, 4]), { stream });
+    const m = flat.reshape([2, 2]);
+    using y = DeviceArray.from(Float32Array.from([10, 20, 30]), { stream });
+    // m.T flattened is [1, 3, 2, 4]: no flat view of it exists, so meshgrid copies it first.
+    const [vx, vy] = meshgrid([m.transpose(), y], { copy: false });
+    expect([vx!.shape, vx!.strides, vx!.base]).toEqual([[3, 4], [0, 1], undefined]);
+    expect(vx!.buffer).not.toBe(m.buffer);
+    expect(vy!.buffer).toBe(y.buffer);
+    expect(read(vx!.copy({ stream }))).toEqual([1, 3, 2, 4, 1, 3, 2, 4, 1, 3, 2, 4]);
+    vx!.close();
+    expect(vx!.buffer.isClosed).toBe(true);
+    expect(m.isClosed).toBe(false);
+  });
 });

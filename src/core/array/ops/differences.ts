@@ -11,7 +11,7 @@ import { ShapeMismatchError } from "../errors.ts";
 import { normalizeAxis } from "../broadcast.ts";
 import { full } from "./creation.ts";
 import { ne, sub } from "./arithmetic.ts";
-import { broadcastTo, concatenate, reshape } from "./shape.ts";
+import { broadcastTo, concatenate, ownedView, reshape } from "./shape.ts";
 import { resultType } from "../promotion.ts";
 
 /** Options of `diff`. */
@@ -83,7 +83,10 @@ export interface MeshgridOptions extends ArrayOperationOptions {
   readonly indexing?: "xy" | "ij";
   /** Views with extent 1 on every axis but their own, instead of full arrays (default false). */
   readonly sparse?: boolean;
-  /** Whether the full arrays are copies (default true); false gives read views of the inputs broadcast (stride 0). */
+  /**
+   * Whether the full arrays are copies (default true); false gives views of the inputs broadcast (stride 0), or of a
+   * flattened copy of an input whose strides allow no flat view (that view owns the copy: closing it frees it).
+   */
   readonly copy?: boolean;
 }
 
@@ -121,7 +124,8 @@ export function meshgrid(arrays: readonly DeviceArray[], options?: MeshgridOptio
     const along = reshape(x, own, { stream });
     if (options?.sparse === true) return along;
     const wide = broadcastTo(along, shape);
-    if (options?.copy === false) return wide;
+    // Over a copy reshape made (an input whose strides allow no view), the view owns the copy: closing it frees it.
+    if (options?.copy === false) return along.base === undefined ? ownedView(along, wide) : wide;
     const out = wide.copy({ stream });
     if (along.base === undefined) along.close(stream); // reshape's own copy (a view always has a base)
     return out;

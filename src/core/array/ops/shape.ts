@@ -72,6 +72,14 @@ export function viewWith<N extends DType["name"]>(a: DeviceArray<N>, shape: read
   return new DeviceArray<N>(INTERNAL, a.buffer, a.dtype, shape, strides, byteOffset, a, false);
 }
 
+/**
+ * @internal A view of `owner`'s memory in `view`'s layout that owns that memory: closing it frees the memory. For an
+ * array an operation allocated for itself (no base) and hands out only through the view; `owner` is dropped.
+ */
+export function ownedView<N extends DType["name"]>(owner: DeviceArray<N>, view: DeviceArray<N>): DeviceArray<N> {
+  return new DeviceArray<N>(INTERNAL, owner.buffer, owner.dtype, view.shape, view.strides, view.byteOffset, undefined, true, owner.stream);
+}
+
 // ---- views ----
 
 /**
