@@ -1,0 +1,312 @@
+/**
+ * Order statistics of arrays, as NumPy's: `median`, `quantile` and `percentile` (the reduced axes sorted once, then
+ * the order statistics each quantile needs read from every sorted slice as views and interpolated). Composed from
+ * `sort`, slicing views and elementwise operations; no kernel of their own.
+ *
+ * ```ts
+ * const m = median(x, { axis: 0 });                          // per column
+ * const q = quantile(x, [0.25, 0.5, 0.75], { axis: -1 });    // [3, ...]: the quartiles of each row
+ * const p = percentile(x, 90, { method: "nearest" });
+ * ```
+ *
+ * Every check (dtypes, axes, q, methods, outs) comes before anything is queued on the stream, and nothing
+ * waits for it.
+ *
+ * @module
+ */
+import { DeviceArray, checkWritable, operationStream, type ReduceOptions } from "../device-array.ts";
+import { dtypes, type DType } from "../dtype.ts";
+import { DTypeError, ShapeMismatchError } from "../errors.ts";
+import { ArgumentError } from "../../../errors/base.ts";
+import { describeValue } from "../../../errors/describe.ts";
+import { normalizeAxes, reducedShape } from "../broadcast.ts";
+import { elementCount, sameShape } from "../layout.ts";
+import { canCastSameKind } from "../promotion.ts";
+import { add, div, mul, sub } from "./arithmetic.ts";
+import { astype, castInto } from "./cast.ts";
+import { isnan } from "./math.ts";
+import { where } from "./selection.ts";
+import { sort } from "./sort.ts";
+import { reshape, squeeze } from "./shape.ts";
+import type { Stream } from "../../stream.ts";
+
+// ---- median, quantile, percentile ----
+
+/**
+ * How a quantile between two order statistics is taken, as NumPy's `method` (with the virtual index `i = q * (n - 1)`
+ * into a sorted slice of `n` elements): "linear" (the default: `a[⌊i⌋]` and `a[⌊i⌋ + 1]` interpolated), "lower"
+ * (`a[⌊i⌋]`), "higher" (`a[⌈i⌉]`), "nearest" (the closer of the two, a tie to the even index, as NumPy's) or
+ * "midpoint" (the two averaged, or the one where `i` is an integer).
+ */
+export type QuantileMethod = "linear" | "lower" | "higher" | "nearest" | "midpoint";
+
+const METHODS: readonly QuantileMethod[] = ["linear", "lower", "higher", "nearest", "midpoint"];
+
+/** Options of `median`: the reduction's axes and keepdims, and an `out`. */
+export interface MedianOptions extends ReduceOptions {
+  /**
+   * The array the result is written into: the result's shape, a dtype the result converts to under "same_kind"
+   * casting (a float or complex dtype).
+   */
+  readonly out?: DeviceArray;
+}
+
+/** Options of `quantile` and `percentile`: those of `median` and the method. */
+export interface QuantileOptions extends MedianOptions {
+  /** How a quantile between two elements is taken (default "linear"). */
+  readonly method?: QuantileMethod;
+}
+
+/**
+ * @internal What one quantile reads from a sorted slice (exported for tests): the positions of the two order
+ * statistics, the weight `t` of the upper one (0: the lower one alone), and how the two combine: NumPy's
+ * interpolation (`lerp`) or their mean (`median`'s, as NumPy's median takes the mean of the middle elements).
+ */
+export interface QuantilePick {
+  readonly lower: number;
+  readonly upper: number;
+  readonly t: number;
+  readonly combine: "lerp" | "mean";
+}
+
+/** `x` rounded to the nearest integer, a tie to the even one (NumPy's `around`). */
+function roundHalfEven(x: number): number {
+  const f = Math.floor(x);
+  const d = x - f;
+  if (d !== 0.5) return d < 0.5 ? f : f + 1;
+  return f % 2 === 0 ? f : f + 1;
+}
+
+/**
+ * @internal The order statistics the quantile `q` (in [0, 1]) of a sorted slice of `n` (> 0) elements reads, by
+ * `method` or for the median (exported for tests): NumPy's virtual index `(n - 1) * q`, its floor and the next
+ * position (both the last at the end), and the fraction between them.
+ */
+export function quantilePick(n: number, q: number, method: QuantileMethod | "median"): QuantilePick {
+  const v = (n - 1) * q;
+  const one = (k: number): QuantilePick => ({ lower: k, upper: k, t: 0, combine: "lerp" });
+  switch (method) {
+    case "lower":
+      return one(Math.floor(v));
+    case "higher":
+      return one(Math.min(Math.ceil(v), n - 1));
+    case "nearest":
+      return one(Math.min(roundHalfEven(v), n - 1));
+    case "midpoint":
+    case "median": {
+      const lo = Math.floor(v);
+      const combine = method === "median" ? "mean" : "lerp";
+      return lo >= n - 1 || lo === v ? { ...one(Math.min(lo, n - 1)), combine } : { lower: lo, upper: lo + 1, t: 0.5, combine };
+    }
+    case "linear": {
+      const lo = Math.floor(v);
+      return lo >= n - 1 || lo === v ? one(Math.min(lo, n - 1)) : { lower: lo, upper: lo + 1, t: v - lo, combine: "lerp" };
+    }
+  }
+}
+
+/**
+ * @internal The dtype of a median or quantile of `dtype` (exported for tests): float64 for bool and integers, the
+ * dtype itself for floats; complex is refused.
+ */
+export function orderStatisticDType(dtype: DType, what: string): DType {
+  if (dtype.kind === "c") {
+    throw new DTypeError(
+      `${what}: a is ${dtype.name}, and complex numbers have no ${what} here (NumPy sorts them by real part, then imaginary part, but a ${what} in that order is rarely what is wanted); take the ${what} of real(a), imag(a) or abs(a) instead`,
+    );
+  }
+  return dtype.kind === "f" ? dtype : dtypes.float64;
+}
+
+/** The quantiles asked for, checked on the host: each in [0, `scale`], divided by `scale`. */
+function checkQ(q: unknown, scale: number, what: string): { qs: number[]; scalar: boolean } {
+  const range = `[0, ${scale}]`;
+  const fix = `pass ${scale === 1 ? "fractions from 0 to 1 (percentile takes percents)" : "percents from 0 to 100 (quantile takes fractions)"}`;
+  if (typeof q === "number") {
+    if (!(q >= 0 && q <= scale)) throw new ArgumentError(`${what}: q is a number in ${range} or a list of them, got ${describeValue(q)}; ${fix}`);
+    return { qs: [q / scale], scalar: true };
+  }
+  if (!Array.isArray(q)) throw new ArgumentError(`${what}: q is a number in ${range} or a list of them, got ${describeValue(q)}; ${fix}`);
+  const qs = (q as readonly unknown[]).map((x, k) => {
+    if (typeof x !== "number" || !(x >= 0 && x <= scale)) throw new ArgumentError(`${what}: q[${k}] is ${describeValue(x)}, not a number in ${range}; ${fix}`);
+    return x / scale;
+  });
+  return { qs, scalar: false };
+}
+
+/** What one median or quantile call was asked, checked: the array, its reduced axes, the result's shape and dtype. */
+interface OrderRequest {
+  readonly what: string;
+  readonly a: DeviceArray;
+  readonly axes: readonly number[];
+  readonly keepdims: boolean;
+  readonly picks: readonly ((n: number) => QuantilePick)[];
+  /** The result's shape: q's axis (a list of q), then the kept axes (the reduced ones as 1 with keepdims). */
+  readonly shape: readonly number[];
+  readonly scalar: boolean;
+  readonly dtype: DType;
+  readonly out: DeviceArray | undefined;
+}
+
+/** Checks `median`'s and `quantile`'s array and options before anything is queued. */
+function checkOrderRequest(what: string, array: unknown, options: QuantileOptions | undefined, qs: readonly number[], scalar: boolean, median: boolean): OrderRequest {
+  if (!(array instanceof DeviceArray)) throw new TypeError(`${what} takes a DeviceArray, not ${describeValue(array)}`);
+  if (options !== undefined && (options === null || typeof options !== "object")) {
+    throw new TypeError(`${what} takes options { axis?, keepdims?, ${median ? "" : "method?, "}out?, stream? }, got ${describeValue(options)}`);
+  }
+  const a = array;
+  const dtype = orderStatisticDType(a.dtype, what);
+  const axes = normalizeAxes(options?.axis, a.ndim, what);
+  const keepdims = options?.keepdims ?? false;
+  if (typeof keepdims !== "boolean") throw new TypeError(`${what}: keepdims is a boolean, got ${describeValue(keepdims)}`);
+  const method = median ? "median" : (options?.method ?? "linear");
+  if (method !== "median" && !(METHODS as readonly unknown[]).includes(method)) {
+    throw new ArgumentError(`${what}: method is one of ${METHODS.map((m) => `"${m}"`).join(", ")}, got ${describeValue(method)}`);
+  }
+  const shape = [...(scalar ? [] : [qs.length]), ...reducedShape(a.shape, axes, keepdims)];
+  const out = options?.out;
+  if (out !== undefined) {
+    if (!(out instanceof DeviceArray)) throw new TypeError(`${what}: out is a DeviceArray, not ${describeValue(out)}`);
+    checkWritable(out, `${what}: out`);
+    if (!sameShape(out.shape, shape)) throw new ShapeMismatchError(`${what}: out has shape [${out.shape.join(", ")}] but the result has shape [${shape.join(", ")}]; pass an out of that shape`);
+    if (!canCastSameKind(dtype, out.dtype)) {
+      throw new DTypeError(`${what}: the result is ${dtype.name} and cannot be stored in a ${out.dtype.name} out under "same_kind" casting; pass an out of a float dtype (${dtype.name})`);
+    }
+  }
+  return { what, a, axes, keepdims, picks: qs.map((q) => (n: number) => quantilePick(n, q, method)), shape, scalar, dtype, out };
+}
+
+/**
+ * The slices of `a` over `axes` sorted: a new contiguous array [...kept extents, n] (the kept axes in order, then the
+ * reduced axes merged into one and sorted). One copy where the reduced axes are not already a contiguous run.
+ */
+function sortedSlices(a: DeviceArray, axes: readonly number[], stream: Stream): DeviceArray {
+  const kept = [...a.shape.keys()].filter((d) => !axes.includes(d));
+  const n = elementCount(axes.map((d) => a.shape[d]!));
+  const moved = a.transpose([...kept, ...axes]);
+  const rows = reshape(moved, [...kept.map((d) => a.shape[d]!), n], { stream });
+  try {
+    return sort(rows, { axis: -1, stream });
+  } finally {
+    if (rows.base === undefined) rows.close(stream); // reshape's own copy (a view always has a base)
+  }
+}
+
+/** Computes a median or quantile request (see {@link quantile}). */
+function orderStatistics(r: OrderRequest, options: ReduceOptions | undefined): DeviceArray {
+  const { what, a, axes, dtype } = r;
+  const stream = operationStream(what, options, [a, ...(r.out !== undefined ? [r.out] : [])]);
+  const result = r.out ?? DeviceArray.empty(r.shape, dtype, { stream });
+  const n = elementCount(axes.map((d) => a.shape[d]!));
+  if (result.size === 0) return result;
+  // An empty slice has no order statistics: NaN, as NumPy's median of an empty slice (NumPy warns; its quantile raises).
+  if (n === 0) {
+    result.fill(result.dtype.kind === "c" ? [NaN, 0] : NaN, { stream });
+    return result;
+  }
+  // Half-precision results are computed in float32 and rounded once; integers and bool in float64.
+  const compute = dtype.name === "float16" || dtype.name === "bfloat16" ? dtypes.float32 : dtype;
+  const temps: DeviceArray[] = [];
+  try {
+    const sorted = sortedSlices(a, axes, stream);
+    temps.push(sorted);
+    const lead = sorted.shape.slice(0, -1).map(() => null);
+    const at = (k: number): DeviceArray => sorted.slice(...lead, k);
+    // A slice holding a NaN has it last once sorted, and its quantiles are NaN (as NumPy's).
+    const last = at(n - 1);
+    const nan = a.dtype.kind === "f" ? isnan(last, { stream }) : undefined;
+    if (nan !== undefined) temps.push(nan);
+    r.picks.forEach((pickOf, j) => {
+      const slot = r.scalar ? result : result.slice(j);
+      // The result's slot with the kept axes alone (keepdims' axes of extent 1 dropped), as the sorted slices' views.
+      const into = r.keepdims && axes.length > 0 ? squeeze(slot, axes) : slot;
+      const p = pickOf(n);
+      // This quantile's temporaries, closed once its value is queued.
+      const own: DeviceArray[] = [];
+      const temp = (x: DeviceArray): DeviceArray => {
+        own.push(x);
+        return x;
+      };
+      const inCompute = (x: DeviceArray): DeviceArray => (x.dtype === compute ? x : temp(astype(x, compute, { stream })));
+      try {
+        if (p.t === 0) castInto(stream, at(p.lower), into);
+        else if (p.combine === "mean") {
+          const s = temp(add(inCompute(at(p.lower)), inCompute(at(p.upper)), { stream }));
+          div(s, 2, { stream, out: into });
+        } else {
+          // NumPy's lerp: lo + (hi - lo) * t below t = 0.5, hi - (hi - lo) * (1 - t) from it (exact at both ends).
+          const lo = inCompute(at(p.lower));
+          const hi = inCompute(at(p.upper));
+          const d = temp(sub(hi, lo, { stream }));
+          if (p.t < 0.5) {
+            mul(d, p.t, { stream, out: d });
+            add(lo, d, { stream, out: into });
+          } else {
+            mul(d, 1 - p.t, { stream, out: d });
+            sub(hi, d, { stream, out: into });
+          }
+        }
+        if (nan !== undefined) where(nan, last, into, { stream, out: into });
+      } finally {
+        for (const t of own) t.close(stream);
+      }
+    });
+    return result;
+  } catch (e) {
+    if (r.out === undefined) result.close(stream);
+    throw e;
+  } finally {
+    for (const t of temps) t.close(stream);
+  }
+}
+
+/**
+ * The median of `a` over `axis` (default: every element), as NumPy's `median`: the middle element of each sorted
+ * slice, or the mean of the two middle ones for an even count. float64 for bool and integers, the dtype for floats
+ * (float16 stays float16, averaged in float32); complex is a DTypeError. A slice holding a NaN gives NaN; an empty
+ * slice gives NaN (NumPy's too, with a warning). Sorts the slices (one sort over a copy of the reduced axes); a new
+ * array (or `out`); does not wait for the stream.
+ *
+ * ```ts
+ * median(x);                                    // [1, 3, 2, 4] → 2.5 (a 0-d array)
+ * median(m, { axis: 0, keepdims: true });       // [1, n]: per column
+ * ```
+ */
+export function median(a: DeviceArray, options?: MedianOptions): DeviceArray {
+  return orderStatistics(checkOrderRequest("median", a, options, [0.5], true, true), options);
+}
+
+/**
+ * The `q`-th quantiles of `a` over `axis` (default: every element), as NumPy's `quantile`: `q` a number in [0, 1]
+ * (the kept axes' shape) or a list of them (q's axis first, as NumPy's), each taken from the sorted slices by `method`
+ * (default "linear": `i = q * (n - 1)` interpolated between `a[⌊i⌋]` and the next element; see
+ * {@link QuantileMethod}). float64 for bool and integers (NumPy keeps the integer dtype for "lower", "higher" and
+ * "nearest"), the dtype for floats (a list of q too, where NumPy gives float64); complex is a DTypeError. Integers
+ * interpolate in float64, half precision in float32. A slice holding a NaN gives NaN; an empty slice NaN (NumPy
+ * raises). A position that falls on one element gives that element. A new array (or `out`); does not wait for the
+ * stream.
+ *
+ * ```ts
+ * quantile(x, 0.25);                               // [1, 2, 3, 4] → 1.75
+ * quantile(x, [0.25, 0.75], { method: "lower" });  // [1, 3]
+ * quantile(m, 0.5, { axis: 1, keepdims: true });   // [rows, 1]
+ * ```
+ */
+export function quantile(a: DeviceArray, q: number | readonly number[], options?: QuantileOptions): DeviceArray {
+  const { qs, scalar } = checkQ(q, 1, "quantile");
+  return orderStatistics(checkOrderRequest("quantile", a, options, qs, scalar, false), options);
+}
+
+/**
+ * The `q`-th percentiles of `a` over `axis`, as NumPy's `percentile`: {@link quantile} of `q / 100`, `q` a number in
+ * [0, 100] or a list of them. Same methods, dtypes, NaN and empty slices as `quantile`.
+ *
+ * ```ts
+ * percentile(x, 50);                             // the median of every element
+ * percentile(x, [10, 90], { axis: 0 });          // [2, columns]
+ * ```
+ */
+export function percentile(a: DeviceArray, q: number | readonly number[], options?: QuantileOptions): DeviceArray {
+  const { qs, scalar } = checkQ(q, 100, "percentile");
+  return orderStatistics(checkOrderRequest("percentile", a, options, qs, scalar, false), options);
+}
