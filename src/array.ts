@@ -137,5 +137,15 @@ export { take, put, takeAlongAxis, nonzero, argwhere, extract, compress, putMask
 export { cumsum, cumprod } from "./core/array/ops/scan.ts";
 export { mayShareMemory } from "./core/array/ops/overlap.ts";
 export { nansum, nanprod, nanmean, nanmin, nanmax, ptp } from "./core/array/ops/nan-reductions.ts";
-export { median, quantile, percentile, type MedianOptions, type QuantileOptions, type QuantileMethod } from "./core/array/ops/order-statistics.ts";
+export {
+  median,
+  quantile,
+  percentile,
+  average,
+  type MedianOptions,
+  type QuantileOptions,
+  type QuantileMethod,
+  type AverageOptions,
+  type AverageResult,
+} from "./core/array/ops/order-statistics.ts";
 export { diff, meshgrid, type DiffOptions, type MeshgridOptions } from "./core/array/ops/differences.ts";

@@ -1,15 +1,16 @@
 /**
- * `median`, `quantile` and `percentile` on a real GPU, against NumPy's results (the NumPy call beside each): medians
- * of odd and even counts, along axes, several axes and a transposed view, keepdims, an `out`, NaN, empty slices,
- * integer, bool and float16 inputs; each quantile method with one q and a list; percentiles. Skips without a GPU.
+ * `median`, `quantile`, `percentile` and `average` on a real GPU, against NumPy's results (the NumPy call beside
+ * each): medians of odd and even counts, along axes, several axes and a transposed view, keepdims, an `out`, NaN,
+ * empty slices, integer, bool and float16 inputs; each quantile method with one q and a list; percentiles; averages
+ * with and without weights, 1-d weights along an axis, `returned`, zero weights. Skips without a GPU.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Device, DeviceArray, type Stream } from "../../../src/index.ts";
-import { median, percentile, quantile, type QuantileMethod } from "../../../src/array.ts";
+import { average, median, percentile, quantile, type QuantileMethod } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 import { readAndClose } from "../../support/arrays.ts";
 
-describe.skipIf(!gpu.available)(`median, quantile and percentile on a GPU${skipNote}`, () => {
+describe.skipIf(!gpu.available)(`median, quantile, percentile and average on a GPU${skipNote}`, () => {
   let dev: Device;
   let stream: Stream;
 
@@ -125,5 +126,48 @@ describe.skipIf(!gpu.available)(`median, quantile and percentile on a GPU${skipN
     // np.quantile(np.float64([[1, nan, 3], [4, 5, 6]]), [0, 0.5], axis=1)
     using n = DeviceArray.from(Float64Array.from([1, NaN, 3, 4, 5, 6]), { stream, shape: [2, 3] });
     expect(read(quantile(n, [0, 0.5], { axis: 1 }))).toEqual([NaN, 4, NaN, 5]);
+  });
+
+  it("averages with and without weights", () => {
+    // x = np.float64([[1, 2], [3, 4]])
+    using x = DeviceArray.from(Float64Array.from([1, 2, 3, 4]), { stream, shape: [2, 2] });
+    expect(described(average(x))).toEqual([[], "float64", [2.5]]); // np.average(x)
+    expect(read(average(x, { weights: x }))).toEqual([3]); // np.average(x, weights=x): 30 / 10
+    using w = DeviceArray.from(Float64Array.from([1, 3]), { stream });
+    expect(read(average(x, { axis: 1, weights: w }))).toEqual([1.75, 3.75]); // np.average(x, axis=1, weights=[1, 3])
+    expect(described(average(x, { axis: 0, weights: w, keepdims: true }))).toEqual([[1, 2], "float64", [2.5, 3.5]]);
+    // np.average(x, axis=1, weights=[1, 3], returned=True): ([1.75, 3.75], [4, 4])
+    const r = average(x, { axis: 1, weights: w, returned: true });
+    expect([read(r.average), read(r.sumOfWeights)]).toEqual([
+      [1.75, 3.75],
+      [4, 4],
+    ]);
+    // np.average(x, axis=0, returned=True): ([2, 3], [2, 2])
+    const c = average(x, { axis: 0, returned: true });
+    expect([described(c.average), described(c.sumOfWeights)]).toEqual([
+      [[2], "float64", [2, 3]],
+      [[2], "float64", [2, 2]],
+    ]);
+  });
+
+  it("gives average NumPy's dtypes, and infinities or NaN for a zero sum of weights", () => {
+    using i = DeviceArray.from(Int32Array.from([1, 2, 3, 4]), { stream });
+    expect(described(average(i))).toEqual([[], "float64", [2.5]]); // np.average(np.int32([1, 2, 3, 4]))
+    using wi = DeviceArray.from(BigInt64Array.from([4n, 3n, 2n, 1n]), { stream });
+    expect(described(average(i, { weights: wi }))).toEqual([[], "float64", [2]]); // 20 / 10
+    // np.average(np.float32([1, 2, 3, 4]), weights=np.float32([1, 1, 2, 4]), returned=True): (3.125, 8.0), float32
+    using f = DeviceArray.from(Float32Array.from([1, 2, 3, 4]), { stream });
+    using wf = DeviceArray.from(Float32Array.from([1, 1, 2, 4]), { stream });
+    const r = average(f, { weights: wf, returned: true });
+    expect([described(r.average), described(r.sumOfWeights)]).toEqual([
+      [[], "float32", [3.125]],
+      [[], "float32", [8]],
+    ]);
+    // NumPy raises ZeroDivisionError; here the division gives (1 - 2) / 0 and 0 / 0.
+    using a = DeviceArray.from(Float64Array.from([1, 2]), { stream });
+    using w1 = DeviceArray.from(Float64Array.from([1, -1]), { stream });
+    using w0 = DeviceArray.from(Float64Array.from([0, 0]), { stream });
+    expect(read(average(a, { weights: w1 }))).toEqual([-Infinity]);
+    expect(read(average(a, { weights: w0 }))).toEqual([NaN]);
   });
 });

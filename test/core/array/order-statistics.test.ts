@@ -1,12 +1,12 @@
 /**
- * `median`, `quantile` and `percentile` without a GPU: the order statistics each quantile method reads from a sorted
- * slice, interpolated on the host as the GPU path does and compared with NumPy's results; the result dtypes; and the
- * argument errors that come before anything is queued, on arrays over a made-up device address.
+ * `median`, `quantile`, `percentile` and `average` without a GPU: the order statistics each quantile method reads
+ * from a sorted slice, interpolated on the host as the GPU path does and compared with NumPy's results; the result
+ * dtypes; and the argument errors that come before anything is queued, on arrays over a made-up device address.
  */
 import { describe, expect, it } from "vitest";
 import { ArgumentError, AxisError, Buffer, DTypeError, DeviceArray, ShapeMismatchError, dtypes, type DTypeName } from "../../../src/index.ts";
-import { median, percentile, quantile, type QuantileMethod } from "../../../src/array.ts";
-import { orderStatisticDType, quantilePick } from "../../../src/core/array/ops/order-statistics.ts";
+import { average, median, percentile, quantile, type QuantileMethod } from "../../../src/array.ts";
+import { averageDType, orderStatisticDType, quantilePick } from "../../../src/core/array/ops/order-statistics.ts";
 
 const arr = (shape: number[], dtype: DTypeName = "float32"): DeviceArray => DeviceArray.fromBuffer(Buffer.fromHandle(0x7f00_0000_0000n, 1 << 16, { owner: {} }), { dtype, shape });
 
@@ -96,10 +96,14 @@ describe("the order statistics a quantile reads", () => {
     for (const d of ["bool", "int8", "int32", "uint64", "int64"] as const) expect(orderStatisticDType(dtypes[d], "median").name).toBe("float64");
     for (const d of ["float16", "bfloat16", "float32", "float64"] as const) expect(orderStatisticDType(dtypes[d], "median").name).toBe(d);
     expect(() => orderStatisticDType(dtypes.complex64, "median")).toThrow(DTypeError);
+    // np.result_type(a, w) for float a; np.result_type(a, w, "f8") for bool and integer a.
+    const avg = (a: DTypeName, w: DTypeName): string => averageDType(dtypes[a], dtypes[w]).name;
+    expect([avg("float32", "float32"), avg("float32", "int64"), avg("float16", "bool"), avg("float32", "float16")]).toEqual(["float32", "float64", "float16", "float32"]);
+    expect([avg("int32", "float32"), avg("int8", "int8"), avg("bool", "float16"), avg("int32", "complex64")]).toEqual(["float64", "float64", "float64", "complex128"]);
   });
 });
 
-describe("median, quantile and percentile refuse bad arguments", () => {
+describe("median, quantile, percentile and average refuse bad arguments", () => {
   it("median", () => {
     expect(() => median([1, 2] as unknown as DeviceArray)).toThrow(TypeError);
     expect(() => median(arr([3]), 3 as unknown as undefined)).toThrow(/takes options/);
@@ -133,5 +137,19 @@ describe("median, quantile and percentile refuse bad arguments", () => {
     expect(() => quantile(arr([2, 3]), [0.1, 0.9], { axis: 0, out: arr([3]) })).toThrow(/out has shape \[3\] but the result has shape \[2, 3\]/);
     expect(() => quantile(arr([2, 3]), [0.1, 0.9], { axis: 0, out: arr([2, 3]) })).toThrow(/needs a stream/);
     expect(() => percentile(arr([2, 3]), [], { axis: 0, keepdims: true, out: arr([0, 1, 3]) })).toThrow(/needs a stream/);
+  });
+
+  it("average", () => {
+    expect(() => average({} as DeviceArray)).toThrow(TypeError);
+    expect(() => average(arr([2, 3]), { weights: [1, 2, 3] as unknown as DeviceArray })).toThrow(/weights is a DeviceArray/);
+    expect(() => average(arr([2, 3]), { returned: "yes" as unknown as boolean })).toThrow(/returned is a boolean/);
+    expect(() => average(arr([2, 3]), { axis: 2 })).toThrow(AxisError);
+    expect(() => average(arr([2, 3]), { weights: arr([3]) })).toThrow(/pass \{ axis \}/);
+    expect(() => average(arr([2, 3]), { weights: arr([3]), axis: [0, 1] })).toThrow(/1-d weights go along a single axis/);
+    expect(() => average(arr([2, 3]), { weights: arr([2, 1]), axis: 1 })).toThrow(/are 1-d/);
+    expect(() => average(arr([2, 3]), { weights: arr([2]), axis: 1 })).toThrow(ShapeMismatchError);
+    expect(() => average(arr([2, 3]), { weights: arr([2]), axis: 1 })).toThrow(/length 2 is not a's extent 3 along axis 1/);
+    expect(() => average(arr([2, 3]), { weights: arr([3]), axis: -1 })).toThrow(/needs a stream/);
+    expect(() => average(arr([2, 3]), { weights: arr([2, 3], "int32"), returned: true })).toThrow(/needs a stream/);
   });
 });

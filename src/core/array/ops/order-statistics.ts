@@ -1,15 +1,17 @@
 /**
- * Order statistics of arrays, as NumPy's: `median`, `quantile` and `percentile` (the reduced axes sorted once, then
- * the order statistics each quantile needs read from every sorted slice as views and interpolated). Composed from
- * `sort`, slicing views and elementwise operations; no kernel of their own.
+ * Order statistics and weighted means of arrays, as NumPy's: `median`, `quantile` and `percentile` (the reduced axes
+ * sorted once, then the order statistics each quantile needs read from every sorted slice as views and interpolated),
+ * and `average` (the mean, or `sum(a * weights) / sum(weights)`). Composed from `sort`, slicing views and elementwise
+ * operations; no kernel of their own.
  *
  * ```ts
  * const m = median(x, { axis: 0 });                          // per column
  * const q = quantile(x, [0.25, 0.5, 0.75], { axis: -1 });    // [3, ...]: the quartiles of each row
  * const p = percentile(x, 90, { method: "nearest" });
+ * const w = average(x, { axis: 1, weights: w1d });           // weights along axis 1
  * ```
  *
- * Every check (dtypes, axes, q, methods, outs) comes before anything is queued on the stream, and nothing
+ * Every check (dtypes, axes, q, methods, weights' shapes) comes before anything is queued on the stream, and nothing
  * waits for it.
  *
  * @module
@@ -21,13 +23,14 @@ import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { normalizeAxes, reducedShape } from "../broadcast.ts";
 import { elementCount, sameShape } from "../layout.ts";
-import { canCastSameKind } from "../promotion.ts";
+import { canCastSameKind, promoteTypes } from "../promotion.ts";
+import { mean, sum } from "../reductions.ts";
 import { add, div, mul, sub } from "./arithmetic.ts";
 import { astype, castInto } from "./cast.ts";
 import { isnan } from "./math.ts";
 import { where } from "./selection.ts";
 import { sort } from "./sort.ts";
-import { reshape, squeeze } from "./shape.ts";
+import { broadcastTo, reshape, squeeze } from "./shape.ts";
 import type { Stream } from "../../stream.ts";
 
 // ---- median, quantile, percentile ----
@@ -309,4 +312,115 @@ export function quantile(a: DeviceArray, q: number | readonly number[], options?
 export function percentile(a: DeviceArray, q: number | readonly number[], options?: QuantileOptions): DeviceArray {
   const { qs, scalar } = checkQ(q, 100, "percentile");
   return orderStatistics(checkOrderRequest("percentile", a, options, qs, scalar, false), options);
+}
+
+// ---- average ----
+
+/** Options of `average`: the reduction's axes and keepdims, the weights, and whether the sum of weights comes back. */
+export interface AverageOptions extends ReduceOptions {
+  /**
+   * The weight of each element: an array of `a`'s shape, or a 1-d array of `a`'s extent along a single `axis`
+   * (default: every element weighs 1, the mean).
+   */
+  readonly weights?: DeviceArray;
+  /** Whether the sum of the weights comes back with the average (default false). */
+  readonly returned?: boolean;
+}
+
+/** What `average` gives with `{ returned: true }`: the average and the sum of the weights, both of the result's shape and dtype. */
+export interface AverageResult {
+  readonly average: DeviceArray;
+  readonly sumOfWeights: DeviceArray;
+}
+
+/**
+ * @internal The dtype of a weighted `average` of `a` and `weights` (exported for tests), as NumPy's: the two promoted, and at
+ * least float64 where `a` is bool or an integer.
+ */
+export function averageDType(a: DType, weights: DType): DType {
+  const d = promoteTypes(a, weights);
+  return a.kind === "b" || a.kind === "i" || a.kind === "u" ? promoteTypes(d, dtypes.float64) : d;
+}
+
+/**
+ * The weighted average of `a` over `axis` (default: every element), as NumPy's `average`: without weights the mean
+ * (`mean`'s dtype), with them `sum(a * weights) / sum(weights)` over the axes, in `a` and the weights' promoted dtype
+ * (at least float64 for bool and integer `a`). `weights` has `a`'s shape, or is 1-d along a single `axis`. A zero sum
+ * of weights gives infinities or NaN, as a division does (NumPy raises ZeroDivisionError, which needs the sum on the
+ * host: here nothing waits for the stream). `{ returned: true }` gives `{ average, sumOfWeights }` (without weights,
+ * the count of elements averaged), both of the result's shape.
+ *
+ * ```ts
+ * average(x);                                            // the mean
+ * average(m, { axis: 1, weights: w });                   // w: 1-d, m.shape[1] long
+ * const { average: avg, sumOfWeights } = average(m, { weights: wm, returned: true });
+ * ```
+ */
+export function average(a: DeviceArray, options: AverageOptions & { readonly returned: true }): AverageResult;
+/** The weighted average of `a` over `axis` (see the first overload), a new array. */
+export function average(a: DeviceArray, options?: AverageOptions & { readonly returned?: false }): DeviceArray;
+/** The weighted average of `a` over `axis`, and with `returned` the sum of the weights (see the first overload). */
+export function average(a: DeviceArray, options?: AverageOptions): DeviceArray | AverageResult;
+export function average(array: DeviceArray, options?: AverageOptions): DeviceArray | AverageResult {
+  const what = "average";
+  if (!(array instanceof DeviceArray)) throw new TypeError(`${what} takes a DeviceArray, not ${describeValue(array)}`);
+  if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`${what} takes options { axis?, weights?, keepdims?, returned?, stream? }, got ${describeValue(options)}`);
+  const a = array;
+  const axes = normalizeAxes(options?.axis, a.ndim, what);
+  const keepdims = options?.keepdims ?? false;
+  if (typeof keepdims !== "boolean") throw new TypeError(`${what}: keepdims is a boolean, got ${describeValue(keepdims)}`);
+  const returned = options?.returned ?? false;
+  if (typeof returned !== "boolean") throw new TypeError(`${what}: returned is a boolean, got ${describeValue(returned)}`);
+  const w = options?.weights;
+  if (w !== undefined && !(w instanceof DeviceArray)) throw new TypeError(`${what}: weights is a DeviceArray, not ${describeValue(w)}`);
+  const show = (s: readonly number[]): string => `[${s.join(", ")}]`;
+  // Weights of another shape: 1-d along one axis, seen with extent 1 on the others.
+  let along: number[] | undefined;
+  if (w !== undefined && !sameShape(w.shape, a.shape)) {
+    const other = `weights of shape ${show(w.shape)} for a of shape ${show(a.shape)}`;
+    if (options?.axis === undefined || options.axis === null) throw new ShapeMismatchError(`${what}: ${other}: weights of another shape than a are 1-d along one axis; pass { axis }, or weights of a's shape`);
+    if (axes.length !== 1) throw new ShapeMismatchError(`${what}: ${other} over axes [${axes.join(", ")}]: 1-d weights go along a single axis; pass one axis, or weights of a's shape`);
+    const axis = axes[0]!;
+    if (w.ndim !== 1) throw new ShapeMismatchError(`${what}: ${other}: weights of another shape than a are 1-d; pass 1-d weights of length ${a.shape[axis]} (a's extent along axis ${axis}), or weights of a's shape`);
+    if (w.shape[0] !== a.shape[axis]) throw new ShapeMismatchError(`${what}: ${other}: the weights' length ${w.shape[0]} is not a's extent ${a.shape[axis]} along axis ${axis}; pass one weight for each element along it`);
+    along = a.shape.map((_, d) => (d === axis ? a.shape[axis]! : 1));
+  }
+  const stream = operationStream(what, options, [a, ...(w !== undefined ? [w] : [])]);
+  const reduce = { axis: axes, keepdims, stream };
+  if (w === undefined) {
+    const avg = mean(a, reduce);
+    if (!returned) return avg;
+    const count = elementCount(axes.map((d) => a.shape[d]!));
+    try {
+      return { average: avg, sumOfWeights: DeviceArray.full(avg.shape, avg.dtype.kind === "c" ? [count, 0] : count, avg.dtype, { stream }) };
+    } catch (e) {
+      avg.close(stream);
+      throw e;
+    }
+  }
+  const dtype = averageDType(a.dtype, w.dtype);
+  // Temporaries, and the results until they are handed out (closed on an error too).
+  const temps: DeviceArray[] = [];
+  const keep = (x: DeviceArray): DeviceArray => {
+    temps.push(x);
+    return x;
+  };
+  try {
+    const wd = w.dtype === dtype ? w : keep(astype(w, dtype, { stream }));
+    let wide = wd;
+    if (along !== undefined) {
+      const shaped = reshape(wd, along, { stream }); // a view: 1-d weights take axes of extent 1 without copying
+      if (shaped.base === undefined) keep(shaped);
+      wide = broadcastTo(shaped, a.shape);
+    }
+    const scale = keep(sum(wide, reduce));
+    const avg = keep(sum(keep(mul(a, wide, { stream })), reduce));
+    div(avg, scale, { stream, out: avg });
+    temps.splice(temps.indexOf(avg), 1);
+    if (!returned) return avg;
+    temps.splice(temps.indexOf(scale), 1);
+    return { average: avg, sumOfWeights: scale };
+  } finally {
+    for (const t of temps) t.close(stream);
+  }
 }
