@@ -1,16 +1,17 @@
 /**
- * `median`, `quantile`, `percentile` and `average` on a real GPU, against NumPy's results (the NumPy call beside
- * each): medians of odd and even counts, along axes, several axes and a transposed view, keepdims, an `out`, NaN,
- * empty slices, integer, bool and float16 inputs; each quantile method with one q and a list; percentiles; averages
- * with and without weights, 1-d weights along an axis, `returned`, zero weights. Skips without a GPU.
+ * `median`, `quantile`, `percentile`, `average` and `roll` on a real GPU, against NumPy's results (the NumPy call
+ * beside each): medians of odd and even counts, along axes, several axes and a transposed view, keepdims, an `out`,
+ * NaN, empty slices, integer, bool and float16 inputs; each quantile method with one q and a list; percentiles;
+ * averages with and without weights, 1-d weights along an axis, `returned`, zero weights; rolls of 1-d and 2-d arrays
+ * along one axis, several, and flattened. Skips without a GPU.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Device, DeviceArray, type Stream } from "../../../src/index.ts";
-import { average, median, percentile, quantile, type QuantileMethod } from "../../../src/array.ts";
+import { average, median, percentile, quantile, roll, type QuantileMethod } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 import { readAndClose } from "../../support/arrays.ts";
 
-describe.skipIf(!gpu.available)(`median, quantile, percentile and average on a GPU${skipNote}`, () => {
+describe.skipIf(!gpu.available)(`median, quantile, percentile, average and roll on a GPU${skipNote}`, () => {
   let dev: Device;
   let stream: Stream;
 
@@ -169,5 +170,33 @@ describe.skipIf(!gpu.available)(`median, quantile, percentile and average on a G
     using w0 = DeviceArray.from(Float64Array.from([0, 0]), { stream });
     expect(read(average(a, { weights: w1 }))).toEqual([-Infinity]);
     expect(read(average(a, { weights: w0 }))).toEqual([NaN]);
+  });
+
+  it("rolls 1-d arrays, negative shifts and shifts past the length", () => {
+    using x = DeviceArray.from(Int32Array.from([1, 2, 3, 4, 5]), { stream });
+    expect(read(roll(x, 2))).toEqual([4, 5, 1, 2, 3]); // np.roll(np.arange(1, 6), 2)
+    expect(read(roll(x, -1))).toEqual([2, 3, 4, 5, 1]); // np.roll(np.arange(1, 6), -1)
+    expect(read(roll(x, 7))).toEqual([4, 5, 1, 2, 3]); // np.roll(np.arange(1, 6), 7)
+    using same = roll(x, 0);
+    expect(same.buffer).not.toBe(x.buffer);
+    expect(read(same.copy({ stream }))).toEqual([1, 2, 3, 4, 5]);
+    using e = DeviceArray.empty([0], "float32", { stream });
+    expect(described(roll(e, 3))).toEqual([[0], "float32", []]);
+  });
+
+  it("rolls 2-d arrays along one axis, several, and flattened", () => {
+    // a = np.arange(12).reshape(3, 4)
+    using a = DeviceArray.from(Int32Array.from({ length: 12 }, (_, k) => k), { stream, shape: [3, 4] });
+    expect(read(roll(a, 1, { axis: 0 }))).toEqual([8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6, 7]); // np.roll(a, 1, axis=0)
+    expect(read(roll(a, -1, { axis: 1 }))).toEqual([1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8]); // np.roll(a, -1, axis=1)
+    expect(read(roll(a, [1, -1], { axis: [0, 1] }))).toEqual([9, 10, 11, 8, 1, 2, 3, 0, 5, 6, 7, 4]); // np.roll(a, [1, -1], axis=[0, 1])
+    expect(read(roll(a, 2, { axis: [0, 1] }))).toEqual([6, 7, 4, 5, 10, 11, 8, 9, 2, 3, 0, 1]); // np.roll(a, 2, axis=(0, 1))
+    expect(read(roll(a, [1, 2], { axis: 1 }))).toEqual([1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8]); // np.roll(a, [1, 2], axis=1): 3 along axis 1
+    using r = roll(a, 5); // np.roll(a, 5): flattened, shape (3, 4) restored
+    expect(described(r.copy({ stream }))).toEqual([[3, 4], "int32", [7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6]]);
+    // np.roll(a.T, 1): a.T is not contiguous, flattened first; shape (4, 3)
+    expect(described(roll(a.transpose(), 1))).toEqual([[4, 3], "int32", [11, 0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7]]);
+    // A strided view along an axis: np.roll(a[:, ::2], 1, axis=1) = [[2, 0], [6, 4], [10, 8]]
+    expect(read(roll(a.slice(null, [null, null, 2]), 1, { axis: 1 }))).toEqual([2, 0, 6, 4, 10, 8]);
   });
 });

@@ -1,10 +1,11 @@
 /**
  * Shape operations without a GPU: the views (reshape, transpose, swapaxes, moveaxis, squeeze, expandDims, ravel,
  * broadcastTo, atleast1d/2d/3d, flip, split) over a stand-in buffer, their layouts and offsets, what a concatenation
- * plans (shape, promoted dtype, offsets), the conversion bodies, and every typed error.
+ * plans (shape, promoted dtype, offsets), the shifts a roll makes along each axis, the conversion bodies, and every
+ * typed error.
  */
 import { describe, expect, it } from "vitest";
-import { ArrayLayoutError, AxisError, BroadcastError, Buffer, DeviceArray, ShapeMismatchError, dtypes, type MemoryResource } from "../../../src/index.ts";
+import { ArgumentError, ArrayLayoutError, AxisError, BroadcastError, Buffer, DeviceArray, ShapeMismatchError, dtypes, type MemoryResource } from "../../../src/index.ts";
 import {
   arraySplit,
   atleast1d,
@@ -20,13 +21,14 @@ import {
   ravel,
   repeat,
   reshape,
+  roll,
   split,
   squeeze,
   swapaxes,
   tile,
   transpose,
 } from "../../../src/array.ts";
-import { concatenatePlan } from "../../../src/core/array/ops/shape.ts";
+import { concatenatePlan, rollShifts } from "../../../src/core/array/ops/shape.ts";
 
 const BASE = 0x7f00_0000_0000n;
 const hostResource: MemoryResource = {
@@ -191,6 +193,37 @@ describe("repetitions", () => {
     expect(() => repeat(a, 2, { axis: 2 })).toThrow(AxisError);
     expect(() => tile(a, [2, -1])).toThrow(ShapeMismatchError);
     expect(() => tile(a, 2)).toThrow("needs a stream");
+  });
+});
+
+describe("roll", () => {
+  it("pairs shifts with axes (a single one broadcast, repeated axes adding up), modulo each extent", () => {
+    const shifts = (shape: number[], shift: number | number[], axis?: number | number[]): [number, number][] => [...rollShifts(shape, shift, axis)];
+    // np.roll(a, shift, axis) of a of shape `shape` moves each axis by these amounts.
+    expect(shifts([5], -1)).toEqual([[0, 4]]);
+    expect(shifts([5], [2, 4])).toEqual([[0, 1]]); // flattened: the shifts add up
+    expect(shifts([3, 4], [1, -1], [0, 1])).toEqual([[0, 1], [1, 3]]);
+    expect(shifts([3, 4], 2, [0, -1])).toEqual([[0, 2], [1, 2]]);
+    expect(shifts([3, 4], [1, 2], 1)).toEqual([[1, 3]]);
+    expect(shifts([3, 4], [1, 5], [0, 0])).toEqual([[0, 0]]);
+    expect(shifts([3, 0], 7, 1)).toEqual([[1, 0]]);
+    expect(shifts([3, 4], [], 0)).toEqual([]);
+  });
+
+  it("refuses bad shifts and axes before the stream", () => {
+    const a = arr([3, 4]);
+    expect(() => roll({} as DeviceArray, 1)).toThrow(TypeError);
+    expect(() => roll(a, 1.5)).toThrow(/shift is an integer or a list of integers, got 1.5/);
+    expect(() => roll(a, [1, NaN], { axis: [0, 1] })).toThrow(ArgumentError);
+    expect(() => roll(a, "1" as unknown as number)).toThrow(ArgumentError);
+    expect(() => roll(a, 1, { axis: 2 })).toThrow(AxisError);
+    expect(() => roll(a, 1, { axis: "0" as unknown as number })).toThrow(AxisError);
+    expect(() => roll(a, [1, 2], { axis: [0, 1, 0] })).toThrow(/2 shifts for 3 axes/);
+    expect(() => roll(arr([]), 1, { axis: 0 })).toThrow(AxisError);
+    expect(() => roll(a, 1, 5 as unknown as undefined)).toThrow(/takes options/);
+    // The checks pass; the array has no stream to queue on.
+    expect(() => roll(a, [1, -1], { axis: [0, 1] })).toThrow(/needs a stream/);
+    expect(() => roll(arr([]), 3)).toThrow(/needs a stream/);
   });
 });
 

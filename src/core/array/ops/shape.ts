@@ -1,8 +1,9 @@
 /**
  * Shape operations of `cuda-ts/array`: views where the strides allow (`reshape`, `transpose`, `swapaxes`, `moveaxis`,
  * `squeeze`, `expandDims`, `ravel`, `broadcastTo`, `atleast1d/2d/3d`, `split`, `flip`), copies where they do not
- * (`reshape` of a view the strides do not allow, `flatten`), and joins into a new array (`concatenate`, `stack`,
- * `hstack`, `vstack`: one copy per input into its slice of the result, converting where the dtypes differ).
+ * (`reshape` of a view the strides do not allow, `flatten`), new arrays copied in blocks (`repeat`, `tile`, `roll`),
+ * and joins into a new array (`concatenate`, `stack`, `hstack`, `vstack`: one copy per input into its slice of the
+ * result, converting where the dtypes differ).
  *
  * ```ts
  * const t = swapaxes(x, 0, 1);                           // a view
@@ -379,6 +380,97 @@ export function tile(a: DeviceArray, reps: number | readonly number[], options?:
       out.close(stream);
       throw e;
     }
+  }
+  return out;
+}
+
+// ---- roll ----
+
+/** Options of `roll`: the axes rolled along and the stream. */
+export interface RollOptions extends ArrayOperationOptions {
+  /**
+   * The axis or axes rolled along, paired with the shifts (a single number on either side goes with every entry of
+   * the other; an axis named twice rolls by the sum of its shifts); default: the flattened array, its shape restored.
+   */
+  readonly axis?: number | readonly number[];
+}
+
+/** @internal The shift of each axis `roll` moves (normalised to [0, extent)), from its arguments (exported for tests). */
+export function rollShifts(shape: readonly number[], shift: unknown, axis: unknown): Map<number, number> {
+  const what = "roll";
+  const shifts = typeof shift === "number" ? [shift] : Array.isArray(shift) ? [...(shift as readonly unknown[])] : undefined;
+  if (shifts === undefined || shifts.some((s) => typeof s !== "number" || !Number.isSafeInteger(s))) {
+    throw new ArgumentError(`${what}: shift is an integer or a list of integers, got ${describeValue(shift)}`);
+  }
+  const moved = new Map<number, number>();
+  const addShift = (d: number, s: number): void => {
+    moved.set(d, (moved.get(d) ?? 0) + s);
+  };
+  if (axis === undefined || axis === null) {
+    // The flattened array: one axis of every element; several shifts add up (as NumPy's).
+    for (const s of shifts as number[]) addShift(0, s);
+    const n = elementCount(shape);
+    moved.set(0, n === 0 ? 0 : (((moved.get(0) ?? 0) % n) + n) % n);
+    return moved;
+  }
+  const axes = typeof axis === "number" ? [axis] : Array.isArray(axis) ? [...(axis as readonly unknown[])] : undefined;
+  if (axes === undefined) throw new AxisError(`${what}: axis is a number or a list of numbers, got ${describeValue(axis)}`);
+  const scalarShift = typeof shift === "number" || shifts.length === 1;
+  const scalarAxis = typeof axis === "number" || axes.length === 1;
+  if (!scalarShift && !scalarAxis && shifts.length !== axes.length) {
+    throw new ArgumentError(`${what}: ${shifts.length} shifts for ${axes.length} axes; give one shift per axis, or one shift for every axis (or one axis for every shift)`);
+  }
+  const count = scalarShift ? axes.length : shifts.length;
+  for (let k = 0; k < count; k++) {
+    const d = normalizeAxis(axes[scalarAxis ? 0 : k], shape.length, what);
+    addShift(d, shifts[scalarShift ? 0 : k] as number);
+  }
+  for (const [d, s] of moved) moved.set(d, shape[d] === 0 ? 0 : ((s % shape[d]!) + shape[d]!) % shape[d]!);
+  return moved;
+}
+
+/**
+ * `a`'s elements shifted by `shift` along `axis`, those past the end coming back at the start, as NumPy's `roll`:
+ * `roll([1, 2, 3, 4, 5], 2)` is `[4, 5, 1, 2, 3]` (a negative shift rolls the other way). `shift` and `axis` are
+ * numbers or lists paired with each other (a single number goes with each entry of the other list); without `axis`
+ * the flattened array rolls and the result has `a`'s shape. A new contiguous array: one copy of every element, in
+ * two blocks per rolled axis (four for two axes, ...); a non-contiguous `a` rolled flattened is flattened first.
+ *
+ * ```ts
+ * roll(x, 1);                               // [1, 2, 3] → [3, 1, 2]
+ * roll(m, [1, -1], { axis: [0, 1] });       // rows down by one, columns left by one
+ * ```
+ */
+export function roll(a: DeviceArray, shift: number | readonly number[], options?: RollOptions): DeviceArray {
+  const what = "roll";
+  checkArray(a, what);
+  if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`${what} takes options { axis?, stream? }, got ${describeValue(options)}`);
+  const flat = options?.axis === undefined || options.axis === null;
+  const shifts = rollShifts(flat ? [a.size] : a.shape, shift, options?.axis);
+  const stream = operationStream(what, options, [a]);
+  const out = DeviceArray.empty(a.shape, a.dtype, { stream });
+  if (a.size === 0) return out;
+  const src = flat ? ravel(a, { stream }) : a;
+  try {
+    const dst = flat ? viewWith(out, [a.size], [1]) : out;
+    const rolled = [...shifts].filter(([, s]) => s !== 0);
+    // Each rolled axis splits into two blocks: dst[s:] = src[:n - s] and dst[:s] = src[n - s:].
+    for (let block = 0; block < 1 << rolled.length; block++) {
+      const from: SliceSpec[] = src.shape.map(() => null);
+      const to: SliceSpec[] = src.shape.map(() => null);
+      rolled.forEach(([d, s], k) => {
+        const n = src.shape[d]!;
+        const tail = ((block >> k) & 1) === 1;
+        from[d] = tail ? [n - s, n] : [0, n - s];
+        to[d] = tail ? [0, s] : [s, n];
+      });
+      dst.slice(...to).copyFrom(src.slice(...from), { stream });
+    }
+  } catch (e) {
+    out.close(stream);
+    throw e;
+  } finally {
+    if (src !== a && src.base === undefined) src.close(stream); // ravel's copy of a non-contiguous a
   }
   return out;
 }
