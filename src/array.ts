@@ -27,7 +27,7 @@ export { DeviceArray, type ArrayScalar, type ArrayOperationOptions, type ReduceO
 export { sum, prod, min, max, mean, trace } from "./core/array/reductions.ts";
 export { sort, argsort, unique } from "./core/array/ops/sort.ts";
 export { searchsorted, digitize, type DigitizeOptions } from "./core/array/ops/search.ts";
-export { bincount, type BincountOptions } from "./core/array/ops/counting.ts";
+export { bincount, histogram, type BincountOptions, type HistogramOptions, type HistogramResult } from "./core/array/ops/counting.ts";
 export { promoteTypes, resultType, canCastSafely, canCastSameKind, type PromotionOperand } from "./core/array/promotion.ts";
 export { astype } from "./core/array/ops/cast.ts";
 export {
