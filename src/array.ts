@@ -1,8 +1,8 @@
 /**
  * `cuda-ts/array`: NumPy's functions over DeviceArrays, in the manner of CuPy: creation, arithmetic and comparison
- * with broadcasting, math, reductions, scans, sorting and searching, indexing and shape. Each runs on the stream its
- * options name, or on the stream of its first array operand (the one that array was made on); each is also a
- * DeviceArray method where NumPy's ndarray has one.
+ * with broadcasting, math, reductions, scans, sorting, searching and counting, indexing and shape. Each runs on the
+ * stream its options name, or on the stream of its first array operand (the one that array was made on); each is
+ * also a DeviceArray method where NumPy's ndarray has one.
  *
  * ```ts
  * import { Device } from "cuda-ts";
