@@ -259,7 +259,10 @@ class Renderer {
   exportedName(name: string, decls: readonly Node[], depth: number): string[] {
     if (decls.length === 0) return [`${depth === 0 ? "export " : ""}${name}; // unresolved: the type checker finds no declaration`];
     const kind = kindOfName(decls);
-    const shown = kind === "enum" ? decls.filter((d) => !Node.isTypeAliasDeclaration(d)) : decls.filter((d) => kind !== "class" || !Node.isInterfaceDeclaration(d));
+    const kept = kind === "enum" ? decls.filter((d) => !Node.isTypeAliasDeclaration(d)) : decls.filter((d) => kind !== "class" || !Node.isInterfaceDeclaration(d));
+    // An overloaded function's declarations (each overload and the implementation) each list every overload: one is enough.
+    const firstFunction = kept.findIndex((d) => Node.isFunctionDeclaration(d));
+    const shown = kept.filter((d, i) => !Node.isFunctionDeclaration(d) || i === firstFunction);
     return shown.flatMap((d) => this.cachedDeclaration(name, d, depth));
   }
 
