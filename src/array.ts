@@ -1,8 +1,8 @@
 /**
  * `cuda-ts/array`: NumPy's functions over DeviceArrays, in the manner of CuPy: creation, arithmetic and comparison
- * with broadcasting, math, reductions, scans, sorting, searching and counting, indexing and shape. Each runs on the
- * stream its options name, or on the stream of its first array operand (the one that array was made on); each is
- * also a DeviceArray method where NumPy's ndarray has one.
+ * with broadcasting, math, reductions, scans, sorting, searching and counting, indexing, shape and
+ * padding. Each runs on the stream its options name, or on the stream of its first array operand (the one that array
+ * was made on); each is also a DeviceArray method where NumPy's ndarray has one.
  *
  * ```ts
  * import { Device } from "cuda-ts";
@@ -152,3 +152,4 @@ export {
   type AverageResult,
 } from "./core/array/ops/order-statistics.ts";
 export { diff, meshgrid, type DiffOptions, type MeshgridOptions } from "./core/array/ops/differences.ts";
+export { pad, type PadOptions, type PadMode, type PadWidth, type PadValue, type PadConstantValues } from "./core/array/ops/padding.ts";
