@@ -1,6 +1,6 @@
 /**
  * `cuda-ts/array`: NumPy's functions over DeviceArrays, in the manner of CuPy: creation, arithmetic and comparison
- * with broadcasting, math, reductions, scans, sorting, searching and counting, indexing, shape and
+ * with broadcasting, math, reductions, scans, sorting, searching, counting and interpolation, indexing, shape and
  * padding. Each runs on the stream its options name, or on the stream of its first array operand (the one that array
  * was made on); each is also a DeviceArray method where NumPy's ndarray has one.
  *
@@ -153,3 +153,4 @@ export {
 } from "./core/array/ops/order-statistics.ts";
 export { diff, meshgrid, type DiffOptions, type MeshgridOptions } from "./core/array/ops/differences.ts";
 export { pad, type PadOptions, type PadMode, type PadWidth, type PadValue, type PadConstantValues } from "./core/array/ops/padding.ts";
+export { interp, type InterpOptions } from "./core/array/ops/interpolation.ts";
