@@ -1,7 +1,7 @@
 /**
  * The CUDA C++ the package generates is valid for clang's front end: a representative set of kernel sources
  * (elementwise contiguous, strided and packed; reductions whole and along axes; scans; radix sorts; matmul's integer
- * gemm; bincount and histogram), parsed by libclang as device code for sm_90 through
+ * gemm; bincount and histogram; pad and interp), parsed by libclang as device code for sm_90 through
  * test/fixtures/kernels/parse-kernels.ts (under Deno, as the generator uses libclang). No GPU needed: this catches
  * syntax and type errors before NVRTC sees the code on a GPU machine. Skips where libclang or the toolkit's headers are
  * missing.
