@@ -304,7 +304,7 @@ export function padKernel(mode: PadMode, dtype: DType, rank: number, index32: bo
  * @throws ShapeMismatchError for per-axis widths or constants that are not one pair per axis, or a non-zero width on
  * an axis of extent 0 in a mode other than "constant" (there is nothing to copy from; NumPy's ValueError).
  * @throws DTypeError for a constant that `a`'s dtype cannot hold (NaN or out of range for an integer dtype).
- * @throws ArrayLayoutError when the result needs more than {@link PAD_MAX_DIMS} axes after merging unpadded ones.
+ * @throws ArrayLayoutError when the result needs more than 32 axes after merging unpadded ones.
  */
 export function pad(a: DeviceArray, padWidth: PadWidth, options?: PadOptions): DeviceArray {
   const what = "pad";
