@@ -502,7 +502,7 @@ describe("the onesweep kernel a sort compiles", () => {
       const src = sortSource(f32, [v]);
       const name = SORT_KERNELS.onesweep(v.pairs, v.wide, v.rows);
       for (const other of names) expect(src.includes(` ${other}(`), `${name} source, kernel ${other}`).toBe(other === name);
-      for (const kernel of [SORT_KERNELS.histogram, SORT_KERNELS.scan, SORT_KERNELS.uniqueCount, SORT_KERNELS.uniqueScan, SORT_KERNELS.uniqueWrite]) expect(src).toContain(` ${kernel}(`);
+      for (const kernel of [SORT_KERNELS.histogram, SORT_KERNELS.scan, SORT_KERNELS.uniqueCount, SORT_KERNELS.uniqueScan, SORT_KERNELS.uniqueWrite, SORT_KERNELS.uniqueRuns]) expect(src).toContain(` ${kernel}(`);
     }
     const base = sortSource(f32, []);
     for (const other of names) expect(base).not.toContain(` ${other}(`);
@@ -514,7 +514,7 @@ describe("sort source", () => {
     it(`generates balanced source with every kernel for ${name}`, () => {
       const k = sortKeyType(dtypes[name]);
       const src = sortSource(k);
-      for (const kernel of [SORT_KERNELS.uniqueCount, SORT_KERNELS.uniqueScan, SORT_KERNELS.uniqueWrite, SORT_KERNELS.histogram, SORT_KERNELS.scan, SORT_KERNELS.onesweep(false, false), SORT_KERNELS.onesweep(false, true), SORT_KERNELS.onesweep(true, false), SORT_KERNELS.onesweep(true, true), SORT_KERNELS.onesweep(true, false, true), SORT_KERNELS.onesweep(true, true, true)]) {
+      for (const kernel of [SORT_KERNELS.uniqueCount, SORT_KERNELS.uniqueScan, SORT_KERNELS.uniqueWrite, SORT_KERNELS.uniqueRuns, SORT_KERNELS.histogram, SORT_KERNELS.scan, SORT_KERNELS.onesweep(false, false), SORT_KERNELS.onesweep(false, true), SORT_KERNELS.onesweep(true, false), SORT_KERNELS.onesweep(true, true), SORT_KERNELS.onesweep(true, false, true), SORT_KERNELS.onesweep(true, true, true)]) {
         expect(src).toContain(`extern "C" __global__ void __launch_bounds__(`);
         expect(src).toContain(` ${kernel}(`);
       }
@@ -672,6 +672,94 @@ describe("unique simulation", () => {
     ] as const) {
       const sorted = randomKeys(n, 32, n, distinct).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       expect(simulateUnique(sorted, block, items, scan)).toEqual([...new Set(sorted)]);
+    }
+  });
+
+  /**
+   * The runs kernel (unique's indices, inverse and counts), block by block as it runs: each key's run from the heads
+   * before it in its block (the block's offset, the warps before, the lanes up to it in its warp), the heads' writes
+   * and the inverse's scatter through the permutation.
+   */
+  function simulateRuns(sorted: readonly bigint[], perm: readonly number[], block: number, items: number): { out: bigint[]; first: number[]; starts: number[]; inverse: number[] } {
+    const n = sorted.length;
+    const chunk = block * items;
+    const blocks = Math.ceil(n / chunk);
+    const head = (i: number): number => (i === 0 || sorted[i] !== sorted[i - 1] ? 1 : 0);
+    const offsets = [0];
+    for (let b = 0; b < blocks; b++) {
+      let c = 0;
+      for (let i = b * chunk; i < Math.min(n, (b + 1) * chunk); i++) c += head(i);
+      offsets.push(offsets[b]! + c);
+    }
+    const total = offsets[blocks]!;
+    const out = new Array<bigint>(total);
+    const first = new Array<number>(total);
+    const starts = new Array<number>(total + 1);
+    const inverse = new Array<number>(n);
+    const once = <T,>(a: T[], at: number, v: T, what: string): void => {
+      if (a[at] !== undefined) throw new Error(`${what}[${at}] written twice`);
+      a[at] = v;
+    };
+    for (let b = 0; b < blocks; b++) {
+      if (b === 0) once(starts, offsets[blocks]!, n, "starts");
+      let carry = 0;
+      for (let j = 0; j < items; j++) {
+        const hs = Array.from({ length: block }, (_, t) => {
+          const i = b * chunk + j * block + t;
+          return i < n ? head(i) : 0;
+        });
+        const ballots = Array.from({ length: block / 32 }, (_, w) => hs.slice(w * 32, w * 32 + 32).reduce((x, h, lane) => (x | (h << lane)) >>> 0, 0));
+        const warpTot = ballots.map(popc);
+        for (let t = 0; t < block; t++) {
+          const i = b * chunk + j * block + t;
+          if (i >= n) continue;
+          const lane = t & 31;
+          const w = t >> 5;
+          let before = carry;
+          for (let ww = 0; ww < w; ww++) before += warpTot[ww]!;
+          // (2u << lane) - 1u in 32-bit unsigned arithmetic: lanes 0 to lane.
+          const upTo = (((2 << lane) >>> 0) - 1) >>> 0;
+          const run = offsets[b]! + before + popc(ballots[w]! & upTo) - 1;
+          if (hs[t]) {
+            once(out, run, sorted[i]!, "out");
+            once(first, run, perm[i]!, "first");
+            once(starts, run, i, "starts");
+          }
+          once(inverse, perm[i]!, run, "inverse");
+        }
+        carry += warpTot.reduce((x, y) => x + y, 0);
+      }
+    }
+    return { out, first, starts, inverse };
+  }
+
+  it("gives each key its run: the values, first occurrences, run starts and the inverse (small and real block shapes)", () => {
+    for (const [n, distinct, block, items] of [
+      [5000, 40, 64, 3],
+      [20_000, 19_000, 64, 5],
+      [1, 1, 64, 2],
+      [33, 2, 32, 1],
+      [UNIQUE_BLOCK * UNIQUE_ITEMS * 3 + 5, 500, UNIQUE_BLOCK, UNIQUE_ITEMS],
+    ] as const) {
+      const data = randomKeys(n, 32, n + 1, distinct);
+      // The stable argsort the sort gives with indices, and the keys in its order.
+      const perm = [...data.keys()].sort((a, b) => (data[a]! < data[b]! ? -1 : data[a]! > data[b]! ? 1 : a - b));
+      const sorted = perm.map((i) => data[i]!);
+      const got = simulateRuns(sorted, perm, block, items);
+      // NumPy's unique on the data: sorted values, the first index of each, the index of each element's value, counts.
+      const firstAt = new Map<bigint, number>();
+      const count = new Map<bigint, number>();
+      data.forEach((v, i) => {
+        if (!firstAt.has(v)) firstAt.set(v, i);
+        count.set(v, (count.get(v) ?? 0) + 1);
+      });
+      const values = [...firstAt.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const rank = new Map(values.map((v, k) => [v, k]));
+      expect(got.out, `n=${n}`).toEqual(values);
+      expect(got.first).toEqual(values.map((v) => firstAt.get(v)!));
+      expect(got.inverse).toEqual(data.map((v) => rank.get(v)!));
+      const counts = got.starts.slice(1).map((e, k) => e - got.starts[k]!);
+      expect(counts).toEqual(values.map((v) => count.get(v)!));
     }
   });
 });
