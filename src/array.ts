@@ -25,7 +25,7 @@
 import "./index.ts";
 export { DeviceArray, type ArrayScalar, type ArrayOperationOptions, type ReduceOptions, type ReductionName } from "./core/array/device-array.ts";
 export { sum, prod, min, max, mean, trace } from "./core/array/reductions.ts";
-export { sort, argsort, unique } from "./core/array/ops/sort.ts";
+export { sort, argsort, unique, type UniqueOptions, type UniqueResult, type UniqueResultPart } from "./core/array/ops/sort.ts";
 export { searchsorted, digitize, type DigitizeOptions } from "./core/array/ops/search.ts";
 export { bincount, histogram, type BincountOptions, type HistogramOptions, type HistogramResult } from "./core/array/ops/counting.ts";
 export { promoteTypes, resultType, canCastSafely, canCastSameKind, type PromotionOperand } from "./core/array/promotion.ts";

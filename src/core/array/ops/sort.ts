@@ -29,6 +29,7 @@ import { launch } from "../../launch/launch.ts";
 import { i32, u32 } from "../../launch/scalars.ts";
 import type { Stream } from "../../stream.ts";
 import { compileKernels, configFor } from "../../kernels/compile.ts";
+import { diff } from "./differences.ts";
 import { HISTOGRAM_BLOCK, HISTOGRAM_ITEMS, PassFlag, RADIX, SORT_KERNELS, UNIQUE_BLOCK, UNIQUE_CHUNK, UNIQUE_SCAN_BLOCK, onesweepVariant, passTarget, sortKeyType, sortPlan, sortSource, sortTuning, type OnesweepVariant, type SortPlan } from "./sort-kernels.ts";
 
 export type { SortOptions } from "../options.ts";
@@ -40,6 +41,7 @@ interface SortModule {
   readonly uniqueCount: Kernel;
   readonly uniqueScan: Kernel;
   readonly uniqueWrite: Kernel;
+  readonly uniqueRuns: Kernel;
   readonly onesweep: Kernel | undefined;
 }
 
@@ -51,11 +53,11 @@ function sortModule(device: Device, dtype: DType, variant: OnesweepVariant | und
   const key = `${device.id}|${dtype.name}|${name}|${sortTuning.keyItems}|${sortTuning.pairItems}|${sortTuning.minBlocks}`;
   let m = modules.get(key);
   if (m === undefined || m.histogram.isClosed) {
-    const names: string[] = [SORT_KERNELS.histogram, SORT_KERNELS.scan, SORT_KERNELS.uniqueCount, SORT_KERNELS.uniqueScan, SORT_KERNELS.uniqueWrite];
+    const names: string[] = [SORT_KERNELS.histogram, SORT_KERNELS.scan, SORT_KERNELS.uniqueCount, SORT_KERNELS.uniqueScan, SORT_KERNELS.uniqueWrite, SORT_KERNELS.uniqueRuns];
     if (variant !== undefined) names.push(name);
     const source = sortSource(sortKeyType(dtype), variant === undefined ? [] : [variant]);
     const kernels = compileKernels(source, names, device, { fp16: false, bf16: false, complex: false }, {}, `cuda_ts_sort_${dtype.name}_${name}.cu`);
-    m = { histogram: kernels[0]!, scan: kernels[1]!, uniqueCount: kernels[2]!, uniqueScan: kernels[3]!, uniqueWrite: kernels[4]!, onesweep: kernels[5] };
+    m = { histogram: kernels[0]!, scan: kernels[1]!, uniqueCount: kernels[2]!, uniqueScan: kernels[3]!, uniqueWrite: kernels[4]!, uniqueRuns: kernels[5]!, onesweep: kernels[6] };
     modules.set(key, m);
   }
   return m;
@@ -263,18 +265,72 @@ export function sortWithIndices(a: DeviceArray, options?: ArrayOperationOptions)
   return { keys, indices };
 }
 
+/** Options of `unique`: the stream, and which of NumPy's further results come back with the values. */
+export interface UniqueOptions extends ArrayOperationOptions {
+  /** Whether `indices` comes back: where each value first occurs in the flattened array (NumPy's `return_index`; default false). */
+  readonly returnIndex?: boolean;
+  /** Whether `inverse` comes back: the index of each element's value among the values (NumPy's `return_inverse`; default false). */
+  readonly returnInverse?: boolean;
+  /** Whether `counts` comes back: how many elements equal each value (NumPy's `return_counts`; default false). */
+  readonly returnCounts?: boolean;
+}
+
+/** One of `unique`'s further results: present where option `K` is true, absent where it is false, maybe where a boolean. */
+export type UniqueResultPart<O extends UniqueOptions, K extends "returnIndex" | "returnInverse" | "returnCounts", F extends string> = O extends { readonly [P in K]: true }
+  ? { readonly [P in F]: DeviceArray<"int64"> }
+  : O extends { readonly [P in K]?: false | undefined }
+    ? { readonly [P in F]?: undefined }
+    : { readonly [P in F]?: DeviceArray<"int64"> };
+
+/**
+ * What `unique` gives when `O` asks for any of `returnIndex`, `returnInverse` or `returnCounts`: `values`, the sorted
+ * unique elements (1-d, the input's dtype), and the int64 arrays asked for: `indices` (1-d, one per value: the index
+ * of its first occurrence in the flattened input, so `values[k]` is `a.flat[indices[k]]`), `inverse` (the input's
+ * shape: the index of each element's value, so `a.flat[i]` is `values[inverse.flat[i]]`) and `counts` (1-d, one per
+ * value). Each is present exactly where its option is true.
+ */
+export type UniqueResult<O extends UniqueOptions = UniqueOptions> = { readonly values: DeviceArray } & UniqueResultPart<O, "returnIndex", "indices"> &
+  UniqueResultPart<O, "returnInverse", "inverse"> &
+  UniqueResultPart<O, "returnCounts", "counts">;
+
+/** The option `name` of `unique`, a boolean (default false). */
+function flagOption(options: UniqueOptions | undefined, name: "returnIndex" | "returnInverse" | "returnCounts"): boolean {
+  const v = options?.[name] ?? false;
+  if (typeof v !== "boolean") throw new TypeError(`unique: ${name} is a boolean, not ${describeValue(v)}`);
+  return v;
+}
+
 /**
  * The sorted unique elements of `a` (flattened), a new 1-d array of its dtype, as NumPy's `unique`: NaNs count as one
  * value (the last), `-0.0` and `+0.0` as one (`+0.0`). Reads the count to the host, so it waits for the stream.
  *
+ * With `returnIndex`, `returnInverse` or `returnCounts` (NumPy's `return_index`, `return_inverse`, `return_counts`)
+ * it returns `{ values, indices?, inverse?, counts? }` instead (see {@link UniqueResult}): the first occurrence of
+ * each value in the flattened `a` (of `-0.0` and `+0.0` together, of the NaNs together), the index of each element's
+ * value (of `a`'s shape, as NumPy 2's), how many elements equal each value; int64 arrays from one sort that carries
+ * the indices (none for `returnCounts` alone), still one wait for the stream.
+ *
  * ```ts
  * const labels = unique(y);   // e.g. [0, 1, 2] of an int32 label array
+ * const { values, counts } = unique(y, { returnCounts: true });
+ * const { inverse } = unique(y, { returnInverse: true });   // y's shape: y.flat[i] is values[inverse.flat[i]]
  * ```
  */
-export function unique(a: DeviceArray, options?: ArrayOperationOptions): DeviceArray {
+export function unique(a: DeviceArray, options?: UniqueOptions & { readonly returnIndex?: false; readonly returnInverse?: false; readonly returnCounts?: false }): DeviceArray;
+/** The sorted unique elements of `a` and the further results `options` asks for (see the first overload). */
+export function unique<O extends UniqueOptions & ({ readonly returnIndex: true } | { readonly returnInverse: true } | { readonly returnCounts: true })>(a: DeviceArray, options: O): UniqueResult<O>;
+/** The sorted unique elements of `a`, and the further results where `options` asks for any (see the first overload). */
+export function unique(a: DeviceArray, options?: UniqueOptions): DeviceArray | UniqueResult;
+export function unique(a: DeviceArray, options?: UniqueOptions): DeviceArray | UniqueResult {
   checkArray(a, "unique");
-  if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`unique takes its options as an object ({ stream? }), not ${describeValue(options)}`);
+  if (options !== undefined && (options === null || typeof options !== "object")) {
+    throw new TypeError(`unique takes its options as an object ({ returnIndex?, returnInverse?, returnCounts?, stream? }), not ${describeValue(options)}`);
+  }
+  const returnIndex = flagOption(options, "returnIndex");
+  const returnInverse = flagOption(options, "returnInverse");
+  const returnCounts = flagOption(options, "returnCounts");
   const stream = operationStream("unique", options, [a]);
+  if (returnIndex || returnInverse || returnCounts) return uniqueRuns(a, stream, returnIndex, returnInverse, returnCounts);
   const n = a.size;
   if (n === 0) return DeviceArray.empty([0], a.dtype, { stream });
   const input = a.isContiguous ? a : a.copy({ stream });
@@ -293,6 +349,66 @@ export function unique(a: DeviceArray, options?: ArrayOperationOptions): DeviceA
   } finally {
     sorted.close(stream);
     if (input !== a) input.close(stream);
+  }
+}
+
+/**
+ * `unique` with its further results: one sort of the flattened `a` (carrying the stable permutation where indices or
+ * the inverse are asked for), the heads of the runs of equal sorted keys counted and scanned as the plain call does
+ * (one wait for the count), then one kernel that writes the values, each head's original index, each run's start and
+ * each element's run at its original place; the counts are the differences of the starts.
+ */
+function uniqueRuns(a: DeviceArray, stream: Stream, returnIndex: boolean, returnInverse: boolean, returnCounts: boolean): UniqueResult {
+  const n = a.size;
+  const made: DeviceArray[] = [];
+  const temps: DeviceArray[] = [];
+  const make = <A extends DeviceArray>(x: A, temp = false): A => {
+    (temp ? temps : made).push(x);
+    return x;
+  };
+  try {
+    if (n === 0) {
+      const empty = (): DeviceArray<"int64"> => make(DeviceArray.empty([0], dtypes.int64, { stream }));
+      return {
+        values: make(DeviceArray.empty([0], a.dtype, { stream })),
+        ...(returnIndex ? { indices: empty() } : {}),
+        ...(returnInverse ? { inverse: make(DeviceArray.empty(a.shape, dtypes.int64, { stream })) } : {}),
+        ...(returnCounts ? { counts: empty() } : {}),
+      };
+    }
+    const withIndices = returnIndex || returnInverse;
+    const input = a.isContiguous ? a : make(a.copy({ stream }), true);
+    const sorted = make(DeviceArray.empty([n], a.dtype, { stream }), true);
+    const perm = withIndices ? make(DeviceArray.empty([n], dtypes.int64, { stream }), true) : undefined;
+    // -0.0 sorts and is stored as +0.0 and every NaN as one NaN, so equal values are equal words (stable with indices).
+    const mod = sortRows(stream, input, n, perm === undefined ? { keys: sorted, canonicalZero: true } : { keys: sorted, indices: perm })!;
+    const blocks = Math.ceil(n / UNIQUE_CHUNK);
+    const headCounts = make(DeviceArray.empty([blocks], dtypes.uint32, { stream }), true);
+    const offsets = make(DeviceArray.empty([blocks + 1], dtypes.uint64, { stream }), true);
+    launch(stream, configFor(blocks, UNIQUE_BLOCK), mod.uniqueCount, [sorted.address, BigInt(n), headCounts.address]);
+    launch(stream, configFor(1, UNIQUE_SCAN_BLOCK), mod.uniqueScan, [headCounts.address, offsets.address, u32(blocks)]);
+    const total = Number(offsets.slice(blocks).toTypedArraySync({ stream })[0]!);
+    const values = make(DeviceArray.empty([total], a.dtype, { stream }));
+    const indices = returnIndex ? make(DeviceArray.empty([total], dtypes.int64, { stream })) : undefined;
+    const inverse = returnInverse ? make(DeviceArray.empty(a.shape, dtypes.int64, { stream })) : undefined;
+    const starts = returnCounts ? make(DeviceArray.empty([total + 1], dtypes.int64, { stream }), true) : undefined;
+    launch(stream, configFor(blocks, UNIQUE_BLOCK), mod.uniqueRuns, [
+      sorted.address,
+      perm?.address ?? 0n,
+      BigInt(n),
+      offsets.address,
+      values.address,
+      indices?.address ?? 0n,
+      starts?.address ?? 0n,
+      inverse?.address ?? 0n,
+    ]);
+    const counts = starts === undefined ? undefined : make(diff(starts, { stream }) as DeviceArray<"int64">);
+    return { values, ...(indices !== undefined ? { indices } : {}), ...(inverse !== undefined ? { inverse } : {}), ...(counts !== undefined ? { counts } : {}) };
+  } catch (e) {
+    for (const x of made) x.close(stream);
+    throw e;
+  } finally {
+    for (const t of temps) t.close(stream);
   }
 }
 
