@@ -1,8 +1,8 @@
 /**
  * `cuda-ts/array`: NumPy's functions over DeviceArrays, in the manner of CuPy: creation, arithmetic and comparison
- * with broadcasting, math, reductions, scans, sorting, searching, counting and interpolation, indexing, shape and
- * padding. Each runs on the stream its options name, or on the stream of its first array operand (the one that array
- * was made on); each is also a DeviceArray method where NumPy's ndarray has one.
+ * with broadcasting, math, reductions, scans, sorting, searching, membership, counting and interpolation, indexing,
+ * shape and padding. Each runs on the stream its options name, or on the stream of its first array operand (the one
+ * that array was made on); each is also a DeviceArray method where NumPy's ndarray has one.
  *
  * ```ts
  * import { Device } from "cuda-ts";
@@ -27,6 +27,7 @@ export { DeviceArray, type ArrayScalar, type ArrayOperationOptions, type ReduceO
 export { sum, prod, min, max, mean, trace } from "./core/array/reductions.ts";
 export { sort, argsort, unique, type UniqueOptions, type UniqueResult, type UniqueResultPart } from "./core/array/ops/sort.ts";
 export { searchsorted, digitize, type DigitizeOptions } from "./core/array/ops/search.ts";
+export { isin, type IsinOptions } from "./core/array/ops/sets.ts";
 export { bincount, histogram, type BincountOptions, type HistogramOptions, type HistogramResult } from "./core/array/ops/counting.ts";
 export { promoteTypes, resultType, canCastSafely, canCastSameKind, type PromotionOperand } from "./core/array/promotion.ts";
 export { astype } from "./core/array/ops/cast.ts";

@@ -1,10 +1,16 @@
 /**
- * `unique`'s options without a GPU: the typed errors that come before any stream is used (an argument that is not an
- * array, options that are not booleans), and the result types that follow the options (checked by the compiler).
+ * `unique`'s options and `isin` without a GPU: the typed errors that come before any stream is used (arguments that
+ * are not arrays, closed arrays, options that are not booleans, arrays on two devices), the result types that follow
+ * `unique`'s options (checked by the compiler), and isin's kernel source (the left search, the comparison in the
+ * promoted dtype, complex numbers ordered as the sort orders them). (The operations on data are in
+ * sets.gpu.test.ts.)
  */
 import { describe, expect, it } from "vitest";
-import { Buffer, DeviceArray, type DTypeName, type MemoryResource } from "../../../src/index.ts";
-import { unique } from "../../../src/array.ts";
+import { ArrayLayoutError, Buffer, DeviceArray, DeviceMismatchError, type DTypeName, type MemoryResource } from "../../../src/index.ts";
+import { isin, unique } from "../../../src/array.ts";
+import { isinKernel } from "../../../src/core/array/ops/sets.ts";
+import { searchPreamble } from "../../../src/core/array/ops/search.ts";
+import { dtypes } from "../../../src/core/array/dtype.ts";
 
 /** A resource of fake memory: host-reachable (no device), or on device `deviceId`. */
 function resource(deviceId: number): MemoryResource {
@@ -61,5 +67,59 @@ describe("unique's options, before any stream is used", () => {
       void [plain, none, values, indices, counts, inverse, allInverse, maybeCounts, sureCounts, unknown];
     };
     expect(typeof typed).toBe("function");
+  });
+});
+
+describe("isin's kernel", () => {
+  it("searches on the left and compares the element found, in the promoted dtype's working type", () => {
+    const k = isinKernel(dtypes.int32, dtypes.float32, dtypes.float64, false);
+    expect(k.name).toBe("cuda_ts_isin_int32_float32_float64");
+    expect(k.params.map((p) => `${p.raw ? "raw " : ""}${p.type} ${p.name}`)).toEqual(["raw int32 a", "float32 v", "int64 len", "bool z"]);
+    expect(k.operation).toBe("const double _ct_v = (double)(v); const long long _ct_at = _ct_search(a, _ct_v, len); z = (_ct_at < len && (double)(a[_ct_at]) == _ct_v)");
+    const inv = isinKernel(dtypes.float16, dtypes.float16, dtypes.float16, true);
+    expect(inv.name).toBe("cuda_ts_isin_invert_float16_float16_float16");
+    expect(inv.operation).toBe("const float _ct_v = __half2float(v); const long long _ct_at = _ct_search(a, _ct_v, len); z = !(_ct_at < len && __half2float(a[_ct_at]) == _ct_v)");
+    // One kernel per signature, kept.
+    expect(isinKernel(dtypes.int32, dtypes.float32, dtypes.float64, false)).toBe(k);
+  });
+
+  it("orders complex numbers as the sort does: real part, then imaginary part, NaN last in each", () => {
+    const c = searchPreamble(dtypes.complex64, dtypes.complex128, "left");
+    expect(c).toContain("bool _ct_part_before(const double x, const double y) { return x < y || (y != y && x == x); }");
+    expect(c).toContain("bool _ct_part_same(const double x, const double y) { return x == y || (x != x && y != y); }");
+    expect(c).toContain("_ct_part_before(x.real(), y.real()) || (_ct_part_same(x.real(), y.real()) && _ct_part_before(x.imag(), y.imag()))");
+    expect(c).toContain("const cuda::std::complex<double> x = cuda::std::complex<double>(a[mid]);");
+    // Real dtypes keep their comparison (no part functions).
+    expect(searchPreamble(dtypes.float32, dtypes.float32, "left")).not.toContain("_ct_part");
+  });
+});
+
+describe("isin's errors, before any stream is used", () => {
+  it("takes two DeviceArrays, open", () => {
+    expect(() => isin([1, 2] as unknown as DeviceArray, arr([3]))).toThrow(TypeError);
+    expect(() => isin([1, 2] as unknown as DeviceArray, arr([3]))).toThrow("isin: element is a DeviceArray, not");
+    expect(() => isin(arr([3]), 5 as unknown as DeviceArray)).toThrow("isin: testElements is a DeviceArray, not 5");
+    const closed = arr([2], "int32");
+    closed.close();
+    expect(() => isin(closed, arr([3]))).toThrow(ArrayLayoutError);
+    expect(() => isin(arr([3]), closed)).toThrow("isin: testElements (int32 [2]) was closed");
+  });
+
+  it("takes invert as a boolean and options as an object", () => {
+    expect(() => isin(arr([3]), arr([3]), { invert: 1 as unknown as boolean })).toThrow(TypeError);
+    expect(() => isin(arr([3]), arr([3]), { invert: 1 as unknown as boolean })).toThrow("isin: invert is a boolean, not 1");
+    expect(() => isin(arr([3]), arr([3]), "x" as unknown as object)).toThrow('isin takes its options as an object ({ invert?, stream? }), not "x"');
+  });
+
+  it("refuses arrays on two devices, naming both", () => {
+    const call = (): DeviceArray => isin(arr([4], "float32", 0), arr([2], "int32", 1));
+    expect(call).toThrow(DeviceMismatchError);
+    expect(call).toThrow("isin: testElements is on device 1, but device 0 is needed here; element is on device 0");
+  });
+
+  it("gets as far as the stream with good arguments (fake arrays have none), any dtypes", () => {
+    expect(() => isin(arr([2, 3]), arr([4], "int64"), { invert: true })).toThrow("needs a stream");
+    expect(() => isin(arr([2], "complex64"), arr([4], "uint8"))).toThrow("needs a stream");
+    expect(() => isin(arr([0]), arr([0], "bool"))).toThrow("needs a stream");
   });
 });

@@ -18,7 +18,7 @@
 import { DeviceArray, operationStream, type ArrayScalar } from "../device-array.ts";
 import { dtypes, type DType } from "../dtype.ts";
 import { ArrayLayoutError, DTypeError, ShapeMismatchError } from "../errors.ts";
-import { resultType } from "../promotion.ts";
+import { realOf, resultType } from "../promotion.ts";
 import type { ElementwiseOptions, SearchSide, SearchSortedOptions } from "../options.ts";
 import { provideArrayMethods, type ArrayOperand } from "../methods.ts";
 import { describeValue } from "../../../errors/describe.ts";
@@ -37,13 +37,23 @@ export interface DigitizeOptions extends ElementwiseOptions {
 
 /**
  * The device functions of a search (exported for tests: no GPU needed): `_ct_search(a, v, n)`, the first index of the
- * sorted `a` (of dtype `ta`, `n` elements) where `v` goes on `side`, comparing in `r`'s working type, NaN last.
+ * sorted `a` (of dtype `ta`, `n` elements) where `v` goes on `side`, comparing in `r`'s working type, NaN last. A
+ * complex `r` (for `isin`; `searchsorted` refuses complex operands) compares as `sort` orders complex numbers: by real
+ * part, then imaginary part, NaN last in each.
  */
 export function searchPreamble(ta: DType, r: DType, side: SearchSide): string {
   const w = workingType(r);
   // x before y in the sorted order: NaN after everything (and equal to NaN), as the sort puts it.
-  const before = r.kind === "f" ? "x < y || (y != y && x == x)" : "x < y";
+  const before = r.kind === "f" ? "x < y || (y != y && x == x)" : r.kind === "c" ? "_ct_part_before(x.real(), y.real()) || (_ct_part_same(x.real(), y.real()) && _ct_part_before(x.imag(), y.imag()))" : "x < y";
+  const parts =
+    r.kind === "c"
+      ? [
+          `__device__ __forceinline__ bool _ct_part_before(const ${realOf(r).ctype} x, const ${realOf(r).ctype} y) { return x < y || (y != y && x == x); }`,
+          `__device__ __forceinline__ bool _ct_part_same(const ${realOf(r).ctype} x, const ${realOf(r).ctype} y) { return x == y || (x != x && y != y); }`,
+        ]
+      : [];
   return [
+    ...parts,
     `__device__ __forceinline__ bool _ct_before(const ${w} x, const ${w} y) { return ${before}; }`,
     `__device__ __forceinline__ long long _ct_search(const ${ta.ctype}* __restrict__ a, const ${w} v, const long long n) {`,
     "  long long lo = 0, hi = n;",
