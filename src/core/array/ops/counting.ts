@@ -21,7 +21,7 @@
  */
 import { DeviceArray, operationStream, type ArrayOperationOptions } from "../device-array.ts";
 import { decodeBFloat16, decodeHalf, dtypes, encodeBFloat16, encodeHalf, type DType } from "../dtype.ts";
-import { ArrayLayoutError, DTypeError, ShapeMismatchError } from "../errors.ts";
+import { DTypeError, ShapeMismatchError } from "../errors.ts";
 import { coalesceAxes } from "../broadcast.ts";
 import { sameShape } from "../layout.ts";
 import { promoteTypes } from "../promotion.ts";
@@ -34,7 +34,7 @@ import { f64, i32, i64, u64 } from "../../launch/scalars.ts";
 import type { Stream } from "../../stream.ts";
 import { compileKernels, configFor } from "../../kernels/compile.ts";
 import { headersFor } from "../../kernels/params.ts";
-import { checkOneDevice } from "./elementwise.ts";
+import { checkArrayArgument, checkOneDevice } from "./elementwise.ts";
 import {
   COUNT_BLOCK,
   COUNT_RECORD_WORDS,
@@ -180,12 +180,6 @@ function countLaunch(k: CountingKernels, n: number, bins: number, weighted: bool
 
 // ---- checks ----
 
-function checkArray(x: unknown, what: string, name: string): DeviceArray {
-  if (!(x instanceof DeviceArray)) throw new TypeError(`${what}: ${name} is a DeviceArray, not ${describeValue(x)}`);
-  if (x.isClosed) throw new ArrayLayoutError(`${what}: ${name} (${x.dtype.name} [${x.shape.join(", ")}]) was closed`);
-  return x;
-}
-
 function checkOptions(options: unknown, what: string, fields: string): void {
   if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`${what} takes its options as an object ({ ${fields} }), not ${describeValue(options)}`);
 }
@@ -193,7 +187,7 @@ function checkOptions(options: unknown, what: string, fields: string): void {
 /** Weights: a DeviceArray of a real dtype (bool, integers, floats), of `shape`. */
 function checkWeights(w: unknown, shape: readonly number[], what: string, data: string): DeviceArray | undefined {
   if (w === undefined) return undefined;
-  const weights = checkArray(w, what, "weights");
+  const weights = checkArrayArgument(w, what, "weights");
   if (weights.dtype.kind === "c") throw new DTypeError(`${what}: weights are real (bool, integers or floats), not ${weights.dtype.name}; count the real and imaginary parts separately`);
   if (!sameShape(weights.shape, shape)) {
     throw new ShapeMismatchError(`${what}: weights have shape [${weights.shape.join(", ")}] but ${data} has shape [${shape.join(", ")}]; give one weight per element`);
@@ -227,7 +221,7 @@ function checkWeights(w: unknown, shape: readonly number[], what: string, data: 
  */
 export function bincount(x: DeviceArray, options?: BincountOptions): DeviceArray {
   const what = "bincount";
-  checkArray(x, what, "x");
+  checkArrayArgument(x, what, "x");
   checkOptions(options, what, "weights?, minlength?, stream?");
   if (x.ndim !== 1) throw new ShapeMismatchError(`${what}: x is a 1-d array of non-negative integers, got shape [${x.shape.join(", ")}]`);
   if (x.dtype.kind !== "i" && x.dtype.kind !== "u" && x.dtype.kind !== "b") {
@@ -347,7 +341,7 @@ function checkBins(bins: unknown, what: string): Bins {
     return { kind: "count", count: bins };
   }
   if (bins instanceof DeviceArray) {
-    checkArray(bins, what, "bins");
+    checkArrayArgument(bins, what, "bins");
     if (bins.ndim !== 1 || bins.size === 0) throw new ShapeMismatchError(`${what}: bins as edges is a 1-d array of at least one edge, got shape [${bins.shape.join(", ")}]`);
     if (bins.dtype.kind !== "i" && bins.dtype.kind !== "u" && bins.dtype.kind !== "f") throw new DTypeError(`${what}: bins as edges are integers or floats, not ${bins.dtype.name}`);
     return { kind: "device", edges: bins };
@@ -413,7 +407,7 @@ function checkRange(range: unknown, what: string): readonly [number, number] | u
  */
 export function histogram(a: DeviceArray, options?: HistogramOptions): HistogramResult {
   const what = "histogram";
-  checkArray(a, what, "a");
+  checkArrayArgument(a, what, "a");
   checkOptions(options, what, "bins?, range?, weights?, density?, stream?");
   if (a.dtype.kind === "c") throw new DTypeError(`${what}: complex data has no order to bin by (got ${a.dtype.name}); take its real part or magnitude first`);
   const weights = checkWeights(options?.weights, a.shape, what, "a");

@@ -14,7 +14,7 @@
  */
 import { DeviceArray, checkWritable, memoryDevice, operationStream, type ArrayScalar } from "../device-array.ts";
 import { dtypes, type DType, type DTypeName } from "../dtype.ts";
-import { BroadcastError, DTypeError } from "../errors.ts";
+import { ArrayLayoutError, BroadcastError, DTypeError } from "../errors.ts";
 import { broadcastShapes } from "../broadcast.ts";
 import { sameShape } from "../layout.ts";
 import { canCastSafely, canCastSameKind, realOf, resultType } from "../promotion.ts";
@@ -151,6 +151,13 @@ export function checkOperand(x: unknown, what: string, name: string): ArrayOpera
   if (x instanceof DeviceArray) return x;
   if (isScalarValue(x)) return x;
   throw new TypeError(`${what}: ${name} is a DeviceArray or a scalar (a number, a bigint, a boolean or [re, im]), got ${describeValue(x)}`);
+}
+
+/** Checks an array argument named `name` of `what`: a DeviceArray that is still open. */
+export function checkArrayArgument(x: unknown, what: string, name: string): DeviceArray {
+  if (!(x instanceof DeviceArray)) throw new TypeError(`${what}: ${name} is a DeviceArray, not ${describeValue(x)}`);
+  if (x.isClosed) throw new ArrayLayoutError(`${what}: ${name} (${x.dtype.name} [${x.shape.join(", ")}]) was closed`);
+  return x;
 }
 
 /** A scalar as the value `encodeElement` takes for dtype `d` (booleans and bigints converted; weak scalars fit). */

@@ -20,14 +20,14 @@
  */
 import { DeviceArray, operationStream, type ArrayOperationOptions, type ArrayScalar } from "../device-array.ts";
 import { dtypes, type DType } from "../dtype.ts";
-import { ArrayLayoutError, DTypeError, ShapeMismatchError } from "../errors.ts";
+import { DTypeError, ShapeMismatchError } from "../errors.ts";
 import type { ArrayOperand } from "../methods.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
 import { add, mod, sub } from "./arithmetic.ts";
 import { astype, castExpression } from "./cast.ts";
-import { cachedKernel, checkOneDevice, checkOperand, launchInto } from "./elementwise.ts";
+import { cachedKernel, checkArrayArgument, checkOneDevice, checkOperand, launchInto } from "./elementwise.ts";
 import { take } from "./indexing.ts";
 import { searchPreamble } from "./search.ts";
 import { concatenate } from "./shape.ts";
@@ -113,12 +113,6 @@ export function interpKernel(txp: DType, tfp: DType, tx: DType, r: DType, left: 
   });
 }
 
-function checkArray(x: unknown, what: string, name: string): DeviceArray {
-  if (!(x instanceof DeviceArray)) throw new TypeError(`${what}: ${name} is a DeviceArray, not ${describeValue(x)}`);
-  if (x.isClosed) throw new ArrayLayoutError(`${what}: ${name} (${x.dtype.name} [${x.shape.join(", ")}]) was closed`);
-  return x;
-}
-
 /** `left` or `right` as the kernel's scalar of the result's dtype `r`: a number, or `[re, im]` for a complex result. */
 function checkEnd(v: unknown, r: DType, what: string, name: string): ArrayScalar | undefined {
   if (v === undefined) return undefined;
@@ -163,9 +157,9 @@ export function interp(x: ArrayOperand, xp: DeviceArray, fp: DeviceArray, option
   const what = "interp";
   if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`${what} takes options { left?, right?, period?, stream? }, got ${describeValue(options)}`);
   checkOperand(x, what, "x");
-  if (x instanceof DeviceArray) checkArray(x, what, "x");
-  checkArray(xp, what, "xp");
-  checkArray(fp, what, "fp");
+  if (x instanceof DeviceArray) checkArrayArgument(x, what, "x");
+  checkArrayArgument(xp, what, "xp");
+  checkArrayArgument(fp, what, "fp");
   if (xp.ndim !== 1) throw new ShapeMismatchError(`${what}: xp is a 1-d array of sample points, got shape [${xp.shape.join(", ")}]`);
   if (fp.ndim !== 1) throw new ShapeMismatchError(`${what}: fp is a 1-d array of sample values, got shape [${fp.shape.join(", ")}]`);
   if (xp.size === 0) throw new ShapeMismatchError(`${what}: xp is empty; give at least one sample point`);

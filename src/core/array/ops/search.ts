@@ -17,14 +17,14 @@
  */
 import { DeviceArray, operationStream, type ArrayScalar } from "../device-array.ts";
 import { dtypes, type DType } from "../dtype.ts";
-import { ArrayLayoutError, DTypeError, ShapeMismatchError } from "../errors.ts";
+import { DTypeError, ShapeMismatchError } from "../errors.ts";
 import { realOf, resultType } from "../promotion.ts";
 import type { ElementwiseOptions, SearchSide, SearchSortedOptions } from "../options.ts";
 import { provideArrayMethods, type ArrayOperand } from "../methods.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
 import { castExpression, toWorking, workingType } from "./cast.ts";
-import { cachedKernel, checkOneDevice, checkOperand, checkOut, launchInto, scalarFor } from "./elementwise.ts";
+import { cachedKernel, checkArrayArgument, checkOneDevice, checkOperand, checkOut, launchInto, scalarFor } from "./elementwise.ts";
 import { take } from "./indexing.ts";
 
 export type { SearchSide, SearchSortedOptions } from "../options.ts";
@@ -83,15 +83,9 @@ export function searchKernel(ta: DType, tv: DType, r: DType, to: DType, side: Se
   });
 }
 
-function checkArray(x: unknown, what: string, name: string): DeviceArray {
-  if (!(x instanceof DeviceArray)) throw new TypeError(`${what}: ${name} is a DeviceArray, not ${describeValue(x)}`);
-  if (x.isClosed) throw new ArrayLayoutError(`${what}: ${name} (${x.dtype.name} [${x.shape.join(", ")}]) was closed`);
-  return x;
-}
-
 /** The checks of a sorter: a 1-d integer array with one index per element of the sorted array. */
 function checkSorter(sorter: unknown, n: number, what: string): DeviceArray {
-  const s = checkArray(sorter, what, "sorter");
+  const s = checkArrayArgument(sorter, what, "sorter");
   if (s.dtype.kind !== "i" && s.dtype.kind !== "u") throw new DTypeError(`${what}: sorter holds integer indices (int64, as argsort gives), not ${s.dtype.name}`);
   if (s.ndim !== 1 || s.size !== n) throw new ShapeMismatchError(`${what}: sorter is 1-d with one index per element of a ([${n}]), got shape [${s.shape.join(", ")}]`);
   return s;
@@ -104,11 +98,11 @@ interface Names {
 }
 
 function search(what: string, names: Names, a: DeviceArray, v: ArrayOperand, side: SearchSide, sorterArgument: unknown, options: ElementwiseOptions | undefined): DeviceArray {
-  checkArray(a, what, names.a);
+  checkArrayArgument(a, what, names.a);
   if (a.ndim !== 1) throw new ShapeMismatchError(`${what}: ${names.a} is a sorted 1-d array, got shape [${a.shape.join(", ")}]`);
   const sorter = sorterArgument === undefined ? undefined : checkSorter(sorterArgument, a.size, what);
   checkOperand(v, what, names.v);
-  if (v instanceof DeviceArray) checkArray(v, what, names.v);
+  if (v instanceof DeviceArray) checkArrayArgument(v, what, names.v);
   const r = resultType([a, v], what);
   if (r.kind === "c") throw new DTypeError(`${what}: complex values are not ordered here (${names.a} and ${names.v} promote to ${r.name}); search their real parts or magnitudes`);
   const shape = v instanceof DeviceArray ? v.shape : [];

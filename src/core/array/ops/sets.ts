@@ -16,12 +16,11 @@
  */
 import { DeviceArray, operationStream, type ArrayOperationOptions } from "../device-array.ts";
 import { dtypes, type DType } from "../dtype.ts";
-import { ArrayLayoutError } from "../errors.ts";
 import { resultType } from "../promotion.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
 import { toWorking, workingType } from "./cast.ts";
-import { cachedKernel, checkOneDevice } from "./elementwise.ts";
+import { cachedKernel, checkArrayArgument, checkOneDevice } from "./elementwise.ts";
 import { searchPreamble } from "./search.ts";
 import { sort } from "./sort.ts";
 
@@ -49,12 +48,6 @@ export function isinKernel(ta: DType, tv: DType, r: DType, invert: boolean): Ele
   });
 }
 
-function checkArray(x: unknown, name: string): DeviceArray {
-  if (!(x instanceof DeviceArray)) throw new TypeError(`isin: ${name} is a DeviceArray, not ${describeValue(x)}`);
-  if (x.isClosed) throw new ArrayLayoutError(`isin: ${name} (${x.dtype.name} [${x.shape.join(", ")}]) was closed`);
-  return x;
-}
-
 /**
  * Whether each element of `element` is among the elements of `testElements` (any shape, flattened), as NumPy's
  * `isin`: a new bool array of `element`'s shape; with `invert: true`, whether it is not. The two are compared in the
@@ -73,8 +66,8 @@ function checkArray(x: unknown, name: string): DeviceArray {
  */
 export function isin(element: DeviceArray, testElements: DeviceArray, options?: IsinOptions): DeviceArray<"bool"> {
   const what = "isin";
-  checkArray(element, "element");
-  checkArray(testElements, "testElements");
+  checkArrayArgument(element, what, "element");
+  checkArrayArgument(testElements, what, "testElements");
   if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`${what} takes its options as an object ({ invert?, stream? }), not ${describeValue(options)}`);
   const invert = options?.invert ?? false;
   if (typeof invert !== "boolean") throw new TypeError(`${what}: invert is a boolean, not ${describeValue(invert)}`);
