@@ -717,9 +717,9 @@ describe("unique simulation", () => {
           const w = t >> 5;
           let before = carry;
           for (let ww = 0; ww < w; ww++) before += warpTot[ww]!;
-          // (2u << lane) - 1u in 32-bit unsigned arithmetic: lanes 0 to lane.
-          const upTo = (((2 << lane) >>> 0) - 1) >>> 0;
-          const run = offsets[b]! + before + popc(ballots[w]! & upTo) - 1;
+          // (1u << lane) - 1u in 32-bit unsigned arithmetic: the lanes below; a key that heads no run is in the one before.
+          const below = (((1 << lane) >>> 0) - 1) >>> 0;
+          const run = offsets[b]! + before + popc(ballots[w]! & below) + hs[t]! - 1;
           if (hs[t]) {
             once(out, run, sorted[i]!, "out");
             once(first, run, perm[i]!, "first");
