@@ -5,27 +5,14 @@
  * counting.gpu.test.ts; the sources' syntax in test/core/kernels/parse.test.ts.)
  */
 import { describe, expect, it } from "vitest";
-import { ArgumentError, Buffer, DTypeError, DeviceArray, DeviceMismatchError, ShapeMismatchError, type DTypeName, type MemoryResource } from "../../../src/index.ts";
+import { ArgumentError, DTypeError, DeviceArray, DeviceMismatchError, ShapeMismatchError, type DTypeName } from "../../../src/index.ts";
+import { fakeArray } from "../../support/fake-arrays.ts";
 import { bincount, histogram } from "../../../src/array.ts";
 import { COUNT_SHARED_BINS, countingKernelNames, countingName, countingSource, rangeDomain } from "../../../src/core/array/ops/counting-source.ts";
 import { uniformBins, uniformEdges } from "../../../src/core/array/ops/counting.ts";
 import { dtypes } from "../../../src/core/array/dtype.ts";
 
-/** A resource of fake memory: host-reachable (no device), or on device `deviceId`. */
-function resource(deviceId: number): MemoryResource {
-  return {
-    allocate: () => {
-      throw new Error("not used");
-    },
-    deallocate: () => undefined,
-    isDeviceAccessible: true,
-    isHostAccessible: deviceId < 0,
-    deviceId,
-  };
-}
-function arr(shape: number[], dtype: DTypeName = "int32", deviceId = -1): DeviceArray {
-  return DeviceArray.fromBuffer(Buffer.fromHandle(0x7f00_0000_0000n, 1 << 16, { memoryResource: resource(deviceId) }), { dtype, shape });
-}
+const arr = (shape: number[], dtype: DTypeName = "int32", deviceId = -1): DeviceArray => fakeArray(shape, dtype, deviceId);
 
 describe("the counting kernels' source", () => {
   it("names one program per signature, bincount's with two kernels and histogram's with four", () => {

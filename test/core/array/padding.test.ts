@@ -6,27 +6,14 @@
  * kernels on data are in padding.gpu.test.ts; their syntax in test/core/kernels/parse.test.ts.)
  */
 import { describe, expect, it } from "vitest";
-import { ArgumentError, ArrayLayoutError, Buffer, DTypeError, DeviceArray, DeviceMismatchError, ShapeMismatchError, type DTypeName, type MemoryResource } from "../../../src/index.ts";
+import { ArgumentError, ArrayLayoutError, DTypeError, DeviceArray, DeviceMismatchError, ShapeMismatchError, type DTypeName } from "../../../src/index.ts";
+import { fakeArray } from "../../support/fake-arrays.ts";
 import { interp, pad, type PadMode } from "../../../src/array.ts";
 import { padConstants, padIndex, padKernel, padPlan, padPreamble, padWidths, type PadPlan } from "../../../src/core/array/ops/padding.ts";
 import { interpKernel, interpPreamble } from "../../../src/core/array/ops/interpolation.ts";
 import { dtypes } from "../../../src/core/array/dtype.ts";
 
-/** A resource of fake memory: host-reachable (no device), or on device `deviceId`. */
-function resource(deviceId: number): MemoryResource {
-  return {
-    allocate: () => {
-      throw new Error("not used");
-    },
-    deallocate: () => undefined,
-    isDeviceAccessible: true,
-    isHostAccessible: deviceId < 0,
-    deviceId,
-  };
-}
-function arr(shape: number[], dtype: DTypeName = "float32", deviceId = -1): DeviceArray {
-  return DeviceArray.fromBuffer(Buffer.fromHandle(0x7f00_0000_0000n, 1 << 16, { memoryResource: resource(deviceId) }), { dtype, shape });
-}
+const arr = (shape: number[], dtype: DTypeName = "float32", deviceId = -1): DeviceArray => fakeArray(shape, dtype, deviceId);
 
 describe("pad's widths and constants, as NumPy normalises them", () => {
   it("takes a count, a pair for every axis, or one pair per axis", () => {
@@ -229,7 +216,7 @@ describe("pad's errors, before any stream is used", () => {
   });
 
   it("refuses layouts of more than 32 axes after merging", () => {
-    const a = DeviceArray.fromBuffer(Buffer.fromHandle(0x7f00_0000_0000n, 1 << 16, { memoryResource: resource(-1) }), { dtype: "uint8", shape: Array<number>(34).fill(1) });
+    const a = arr(Array<number>(34).fill(1), "uint8");
     expect(() => pad(a, 1)).toThrow(ArrayLayoutError);
     expect(() => pad(a, [[1, 0], ...Array<[number, number]>(33).fill([0, 0])])).toThrow(/needs a stream/);
   });

@@ -5,26 +5,13 @@
  * dtype. (The search itself, on data, is in search.gpu.test.ts.)
  */
 import { describe, expect, it } from "vitest";
-import { BroadcastError, Buffer, DTypeError, DeviceArray, DeviceMismatchError, ShapeMismatchError, type DTypeName, type MemoryResource } from "../../../src/index.ts";
+import { BroadcastError, DTypeError, DeviceArray, DeviceMismatchError, ShapeMismatchError, type DTypeName } from "../../../src/index.ts";
+import { fakeArray } from "../../support/fake-arrays.ts";
 import { digitize, searchsorted } from "../../../src/array.ts";
 import { searchKernel, searchPreamble } from "../../../src/core/array/ops/search.ts";
 import { dtypes } from "../../../src/core/array/dtype.ts";
 
-/** A resource of fake memory: host-reachable (no device), or on device `deviceId`. */
-function resource(deviceId: number): MemoryResource {
-  return {
-    allocate: () => {
-      throw new Error("not used");
-    },
-    deallocate: () => undefined,
-    isDeviceAccessible: true,
-    isHostAccessible: deviceId < 0,
-    deviceId,
-  };
-}
-function arr(shape: number[], dtype: DTypeName = "float32", deviceId = -1): DeviceArray {
-  return DeviceArray.fromBuffer(Buffer.fromHandle(0x7f00_0000_0000n, 1 << 16, { memoryResource: resource(deviceId) }), { dtype, shape });
-}
+const arr = (shape: number[], dtype: DTypeName = "float32", deviceId = -1): DeviceArray => fakeArray(shape, dtype, deviceId);
 
 describe("the search kernel", () => {
   it("compares floats with NaN last and integers plainly, on either side", () => {

@@ -6,27 +6,14 @@
  * sets.gpu.test.ts.)
  */
 import { describe, expect, it } from "vitest";
-import { ArrayLayoutError, Buffer, DeviceArray, DeviceMismatchError, type DTypeName, type MemoryResource } from "../../../src/index.ts";
+import { ArrayLayoutError, DeviceArray, DeviceMismatchError, type DTypeName } from "../../../src/index.ts";
+import { fakeArray } from "../../support/fake-arrays.ts";
 import { isin, unique } from "../../../src/array.ts";
 import { isinKernel } from "../../../src/core/array/ops/sets.ts";
 import { searchPreamble } from "../../../src/core/array/ops/search.ts";
 import { dtypes } from "../../../src/core/array/dtype.ts";
 
-/** A resource of fake memory: host-reachable (no device), or on device `deviceId`. */
-function resource(deviceId: number): MemoryResource {
-  return {
-    allocate: () => {
-      throw new Error("not used");
-    },
-    deallocate: () => undefined,
-    isDeviceAccessible: true,
-    isHostAccessible: deviceId < 0,
-    deviceId,
-  };
-}
-function arr(shape: number[], dtype: DTypeName = "float32", deviceId = -1): DeviceArray {
-  return DeviceArray.fromBuffer(Buffer.fromHandle(0x7f00_0000_0000n, 1 << 16, { memoryResource: resource(deviceId) }), { dtype, shape });
-}
+const arr = (shape: number[], dtype: DTypeName = "float32", deviceId = -1): DeviceArray => fakeArray(shape, dtype, deviceId);
 
 describe("unique's options, before any stream is used", () => {
   it("takes returnIndex, returnInverse and returnCounts as booleans", () => {
