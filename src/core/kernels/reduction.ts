@@ -39,6 +39,7 @@ import { contiguousStrides, elementCount, isContiguous, sameShape } from "../arr
 import { ShapeMismatchError } from "../array/errors.ts";
 import { broadcastStrides, coalesceAxes, normalizeAxes, reducedShape, type AxisSpec } from "../array/broadcast.ts";
 import { u32 } from "../launch/scalars.ts";
+import { mayShareMemory } from "../array/ops/overlap.ts";
 import { REDUCTION_RESERVED, bindArguments, contiguousCall, checkUnique, headersFor, parseParams, typedefs, type Binding, type BuilderArgument, type KernelParam } from "./params.ts";
 import { compileKernels, configFor, includeLines, type BuilderOptions } from "./compile.ts";
 
@@ -722,20 +723,38 @@ export class ReductionKernel {
       key: `${inputBinding.key}|${outBinding.key}`,
     };
     const outputs: DeviceArray[] = [];
+    // What the kernels write: each output, or in its place a temporary when it overlaps an input (below).
+    const written: DeviceArray[] = [];
+    let staged: [temp: DeviceArray, out: DeviceArray][] | undefined;
     const inArgs: KernelArgument[] = [];
     const outArgs: KernelArgument[] = [];
+    const inputArrays = padded.slice(0, this.#inputs).filter((a): a is DeviceArray => a instanceof DeviceArray);
     this.params.forEach((p, k) => {
       let a = padded[k];
       if (p.output) {
         if (a === undefined) a = DeviceArray.empty(outShape, binding.dtypes[k]!, { stream: s });
+        let target = a as DeviceArray;
+        // The axis kernel writes an output while other threads may still read the inputs (sum(m, { axis: 1, out:
+        // m.slice(0) })): an out sharing memory with an input is written through a temporary, then copied, as NumPy
+        // buffers it. The whole reduction reads everything before its last launch writes: it needs none.
+        if (!whole && padded[k] !== undefined && inputArrays.some((x) => mayShareMemory(x, target))) {
+          target = DeviceArray.empty(outShape, binding.dtypes[k]!, { stream: s });
+          (staged ??= []).push([target, a as DeviceArray]);
+        }
         outputs.push(a as DeviceArray);
-        outArgs.push(a as DeviceArray);
+        written.push(target);
+        outArgs.push(target);
       } else {
         inArgs.push(binding.scalar[k] ? encodeElement(binding.dtypes[k]!, a as ArrayScalar) : (a as DeviceArray));
       }
     });
-    if (whole) this.#launchWhole(s, binding, elementCount(shape), inArgs, outArgs);
-    else this.#launchAxes(s, binding, padded, shape, axes, keepdims, outputs, inArgs, outArgs);
+    try {
+      if (whole) this.#launchWhole(s, binding, elementCount(shape), inArgs, outArgs);
+      else this.#launchAxes(s, binding, padded, shape, axes, keepdims, written, inArgs, outArgs);
+      for (const [temp, out] of staged ?? []) out.copyFrom(temp, { stream: s });
+    } finally {
+      for (const [temp] of staged ?? []) temp.close(s);
+    }
     return outputs.length === 1 ? outputs[0]! : outputs;
   }
 

@@ -1,10 +1,11 @@
 /**
- * Outputs that overlap their operands, on a real GPU: `take`, `concatenate` and `cumsum` given an `out` that shares
- * memory with an input give NumPy's results (computed as if into a new array, then copied), and an in-place scan
- * stays in place. Skips without a GPU.
+ * Outputs that overlap their operands, on a real GPU: `take`, `concatenate`, `cumsum` and a ReductionKernel along an
+ * axis given an `out` that shares memory with an input give NumPy's results (computed as if into a new array, then
+ * copied), and an in-place scan stays in place. Skips without a GPU.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Device, DeviceArray, type Stream } from "../../../src/index.ts";
+import { ReductionKernel } from "../../../src/kernels.ts";
 import { concatenate, cumsum, take } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 import { numbers } from "../../support/arrays.ts";
@@ -59,5 +60,18 @@ describe.skipIf(!gpu.available)(`outputs overlapping their inputs on a GPU${skip
     expect(r).toBe(y);
     const h = read(y);
     expect([h[0], h[8191], h[8192], h[n - 1]]).toEqual([2, 16384, 16386, 2 * n]);
+  });
+
+  it("a ReductionKernel along an axis into a row of its own input reads every row before writing", () => {
+    // Row sums of a [n, n] matrix of ones written over its first row: every group reads row 0, which the others write.
+    const n = 2048;
+    const sum = new ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "overlap_row_sum");
+    using m = DeviceArray.full([n, n], 1, "float32", { stream });
+    const row0 = m.slice(0);
+    const r = sum.launch(stream, m, row0, { axis: 1 });
+    expect(r).toBe(row0);
+    const got = read(m);
+    expect(got.slice(0, n).every((v) => v === n)).toBe(true);
+    expect(got.slice(n).every((v) => v === 1)).toBe(true);
   });
 });
