@@ -126,6 +126,12 @@ export interface ReduceOptions extends ArrayOperationOptions {
   readonly axis?: AxisSpec;
   /** Whether the reduced axes stay, with extent 1 (default false). */
   readonly keepdims?: boolean;
+  /**
+   * The array the result is written into: the result's shape (the reduced axes dropped, or of extent 1 under
+   * `keepdims`) and a dtype the result converts to under NumPy's "same_kind" rule (see `canCastSameKind`); default:
+   * a new array. It may share memory with the input (written through a temporary then).
+   */
+  readonly out?: DeviceArray;
 }
 
 /** The standard reductions. */

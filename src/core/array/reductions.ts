@@ -15,17 +15,21 @@
  *
  * @module
  */
-import { DeviceArray, operationStream, type ReduceOptions, type ReductionName } from "./device-array.ts";
+import { DeviceArray, checkWritable, operationStream, type ReduceOptions, type ReductionName } from "./device-array.ts";
 import { provideArrayMethods } from "./methods.ts";
 import { dtypes, type DType, type DTypeName } from "./dtype.ts";
 import { DTypeError, ShapeMismatchError } from "./errors.ts";
-import { normalizeAxes } from "./broadcast.ts";
-import { elementCount } from "./layout.ts";
+import { normalizeAxes, reducedShape } from "./broadcast.ts";
+import { elementCount, sameShape } from "./layout.ts";
+import { canCastSameKind } from "./promotion.ts";
 import { describeValue } from "../../errors/describe.ts";
 import { ReductionKernel } from "../kernels/reduction.ts";
 import { ElementwiseKernel } from "../kernels/elementwise.ts";
 import { diagonal } from "./ops/shape.ts";
 import type { TraceOptions } from "./options.ts";
+import type { Stream } from "../stream.ts";
+import { castInto } from "./ops/cast.ts";
+import { checkOneDevice } from "./ops/elementwise.ts";
 
 export type { ReduceOptions, ReductionName } from "./device-array.ts";
 
@@ -124,37 +128,77 @@ function checkArray(a: unknown, op: ReductionName): DeviceArray {
 
 function checkOptions(options: unknown, op: ReductionName): ReduceOptions {
   if (options === undefined) return {};
-  if (options === null || typeof options !== "object") throw new TypeError(`${op} takes options { stream?, axis?, keepdims? }, got ${describeValue(options)}`);
+  if (options === null || typeof options !== "object") throw new TypeError(`${op} takes options { stream?, axis?, keepdims?, out? }, got ${describeValue(options)}`);
   return options as ReduceOptions;
+}
+
+/**
+ * @internal Checks a reduction's `out` before anything is queued: a writable DeviceArray of the result's shape (`a`'s
+ * shape without `axes`, with extent 1 there under `keepdims`) whose dtype `result` converts to under NumPy's
+ * "same_kind" rule, on `a`'s device. The out, or undefined when none was given.
+ */
+export function checkReduceOut(out: unknown, a: DeviceArray, axes: readonly number[], keepdims: boolean, result: DType, what: string): DeviceArray | undefined {
+  if (out === undefined) return undefined;
+  if (!(out instanceof DeviceArray)) throw new TypeError(`${what}: out is a DeviceArray, not ${describeValue(out)}`);
+  checkWritable(out, `${what}: out`);
+  const shape = reducedShape(a.shape, axes, keepdims);
+  if (!sameShape(out.shape, shape)) {
+    throw new ShapeMismatchError(
+      `${what}: out has shape [${out.shape.join(", ")}] but reducing [${a.shape.join(", ")}] over axes [${axes.join(", ")}]${keepdims ? " (keepdims)" : ""} gives [${shape.join(", ")}]; pass an out of that shape`,
+    );
+  }
+  if (!canCastSameKind(result, out.dtype)) {
+    throw new DTypeError(`${what}: the result is ${result.name} and cannot be stored in a ${out.dtype.name} out under "same_kind" casting; pass an out of dtype ${result.name}, or convert the result with astype`);
+  }
+  checkOneDevice(what, [["a", a], ["out", out]]);
+  return out;
+}
+
+/**
+ * @internal Hands a reduction's `result` to the caller: without an `out`, the result itself; with one, the result
+ * converted into it on `stream` and closed, and the out returned.
+ */
+export function deliverReduction(stream: Stream, result: DeviceArray, out: DeviceArray | undefined): DeviceArray {
+  if (out === undefined || result === out) return result;
+  try {
+    castInto(stream, result, out);
+  } finally {
+    result.close(stream);
+  }
+  return out;
 }
 
 /** Reduces `a` by `op` (see the module's description). */
 function reduce(op: ReductionName, array: DeviceArray, opts: ReduceOptions | undefined): DeviceArray {
   const a = checkArray(array, op);
   const options = checkOptions(opts, op);
-  // Every check before the stream is used: axes, dtypes, empty reductions without an identity.
+  // Every check before the stream is used: axes, dtypes, the out, empty reductions without an identity.
   const axes = normalizeAxes(options.axis, a.ndim, op);
   const keepdims = options.keepdims ?? false;
   if (typeof keepdims !== "boolean") throw new TypeError(`${op}: keepdims is a boolean, got ${describeValue(keepdims)}`);
   const reducedCount = elementCount(axes.map((d) => a.shape[d]!));
   const { out, accumulate } = reductionDTypes(op, a.dtype);
+  const given = checkReduceOut(options.out, a, axes, keepdims, out, op);
   if (reducedCount === 0 && (op === "min" || op === "max")) {
     throw new ShapeMismatchError(`${op}: reducing [${a.shape.join(", ")}] over axes [${axes.join(", ")}] reduces zero elements, and ${op} has no identity; reduce a non-empty array`);
   }
-  const stream = operationStream(op, options, [a]);
+  const stream = operationStream(op, options, given === undefined ? [a] : [a, given]);
   const call = { axis: axes, keepdims };
   const k = kernelFor(op, a.dtype);
+  if (op !== "mean") {
+    // An out of the result's dtype is written by the kernel itself; another is converted into.
+    if (given !== undefined && given.dtype === out) return k.launch(stream, a, given, call) as DeviceArray;
+    return deliverReduction(stream, k.launch(stream, a, call) as DeviceArray, given);
+  }
   const result = k.launch(stream, a, call) as DeviceArray;
-  if (op !== "mean") return result;
-  // The sum, divided by the count (a NaN for an empty reduction, as NumPy).
-  const divide = divisionFor(accumulate, out);
+  // The sum, divided by the count (a NaN for an empty reduction, as NumPy), into the out when one is given.
   const count = accumulate.kind === "c" ? ([reducedCount, 0] as const) : reducedCount;
-  if (accumulate === out) {
-    divide.launch(stream, result, count, result);
+  if (given === undefined && accumulate === out) {
+    divisionFor(accumulate, out).launch(stream, result, count, result);
     return result;
   }
   try {
-    return divide.launch(stream, result, count) as DeviceArray;
+    return divisionFor(accumulate, given?.dtype ?? out).launch(stream, result, count, ...(given === undefined ? [] : [given])) as DeviceArray;
   } finally {
     result.close(stream);
   }

@@ -2,11 +2,12 @@
  * Reductions along axes on a real GPU: `sum`, `prod`, `min`, `max`, `mean` over axis 0, 1, -1, [0, 1], with
  * keepdims, over contiguous arrays, transposed views and stepped slices, in float32, float16 and int32 (the packed
  * reads of neighbouring outputs and of neighbouring reduced elements included), argmax, each against the same
- * reduction on the CPU; ReductionKernel with `{ axis }` and a given output; NaN in min/max; an empty axis; and the
- * typed errors. Values are small integers, so float32 sums are exact. Skips without a GPU.
+ * reduction on the CPU; ReductionKernel with `{ axis }` and a given output; NaN in min/max; an empty axis; the
+ * reductions' `out` (written by the kernel, converted into, or over the input itself); and the typed errors. Values are small integers, so float32 sums are exact. Skips without a GPU.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AxisError, Device, DeviceArray, ShapeMismatchError, max, mean, min, prod, sum, type Stream } from "../../../src/index.ts";
+import { any, nanmax, nansum, ptp, std } from "../../../src/array.ts";
 import { ReductionKernel } from "../../../src/kernels.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 
@@ -242,5 +243,45 @@ describe.skipIf(!gpu.available)(`reductions along axes on a GPU${skipNote}`, () 
     using e = empty.sum({ stream, axis: 0 });
     expect(nums(e.toTypedArraySync({ stream }))).toEqual([0, 0, 0]);
     expect(() => empty.max({ stream, axis: 0 })).toThrow(ShapeMismatchError);
+  });
+
+  it("write into an out: by the kernel in its dtype, converted into another, or over their own input", () => {
+    using m = DeviceArray.from(Float32Array.from([1, 2, 3, 4, 5, 6]), { stream, shape: [2, 3] });
+    using cols = DeviceArray.zeros([3], "float32", { stream });
+    expect(sum(m, { axis: 0, out: cols })).toBe(cols);
+    expect(nums(cols.toTypedArraySync({ stream }))).toEqual([5, 7, 9]);
+    using rows64 = DeviceArray.zeros([2, 1], "float64", { stream });
+    expect(m.max({ axis: 1, keepdims: true, out: rows64 })).toBe(rows64);
+    expect(nums(rows64.toTypedArraySync({ stream }))).toEqual([3, 6]);
+    using whole = DeviceArray.zeros([], "float32", { stream });
+    using mi = DeviceArray.from(Int32Array.from([1, 2, 3, 4, 5, 6]), { stream, shape: [2, 3] });
+    expect(mean(mi, { out: whole })).toBe(whole);
+    expect(whole.toTypedArraySync({ stream })[0]).toBe(3.5);
+    using flags = DeviceArray.zeros([3], "int32", { stream });
+    expect(any(mi.sub(1, { stream }), { axis: 0, out: flags })).toBe(flags);
+    expect(nums(flags.toTypedArraySync({ stream }))).toEqual([1, 1, 1]);
+    using sd = DeviceArray.zeros([2], "float32", { stream });
+    expect(std(m, { axis: 1, out: sd })).toBe(sd);
+    const sdh = nums(sd.toTypedArraySync({ stream }));
+    expect(sdh[0]).toBeCloseTo(Math.sqrt(2 / 3), 6);
+    expect(sdh[1]).toBeCloseTo(Math.sqrt(2 / 3), 6);
+    using n = DeviceArray.from(Float32Array.from([1, NaN, 3, NaN, NaN, 6]), { stream, shape: [2, 3] });
+    using ns = DeviceArray.zeros([2], "float32", { stream });
+    expect(nansum(n, { axis: 1, out: ns })).toBe(ns);
+    expect(nums(ns.toTypedArraySync({ stream }))).toEqual([4, 6]);
+    using nm = DeviceArray.zeros([2], "float64", { stream });
+    expect(nanmax(n, { axis: 1, out: nm })).toBe(nm);
+    expect(nums(nm.toTypedArraySync({ stream }))).toEqual([3, 6]);
+    using span = DeviceArray.zeros([3], "float32", { stream });
+    expect(ptp(m, { axis: 0, out: span })).toBe(span);
+    expect(nums(span.toTypedArraySync({ stream }))).toEqual([3, 3, 3]);
+    // Row sums written over the first row: every row's group reads row 0, which the others' results overwrite.
+    const k = 1024;
+    using ones = DeviceArray.full([k, k], 1, "float32", { stream });
+    const first = ones.slice(0);
+    expect(sum(ones, { axis: 1, out: first })).toBe(first);
+    const back = nums(ones.toTypedArraySync({ stream }));
+    expect(back.slice(0, k).every((v) => v === k)).toBe(true);
+    expect(back.slice(k).every((v) => v === 1)).toBe(true);
   });
 });

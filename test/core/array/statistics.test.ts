@@ -6,7 +6,7 @@
  * must come before anything reaches the GPU.
  */
 import { describe, expect, it } from "vitest";
-import { ArgumentError, AxisError, Buffer, DeviceArray, ShapeMismatchError, dtypes, type DTypeName } from "../../../src/index.ts";
+import { ArgumentError, AxisError, Buffer, DTypeError, DeviceArray, ShapeMismatchError, dtypes, type DTypeName } from "../../../src/index.ts";
 import * as ca from "../../../src/array.ts";
 import {
   ARG_BLOCK,
@@ -22,6 +22,7 @@ import {
 import { decodeElement, nestHost } from "../../../src/core/array/ops/host.ts";
 import { axisChunks } from "../../../src/core/kernels/reduction.ts";
 import { encodeBFloat16, encodeHalf } from "../../../src/core/array/dtype.ts";
+import { fakeArray as fakeMemoryArray } from "../../support/fake-arrays.ts";
 import fixture from "../../fixtures/arrays/creation-statistics.json" with { type: "json" };
 
 const num = (v: number | string): number => (v === "nan" ? NaN : v === "inf" ? Infinity : v === "-inf" ? -Infinity : (v as number));
@@ -278,6 +279,28 @@ describe("any, all, countNonzero", () => {
     expect(() => ca.any(fakeArray([2, 3]), { axis: [0, 0] })).toThrow(AxisError);
     expect(() => fakeArray([2]).all({ axis: -2 })).toThrow(AxisError);
     expect(() => ca.countNonzero(fakeArray([2]))).toThrow(/needs a stream/);
+  });
+});
+
+describe("a reduction's out", () => {
+  it("must have the reduced shape and a dtype the result converts to, checked before anything is queued", () => {
+    const m = fakeArray([2, 3]);
+    expect(() => ca.sum(m, { axis: 0, out: fakeArray([2]) })).toThrow(ShapeMismatchError);
+    expect(() => ca.sum(m, { axis: 0, out: fakeArray([2]) })).toThrow(/sum: out has shape \[2\] but reducing \[2, 3\] over axes \[0\] gives \[3\]/);
+    expect(() => m.max({ axis: 1, keepdims: true, out: fakeArray([2]) })).toThrow(/gives \[2, 1\]/);
+    expect(() => ca.mean(fakeArray([2, 3], "int32"), { out: fakeArray([], "int64") })).toThrow(DTypeError);
+    expect(() => ca.mean(fakeArray([2, 3], "int32"), { out: fakeArray([], "int64") })).toThrow(/the result is float64 and cannot be stored in a int64 out/);
+    expect(() => ca.var(m, { axis: 1, out: fakeArray([2], "int32") })).toThrow(DTypeError);
+    expect(() => ca.any(m, { out: Float32Array.of(0) as never })).toThrow(/any: out is a DeviceArray/);
+    expect(() => ca.countNonzero(m, { axis: 0, out: fakeArray([2], "int64") })).toThrow(ShapeMismatchError);
+    expect(() => ca.nansum(m, { axis: 1, keepdims: true, out: fakeArray([2]) })).toThrow(/nansum: out has shape \[2\]/);
+    expect(() => ca.nanmax(m, { out: fakeArray([], "int32") })).toThrow(DTypeError);
+    expect(() => ca.ptp(m, { axis: 0, out: fakeArray([2]) })).toThrow(ShapeMismatchError);
+    expect(() => ca.average(m, { out: fakeArray([]) } as never)).toThrow(/average takes no out/);
+    // A right out gets past the checks: these arrays (of host-reachable fake memory) have no stream, the next thing checked.
+    const h = fakeMemoryArray([2, 3], "float32");
+    expect(() => ca.sum(h, { axis: 0, out: fakeMemoryArray([3], "float64") })).toThrow(/needs a stream/);
+    expect(() => ca.all(h, { axis: [0, 1], keepdims: true, out: fakeMemoryArray([1, 1], "bool") })).toThrow(/needs a stream/);
   });
 });
 

@@ -14,7 +14,7 @@ import { ShapeMismatchError } from "../errors.ts";
 import { normalizeAxes } from "../broadcast.ts";
 import { elementCount } from "../layout.ts";
 import { ReductionKernel } from "../../kernels/reduction.ts";
-import { extreme, max, mean, min, prod, reductionDTypes, sum } from "../reductions.ts";
+import { checkReduceOut, deliverReduction, extreme, max, mean, min, prod, reductionDTypes, sum } from "../reductions.ts";
 import { div, sub } from "./arithmetic.ts";
 import { logicalNot } from "./math.ts";
 import { where } from "./selection.ts";
@@ -22,26 +22,36 @@ import { where } from "./selection.ts";
 /** Whether `a`'s dtype can hold NaN (floats and complex). */
 const holdsNaN = (a: DeviceArray): boolean => a.dtype.kind === "f" || a.dtype.kind === "c";
 
-/** What one NaN-skipping reduction was asked: the array, its stream, the axes (normalised) and keepdims. */
+/** What one NaN-skipping reduction was asked: the array, its stream, the axes (normalised), keepdims and the out. */
 interface Request {
   readonly a: DeviceArray;
+  /** The stream, axes and keepdims, without the out (for the passes). */
   readonly reduce: ReduceOptions;
   readonly call: { readonly axis: readonly number[]; readonly keepdims: boolean };
   /** Elements reduced into each result element. */
   readonly reduced: number;
+  /** The array the result goes into, checked against `result`'s dtype. */
+  readonly out: DeviceArray | undefined;
 }
 
-/** Checks the array and options (axes, keepdims) before anything is queued; the stream the passes run on. */
-function prepare(array: unknown, options: ReduceOptions | undefined, what: string): Request {
+/**
+ * Checks the array and options (axes, keepdims, an out for a result of dtype `result(a.dtype)`) before anything is
+ * queued; the stream the passes run on.
+ */
+function prepare(array: unknown, options: ReduceOptions | undefined, what: string, result: (d: DType) => DType): Request {
   if (!(array instanceof DeviceArray)) throw new TypeError(`${what} takes a DeviceArray, not ${describeValue(array)}`);
-  if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`${what} takes options { axis?, keepdims?, stream? }, got ${describeValue(options)}`);
+  if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`${what} takes options { axis?, keepdims?, out?, stream? }, got ${describeValue(options)}`);
   const a = array;
   const axis = normalizeAxes(options?.axis, a.ndim, what);
   const keepdims = options?.keepdims ?? false;
   if (typeof keepdims !== "boolean") throw new TypeError(`${what}: keepdims is a boolean, got ${describeValue(keepdims)}`);
-  const stream = operationStream(what, options, [a]);
-  return { a, reduce: { ...options, stream }, call: { axis, keepdims }, reduced: elementCount(axis.map((d) => a.shape[d]!)) };
+  const out = checkReduceOut(options?.out, a, axis, keepdims, result(a.dtype), what);
+  const stream = operationStream(what, options, out === undefined ? [a] : [a, out]);
+  return { a, reduce: { axis, keepdims, stream }, call: { axis, keepdims }, reduced: elementCount(axis.map((d) => a.shape[d]!)), out };
 }
+
+/** The options of a plain reduction standing in for a NaN-skipping one (a dtype without NaN): the request's, with its out. */
+const plain = (r: Request): ReduceOptions => (r.out === undefined ? r.reduce : { ...r.reduce, out: r.out });
 
 /** @internal The map's NaN test and replacement (a NaN is the one value unequal to itself; a complex one in either part). */
 export const NAN_PREAMBLE = "template <typename V> __device__ __forceinline__ V cuda_ts_nan_as(const V& v, const V& r) { return v != v ? r : v; }";
@@ -75,21 +85,25 @@ export function skippingKernel(op: Skipping, dtype: DType): ReductionKernel {
   return k;
 }
 
-/** One pass of the NaN-skipping kernel `op` over the request's axes. */
-function run(op: Skipping, r: Request): DeviceArray {
-  return skippingKernel(op, r.a.dtype).launch(r.reduce.stream!, r.a, r.call) as DeviceArray;
+/** One pass of the NaN-skipping kernel `op` over the request's axes (into `into`, an out of the kernel's dtype, when given). */
+function run(op: Skipping, r: Request, into?: DeviceArray): DeviceArray {
+  const k = skippingKernel(op, r.a.dtype);
+  return (into === undefined ? k.launch(r.reduce.stream!, r.a, r.call) : k.launch(r.reduce.stream!, r.a, into, r.call)) as DeviceArray;
 }
+
+/** The request's out when the pass of `op` can write it itself (its dtype is the result's), else undefined. */
+const direct = (op: "sum" | "prod", r: Request): DeviceArray | undefined => (r.out !== undefined && r.out.dtype === reductionDTypes(op, r.a.dtype).out ? r.out : undefined);
 
 /** The sum over `axis` (default: all) treating NaN as 0, as NumPy's `nansum` (the dtype of `sum`). */
 export function nansum(array: DeviceArray, options?: ReduceOptions): DeviceArray {
-  const r = prepare(array, options, "nansum");
-  return holdsNaN(r.a) ? run("sum", r) : sum(r.a, r.reduce);
+  const r = prepare(array, options, "nansum", (d) => reductionDTypes("sum", d).out);
+  return holdsNaN(r.a) ? deliverReduction(r.reduce.stream!, run("sum", r, direct("sum", r)), r.out) : sum(r.a, plain(r));
 }
 
 /** The product over `axis` (default: all) treating NaN as 1, as NumPy's `nanprod` (the dtype of `prod`). */
 export function nanprod(array: DeviceArray, options?: ReduceOptions): DeviceArray {
-  const r = prepare(array, options, "nanprod");
-  return holdsNaN(r.a) ? run("prod", r) : prod(r.a, r.reduce);
+  const r = prepare(array, options, "nanprod", (d) => reductionDTypes("prod", d).out);
+  return holdsNaN(r.a) ? deliverReduction(r.reduce.stream!, run("prod", r, direct("prod", r)), r.out) : prod(r.a, plain(r));
 }
 
 /**
@@ -97,28 +111,27 @@ export function nanprod(array: DeviceArray, options?: ReduceOptions): DeviceArra
  * element is NaN; the dtype of `mean` (float64 for integers, the dtype for floats).
  */
 export function nanmean(array: DeviceArray, options?: ReduceOptions): DeviceArray {
-  const r = prepare(array, options, "nanmean");
-  if (!holdsNaN(r.a)) return mean(r.a, r.reduce);
+  const r = prepare(array, options, "nanmean", (d) => reductionDTypes("mean", d).out);
+  if (!holdsNaN(r.a)) return mean(r.a, plain(r));
   const total = run("sum", r);
   using count = run("count", r);
   // The count is int64: divided into the sum's own dtype (float32 stays float32, as NumPy's nanmean); 0/0 is NaN.
-  return div(total, count, { stream: r.reduce.stream!, out: total });
+  return deliverReduction(r.reduce.stream!, div(total, count, { stream: r.reduce.stream!, out: total }), r.out);
 }
 
 /** `nanmin` and `nanmax`: the extreme with NaN as the opposite infinity, then NaN where no element was a number. */
 function nanExtreme(what: "nanmin" | "nanmax", array: DeviceArray, options: ReduceOptions | undefined): DeviceArray {
-  const r = prepare(array, options, what);
   const op = what === "nanmin" ? "min" : "max";
-  if (!holdsNaN(r.a)) return (op === "min" ? min : max)(r.a, r.reduce);
-  // The checks of min and max: ordered dtypes only, and no empty reduction (it has no identity).
-  reductionDTypes(op, r.a.dtype);
+  // The checks of min and max first: ordered dtypes only (reductionDTypes), and no empty reduction (no identity).
+  const r = prepare(array, options, what, (d) => reductionDTypes(op, d).out);
+  if (!holdsNaN(r.a)) return (op === "min" ? min : max)(r.a, plain(r));
   if (r.reduced === 0) {
     throw new ShapeMismatchError(`${what}: reducing [${r.a.shape.join(", ")}] over axes [${r.call.axis.join(", ")}] reduces zero elements, and ${what} has no identity; reduce a non-empty array`);
   }
   const extremes = run(op, r);
   using count = run("count", r);
   using none = logicalNot(count, { stream: r.reduce.stream! });
-  return where(none, NaN, extremes, { stream: r.reduce.stream!, out: extremes });
+  return deliverReduction(r.reduce.stream!, where(none, NaN, extremes, { stream: r.reduce.stream!, out: extremes }), r.out);
 }
 
 /** The least element over `axis` (default: all) ignoring NaN, as NumPy's `nanmin`: NaN where every element is NaN. */
@@ -133,8 +146,8 @@ export function nanmax(a: DeviceArray, options?: ReduceOptions): DeviceArray {
 
 /** The range `max - min` over `axis` (default: all), as NumPy's `ptp` (the array's dtype; integers wrap as NumPy's). */
 export function ptp(array: DeviceArray, options?: ReduceOptions): DeviceArray {
-  const { a, reduce } = prepare(array, options, "ptp");
+  const { a, reduce, out } = prepare(array, options, "ptp", (d) => reductionDTypes("max", d).out);
   const hi = max(a, reduce);
   using lo = min(a, reduce);
-  return sub(hi, lo, { stream: reduce.stream!, out: hi });
+  return deliverReduction(reduce.stream!, sub(hi, lo, { stream: reduce.stream!, out: hi }), out);
 }

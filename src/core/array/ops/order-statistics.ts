@@ -317,7 +317,7 @@ export function percentile(a: DeviceArray, q: number | readonly number[], option
 // ---- average ----
 
 /** Options of `average`: the reduction's axes and keepdims, the weights, and whether the sum of weights comes back. */
-export interface AverageOptions extends ReduceOptions {
+export interface AverageOptions extends Omit<ReduceOptions, "out"> {
   /**
    * The weight of each element: an array of `a`'s shape, or a 1-d array of `a`'s extent along a single `axis`
    * (default: every element weighs 1, the mean).
@@ -371,6 +371,9 @@ export function average(array: DeviceArray, options?: AverageOptions): DeviceArr
   if (typeof keepdims !== "boolean") throw new TypeError(`${what}: keepdims is a boolean, got ${describeValue(keepdims)}`);
   const returned = options?.returned ?? false;
   if (typeof returned !== "boolean") throw new TypeError(`${what}: returned is a boolean, got ${describeValue(returned)}`);
+  if ((options as { readonly out?: unknown } | undefined)?.out !== undefined) {
+    throw new TypeError(`${what} takes no out (as NumPy's average): it returns a new array; copy it into yours with out.copyFrom(average(...))`);
+  }
   const w = options?.weights;
   if (w !== undefined && !(w instanceof DeviceArray)) throw new TypeError(`${what}: weights is a DeviceArray, not ${describeValue(w)}`);
   const show = (s: readonly number[]): string => `[${s.join(", ")}]`;

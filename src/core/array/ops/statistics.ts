@@ -23,7 +23,7 @@ import { normalizeAxes, coalesceAxes, reducedShape } from "../broadcast.ts";
 import { elementCount } from "../layout.ts";
 import { realOf } from "../promotion.ts";
 import { provideArrayMethods } from "../methods.ts";
-import { max as maxReduce, min as minReduce } from "../reductions.ts";
+import { checkReduceOut, deliverReduction, max as maxReduce, min as minReduce } from "../reductions.ts";
 import { ReductionKernel, axisChunks, axisLaunchShape } from "../../kernels/reduction.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
 import { compileKernels, configFor, includeLines } from "../../kernels/compile.ts";
@@ -165,15 +165,16 @@ function varianceOf(what: "var" | "std", array: DeviceArray, opts: VarianceOptio
   const ddof = options.ddof ?? 0;
   if (typeof ddof !== "number" || !Number.isFinite(ddof)) throw new ArgumentError(`${what}: ddof is a finite number, got ${describeValue(ddof)}`);
   const { out, mean, accumulate } = varianceDTypes(a.dtype);
+  const given = checkReduceOut(options.out, a, axes, keepdims, out, what);
   const count = elementCount(axes.map((d) => a.shape[d]!));
-  const stream = operationStream(what, options, [a]);
+  const stream = operationStream(what, options, given === undefined ? [a] : [a, given]);
   // Pass 1: the mean, the reduced axes kept (so that it broadcasts against a in pass 2).
   const m = sumInto(a.dtype, mean).launch(stream, a, { axis: axes, keepdims: true }) as DeviceArray;
   try {
     if (m.size > 0) finishKernel(mean, mean, "div").launch(stream, m, mean.kind === "c" ? [count, 0] : count, m);
     // Pass 2: the sum of squared deviations over the same axes, then divided by max(count - ddof, 0) (and rooted).
     const s = deviations(a.dtype, mean, accumulate).launch(stream, a, m, { axis: axes, keepdims }) as DeviceArray;
-    return finish(stream, s, out, what === "std" ? "divsqrt" : "div", Math.max(count - ddof, 0));
+    return deliverReduction(stream, finish(stream, s, out, what === "std" ? "divsqrt" : "div", Math.max(count - ddof, 0)), given);
   } finally {
     m.close(stream);
   }
@@ -448,8 +449,13 @@ function logical(op: "any" | "all" | "count", what: string, array: DeviceArray, 
   const options = checkOptions(opts, what) as ReduceOptions;
   const axes = normalizeAxes(options.axis, a.ndim, what);
   const keepdims = checkKeepdims(options.keepdims, what);
-  const stream = operationStream(what, options, [a]);
-  return logicalKernel(op, a.dtype).launch(stream, a, { axis: axes, keepdims }) as DeviceArray;
+  const result = op === "count" ? dtypes.int64 : dtypes.bool;
+  const given = checkReduceOut(options.out, a, axes, keepdims, result, what);
+  const stream = operationStream(what, options, given === undefined ? [a] : [a, given]);
+  const k = logicalKernel(op, a.dtype);
+  // An out of the result's dtype is written by the kernel itself; another is converted into.
+  if (given !== undefined && given.dtype === result) return k.launch(stream, a, given, { axis: axes, keepdims }) as DeviceArray;
+  return deliverReduction(stream, k.launch(stream, a, { axis: axes, keepdims }) as DeviceArray, given);
 }
 
 /** Whether any element of `a` over `axis` (default: all) is non-zero (NaN counts), as NumPy's `any`: a bool array. */
