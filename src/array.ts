@@ -54,6 +54,7 @@ export type {
   SearchSide,
   SearchSortedOptions,
   SortOptions,
+  SumOptions,
   TakeOptions,
   TraceOptions,
   VarianceOptions,

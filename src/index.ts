@@ -84,6 +84,7 @@ export {
   type ToTypedArrayOptions,
 } from "./core/array/device-array.ts";
 export { sum, prod, min, max, mean } from "./core/array/reductions.ts";
+export type { SumOptions } from "./core/array/options.ts";
 // Arrays into hand-written kernels: the cuda_ts::Array<T, N> record of #include <cuda_ts/array.h>.
 export { arrayView, arrayViewSize, ArrayView, type ArrayViewOptions } from "./core/array/kernel-view.ts";
 export { ARRAY_HEADER_NAME, ARRAY_HEADER_SOURCE } from "./core/array/array-header.ts";

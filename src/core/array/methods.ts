@@ -28,6 +28,7 @@ import type {
   ScanOptions,
   SearchSortedOptions,
   SortOptions,
+  SumOptions,
   TakeOptions,
   TraceOptions,
   VarianceOptions,
@@ -152,13 +153,14 @@ export abstract class ArrayMethods extends PointerArgument {
 
   /**
    * The sum of the elements over `axis` (default: all), a new array: integers and bool sum into int64 (unsigned into
-   * uint64), floats and complex keep their dtype (float16 and bfloat16 accumulate in float32).
+   * uint64), floats and complex keep their dtype (float16 and bfloat16 accumulate in float32); `{ dtype }` asks for
+   * another.
    */
-  sum(options?: ReduceOptions): DeviceArray {
+  sum(options?: SumOptions): DeviceArray {
     return implementation("sum")(this as unknown as DeviceArray, options);
   }
   /** The product of the elements over `axis` (default: all); dtypes as {@link ArrayMethods.sum}. */
-  prod(options?: ReduceOptions): DeviceArray {
+  prod(options?: SumOptions): DeviceArray {
     return implementation("prod")(this as unknown as DeviceArray, options);
   }
   /** The least element over `axis` (default: all), of this dtype; NaN wins; an empty reduction is refused. */
@@ -169,8 +171,8 @@ export abstract class ArrayMethods extends PointerArgument {
   max(options?: ReduceOptions): DeviceArray {
     return implementation("max")(this as unknown as DeviceArray, options);
   }
-  /** The mean over `axis` (default: all): float64 for integers and bool, the dtype for floats and complex. */
-  mean(options?: ReduceOptions): DeviceArray {
+  /** The mean over `axis` (default: all): float64 for integers and bool, the dtype for floats and complex; `{ dtype }` asks for another. */
+  mean(options?: SumOptions): DeviceArray {
     return implementation("mean")(this as unknown as DeviceArray, options);
   }
   /** The sum of the `offset`-th diagonal over `axis1` and `axis2` (see `trace` of `cuda-ts/array`). */

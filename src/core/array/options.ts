@@ -38,6 +38,17 @@ export interface CreationOptions<N extends DTypeName = DTypeName> extends ArrayO
   readonly memoryResource?: MemoryResource;
 }
 
+/** Options of `sum`, `prod` and `mean` (and `nansum`, `nanprod`, `nanmean`): a reduction's, and the dtype it computes in. */
+export interface SumOptions extends ReduceOptions {
+  /**
+   * The result's dtype, which the elements are converted to and accumulated in (float16 and bfloat16 accumulate in
+   * float32): `sum(x, { dtype: "float64" })` sums float32 in double, `sum(flags, { dtype: "int32" })` counts into
+   * int32. Default: NumPy's (int64 for bool and signed integers, uint64 for unsigned, the dtype for floats; `mean`
+   * float64 for integers). A complex array needs a complex dtype; bool is refused (`any` and `all` reduce to bool).
+   */
+  readonly dtype?: DTypeArgument;
+}
+
 /** Options of `var` and `std`: the reduction's options and the delta degrees of freedom. */
 export interface VarianceOptions extends ReduceOptions {
   /** The divisor is `count - ddof` (default 0: the population variance; 1: the sample variance). */

@@ -17,7 +17,7 @@
  */
 import { DeviceArray, checkWritable, operationStream, type ReduceOptions, type ReductionName } from "./device-array.ts";
 import { provideArrayMethods } from "./methods.ts";
-import { dtypes, type DType, type DTypeName } from "./dtype.ts";
+import { dtypeOf, dtypes, type DType, type DTypeName } from "./dtype.ts";
 import { DTypeError, ShapeMismatchError } from "./errors.ts";
 import { normalizeAxes, reducedShape } from "./broadcast.ts";
 import { elementCount, sameShape } from "./layout.ts";
@@ -26,7 +26,7 @@ import { describeValue } from "../../errors/describe.ts";
 import { ReductionKernel } from "../kernels/reduction.ts";
 import { ElementwiseKernel } from "../kernels/elementwise.ts";
 import { diagonal } from "./ops/shape.ts";
-import type { TraceOptions } from "./options.ts";
+import type { DTypeArgument, SumOptions, TraceOptions } from "./options.ts";
 import type { Stream } from "../stream.ts";
 import { castInto } from "./ops/cast.ts";
 import { checkOneDevice } from "./ops/elementwise.ts";
@@ -54,6 +54,27 @@ export function reductionDTypes(op: ReductionName, dtype: DType): { out: DType; 
       return { out: dtype, accumulate: half ? dtypes.float32 : dtype };
     }
   }
+}
+
+/**
+ * The dtypes of `sum`, `prod` or `mean` of `input` computed in a `requested` dtype (`{ dtype }`): the result is
+ * `requested`, accumulated in it (float16 and bfloat16 in float32). DTypeError for bool (a sum into bool is `any`)
+ * and for a real dtype asked of a complex array (the imaginary parts would be dropped). Without `requested`,
+ * {@link reductionDTypes}.
+ */
+export function sumDTypes(op: "sum" | "prod" | "mean", input: DType, requested: DType | undefined): { out: DType; accumulate: DType } {
+  if (requested === undefined) return reductionDTypes(op, input);
+  if (requested.kind === "b") throw new DTypeError(`${op}: dtype bool is not a sum's; use any() or all() for a bool reduction, or ask for an integer dtype`);
+  if (input.kind === "c" && requested.kind !== "c") {
+    throw new DTypeError(`${op}: a complex array's ${op} is complex; ${requested.name} would drop the imaginary parts (take .real first, or ask for a complex dtype)`);
+  }
+  const half = requested.name === "float16" || requested.name === "bfloat16";
+  return { out: requested, accumulate: half ? dtypes.float32 : requested };
+}
+
+/** @internal The C++ expression of input element `x` (of `input`) converted to a reduction's accumulate type `_type_reduce`. */
+export function toReduceType(input: DType): string {
+  return input.name === "float16" || input.name === "bfloat16" ? "(_type_reduce)((float)(x))" : "(_type_reduce)(x)";
 }
 
 /** @internal The C++ literal of the largest (`high`) or lowest value of a real dtype. */
@@ -86,15 +107,18 @@ export function extreme(d: DType, high: boolean): string {
 
 const kernels = new Map<string, ReductionKernel>();
 
-/** The ReductionKernel of `op` for inputs of `dtype` (a kernel summing for `mean`), made once. */
-function kernelFor(op: ReductionName, dtype: DType): ReductionKernel {
-  const key = `${op}|${dtype.name}`;
+/**
+ * @internal The ReductionKernel of `op` for inputs of `dtype` (a kernel summing for `mean`), computing in `requested`
+ * when given (`{ dtype }` of sum, prod and mean), made once. Exported for the parse test of the generated source.
+ */
+export function kernelFor(op: ReductionName, dtype: DType, requested?: DType): ReductionKernel {
+  const key = requested === undefined ? `${op}|${dtype.name}` : `${op}|${dtype.name}|${requested.name}`;
   let k = kernels.get(key);
   if (k === undefined) {
-    const { out, accumulate } = reductionDTypes(op, dtype);
+    const { out, accumulate } = requested === undefined ? reductionDTypes(op, dtype) : sumDTypes(op as "sum" | "prod" | "mean", dtype, requested);
     // mean: sum into the accumulate type; the division follows (the sum divided by the count, as NumPy).
     const result = op === "mean" ? accumulate : out;
-    const name = `cuda_ts_${op}_${dtype.name}`;
+    const name = requested === undefined ? `cuda_ts_${op}_${dtype.name}` : `cuda_ts_${op}_${dtype.name}_as_${requested.name}`;
     const post = dtype.kind === "b" && (op === "min" || op === "max") ? "y = (a != 0)" : `y = (${result.ctype})(a)`;
     let reduce: string;
     let identity: string;
@@ -102,7 +126,7 @@ function kernelFor(op: ReductionName, dtype: DType): ReductionKernel {
     else if (op === "prod") [reduce, identity] = ["a * b", "1"];
     else if (op === "max") [reduce, identity] = ["(a != a || a > b) ? a : b", dtype.kind === "b" ? "0" : extreme(accumulate, false)];
     else [reduce, identity] = ["(a != a || a < b) ? a : b", dtype.kind === "b" ? "1" : extreme(accumulate, true)];
-    k = new ReductionKernel("T x", `${result.name} y`, "x", reduce, post, identity, name, { reduceType: accumulate.name });
+    k = new ReductionKernel("T x", `${result.name} y`, requested === undefined ? "x" : toReduceType(dtype), reduce, post, identity, name, { reduceType: accumulate.name });
     kernels.set(key, k);
   }
   return k;
@@ -168,6 +192,19 @@ export function deliverReduction(stream: Stream, result: DeviceArray, out: Devic
   return out;
 }
 
+/** The reductions that take `{ dtype }`. */
+const TAKE_DTYPE = new Set(["sum", "prod", "mean", "nansum", "nanprod", "nanmean"]);
+
+/**
+ * @internal The dtype `{ dtype }` asks reduction `what` for: undefined when none is given; a DTypeError for the
+ * others than sum, prod, mean and their NaN-skipping forms (`min`, `max`, `ptp` keep the array's dtype).
+ */
+export function requestedDType(what: string, d: unknown): DType | undefined {
+  if (d === undefined) return undefined;
+  if (!TAKE_DTYPE.has(what)) throw new DTypeError(`${what} takes no dtype: its result has the array's; convert the result with astype`);
+  return dtypeOf(d as DTypeArgument);
+}
+
 /** Reduces `a` by `op` (see the module's description). */
 function reduce(op: ReductionName, array: DeviceArray, opts: ReduceOptions | undefined): DeviceArray {
   const a = checkArray(array, op);
@@ -177,14 +214,15 @@ function reduce(op: ReductionName, array: DeviceArray, opts: ReduceOptions | und
   const keepdims = options.keepdims ?? false;
   if (typeof keepdims !== "boolean") throw new TypeError(`${op}: keepdims is a boolean, got ${describeValue(keepdims)}`);
   const reducedCount = elementCount(axes.map((d) => a.shape[d]!));
-  const { out, accumulate } = reductionDTypes(op, a.dtype);
+  const requested = requestedDType(op, (options as SumOptions).dtype);
+  const { out, accumulate } = requested === undefined ? reductionDTypes(op, a.dtype) : sumDTypes(op as "sum" | "prod" | "mean", a.dtype, requested);
   const given = checkReduceOut(options.out, a, axes, keepdims, out, op);
   if (reducedCount === 0 && (op === "min" || op === "max")) {
     throw new ShapeMismatchError(`${op}: reducing [${a.shape.join(", ")}] over axes [${axes.join(", ")}] reduces zero elements, and ${op} has no identity; reduce a non-empty array`);
   }
   const stream = operationStream(op, options, given === undefined ? [a] : [a, given]);
   const call = { axis: axes, keepdims };
-  const k = kernelFor(op, a.dtype);
+  const k = kernelFor(op, a.dtype, requested);
   if (op !== "mean") {
     // An out of the result's dtype is written by the kernel itself; another is converted into.
     if (given !== undefined && given.dtype === out) return k.launch(stream, a, given, call) as DeviceArray;
@@ -214,7 +252,7 @@ provideArrayMethods({
 });
 
 /** The sum of `a`'s elements over `axis` (default: all), on `stream` (also `a.sum(options)`). */
-export function sum(a: DeviceArray, options?: ReduceOptions): DeviceArray {
+export function sum(a: DeviceArray, options?: SumOptions): DeviceArray {
   return reduce("sum", a, options);
 }
 
@@ -229,7 +267,7 @@ export function trace(a: DeviceArray, options?: TraceOptions): DeviceArray {
 }
 
 /** The product of `a`'s elements over `axis` (default: all), on `stream` (also `a.prod(options)`). */
-export function prod(a: DeviceArray, options?: ReduceOptions): DeviceArray {
+export function prod(a: DeviceArray, options?: SumOptions): DeviceArray {
   return reduce("prod", a, options);
 }
 
@@ -244,7 +282,7 @@ export function max(a: DeviceArray, options?: ReduceOptions): DeviceArray {
 }
 
 /** The mean of `a`'s elements over `axis` (default: all), on `stream` (also `a.mean(options)`). */
-export function mean(a: DeviceArray, options?: ReduceOptions): DeviceArray {
+export function mean(a: DeviceArray, options?: SumOptions): DeviceArray {
   return reduce("mean", a, options);
 }
 

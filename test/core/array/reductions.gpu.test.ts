@@ -3,7 +3,8 @@
  * keepdims, over contiguous arrays, transposed views and stepped slices, in float32, float16 and int32 (the packed
  * reads of neighbouring outputs and of neighbouring reduced elements included), argmax, each against the same
  * reduction on the CPU; ReductionKernel with `{ axis }` and a given output; NaN in min/max; an empty axis; the
- * reductions' `out` (written by the kernel, converted into, or over the input itself); and the typed errors. Values are small integers, so float32 sums are exact. Skips without a GPU.
+ * reductions' `out` (written by the kernel, converted into, or over the input itself) and `dtype`; and the typed
+ * errors. Values are small integers, so float32 sums are exact. Skips without a GPU.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AxisError, Device, DeviceArray, ShapeMismatchError, max, mean, min, prod, sum, type Stream } from "../../../src/index.ts";
@@ -283,5 +284,30 @@ describe.skipIf(!gpu.available)(`reductions along axes on a GPU${skipNote}`, () 
     const back = nums(ones.toTypedArraySync({ stream }));
     expect(back.slice(0, k).every((v) => v === k)).toBe(true);
     expect(back.slice(k).every((v) => v === 1)).toBe(true);
+  });
+
+  it("compute in a requested dtype: sum, prod, mean and nansum (values printed by NumPy 2.4)", async () => {
+    // np.sum(np.array([16777216, 1, 1, 1, 1], np.float32), dtype=np.float64) -> 16777220.0
+    using big = DeviceArray.from(Float32Array.from([16777216, 1, 1, 1, 1]), { stream });
+    using s64 = sum(big, { dtype: "float64" });
+    expect(s64.dtype.name).toBe("float64");
+    expect(s64.toTypedArraySync({ stream })[0]).toBe(16777220);
+    // np.sum(np.array([100, 100, 100], np.int8), dtype=np.int8) -> 44 (wraps)
+    using bytes = DeviceArray.from(Int8Array.from([100, 100, 100]), { stream });
+    using s8 = bytes.sum({ dtype: "int8" });
+    expect([s8.dtype.name, s8.toTypedArraySync({ stream })[0]]).toEqual(["int8", 44]);
+    // np.mean(np.array([1, 2], np.uint8), dtype=np.float32) -> 1.5 (float32)
+    using u = DeviceArray.from(Uint8Array.from([1, 2]), { stream });
+    using m32 = mean(u, { dtype: "float32" });
+    expect([m32.dtype.name, m32.toTypedArraySync({ stream })[0]]).toEqual(["float32", 1.5]);
+    // np.nansum(np.array([1.5, np.nan, 2.5], np.float32), dtype=np.int32) -> 3 (NaN skipped, each element truncated)
+    using f = DeviceArray.from(Float32Array.from([1.5, NaN, 2.5]), { stream });
+    using n32 = nansum(f, { dtype: "int32" });
+    expect([n32.dtype.name, n32.toTypedArraySync({ stream })[0]]).toEqual(["int32", 3]);
+    // np.prod(np.array([[1, 2], [3, 4]], np.int32), axis=0, dtype=np.float16) -> [3., 8.]
+    using q = DeviceArray.from(Int32Array.from([1, 2, 3, 4]), { stream, shape: [2, 2] });
+    using p16 = prod(q, { axis: 0, dtype: "float16" });
+    expect(p16.dtype.name).toBe("float16");
+    expect(await p16.toList({ stream })).toEqual([3, 8]);
   });
 });

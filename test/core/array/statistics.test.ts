@@ -20,6 +20,7 @@ import {
   varianceDTypes,
 } from "../../../src/core/array/ops/statistics.ts";
 import { decodeElement, nestHost } from "../../../src/core/array/ops/host.ts";
+import { sumDTypes } from "../../../src/core/array/reductions.ts";
 import { axisChunks } from "../../../src/core/kernels/reduction.ts";
 import { encodeBFloat16, encodeHalf } from "../../../src/core/array/dtype.ts";
 import { fakeArray as fakeMemoryArray } from "../../support/fake-arrays.ts";
@@ -301,6 +302,37 @@ describe("a reduction's out", () => {
     const h = fakeMemoryArray([2, 3], "float32");
     expect(() => ca.sum(h, { axis: 0, out: fakeMemoryArray([3], "float64") })).toThrow(/needs a stream/);
     expect(() => ca.all(h, { axis: [0, 1], keepdims: true, out: fakeMemoryArray([1, 1], "bool") })).toThrow(/needs a stream/);
+  });
+});
+
+describe("a reduction's dtype", () => {
+  it("is the result's and the accumulation's (float32 for half precision), as NumPy's dtype argument", () => {
+    const names = (op: "sum" | "prod" | "mean", i: DTypeName, q: DTypeName): [string, string] => {
+      const r = sumDTypes(op, dtypes[i], dtypes[q]);
+      return [r.out.name, r.accumulate.name];
+    };
+    expect(names("sum", "float32", "float64")).toEqual(["float64", "float64"]);
+    expect(names("sum", "int8", "int16")).toEqual(["int16", "int16"]);
+    expect(names("prod", "float64", "float16")).toEqual(["float16", "float32"]);
+    expect(names("mean", "int32", "bfloat16")).toEqual(["bfloat16", "float32"]);
+    expect(names("sum", "complex64", "complex128")).toEqual(["complex128", "complex128"]);
+    expect(sumDTypes("mean", dtypes.int32, undefined).out.name).toBe("float64");
+  });
+
+  it("is refused where it cannot be, before anything is queued", () => {
+    const m = fakeArray([2, 3]);
+    expect(() => ca.sum(m, { dtype: "bool" })).toThrow(DTypeError);
+    expect(() => ca.sum(m, { dtype: "bool" })).toThrow(/use any\(\) or all\(\)/);
+    expect(() => ca.mean(fakeArray([2], "complex64"), { dtype: "float64" })).toThrow(/would drop the imaginary parts/);
+    expect(() => ca.min(m, { dtype: "float64" } as never)).toThrow(/min takes no dtype/);
+    expect(() => ca.ptp(m, { dtype: "float64" } as never)).toThrow(/ptp takes no dtype/);
+    expect(() => ca.nanmean(m, { dtype: "int32" })).toThrow(/computed in a float or complex dtype/);
+    expect(() => ca.sum(m, { dtype: "nope" as never })).toThrow();
+    // The out is checked against the requested dtype: float64 does not go into int64 under same_kind.
+    expect(() => ca.sum(fakeArray([2, 3], "int32"), { dtype: "float64", out: fakeArray([], "int64") })).toThrow(/the result is float64/);
+    const h = fakeMemoryArray([2, 3], "float32");
+    expect(() => h.sum({ dtype: "float64", axis: 1 })).toThrow(/needs a stream/);
+    expect(() => ca.nansum(h, { dtype: "int32" })).toThrow(/needs a stream/);
   });
 });
 

@@ -8,13 +8,14 @@
  * @module
  */
 import { DeviceArray, operationStream, type ReduceOptions } from "../device-array.ts";
+import type { SumOptions } from "../options.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import type { DType } from "../dtype.ts";
-import { ShapeMismatchError } from "../errors.ts";
+import { DTypeError, ShapeMismatchError } from "../errors.ts";
 import { normalizeAxes } from "../broadcast.ts";
 import { elementCount } from "../layout.ts";
 import { ReductionKernel } from "../../kernels/reduction.ts";
-import { checkReduceOut, deliverReduction, extreme, max, mean, min, prod, reductionDTypes, sum } from "../reductions.ts";
+import { checkReduceOut, deliverReduction, extreme, max, mean, min, prod, reductionDTypes, requestedDType, sum, sumDTypes, toReduceType } from "../reductions.ts";
 import { div, sub } from "./arithmetic.ts";
 import { logicalNot } from "./math.ts";
 import { where } from "./selection.ts";
@@ -32,26 +33,29 @@ interface Request {
   readonly reduced: number;
   /** The array the result goes into, checked against `result`'s dtype. */
   readonly out: DeviceArray | undefined;
+  /** The dtype `{ dtype }` asked for (nansum, nanprod, nanmean), or undefined. */
+  readonly dtype: DType | undefined;
 }
 
 /**
  * Checks the array and options (axes, keepdims, an out for a result of dtype `result(a.dtype)`) before anything is
  * queued; the stream the passes run on.
  */
-function prepare(array: unknown, options: ReduceOptions | undefined, what: string, result: (d: DType) => DType): Request {
+function prepare(array: unknown, options: SumOptions | undefined, what: string, result: (d: DType, requested: DType | undefined) => DType): Request {
   if (!(array instanceof DeviceArray)) throw new TypeError(`${what} takes a DeviceArray, not ${describeValue(array)}`);
   if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`${what} takes options { axis?, keepdims?, out?, stream? }, got ${describeValue(options)}`);
   const a = array;
   const axis = normalizeAxes(options?.axis, a.ndim, what);
   const keepdims = options?.keepdims ?? false;
   if (typeof keepdims !== "boolean") throw new TypeError(`${what}: keepdims is a boolean, got ${describeValue(keepdims)}`);
-  const out = checkReduceOut(options?.out, a, axis, keepdims, result(a.dtype), what);
+  const dtype = requestedDType(what, options?.dtype);
+  const out = checkReduceOut(options?.out, a, axis, keepdims, result(a.dtype, dtype), what);
   const stream = operationStream(what, options, out === undefined ? [a] : [a, out]);
-  return { a, reduce: { axis, keepdims, stream }, call: { axis, keepdims }, reduced: elementCount(axis.map((d) => a.shape[d]!)), out };
+  return { a, reduce: { axis, keepdims, stream }, call: { axis, keepdims }, reduced: elementCount(axis.map((d) => a.shape[d]!)), out, dtype };
 }
 
 /** The options of a plain reduction standing in for a NaN-skipping one (a dtype without NaN): the request's, with its out. */
-const plain = (r: Request): ReduceOptions => (r.out === undefined ? r.reduce : { ...r.reduce, out: r.out });
+const plain = (r: Request): SumOptions => ({ ...r.reduce, ...(r.out === undefined ? {} : { out: r.out }), ...(r.dtype === undefined ? {} : { dtype: r.dtype }) });
 
 /** @internal The map's NaN test and replacement (a NaN is the one value unequal to itself; a complex one in either part). */
 export const NAN_PREAMBLE = "template <typename V> __device__ __forceinline__ V cuda_ts_nan_as(const V& v, const V& r) { return v != v ? r : v; }";
@@ -65,21 +69,23 @@ export type Skipping = "sum" | "prod" | "min" | "max" | "count";
  * @internal The NaN-skipping kernel of `op` for a float or complex `dtype`: "sum" and "prod" in the dtypes of `sum` and `prod`,
  * "min" and "max" in the dtype itself (floats only), "count" the elements that are not NaN (int64).
  */
-export function skippingKernel(op: Skipping, dtype: DType): ReductionKernel {
-  const key = `${op}|${dtype.name}`;
+export function skippingKernel(op: Skipping, dtype: DType, requested?: DType): ReductionKernel {
+  const key = requested === undefined ? `${op}|${dtype.name}` : `${op}|${dtype.name}|${requested.name}`;
   let k = kernels.get(key);
   if (k !== undefined) return k;
-  const name = `cuda_ts_nan${op}_${dtype.name}`;
+  const name = requested === undefined ? `cuda_ts_nan${op}_${dtype.name}` : `cuda_ts_nan${op}_${dtype.name}_as_${requested.name}`;
+  const half = dtype.name === "float16" || dtype.name === "bfloat16";
+  const isNaN = half ? "((float)(x) != (float)(x))" : "(x != x)";
   if (op === "count") {
-    const half = dtype.name === "float16" || dtype.name === "bfloat16";
-    const isNaN = half ? "((float)(x) != (float)(x))" : "(x != x)";
     k = new ReductionKernel("T x", "int64 y", `${isNaN} ? 0 : 1`, "a + b", "y = a", "0", name, { reduceType: "int64" });
   } else {
-    const { out, accumulate } = reductionDTypes(op, dtype);
+    const { out, accumulate } = requested !== undefined && (op === "sum" || op === "prod") ? sumDTypes(op, dtype, requested) : reductionDTypes(op, dtype);
     const [reduce, identity] =
       op === "sum" ? ["a + b", "0"] : op === "prod" ? ["a * b", "1"] : op === "min" ? ["(a < b) ? a : b", extreme(accumulate, true)] : ["(a > b) ? a : b", extreme(accumulate, false)];
-    const map = `cuda_ts_nan_as((_type_reduce)(x), (_type_reduce)(${identity}))`;
-    k = new ReductionKernel("T x", `${out.name} y`, map, reduce, `y = (${out.ctype})(a)`, identity, name, { reduceType: accumulate.name, preamble: NAN_PREAMBLE });
+    // In the array's own dtype the NaN test comes after the conversion (NaN stays NaN); in a requested one (an
+    // integer, say) it must come first.
+    const map = requested === undefined ? `cuda_ts_nan_as((_type_reduce)(x), (_type_reduce)(${identity}))` : `${isNaN} ? (_type_reduce)(${identity}) : ${toReduceType(dtype)}`;
+    k = new ReductionKernel("T x", `${out.name} y`, map, reduce, `y = (${out.ctype})(a)`, identity, name, { reduceType: accumulate.name, ...(requested === undefined ? { preamble: NAN_PREAMBLE } : {}) });
   }
   kernels.set(key, k);
   return k;
@@ -87,22 +93,22 @@ export function skippingKernel(op: Skipping, dtype: DType): ReductionKernel {
 
 /** One pass of the NaN-skipping kernel `op` over the request's axes (into `into`, an out of the kernel's dtype, when given). */
 function run(op: Skipping, r: Request, into?: DeviceArray): DeviceArray {
-  const k = skippingKernel(op, r.a.dtype);
+  const k = skippingKernel(op, r.a.dtype, op === "sum" || op === "prod" ? r.dtype : undefined);
   return (into === undefined ? k.launch(r.reduce.stream!, r.a, r.call) : k.launch(r.reduce.stream!, r.a, into, r.call)) as DeviceArray;
 }
 
 /** The request's out when the pass of `op` can write it itself (its dtype is the result's), else undefined. */
-const direct = (op: "sum" | "prod", r: Request): DeviceArray | undefined => (r.out !== undefined && r.out.dtype === reductionDTypes(op, r.a.dtype).out ? r.out : undefined);
+const direct = (op: "sum" | "prod", r: Request): DeviceArray | undefined => (r.out !== undefined && r.out.dtype === sumDTypes(op, r.a.dtype, r.dtype).out ? r.out : undefined);
 
 /** The sum over `axis` (default: all) treating NaN as 0, as NumPy's `nansum` (the dtype of `sum`). */
-export function nansum(array: DeviceArray, options?: ReduceOptions): DeviceArray {
-  const r = prepare(array, options, "nansum", (d) => reductionDTypes("sum", d).out);
+export function nansum(array: DeviceArray, options?: SumOptions): DeviceArray {
+  const r = prepare(array, options, "nansum", (d, q) => sumDTypes("sum", d, q).out);
   return holdsNaN(r.a) ? deliverReduction(r.reduce.stream!, run("sum", r, direct("sum", r)), r.out) : sum(r.a, plain(r));
 }
 
 /** The product over `axis` (default: all) treating NaN as 1, as NumPy's `nanprod` (the dtype of `prod`). */
-export function nanprod(array: DeviceArray, options?: ReduceOptions): DeviceArray {
-  const r = prepare(array, options, "nanprod", (d) => reductionDTypes("prod", d).out);
+export function nanprod(array: DeviceArray, options?: SumOptions): DeviceArray {
+  const r = prepare(array, options, "nanprod", (d, q) => sumDTypes("prod", d, q).out);
   return holdsNaN(r.a) ? deliverReduction(r.reduce.stream!, run("prod", r, direct("prod", r)), r.out) : prod(r.a, plain(r));
 }
 
@@ -110,8 +116,13 @@ export function nanprod(array: DeviceArray, options?: ReduceOptions): DeviceArra
  * The mean of the elements that are not NaN over `axis` (default: all), as NumPy's `nanmean`: NaN where every
  * element is NaN; the dtype of `mean` (float64 for integers, the dtype for floats).
  */
-export function nanmean(array: DeviceArray, options?: ReduceOptions): DeviceArray {
-  const r = prepare(array, options, "nanmean", (d) => reductionDTypes("mean", d).out);
+export function nanmean(array: DeviceArray, options?: SumOptions): DeviceArray {
+  const r = prepare(array, options, "nanmean", (d, q) => {
+    if (q !== undefined && (d.kind === "f" || d.kind === "c") && q.kind !== "f" && q.kind !== "c") {
+      throw new DTypeError(`nanmean: a ${d.name} array's mean is computed in a float or complex dtype, not ${q.name}; ask for one, or convert the result with astype`);
+    }
+    return sumDTypes("mean", d, q).out;
+  });
   if (!holdsNaN(r.a)) return mean(r.a, plain(r));
   const total = run("sum", r);
   using count = run("count", r);
