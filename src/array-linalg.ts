@@ -1,13 +1,14 @@
 /**
  * `cuda-ts/array/linalg`: NumPy's `numpy.linalg` over DeviceArrays, in the manner of CuPy's `cupy.linalg`:
- * `matmul`, `dot`, `vdot`, `outer` (cuBLAS; bool and integers by a kernel of their own) and `solve`, `inv`, `det`,
- * `slogdet`, `cholesky`, `qr`, `svd`, `eigh`, `eigvalsh`, `lstsq` (cuSOLVER), batched over leading axes, synchronous
- * calls (no `await`).
+ * `matmul`, `dot`, `vdot`, `outer` (cuBLAS; bool and integers by a kernel of their own), `einsum` and `tensordot`
+ * (sums of products over labelled axes, as a sequence of matmuls) and `solve`, `inv`, `det`, `slogdet`, `cholesky`,
+ * `qr`, `svd`, `eigh`, `eigvalsh`, `lstsq` (cuSOLVER), batched over leading axes, synchronous calls (no `await`).
  *
  * ```ts
- * import { matmul, solve, svd } from "cuda-ts/array/linalg";
- * const c = matmul(a, b);                  // [..., m, k] · [..., k, n], batches broadcast
- * const x = solve(a, b);                   // reads cuSOLVER's info: SingularMatrixError for a singular a
+ * import { einsum, matmul, solve, svd } from "cuda-ts/array/linalg";
+ * const c = matmul(a, b);                          // [..., m, k] · [..., k, n], batches broadcast
+ * const scores = einsum("bhqd,bhkd->bhqk", q, k);  // NumPy's subscripts: a batched product, a new array
+ * const x = solve(a, b);                           // reads cuSOLVER's info: SingularMatrixError for a singular a
  * const { u, s, vh } = svd(m, { fullMatrices: false });
  * ```
  *
@@ -45,4 +46,5 @@ export {
   type LstsqOptions,
   type LstsqResult,
 } from "./core/array/linalg/linalg.ts";
+export { einsum, tensordot, type EinsumOptions, type TensordotOptions } from "./core/array/linalg/einsum.ts";
 export { SingularMatrixError, NotPositiveDefiniteError, ConvergenceError, SolverInfoError } from "./core/math-errors.ts";

@@ -1,11 +1,15 @@
 /**
  * `einsum` and `tensordot` on the CPU: the subscripts read as NumPy reads them (implicit output order, '...'
  * right-aligned, spaces, 0-d operands), the plan (diagonals, sums, the pairwise contractions and their matrix shapes,
- * extents of 1 that broadcast), the plan carried out on host arrays against NumPy's results, and every error.
+ * extents of 1 that broadcast), the plan carried out on host arrays against NumPy's results, and every error, each
+ * thrown before a stream is needed (arrays over fake memory: nothing is allocated, read or launched).
  */
 import { describe, expect, it } from "vitest";
+import * as linalg from "../../../src/array-linalg.ts";
+import { einsum, tensordot } from "../../../src/array-linalg.ts";
 import { einsumPlan, tensordotPlan, type EinsumPlan } from "../../../src/core/array/linalg/einsum.ts";
-import { ArgumentError, AxisError, BroadcastError, ShapeMismatchError } from "../../../src/index.ts";
+import { ArgumentError, AxisError, BroadcastError, ClosedError, DTypeError, DeviceMismatchError, ShapeMismatchError, type DTypeName } from "../../../src/index.ts";
+import { fakeArray } from "../../support/fake-arrays.ts";
 
 // ---- host arrays: what the plan does on the GPU (views, sums, matmuls), done with plain numbers ----
 
@@ -100,6 +104,8 @@ const values = (shape: readonly number[], k: number): HostView => {
   const m = [7, 5, 3][k]!;
   return contiguous(shape, Array.from({ length: count(shape) }, (_, i) => (i % m) - (m - 1) / 2));
 };
+
+const fakes = (shapes: readonly (readonly number[])[], dtype: DTypeName = "float32") => shapes.map((s) => fakeArray(s, dtype));
 
 describe("einsum's subscripts", () => {
   const plan = (s: string, ...shapes: number[][]): EinsumPlan => einsumPlan(s, shapes);
@@ -345,5 +351,53 @@ describe("einsum's errors", () => {
     expect(() => tensordotPlan([2, 3], [4, 3], 1)).toThrow(/axis 1 of a \(shape \[2, 3\]\) has extent 3 but axis 0 of b \(shape \[4, 3\]\) has 4/);
     // tensordot does not broadcast extents of 1 (NumPy's does not either).
     expect(() => tensordotPlan([2, 1], [3, 4], 1)).toThrow(ShapeMismatchError);
+  });
+});
+
+describe("einsum's and tensordot's arguments", () => {
+  it("checks everything before a stream is needed", () => {
+    const [a, b] = fakes([
+      [2, 3],
+      [3, 4],
+    ]);
+    // Past every check, the call needs a stream: arrays over fake memory have none.
+    expect(() => einsum("ij,jk->ik", a!, b!)).toThrow(/einsum needs a stream/);
+    expect(() => einsum("ij,jk", a!, b!, { out: fakeArray([2, 4], "float32") })).toThrow(/needs a stream/);
+    expect(() => einsum("ij,jk", a!, b!, { dtype: "float64" })).toThrow(/needs a stream/);
+    expect(() => tensordot(a!, b!, 1)).toThrow(/tensordot needs a stream/);
+    // Each error comes first.
+    expect(() => einsum(["ij"] as never, a!)).toThrow(/subscripts are a string/);
+    expect(() => einsum("ij,jk", a!)).toThrow(ArgumentError);
+    expect(() => tensordot(a!, b!, 1, { out: fakeArray([4, 2], "float32") })).toThrow(ShapeMismatchError);
+    expect(() => tensordot(a!, b!, 3)).toThrow(AxisError);
+    expect(() => einsum("ij,jk", a!, fakeArray([4, 5], "float32"))).toThrow(ShapeMismatchError);
+    expect(() => einsum("ij,jk", a!, 3 as never)).toThrow(/einsum: operand 1 is a DeviceArray, not/);
+    expect(() => einsum("ij,jk", [a!, b!] as never)).toThrow(/operands as separate arguments/);
+    expect(() => einsum("ij,jk", a!, b!, { out: fakeArray([2, 3], "float32") })).toThrow(/einsum: out has shape \[2, 3\] but the result has \[2, 4\]/);
+    expect(() => einsum("ij,jk", a!, b!, { out: fakeArray([2, 4], "int32") })).toThrow(DTypeError);
+    expect(() => einsum("ij,jk", a!, b!, { out: fakeArray([2, 4], "int32") })).toThrow(/the result is float32 and cannot be stored in a int32 out under "same_kind"/);
+    expect(() => einsum("ij,jk", a!, b!, { out: {} as never })).toThrow(TypeError);
+    expect(() => einsum("ij,jk", a!, b!, { dtype: "float16" })).toThrow(/operand 0 is float32, which does not convert to float16 safely/);
+    expect(() => einsum("ij,jk", a!, b!, { dtype: "nope" as never })).toThrow(DTypeError);
+    // The promoted dtype (NumPy 2): int32 with float32 is float64, which a float32 out takes under same_kind.
+    const i = fakeArray([2, 3], "int32");
+    expect(() => einsum("ij,jk", i, b!, { out: fakeArray([2, 4], "float32") })).toThrow(/needs a stream/);
+    expect(() => einsum("ij,jk", i, fakeArray([3, 4], "int32"), { out: fakeArray([2, 4], "bool") })).toThrow(/the result is int32/);
+    const gone = fakeArray([2, 3], "float32");
+    gone.close();
+    expect(() => einsum("ij", gone)).toThrow(ClosedError);
+  });
+
+  it("refuses operands on different devices (DeviceMismatchError)", () => {
+    const a = fakeArray([2, 3], "float32", 0);
+    const b = fakeArray([3, 4], "float32", 1);
+    expect(() => einsum("ij,jk", a, b)).toThrow(DeviceMismatchError);
+    expect(() => einsum("ij,jk", a, fakeArray([3, 4], "float32", 0), { out: fakeArray([2, 4], "float32", 1) })).toThrow(DeviceMismatchError);
+    expect(() => tensordot(a, b, 1)).toThrow(DeviceMismatchError);
+  });
+
+  it("come from cuda-ts/array/linalg", () => {
+    expect(typeof linalg.einsum).toBe("function");
+    expect(typeof linalg.tensordot).toBe("function");
   });
 });

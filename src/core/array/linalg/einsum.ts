@@ -13,11 +13,43 @@
  *
  * @module
  */
-import { AxisError, BroadcastError, ShapeMismatchError } from "../errors.ts";
+import { DeviceArray, checkWritable, operationStream, type ArrayOperationOptions } from "../device-array.ts";
+import { dtypeOf, type DType } from "../dtype.ts";
+import { AxisError, BroadcastError, DTypeError, ShapeMismatchError } from "../errors.ts";
 import { normalizeAxis } from "../broadcast.ts";
-import { elementCount } from "../layout.ts";
+import { contiguousStrides, elementCount, sameShape } from "../layout.ts";
+import { canCastSafely, canCastSameKind, resultType } from "../promotion.ts";
+import type { DTypeArgument } from "../options.ts";
+import { broadcastTo, diagonal, reshape, viewWith } from "../ops/shape.ts";
+import { castInto } from "../ops/cast.ts";
+import { checkOneDevice } from "../ops/elementwise.ts";
+import { mayShareMemory } from "../ops/overlap.ts";
+import { any } from "../ops/statistics.ts";
+import { sum } from "../reductions.ts";
+import { matmul } from "./linalg.ts";
+import type { Stream } from "../../stream.ts";
+import { ClosedError } from "../../base/errors.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
+
+/** Options of `tensordot`: the stream, and where to write the result. */
+export interface TensordotOptions extends ArrayOperationOptions {
+  /**
+   * The array the result is written into: the result's shape, a dtype the result converts to under NumPy's
+   * "same_kind" casting (float64 into float32, not float into an integer); default: a new array.
+   */
+  readonly out?: DeviceArray;
+}
+
+/** Options of `einsum`: the stream, where to write the result, and the dtype it is computed in. */
+export interface EinsumOptions extends TensordotOptions {
+  /**
+   * The dtype the operands are converted to and the sum is computed in (default: the operands' promoted dtype). Every
+   * operand must convert to it safely (NumPy's default "safe" casting: int32 to float64, not float64 to float32):
+   * `{ dtype: "float32" }` sums float16 operands in float32, `{ dtype: "int64" }` counts over bool operands.
+   */
+  readonly dtype?: DTypeArgument;
+}
 
 // ---- the plan (host only) ----
 
@@ -318,4 +350,193 @@ function pairContraction(a: { labels: readonly string[]; shape: readonly number[
     labels,
     shape: labels.map(extent),
   };
+}
+
+// ---- the computation ----
+
+function checkOperand(a: unknown, name: string, action: string): DeviceArray {
+  if (!(a instanceof DeviceArray)) throw new TypeError(`${action}: ${name} is a DeviceArray, not ${describeValue(a)}`);
+  if (a.isClosed) throw new ClosedError(`${action}: ${name} (${a.dtype.name} ${show(a.shape)})`, "compute with it");
+  return a;
+}
+
+/** The out, checked before anything is queued: a writable DeviceArray of the result's shape and a same_kind dtype. */
+function checkResultOut(out: unknown, shape: readonly number[], dtype: DType, action: string): DeviceArray | undefined {
+  if (out === undefined) return undefined;
+  if (!(out instanceof DeviceArray)) throw new TypeError(`${action}: out is a DeviceArray, not ${describeValue(out)}`);
+  checkOperand(out, "out", action);
+  checkWritable(out, `${action}: out`);
+  if (!sameShape(out.shape, shape)) throw new ShapeMismatchError(`${action}: out has shape ${show(out.shape)} but the result has ${show(shape)}; pass an out of that shape`);
+  if (!canCastSameKind(dtype, out.dtype)) {
+    throw new DTypeError(`${action}: the result is ${dtype.name} and cannot be stored in a ${out.dtype.name} out under "same_kind" casting; pass an out of dtype ${dtype.name}, or convert the result with astype`);
+  }
+  return out;
+}
+
+/**
+ * Computes `plan` over `operands` (checked) in `dtype` on `stream`, into `out` or a new array. Every temporary is
+ * closed on `stream` when the call returns or throws.
+ */
+function compute(plan: EinsumPlan, operands: readonly DeviceArray[], dtype: DType, out: DeviceArray | undefined, stream: Stream): DeviceArray {
+  const temps: DeviceArray[] = [];
+  let result: DeviceArray | undefined;
+  try {
+    const prepared = operands.map((a, k) => prepare(a, plan.operands[k]!, dtype, stream, temps));
+    const inOrder = plan.outputAxes.every((d, i) => d === i);
+    let current = prepared[0]!;
+    plan.contractions.forEach((step, j) => {
+      // The last product goes straight into an out that can take it as it lies.
+      const direct = j === plan.contractions.length - 1 && inOrder && out !== undefined && out.dtype === dtype && out.isContiguous;
+      const product = direct ? out : DeviceArray.empty(step.shape, dtype, { stream });
+      if (!direct) temps.push(product);
+      const a = asMatrix(current, step.leftAxes, step.leftShape, step.leftMatrix, stream, temps);
+      const b = asMatrix(prepared[j + 1]!, step.rightAxes, step.rightShape, step.rightMatrix, stream, temps);
+      matmul(a, b, { stream, out: viewWith(product, step.productMatrix, contiguousStrides(step.productMatrix)) });
+      current = product;
+    });
+    if (current === out) return (result = out);
+    const owned = temps.includes(current);
+    const ordered = current.transpose(plan.outputAxes);
+    if (out !== undefined) {
+      // An operand's own view (one operand, no sum, no conversion) that overlaps out is read through a copy.
+      let source = ordered;
+      if (!owned && mayShareMemory(out, ordered)) temps.push((source = ordered.copy({ stream })));
+      if (out.size > 0) castInto(stream, source, out);
+      return (result = out);
+    }
+    // Never a view of an operand: an operand's own view is copied, as is a temporary not in the output's order.
+    return (result = owned && inOrder ? current : ordered.copy({ stream }));
+  } finally {
+    for (const t of temps) if (t !== result) t.close(stream);
+  }
+}
+
+/** An operand prepared (see {@link OperandPreparation}) and converted to `dtype`: a view of it, or a temporary. */
+function prepare(a: DeviceArray, prep: OperandPreparation, dtype: DType, stream: Stream, temps: DeviceArray[]): DeviceArray {
+  let x = a;
+  for (const [p, q] of prep.diagonals) x = diagonal(x, { axis1: p, axis2: q });
+  if (x.dtype !== dtype) {
+    const converted = DeviceArray.empty(x.shape, dtype, { stream });
+    temps.push(converted);
+    if (x.size > 0) castInto(stream, x, converted);
+    x = converted;
+  }
+  if (prep.summed.length > 0) {
+    const reduced = DeviceArray.empty(prep.shape, dtype, { stream });
+    temps.push(reduced);
+    // A sum of bool is OR, as NumPy's einsum (and its matmul) computes it: `any`.
+    if (x.size > 0) (dtype.kind === "b" ? any : sum)(x, { axis: prep.summed, out: reduced, stream });
+    else if (reduced.size > 0) reduced.fill(0, { stream });
+    x = reduced;
+  }
+  return x;
+}
+
+/** `x` permuted to `axes`, broadcast to `shape` and reshaped to `matrix`: a view, or a copy kept in `temps`. */
+function asMatrix(x: DeviceArray, axes: readonly number[], shape: readonly number[], matrix: readonly number[], stream: Stream, temps: DeviceArray[]): DeviceArray {
+  const view = broadcastTo(x.transpose(axes), shape);
+  const m = reshape(view, matrix, { stream });
+  if (m.buffer !== view.buffer) temps.push(m);
+  return m;
+}
+
+/** The stream, after the checks every operation makes before anything is queued: operands and out on one device. */
+function callStream(action: string, options: ArrayOperationOptions | undefined, operands: readonly DeviceArray[], names: readonly string[], out: DeviceArray | undefined): Stream {
+  checkOneDevice(action, [...operands.map((a, k) => [names[k]!, a] as const), ["out", out] as const]);
+  return operationStream(action, options, out === undefined ? operands : [...operands, out]);
+}
+
+/**
+ * NumPy's `einsum` (its results with `optimize=False`): the sum of products of the operands' elements named by
+ * `subscripts`, Einstein's summation convention. Each term, one per operand, gives a label (a letter, a-z or A-Z) to
+ * each axis; the output after `->` names the result's axes; every label not in the output is summed over:
+ *
+ * - `"ij,jk->ik"` the matrix product, `"bij,bjk->bik"` a batch of them, `"i,i->"` (or `"i,i"`) the inner product,
+ *   `"i,j->ij"` the outer one, `"ij->ji"` the transpose, `"ij->"` the sum, `"ij,jk,kl->il"` a chain of products.
+ * - A label repeated within a term takes the diagonal: `"ii->i"` the diagonal, `"ii"` the trace.
+ * - Without `->` the output is the labels that occur once, in alphabetical order (uppercase before lowercase):
+ *   `"ij,jk"` is `"ij,jk->ik"`, `"ba"` the transpose.
+ * - `...` stands for broadcast axes (right-aligned across operands, broadcast as NumPy's): `"...ij,...jk->...ik"`
+ *   is `matmul`; without `->` they come first in the output.
+ * - A label of extent 1 in one operand broadcasts against its extent in another. Spaces are ignored.
+ *
+ * The options come last, a plain object `{ stream?, out?, dtype? }`. Dtypes: the operands' promoted dtype (NumPy's:
+ * int32 stays int32 and sums wrap around in it, bool stays bool with sums as OR and products as AND, float16 stays
+ * float16), or `dtype`, which every operand must convert to safely. An `out` takes the result (converted under
+ * "same_kind" casting) and is returned.
+ *
+ * The result is always a new array (or `out`), never a view of an operand: where NumPy returns a view (`"ij->ji"`,
+ * `"ii->i"`), this returns a copy, so that writing into the result leaves the operands alone.
+ *
+ * Computed as a sequence of matmuls (cuBLAS for float and complex dtypes, matmul's own kernel for bool and integers)
+ * over views (diagonals, transposes, broadcasts) and sums, two operands at a time, left to right; see the module's
+ * description. Temporaries are freed in stream order. Does not wait for the stream.
+ *
+ * Errors, before anything is queued: TypeError for subscripts that are not a string or an operand that is not a
+ * DeviceArray; ArgumentError for a character that is not a label, a number of terms other than of operands, an output
+ * label no input has or one named twice; ShapeMismatchError for a term whose labels do not fit its operand's axes,
+ * a label with two extents (neither 1), or an out of another shape; BroadcastError for axes under `...` that do not
+ * broadcast; DTypeError for a `dtype` an operand does not convert to safely or an out the result cannot be stored in;
+ * DeviceMismatchError for operands on different devices.
+ *
+ * ```ts
+ * const c = einsum("ij,jk->ik", a, b);                 // matmul(a, b)
+ * const t = einsum("ii", m);                           // the trace, a 0-d array
+ * const s = einsum("bhqd,bhkd->bhqk", q, k);           // attention scores, a batched product
+ * einsum("i,j->ij", x, y, { out: table, stream });     // the outer product, into an out
+ * ```
+ */
+export function einsum(subscripts: string, ...args: [...operands: DeviceArray[], options: EinsumOptions] | DeviceArray[]): DeviceArray {
+  const action = "einsum";
+  if (typeof subscripts !== "string") throw new TypeError(`${action}: the subscripts are a string such as "ij,jk->ik", not ${describeValue(subscripts)}`);
+  const last: unknown = args[args.length - 1];
+  if (Array.isArray(last)) throw new TypeError(`${action} takes its operands as separate arguments (einsum("ij,jk", a, b)), not as a list`);
+  const hasOptions = last !== undefined && last !== null && typeof last === "object" && !(last instanceof DeviceArray);
+  const options = hasOptions ? (last as EinsumOptions) : undefined;
+  const operands = (hasOptions ? args.slice(0, -1) : args).map((a, k) => checkOperand(a, `operand ${k}`, action));
+  const plan = einsumPlan(subscripts, operands.map((a) => a.shape), action);
+  let dtype: DType;
+  if (options?.dtype !== undefined) {
+    dtype = dtypeOf(options.dtype);
+    operands.forEach((a, k) => {
+      if (!canCastSafely(a.dtype, dtype)) {
+        throw new DTypeError(`${action}: operand ${k} is ${a.dtype.name}, which does not convert to ${dtype.name} safely (NumPy's "safe" casting); pass a dtype every operand converts to, or astype the operand first`);
+      }
+    });
+  } else {
+    dtype = resultType(operands, action);
+  }
+  const out = checkResultOut(options?.out, plan.shape, dtype, action);
+  const stream = callStream(action, options, operands, operands.map((_, k) => `operand ${k}`), out);
+  return compute(plan, operands, dtype, out, stream);
+}
+
+/**
+ * NumPy's `tensordot`: the sum of products of `a` and `b` over pairs of axes, the result's axes a's other axes then
+ * b's. `axes` a count N (default 2) sums a's last N axes with b's first N (`tensordot(a, b, 1)` is the matrix
+ * product of matrices, 0 the outer product); a pair of lists `[[1, 0], [0, 1]]` pairs a's axis 1 with b's axis 0
+ * and a's axis 0 with b's axis 1 (single numbers for one pair: `[1, 0]`; negative axes count from the end). Dtypes
+ * as `matmul` (promoted; bool and integers included); computed as one matmul over transposed views (copied where
+ * they cannot be reshaped), as {@link einsum} computes `"ijk,jkl->il"`. Returns a new array (or `out`, converted
+ * under "same_kind" casting). Does not wait for the stream.
+ *
+ * Errors, before anything is queued: TypeError for an `axes` of another form, AxisError for axes out of range or
+ * named twice (or a count above either array's number of axes), ShapeMismatchError for paired axes of different
+ * extents or an out of another shape, DTypeError for an out the result cannot be stored in.
+ *
+ * ```ts
+ * const c = tensordot(a, b);                         // a [2, 3, 4], b [3, 4, 5] → [2, 5]
+ * const d = tensordot(a, b, [[1, 0], [0, 1]]);       // a [3, 4, 5], b [4, 3, 2] → [5, 2]
+ * ```
+ */
+export function tensordot(a: DeviceArray, b: DeviceArray, axes: number | readonly [number | readonly number[], number | readonly number[]] = 2, options?: TensordotOptions): DeviceArray {
+  const action = "tensordot";
+  checkOperand(a, "a", action);
+  checkOperand(b, "b", action);
+  if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`${action} takes options { stream?, out? }, not ${describeValue(options)}`);
+  const plan = tensordotPlan(a.shape, b.shape, axes, action);
+  const dtype = resultType([a, b], action);
+  const out = checkResultOut(options?.out, plan.shape, dtype, action);
+  const stream = callStream(action, options, [a, b], ["a", "b"], out);
+  return compute(plan, [a, b], dtype, out, stream);
 }
