@@ -20,6 +20,7 @@ const symbols = {
     result: "i32",
   },
   clang_disposeTranslationUnit: { parameters: ["pointer"], result: "void" },
+  clang_saveTranslationUnit: { parameters: ["pointer", "buffer", "u32"], result: "i32" },
   clang_getNumDiagnostics: { parameters: ["pointer"], result: "u32" },
   clang_getDiagnostic: { parameters: ["pointer", "u32"], result: "pointer" },
   clang_getDiagnosticSeverity: { parameters: ["pointer"], result: "i32" },
@@ -286,6 +287,16 @@ export class Clang {
     }
     const tu = Deno.UnsafePointer.create(out[0]!);
     return { tu, diagnostics: this.diagnostics(tu) };
+  }
+
+  /**
+   * Writes a translation unit to `file` as an AST file, which later parses take as a precompiled header
+   * (`-include-pch file`); the unit must have been parsed with CXTranslationUnit_ForSerialization (0x10). Throws
+   * with libclang's CXSaveError code when it cannot.
+   */
+  save(tu: Deno.PointerValue, file: string): void {
+    const code = this.sym.clang_saveTranslationUnit(tu, cstr(file), 0);
+    if (code !== 0) throw new Error(`libclang could not save the translation unit to ${file} (CXSaveError ${code})`);
   }
 
   diagnostics(tu: Deno.PointerValue): Diagnostic[] {
