@@ -1,12 +1,12 @@
 /**
- * The NaN-ignoring reductions (`nansum`, `nanprod`, `nanmean`, `nanmin`, `nanmax`) and `ptp` on a real GPU, against
+ * The NaN-ignoring reductions (`nansum`, `nanprod`, `nanmean`, `nanvar`, `nanstd`, `nanmin`, `nanmax`) and `ptp` on a real GPU, against
  * NumPy's results worked out by hand: over every axis and along one, with all-NaN slices (NaN for the mean and the
  * extremes, 0 and 1 for the sum and product), keepdims, float32 and float64, and integer arrays (the plain
  * reductions). Skips without a GPU.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Device, DeviceArray, type Stream } from "../../../src/index.ts";
-import { nanmax, nanmean, nanmin, nanprod, nansum, ptp } from "../../../src/array.ts";
+import { nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar, ptp } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 import { readAndClose } from "../../support/arrays.ts";
 
@@ -60,6 +60,48 @@ describe.skipIf(!gpu.available)(`NaN-ignoring reductions on a GPU${skipNote}`, (
     using f = DeviceArray.from(Float32Array.from([0.5, -1.5, 2]), { stream });
     using p = ptp(f);
     expect([p.dtype.name, read(p.copy({ stream }))]).toEqual(["float32", [3.5]]);
+  });
+
+  const closeTo = (got: number[], want: number[]): void => {
+    expect(got.length).toBe(want.length);
+    got.forEach((g, k) => (Number.isNaN(want[k]!) ? expect(g).toBeNaN() : expect(g).toBeCloseTo(want[k]!, 6)));
+  };
+
+  it("nanvar and nanstd skip NaN, divide by count - ddof, and give NaN where that is <= 0", () => {
+    // [[1, NaN, 3, 4], [2, 2, NaN, 8], [NaN, NaN, NaN, NaN]]: row 2 is all NaN; columns 1 and 2 hold one number each.
+    const rows = [1, NaN, 3, 4, 2, 2, NaN, 8, NaN, NaN, NaN, NaN];
+    using x = DeviceArray.from(Float64Array.from(rows), { stream, shape: [3, 4] });
+    closeTo(read(nanvar(x)), [5.222222222222221]); // np.nanvar(x)
+    closeTo(read(nanvar(x, { ddof: 1 })), [6.266666666666666]); // np.nanvar(x, ddof=1)
+    closeTo(read(nanvar(x, { axis: 1 })), [1.5555555555555554, 8, NaN]); // np.nanvar(x, axis=1)
+    closeTo(read(nanvar(x, { axis: 1, ddof: 1 })), [2.333333333333333, 12, NaN]); // np.nanvar(x, axis=1, ddof=1)
+    closeTo(read(nanstd(x, { axis: 0 })), [0.5, 0, 0, Math.sqrt(2)]); // np.nanstd(x, axis=0)
+    closeTo(read(nanvar(x, { axis: 0, ddof: 1 })), [0.5, NaN, NaN, 8]); // np.nanvar(x, axis=0, ddof=1)
+    using k = nanstd(x, { axis: 1, keepdims: true });
+    expect([k.shape, k.dtype.name]).toEqual([[3, 1], "float64"]);
+    closeTo(read(k.copy({ stream })), [Math.sqrt(1.5555555555555554), Math.sqrt(8), NaN]);
+    // float32 stays float32 (np.nanvar(x.astype(np.float32), axis=1).dtype), and goes into a float64 out.
+    using f = x.astype("float32", { stream });
+    using fv = nanvar(f, { axis: 1 });
+    expect(fv.dtype.name).toBe("float32");
+    closeTo(read(fv.copy({ stream })), [1.5555555555555554, 8, NaN]);
+    using out = DeviceArray.zeros([4], "float64", { stream });
+    expect(nanvar(f, { axis: 0, ddof: 1, out })).toBe(out);
+    closeTo(read(out.copy({ stream })), [0.5, NaN, NaN, 8]);
+  });
+
+  it("nanvar of complex is real, and of integers is var", () => {
+    // [1+1j, nan, 2-1j, 3+0j]
+    using c = DeviceArray.from(Float64Array.from([1, 1, NaN, 0, 2, -1, 3, 0]), { stream, dtype: "complex128", shape: [4] });
+    using cv = nanvar(c);
+    expect(cv.dtype.name).toBe("float64");
+    closeTo(read(cv.copy({ stream })), [1.3333333333333333]); // np.nanvar(c)
+    closeTo(read(nanstd(c)), [1.1547005383792515]); // np.nanstd(c)
+    using i = DeviceArray.from(Int32Array.from([4, -2, 7, 0, 5, 5]), { stream, shape: [2, 3] });
+    using iv = nanvar(i, { axis: 1 });
+    expect(iv.dtype.name).toBe("float64");
+    closeTo(read(iv.copy({ stream })), [14, 5.555555555555556]); // np.nanvar(i, axis=1)
+    closeTo(read(nanstd(i, { ddof: 1 })), [3.430257521916783]); // np.nanstd(i, ddof=1)
   });
 
   it("half precision, complex, infinities, many blocks, and an empty nanmin refused", () => {

@@ -267,6 +267,26 @@ describe("var and std", () => {
   });
 });
 
+describe("nanvar and nanstd", () => {
+  it("check their options before anything is queued", () => {
+    const m = fakeArray([2, 3]);
+    expect(() => ca.nanvar(m, { ddof: "1" as never })).toThrow(ArgumentError);
+    expect(() => ca.nanstd(m, { ddof: NaN })).toThrow(/nanstd: ddof is a finite number/);
+    expect(() => ca.nanvar(m, { axis: 2 })).toThrow(AxisError);
+    expect(() => ca.nanstd(m, { keepdims: 1 as never })).toThrow(/nanstd: keepdims is a boolean/);
+    expect(() => ca.nanvar([1, 2] as never)).toThrow(/nanvar takes a DeviceArray/);
+    expect(() => ca.nanvar(m, { dtype: "float64" } as never)).toThrow(/nanvar takes no dtype/);
+    // The out: the reduced shape, a dtype var's result converts to (float64 for int32, float32 for complex64).
+    expect(() => ca.nanvar(m, { axis: 1, out: fakeArray([3]) })).toThrow(/nanvar: out has shape \[3\]/);
+    expect(() => ca.nanvar(fakeArray([2, 3], "int32"), { out: fakeArray([], "int64") })).toThrow(/the result is float64/);
+    expect(() => ca.nanstd(fakeArray([4], "complex64"), { out: fakeArray([], "int32") })).toThrow(/the result is float32/);
+    // Past the checks, host-reachable fake memory has no stream: the next thing checked.
+    const h = fakeMemoryArray([2, 3], "float32");
+    expect(() => ca.nanvar(h, { axis: 0, ddof: 1, out: fakeMemoryArray([3], "float64") })).toThrow(/needs a stream/);
+    expect(() => ca.nanstd(fakeMemoryArray([2, 3], "int16"), { keepdims: true })).toThrow(/needs a stream/);
+  });
+});
+
 describe("any, all, countNonzero", () => {
   it("give NumPy's dtypes", () => {
     for (const [name, d] of Object.entries(fixture.dtypes)) {

@@ -1,14 +1,17 @@
 /**
- * NumPy's NaN-ignoring reductions (`nansum`, `nanprod`, `nanmean`, `nanmin`, `nanmax`) and `ptp`. Each NaN-skipping
+ * NumPy's NaN-ignoring reductions (`nansum`, `nanprod`, `nanmean`, `nanvar`, `nanstd`, `nanmin`, `nanmax`) and `ptp`. Each NaN-skipping
  * reduction is one pass of a {@link ReductionKernel} whose map turns a NaN into the reduction's identity (0 for a
  * sum, 1 for a product, the opposite infinity for a min or max), so it moves the bytes of a plain `sum`;
  * `nanmean`, `nanmin` and `nanmax` add a second pass that counts the elements that are not NaN (the mean's divisor,
- * and where every element was NaN). Integer and bool arrays hold no NaN and reduce as they are.
+ * and where every element was NaN). `nanvar` and `nanstd` compose these: the NaN-skipping mean (kept axes), the
+ * squared deviations from it, their NaN-skipping sum divided by `count - ddof`. Integer and bool arrays hold no NaN
+ * and reduce as they are.
  *
  * @module
  */
 import { DeviceArray, operationStream, type ReduceOptions } from "../device-array.ts";
-import type { SumOptions } from "../options.ts";
+import type { SumOptions, VarianceOptions } from "../options.ts";
+import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import type { DType } from "../dtype.ts";
 import { DTypeError, ShapeMismatchError } from "../errors.ts";
@@ -16,9 +19,10 @@ import { normalizeAxes } from "../broadcast.ts";
 import { elementCount } from "../layout.ts";
 import { ReductionKernel } from "../../kernels/reduction.ts";
 import { checkReduceOut, deliverReduction, extreme, max, mean, min, prod, reductionDTypes, requestedDType, sum, sumDTypes, toReduceType } from "../reductions.ts";
-import { div, sub } from "./arithmetic.ts";
-import { logicalNot } from "./math.ts";
+import { div, le, sub } from "./arithmetic.ts";
+import { abs, logicalNot, sqrt, square } from "./math.ts";
 import { where } from "./selection.ts";
+import { std, variance, varianceDTypes } from "./statistics.ts";
 
 /** Whether `a`'s dtype can hold NaN (floats and complex). */
 const holdsNaN = (a: DeviceArray): boolean => a.dtype.kind === "f" || a.dtype.kind === "c";
@@ -128,6 +132,56 @@ export function nanmean(array: DeviceArray, options?: SumOptions): DeviceArray {
   using count = run("count", r);
   // The count is int64: divided into the sum's own dtype (float32 stays float32, as NumPy's nanmean); 0/0 is NaN.
   return deliverReduction(r.reduce.stream!, div(total, count, { stream: r.reduce.stream!, out: total }), r.out);
+}
+
+/** `nanvar` and `nanstd`: the squared deviations from the NaN-skipping mean, summed skipping NaN, over `count - ddof`. */
+function nanVarianceOf(what: "nanvar" | "nanstd", array: DeviceArray, options: VarianceOptions | undefined): DeviceArray {
+  const ddof = options?.ddof ?? 0;
+  if (typeof ddof !== "number" || !Number.isFinite(ddof)) throw new ArgumentError(`${what}: ddof is a finite number, got ${describeValue(ddof)}`);
+  const r = prepare(array, options, what, (d) => varianceDTypes(d).out);
+  if (!holdsNaN(r.a)) return (what === "nanvar" ? variance : std)(r.a, { ...plain(r), ddof });
+  const stream = r.reduce.stream!;
+  using m = nanmean(r.a, { axis: r.call.axis, keepdims: true, stream });
+  using deviation = sub(r.a, m, { stream });
+  // |x - m|^2: a complex deviation's magnitude first (the real dtype), then squared in place; NaN stays NaN.
+  using magnitude = r.a.dtype.kind === "c" ? abs(deviation, { stream }) : undefined;
+  const squares = square(magnitude ?? deviation, { stream, out: magnitude ?? deviation });
+  const total = run("sum", { ...r, a: squares, dtype: undefined });
+  using count = run("count", r);
+  // count - ddof per slice (int64, or float64 for a fractional ddof); NaN where it is <= 0, as NumPy's.
+  using divisor = sub(count, ddof, { stream });
+  using none = le(divisor, 0, { stream });
+  div(total, divisor, { stream, out: total });
+  where(none, NaN, total, { stream, out: total });
+  return deliverReduction(stream, what === "nanstd" ? sqrt(total, { stream, out: total }) : total, r.out);
+}
+
+/**
+ * The variance of the elements that are not NaN over `axis` (default: all), as NumPy's `nanvar`: the mean of
+ * `|x - nanmean|^2` over each slice's numbers, divided by `count - ddof` (ddof default 0), NaN where that is <= 0 (an
+ * all-NaN slice, say). Dtypes as {@link variance}: float64 for bool and integers (which hold no NaN: their `variance`),
+ * the real dtype for complex, the dtype for floats. Errors before anything is queued: a TypeError for a non-array,
+ * an AxisError for a bad axis, an ArgumentError for a ddof that is not a finite number, a ShapeMismatchError or
+ * DTypeError for an `out` of another shape or a dtype the result cannot be stored in.
+ *
+ * ```ts
+ * const v = nanvar(x, { axis: 0, ddof: 1 }); // the sample variance of each column, NaN skipped
+ * ```
+ */
+export function nanvar(a: DeviceArray, options?: VarianceOptions): DeviceArray {
+  return nanVarianceOf("nanvar", a, options);
+}
+
+/**
+ * The standard deviation of the elements that are not NaN over `axis` (default: all), as NumPy's `nanstd`: the
+ * square root of {@link nanvar} (same dtypes, options and errors).
+ *
+ * ```ts
+ * const s = nanstd(x, { axis: -1, keepdims: true }); // one per row, NaN skipped, broadcastable against x
+ * ```
+ */
+export function nanstd(a: DeviceArray, options?: VarianceOptions): DeviceArray {
+  return nanVarianceOf("nanstd", a, options);
 }
 
 /** `nanmin` and `nanmax`: the extreme with NaN as the opposite infinity, then NaN where no element was a number. */
