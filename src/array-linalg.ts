@@ -2,7 +2,8 @@
  * `cuda-ts/array/linalg`: NumPy's `numpy.linalg` over DeviceArrays, in the manner of CuPy's `cupy.linalg`:
  * `matmul`, `dot`, `vdot`, `outer` (cuBLAS; bool and integers by a kernel of their own), `einsum` and `tensordot`
  * (sums of products over labelled axes, as a sequence of matmuls) and `solve`, `inv`, `det`, `slogdet`, `cholesky`,
- * `qr`, `svd`, `eigh`, `eigvalsh`, `lstsq` (cuSOLVER), batched over leading axes, synchronous calls (no `await`).
+ * `qr`, `svd`, `eigh`, `eigvalsh`, `lstsq` (cuSOLVER), batched over leading axes, synchronous calls (no `await`);
+ * `cov` and `corrcoef` (NumPy's covariance and correlation matrices, one matmul each).
  *
  * ```ts
  * import { einsum, matmul, solve, svd } from "cuda-ts/array/linalg";
@@ -10,6 +11,7 @@
  * const scores = einsum("bhqd,bhkd->bhqk", q, k);  // NumPy's subscripts: a batched product, a new array
  * const x = solve(a, b);                           // reads cuSOLVER's info: SingularMatrixError for a singular a
  * const { u, s, vh } = svd(m, { fullMatrices: false });
+ * const c = cov(samples, { rowvar: false });        // [observations, variables] → [variables, variables]
  * ```
  *
  * Its own entry point, not part of `cuda-ts/array`: importing it loads the cuBLAS and cuSOLVER binding tables (the
@@ -47,4 +49,5 @@ export {
   type LstsqResult,
 } from "./core/array/linalg/linalg.ts";
 export { einsum, tensordot, type EinsumOptions, type TensordotOptions } from "./core/array/linalg/einsum.ts";
+export { cov, corrcoef, type CovOptions, type CorrcoefOptions } from "./core/array/linalg/covariance.ts";
 export { SingularMatrixError, NotPositiveDefiniteError, ConvergenceError, SolverInfoError } from "./core/math-errors.ts";

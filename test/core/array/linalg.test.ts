@@ -588,7 +588,7 @@ describe("the kernels' logic, simulated", () => {
 
 describe("the entry point", () => {
   it("exports NumPy's linalg functions and the solver errors", () => {
-    for (const f of ["matmul", "dot", "vdot", "outer", "solve", "inv", "det", "cholesky", "qr", "svd", "eigh", "eigvalsh", "lstsq"]) {
+    for (const f of ["matmul", "dot", "vdot", "outer", "solve", "inv", "det", "cholesky", "qr", "svd", "eigh", "eigvalsh", "lstsq", "cov", "corrcoef"]) {
       expect(typeof (linalg as Record<string, unknown>)[f], f).toBe("function");
     }
     expect(new linalg.SingularMatrixError("cusolverDnXgetrf", 2, 3)).toBeInstanceOf(linalg.SolverInfoError);
