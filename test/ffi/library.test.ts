@@ -41,11 +41,16 @@ describe("libraries", () => {
     () => {
       const libc = ffi.openLibrary("libc.so.6");
       const address = libc.symbol("abs")!;
+      // The best of 5 rounds: a loaded machine (CI runs files in parallel) can stall one round, never all of them.
       const time = (fn: NativeFunction<{ parameters: ["i32"]; result: "i32" }>) => {
         for (let i = 0; i < 20_000; i++) fn(i);
-        const t0 = performance.now();
-        for (let i = 0; i < 100_000; i++) fn(i);
-        return performance.now() - t0;
+        let best = Infinity;
+        for (let round = 0; round < 5; round++) {
+          const t0 = performance.now();
+          for (let i = 0; i < 100_000; i++) fn(i);
+          best = Math.min(best, performance.now() - t0);
+        }
+        return best;
       };
       const type = { parameters: ["i32"], result: "i32" } as { parameters: ["i32"]; result: "i32" };
       // 100k calls: ~1 ms on the fast path, ~130 ms through Deno.UnsafeFnPointer.
