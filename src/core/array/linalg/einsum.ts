@@ -384,9 +384,11 @@ function compute(plan: EinsumPlan, operands: readonly DeviceArray[], dtype: DTyp
     const prepared = operands.map((a, k) => prepare(a, plan.operands[k]!, dtype, stream, temps));
     const inOrder = plan.outputAxes.every((d, i) => d === i);
     let current = prepared[0]!;
+    let wroteOut = false;
     plan.contractions.forEach((step, j) => {
       // The last product goes straight into an out that can take it as it lies.
       const direct = j === plan.contractions.length - 1 && inOrder && out !== undefined && out.dtype === dtype && out.isContiguous;
+      if (direct) wroteOut = true;
       const product = direct ? out : DeviceArray.empty(step.shape, dtype, { stream });
       if (!direct) temps.push(product);
       const a = asMatrix(current, step.leftAxes, step.leftShape, step.leftMatrix, stream, temps);
@@ -394,7 +396,8 @@ function compute(plan: EinsumPlan, operands: readonly DeviceArray[], dtype: DTyp
       matmul(a, b, { stream, out: viewWith(product, step.productMatrix, contiguousStrides(step.productMatrix)) });
       current = product;
     });
-    if (current === out) return (result = out);
+    // (Not `current === out`: one operand that is the out itself, einsum("ij->ji", s, { out: s }), is transposed below.)
+    if (wroteOut) return (result = out!);
     const owned = temps.includes(current);
     const ordered = current.transpose(plan.outputAxes);
     if (out !== undefined) {
