@@ -141,15 +141,19 @@ function nanVarianceOf(what: "nanvar" | "nanstd", array: DeviceArray, options: V
   const r = prepare(array, options, what, (d) => varianceDTypes(d).out);
   if (!holdsNaN(r.a)) return (what === "nanvar" ? variance : std)(r.a, { ...plain(r), ddof });
   const stream = r.reduce.stream!;
-  using m = nanmean(r.a, { axis: r.call.axis, keepdims: true, stream });
+  // One count of the numbers per slice (kept axes) serves the mean and the divisor.
+  const kept: Request = { ...r, reduce: { ...r.reduce, keepdims: true }, call: { ...r.call, keepdims: true }, out: undefined, dtype: undefined };
+  using count = run("count", kept);
+  // The NaN-skipping mean, as nanmean's: the sum in its own dtype divided by the count; 0/0 is NaN.
+  using m = run("sum", kept);
+  div(m, count, { stream, out: m });
   using deviation = sub(r.a, m, { stream });
   // |x - m|^2: a complex deviation's magnitude first (the real dtype), then squared in place; NaN stays NaN.
   using magnitude = r.a.dtype.kind === "c" ? abs(deviation, { stream }) : undefined;
   const squares = square(magnitude ?? deviation, { stream, out: magnitude ?? deviation });
   const total = run("sum", { ...r, a: squares, dtype: undefined });
-  using count = run("count", r);
-  // count - ddof per slice (int64, or float64 for a fractional ddof); NaN where it is <= 0, as NumPy's.
-  using divisor = sub(count, ddof, { stream });
+  // count - ddof per slice (int64, or float64 for a fractional ddof), in the result's shape; NaN where it is <= 0, as NumPy's.
+  using divisor = sub(count.reshape(total.shape), ddof, { stream });
   using none = le(divisor, 0, { stream });
   div(total, divisor, { stream, out: total });
   where(none, NaN, total, { stream, out: total });
