@@ -15,13 +15,12 @@
  *
  * @module
  */
-import { DeviceArray, checkWritable, operationStream, type ReduceOptions, type ReductionName } from "./device-array.ts";
+import { DeviceArray, operationStream, type ReduceOptions, type ReductionName } from "./device-array.ts";
 import { provideArrayMethods } from "./methods.ts";
 import { dtypeOf, dtypes, type DType, type DTypeName } from "./dtype.ts";
 import { DTypeError, ShapeMismatchError } from "./errors.ts";
 import { normalizeAxes, reducedShape } from "./broadcast.ts";
-import { elementCount, sameShape } from "./layout.ts";
-import { canCastSameKind } from "./promotion.ts";
+import { elementCount } from "./layout.ts";
 import { describeValue } from "../../errors/describe.ts";
 import { ReductionKernel } from "../kernels/reduction.ts";
 import { ElementwiseKernel } from "../kernels/elementwise.ts";
@@ -29,7 +28,7 @@ import { diagonal } from "./ops/shape.ts";
 import type { DTypeArgument, SumOptions, TraceOptions } from "./options.ts";
 import type { Stream } from "../stream.ts";
 import { castInto } from "./ops/cast.ts";
-import { checkOneDevice } from "./ops/elementwise.ts";
+import { checkOneDevice, checkOutArray } from "./ops/elementwise.ts";
 
 export type { ReduceOptions, ReductionName } from "./device-array.ts";
 
@@ -162,20 +161,16 @@ function checkOptions(options: unknown, op: ReductionName): ReduceOptions {
  * "same_kind" rule, on `a`'s device. The out, or undefined when none was given.
  */
 export function checkReduceOut(out: unknown, a: DeviceArray, axes: readonly number[], keepdims: boolean, result: DType, what: string): DeviceArray | undefined {
-  if (out === undefined) return undefined;
-  if (!(out instanceof DeviceArray)) throw new TypeError(`${what}: out is a DeviceArray, not ${describeValue(out)}`);
-  checkWritable(out, `${what}: out`);
   const shape = reducedShape(a.shape, axes, keepdims);
-  if (!sameShape(out.shape, shape)) {
-    throw new ShapeMismatchError(
-      `${what}: out has shape [${out.shape.join(", ")}] but reducing [${a.shape.join(", ")}] over axes [${axes.join(", ")}]${keepdims ? " (keepdims)" : ""} gives [${shape.join(", ")}]; pass an out of that shape`,
-    );
-  }
-  if (!canCastSameKind(result, out.dtype)) {
-    throw new DTypeError(`${what}: the result is ${result.name} and cannot be stored in a ${out.dtype.name} out under "same_kind" casting; pass an out of dtype ${result.name}, or convert the result with astype`);
-  }
-  checkOneDevice(what, [["a", a], ["out", out]]);
-  return out;
+  const checked = checkOutArray(
+    out,
+    shape,
+    result,
+    what,
+    (got) => new ShapeMismatchError(`${what}: out has shape ${got} but reducing [${a.shape.join(", ")}] over axes [${axes.join(", ")}]${keepdims ? " (keepdims)" : ""} gives [${shape.join(", ")}]; pass an out of that shape`),
+  );
+  if (checked !== undefined) checkOneDevice(what, [["a", a], ["out", checked]]);
+  return checked;
 }
 
 /**

@@ -375,13 +375,17 @@ describe("einsum's and tensordot's arguments", () => {
     expect(() => einsum("ij,jk", [a!, b!] as never)).toThrow(/operands as separate arguments/);
     expect(() => einsum("ij,jk", a!, b!, { out: fakeArray([2, 3], "float32") })).toThrow(/einsum: out has shape \[2, 3\] but the result has \[2, 4\]/);
     expect(() => einsum("ij,jk", a!, b!, { out: fakeArray([2, 4], "int32") })).toThrow(DTypeError);
-    expect(() => einsum("ij,jk", a!, b!, { out: fakeArray([2, 4], "int32") })).toThrow(/the result is float32 and cannot be stored in a int32 out under "same_kind"/);
+    expect(() => einsum("ij,jk", a!, b!, { out: fakeArray([2, 4], "int32") })).toThrow(/the result is float32 and cannot be stored in a int32 out under "safe"/);
     expect(() => einsum("ij,jk", a!, b!, { out: {} as never })).toThrow(TypeError);
     expect(() => einsum("ij,jk", a!, b!, { dtype: "float16" })).toThrow(/operand 0 is float32, which does not convert to float16 safely/);
     expect(() => einsum("ij,jk", a!, b!, { dtype: "nope" as never })).toThrow(DTypeError);
-    // The promoted dtype (NumPy 2): int32 with float32 is float64, which a float32 out takes under same_kind.
+    // The promoted dtype (NumPy 2): int32 with float32 is float64, which a float32 out does not take under einsum's
+    // "safe" casting (NumPy's default); a float64 one does, and tensordot's out casts under "same_kind".
     const i = fakeArray([2, 3], "int32");
-    expect(() => einsum("ij,jk", i, b!, { out: fakeArray([2, 4], "float32") })).toThrow(/needs a stream/);
+    expect(() => einsum("ij,jk", i, b!, { out: fakeArray([2, 4], "float32") })).toThrow(/the result is float64 and cannot be stored in a float32 out under "safe"/);
+    expect(() => einsum("ij,jk", i, b!, { out: fakeArray([2, 4], "float64") })).toThrow(/needs a stream/);
+    expect(() => einsum("ij,jk", b!.transpose(), a!.transpose(), { out: fakeArray([4, 2], "float64") })).toThrow(/needs a stream/);
+    expect(() => tensordot(i, b!, 1, { out: fakeArray([2, 4], "float32") })).toThrow(/needs a stream/);
     expect(() => einsum("ij,jk", i, fakeArray([3, 4], "int32"), { out: fakeArray([2, 4], "bool") })).toThrow(/the result is int32/);
     const gone = fakeArray([2, 3], "float32");
     gone.close();

@@ -13,16 +13,16 @@
  *
  * @module
  */
-import { DeviceArray, checkWritable, operationStream, type ArrayOperationOptions } from "../device-array.ts";
+import { DeviceArray, operationStream, type ArrayOperationOptions } from "../device-array.ts";
 import { dtypeOf, type DType } from "../dtype.ts";
 import { AxisError, BroadcastError, DTypeError, ShapeMismatchError } from "../errors.ts";
 import { normalizeAxis } from "../broadcast.ts";
-import { contiguousStrides, elementCount, sameShape } from "../layout.ts";
-import { canCastSafely, canCastSameKind, resultType } from "../promotion.ts";
+import { contiguousStrides, elementCount } from "../layout.ts";
+import { canCastSafely, resultType } from "../promotion.ts";
 import type { DTypeArgument } from "../options.ts";
 import { broadcastTo, diagonal, reshape, viewWith } from "../ops/shape.ts";
 import { castInto } from "../ops/cast.ts";
-import { checkOneDevice } from "../ops/elementwise.ts";
+import { checkOneDevice, checkOutArray } from "../ops/elementwise.ts";
 import { mayShareMemory } from "../ops/overlap.ts";
 import { any } from "../ops/statistics.ts";
 import { sum } from "../reductions.ts";
@@ -42,7 +42,12 @@ export interface TensordotOptions extends ArrayOperationOptions {
 }
 
 /** Options of `einsum`: the stream, where to write the result, and the dtype it is computed in. */
-export interface EinsumOptions extends TensordotOptions {
+export interface EinsumOptions extends ArrayOperationOptions {
+  /**
+   * The array the result is written into: the result's shape, a dtype the result converts to under NumPy's "safe"
+   * casting, einsum's default (float32 into float64, not float64 into float32); default: a new array.
+   */
+  readonly out?: DeviceArray;
   /**
    * The dtype the operands are converted to and the sum is computed in (default: the operands' promoted dtype). Every
    * operand must convert to it safely (NumPy's default "safe" casting: int32 to float64, not float64 to float32):
@@ -360,17 +365,10 @@ function checkOperand(a: unknown, name: string, action: string): DeviceArray {
   return a;
 }
 
-/** The out, checked before anything is queued: a writable DeviceArray of the result's shape and a same_kind dtype. */
-function checkResultOut(out: unknown, shape: readonly number[], dtype: DType, action: string): DeviceArray | undefined {
-  if (out === undefined) return undefined;
-  if (!(out instanceof DeviceArray)) throw new TypeError(`${action}: out is a DeviceArray, not ${describeValue(out)}`);
-  checkOperand(out, "out", action);
-  checkWritable(out, `${action}: out`);
-  if (!sameShape(out.shape, shape)) throw new ShapeMismatchError(`${action}: out has shape ${show(out.shape)} but the result has ${show(shape)}; pass an out of that shape`);
-  if (!canCastSameKind(dtype, out.dtype)) {
-    throw new DTypeError(`${action}: the result is ${dtype.name} and cannot be stored in a ${out.dtype.name} out under "same_kind" casting; pass an out of dtype ${dtype.name}, or convert the result with astype`);
-  }
-  return out;
+/** The out, checked before anything is queued: a writable DeviceArray of the result's shape and a dtype the result converts to under `casting`. */
+function checkResultOut(out: unknown, shape: readonly number[], dtype: DType, action: string, casting: "same_kind" | "safe"): DeviceArray | undefined {
+  if (out !== undefined) checkOperand(out, "out", action);
+  return checkOutArray(out, shape, dtype, action, (got) => new ShapeMismatchError(`${action}: out has shape ${got} but the result has ${show(shape)}; pass an out of that shape`), casting);
 }
 
 /**
@@ -466,7 +464,7 @@ function callStream(action: string, options: ArrayOperationOptions | undefined, 
  * The options come last, a plain object `{ stream?, out?, dtype? }`. Dtypes: the operands' promoted dtype (NumPy's:
  * int32 stays int32 and sums wrap around in it, bool stays bool with sums as OR and products as AND, float16 stays
  * float16), or `dtype`, which every operand must convert to safely. An `out` takes the result (converted under
- * "same_kind" casting) and is returned.
+ * "safe" casting, as NumPy's einsum: a float64 result into a float32 out is refused) and is returned.
  *
  * The result is always a new array (or `out`), never a view of an operand: where NumPy returns a view (`"ij->ji"`,
  * `"ii->i"`), this returns a copy, so that writing into the result leaves the operands alone.
@@ -509,7 +507,8 @@ export function einsum(subscripts: string, ...args: [...operands: DeviceArray[],
   } else {
     dtype = resultType(operands, action);
   }
-  const out = checkResultOut(options?.out, plan.shape, dtype, action);
+  // NumPy's einsum casts under "safe" by default, its out included.
+  const out = checkResultOut(options?.out, plan.shape, dtype, action, "safe");
   const stream = callStream(action, options, operands, operands.map((_, k) => `operand ${k}`), out);
   return compute(plan, operands, dtype, out, stream);
 }
@@ -539,7 +538,7 @@ export function tensordot(a: DeviceArray, b: DeviceArray, axes: number | readonl
   if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`${action} takes options { stream?, out? }, not ${describeValue(options)}`);
   const plan = tensordotPlan(a.shape, b.shape, axes, action);
   const dtype = resultType([a, b], action);
-  const out = checkResultOut(options?.out, plan.shape, dtype, action);
+  const out = checkResultOut(options?.out, plan.shape, dtype, action, "same_kind");
   const stream = callStream(action, options, [a, b], ["a", "b"], out);
   return compute(plan, [a, b], dtype, out, stream);
 }

@@ -188,25 +188,43 @@ export function broadcastOf(operands: readonly ArrayOperand[], names: readonly s
 }
 
 /**
+ * @internal Checks an `out` for a result of `shape` and dtype `result`, for every operation that takes one: a
+ * writable DeviceArray (TypeError, ReadOnlyArrayError), of exactly that shape (the error `shapeError` makes of the
+ * out's shape), of a dtype the result converts to under `casting` (DTypeError). Undefined passes.
+ */
+export function checkOutArray(
+  out: unknown,
+  shape: readonly number[],
+  result: DType,
+  what: string,
+  shapeError: (outShape: string) => Error,
+  casting: "same_kind" | "safe" = "same_kind",
+): DeviceArray | undefined {
+  if (out === undefined) return undefined;
+  if (!(out instanceof DeviceArray)) throw new TypeError(`${what}: out is a DeviceArray, not ${describeValue(out)}`);
+  checkWritable(out, `${what}: out`);
+  if (!sameShape(out.shape, shape)) throw shapeError(`[${out.shape.join(", ")}]`);
+  if (!(casting === "safe" ? canCastSafely(result, out.dtype) : canCastSameKind(result, out.dtype))) {
+    const rule = casting === "safe" ? "no value may be lost" : "a kind may not go down: complex to float, float to integer, signed to unsigned";
+    throw new DTypeError(`${what}: the result is ${result.name} and cannot be stored in a ${out.dtype.name} out under "${casting}" casting (${rule}); pass an out of dtype ${result.name}, or convert the result with astype`);
+  }
+  return out;
+}
+
+/**
  * Checks `options.out` against the result: the broadcast shape exactly (BroadcastError), a dtype the result casts to
  * under NumPy's "same_kind" rule (DTypeError).
  */
 export function checkOut(options: ElementwiseOptions | undefined, shape: readonly number[], result: DType, what: string): DeviceArray | undefined {
   if (options === undefined) return undefined;
   if (options === null || typeof options !== "object") throw new TypeError(`${what} takes its options as an object ({ stream?, out? }), not ${describeValue(options)}`);
-  const out = options.out;
-  if (out === undefined) return undefined;
-  if (!(out instanceof DeviceArray)) throw new TypeError(`${what}: out is a DeviceArray, not ${describeValue(out)}`);
-  checkWritable(out, `${what}: out`);
-  if (!sameShape(out.shape, shape)) {
-    throw new BroadcastError(`${what}: out has shape [${out.shape.join(", ")}] but the operands broadcast to [${shape.join(", ")}]; pass an out of that shape (an out is written whole, never broadcast)`);
-  }
-  if (!canCastSameKind(result, out.dtype)) {
-    throw new DTypeError(
-      `${what}: the result is ${result.name} and cannot be stored in a ${out.dtype.name} out under "same_kind" casting (a kind may not go down: complex to float, float to integer, signed to unsigned); pass an out of dtype ${result.name}, or convert the result with astype`,
-    );
-  }
-  return out;
+  return checkOutArray(
+    options.out,
+    shape,
+    result,
+    what,
+    (got) => new BroadcastError(`${what}: out has shape ${got} but the operands broadcast to [${shape.join(", ")}]; pass an out of that shape (an out is written whole, never broadcast)`),
+  );
 }
 
 /**

@@ -16,14 +16,15 @@
  *
  * @module
  */
-import { DeviceArray, checkWritable, operationStream, type ReduceOptions } from "../device-array.ts";
+import { DeviceArray, operationStream, type ReduceOptions } from "../device-array.ts";
 import { dtypes, type DType } from "../dtype.ts";
 import { DTypeError, ShapeMismatchError } from "../errors.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { normalizeAxes, reducedShape } from "../broadcast.ts";
 import { elementCount, sameShape } from "../layout.ts";
-import { canCastSameKind, promoteTypes } from "../promotion.ts";
+import { checkOutArray } from "./elementwise.ts";
+import { promoteTypes } from "../promotion.ts";
 import { mean, sum } from "../reductions.ts";
 import { add, div, mul, sub } from "./arithmetic.ts";
 import { astype, castInto } from "./cast.ts";
@@ -167,15 +168,7 @@ function checkOrderRequest(what: string, array: unknown, options: QuantileOption
     throw new ArgumentError(`${what}: method is one of ${METHODS.map((m) => `"${m}"`).join(", ")}, got ${describeValue(method)}`);
   }
   const shape = [...(scalar ? [] : [qs.length]), ...reducedShape(a.shape, axes, keepdims)];
-  const out = options?.out;
-  if (out !== undefined) {
-    if (!(out instanceof DeviceArray)) throw new TypeError(`${what}: out is a DeviceArray, not ${describeValue(out)}`);
-    checkWritable(out, `${what}: out`);
-    if (!sameShape(out.shape, shape)) throw new ShapeMismatchError(`${what}: out has shape [${out.shape.join(", ")}] but the result has shape [${shape.join(", ")}]; pass an out of that shape`);
-    if (!canCastSameKind(dtype, out.dtype)) {
-      throw new DTypeError(`${what}: the result is ${dtype.name} and cannot be stored in a ${out.dtype.name} out under "same_kind" casting; pass an out of a float dtype (${dtype.name})`);
-    }
-  }
+  const out = checkOutArray(options?.out, shape, dtype, what, (got) => new ShapeMismatchError(`${what}: out has shape ${got} but the result has shape [${shape.join(", ")}]; pass an out of that shape`));
   return { what, a, axes, keepdims, picks: qs.map((q) => (n: number) => quantilePick(n, q, method)), shape, scalar, dtype, out };
 }
 
