@@ -123,7 +123,12 @@ function covariance(what: "cov" | "corrcoef", m: DeviceArray, options: CovOption
   sub(centred, means, { stream, out: centred });
   using conjugate = dtype.kind === "c" ? conj(centred, { stream }) : undefined;
   const c = matmul(centred, (conjugate ?? centred).T, { stream });
-  div(c, Math.max(n - ddof, 0), { stream, out: c });
+  try {
+    div(c, Math.max(n - ddof, 0), { stream, out: c });
+  } catch (e) {
+    c.close(stream);
+    throw e;
+  }
   return c.shape[0] === 1 ? ownedView(c, viewWith(c, [], [])) : c;
 }
 
@@ -145,16 +150,22 @@ export function corrcoef(x: DeviceArray, options?: CorrcoefOptions): DeviceArray
   // The divisor of the covariances cancels: cov's default ddof.
   const c = covariance(what, x, { ...(o.y === undefined ? {} : { y: o.y }), ...(o.rowvar === undefined ? {} : { rowvar: o.rowvar }), ...(o.stream === undefined ? {} : { stream: o.stream }) });
   const stream = operationStream(what, options, [c]);
-  if (c.ndim === 0) return div(c, c, { stream, out: c });
-  const v = c.shape[0]!;
-  using deviations = sqrt(real(diagonal(c)), { stream });
-  div(c, deviations.reshape(v, 1), { stream, out: c });
-  div(c, deviations.reshape(1, v), { stream, out: c });
-  const re = real(c);
-  clip(re, -1, 1, { stream, out: re });
-  if (c.dtype.kind === "c") {
-    const im = imag(c);
-    clip(im, -1, 1, { stream, out: im });
+  try {
+    if (c.ndim === 0) return div(c, c, { stream, out: c });
+    const v = c.shape[0]!;
+    using deviations = sqrt(real(diagonal(c)), { stream });
+    div(c, deviations.reshape(v, 1), { stream, out: c });
+    div(c, deviations.reshape(1, v), { stream, out: c });
+    const re = real(c);
+    clip(re, -1, 1, { stream, out: re });
+    if (c.dtype.kind === "c") {
+      const im = imag(c);
+      clip(im, -1, 1, { stream, out: im });
+    }
+    return c;
+  } catch (e) {
+    // Nothing of the covariances reaches the caller: freed in stream order.
+    c.close(stream);
+    throw e;
   }
-  return c;
 }
