@@ -6,7 +6,7 @@
  * and that the temporaries are freed. Small integer-valued data, so float results are exact. Skips without a GPU.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, DeviceArray, MemoryPoolResource, ShapeMismatchError, type DTypeName, type Stream } from "../../../src/index.ts";
+import { DTypeError, Device, DeviceArray, MemoryPoolResource, ShapeMismatchError, type DTypeName, type Stream } from "../../../src/index.ts";
 import { einsum, tensordot } from "../../../src/array-linalg.ts";
 import { decodeHalf, encodeHalf } from "../../../src/core/array/dtype.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
@@ -250,11 +250,15 @@ describe.skipIf(!gpu.available)(`einsum and tensordot on a GPU${skipNote}`, () =
       const view = wide.slice(null, [0, 4, 2]);
       expect(einsum("ij,jk->ik", A, B, { out: view })).toBe(view);
       expect(host(wide)).toEqual([4, 0, 3, 0, 4, 0, -3, 0]);
-      // float64 into a float32 out (same_kind), and int32 into a float64 one.
+      // The out casts under "safe", as NumPy's einsum: float64 into a float32 out is refused before anything runs;
+      // float32 and int32 into a float64 one are converted.
       using P = arr([2, 3], 0);
       using narrow = DeviceArray.zeros([3], "float32", { stream });
-      einsum("ij->j", P, { out: narrow });
-      expect(host(narrow)).toEqual([-3, -1, 1]); // np.einsum('ij->j', a)
+      expect(() => einsum("ij->j", P, { out: narrow })).toThrow(DTypeError);
+      using P32 = arr([2, 3], 0, "float32");
+      using widened = DeviceArray.zeros([3], "float64", { stream });
+      einsum("ij->j", P32, { out: widened });
+      expect(host(widened)).toEqual([-3, -1, 1]); // np.einsum('ij->j', a)
       using f64 = DeviceArray.zeros([2], "float64", { stream });
       using Pi = arr([2, 3], 0, "int32");
       einsum("ij->i", Pi, { out: f64 });
