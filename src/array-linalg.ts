@@ -3,7 +3,9 @@
  * `matmul`, `dot`, `vdot`, `outer` (cuBLAS; bool and integers by a kernel of their own), `einsum` and `tensordot`
  * (sums of products over labelled axes, as a sequence of matmuls) and `solve`, `inv`, `det`, `slogdet`, `cholesky`,
  * `qr`, `svd`, `eigh`, `eigvalsh`, `lstsq` (cuSOLVER), batched over leading axes, synchronous calls (no `await`);
- * `cov` and `corrcoef` (NumPy's covariance and correlation matrices, one matmul each).
+ * `cov` and `corrcoef` (NumPy's covariance and correlation matrices, one matmul each); `cross`, `kron`, `inner` and
+ * `matrixPower` (composed of elementwise operations, `tensordot` and `matmul`); `pinv` and `matrixRank` (from the
+ * singular values of `svd`, or `eigh` for Hermitian matrices).
  *
  * ```ts
  * import { einsum, matmul, solve, svd } from "cuda-ts/array/linalg";
@@ -50,4 +52,6 @@ export {
 } from "./core/array/linalg/linalg.ts";
 export { einsum, tensordot, type EinsumOptions, type TensordotOptions } from "./core/array/linalg/einsum.ts";
 export { cov, corrcoef, type CovOptions, type CorrcoefOptions } from "./core/array/linalg/covariance.ts";
+export { cross, kron, inner, matrixPower, type CrossOptions } from "./core/array/linalg/products.ts";
+export { pinv, matrixRank, type PinvOptions, type MatrixRankOptions } from "./core/array/linalg/singular-values.ts";
 export { SingularMatrixError, NotPositiveDefiniteError, ConvergenceError, SolverInfoError } from "./core/math-errors.ts";
