@@ -2,11 +2,34 @@
  * Shape operations on a real GPU, read back against the same operations on the CPU: reshape that must copy, flatten
  * and ravel of views, broadcast views read back, flip (negative strides), swapaxes, moveaxis, split views,
  * concatenate along each axis (one dtype, promoted dtypes through the conversion kernel, flattened inputs, a given
- * `out`), stack, hstack and vstack, repeat and tile. Skips without a GPU.
+ * `out`), stack, hstack and vstack, columnStack and dstack, repeat and tile, and fliplr, flipud and rot90 read
+ * back against NumPy's results. Skips without a GPU.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Device, DeviceArray, ShapeMismatchError, decodeHalf, encodeHalf, type Stream } from "../../../src/index.ts";
-import { broadcastTo, concatenate, diagonal, flatten, flip, hstack, moveaxis, ravel, repeat, reshape, split, stack, swapaxes, tile, trace, vstack } from "../../../src/array.ts";
+import {
+  broadcastTo,
+  columnStack,
+  concatenate,
+  diagonal,
+  dstack,
+  flatten,
+  flip,
+  fliplr,
+  flipud,
+  hstack,
+  moveaxis,
+  ravel,
+  repeat,
+  reshape,
+  rot90,
+  split,
+  stack,
+  swapaxes,
+  tile,
+  trace,
+  vstack,
+} from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 
 const nums = (a: ArrayLike<number | bigint>): number[] => Array.from(a as ArrayLike<number>, (v) => Number(v));
@@ -164,5 +187,55 @@ describe.skipIf(!gpu.available)(`shape operations on a GPU${skipNote}`, () => {
     using m = DeviceArray.from(Int32Array.from(iota(6)), { stream, shape: [3, 2] });
     using h2 = hstack([m, m]);
     expect(nums(h2.toTypedArraySync())).toEqual([0, 1, 0, 1, 2, 3, 2, 3, 4, 5, 4, 5]);
+  });
+  it("fliplr, flipud and rot90 read back as NumPy's (views: nothing copied until read)", () => {
+    using a = DeviceArray.from(Int32Array.from(iota(6)), { stream, shape: [2, 3] });
+    expect(nums(fliplr(a).toTypedArraySync())).toEqual([2, 1, 0, 5, 4, 3]);
+    expect(nums(flipud(a).toTypedArraySync())).toEqual([3, 4, 5, 0, 1, 2]);
+    using v = DeviceArray.from(Int32Array.from(iota(4)), { stream });
+    expect(nums(flipud(v).toTypedArraySync())).toEqual([3, 2, 1, 0]);
+    const turns: [number, number[], number[]][] = [
+      [1, [3, 2], [2, 5, 1, 4, 0, 3]],
+      [2, [2, 3], [5, 4, 3, 2, 1, 0]],
+      [3, [3, 2], [3, 0, 4, 1, 5, 2]],
+      [-1, [3, 2], [3, 0, 4, 1, 5, 2]],
+      [4, [2, 3], [0, 1, 2, 3, 4, 5]],
+    ];
+    for (const [k, shape, values] of turns) {
+      const r = rot90(a, k);
+      expect([k, r.shape, nums(r.toTypedArraySync())]).toEqual([k, shape, values]);
+    }
+    using b = DeviceArray.from(Int32Array.from(iota(24)), { stream, shape: [2, 3, 4] });
+    expect(nums(rot90(b, 1, [1, 2]).toTypedArraySync())).toEqual([3, 7, 11, 2, 6, 10, 1, 5, 9, 0, 4, 8, 15, 19, 23, 14, 18, 22, 13, 17, 21, 12, 16, 20]);
+    const c = rot90(b, 3, [2, 0]);
+    expect(c.shape).toEqual([4, 3, 2]);
+    expect(nums(c.toTypedArraySync())).toEqual([3, 15, 7, 19, 11, 23, 2, 14, 6, 18, 10, 22, 1, 13, 5, 17, 9, 21, 0, 12, 4, 16, 8, 20]);
+    // A view: writing through it writes the array.
+    rot90(a).slice(0, 0).fill(42, { stream });
+    expect(nums(a.toTypedArraySync())).toEqual([0, 1, 42, 3, 4, 5]);
+  });
+
+  it("columnStack and dstack, with promotion and an out, as NumPy's", () => {
+    using x = DeviceArray.from(Int32Array.from([1, 2, 3]), { stream });
+    using y = DeviceArray.from(Float32Array.from([4.5, 5.5, 6.5]), { stream });
+    using m = DeviceArray.from(Int32Array.from(iota(6)), { stream, shape: [3, 2] });
+    using c = columnStack([x, y, m]);
+    expect([c.dtype.name, c.shape]).toEqual(["float64", [3, 4]]);
+    expect(nums(c.toTypedArraySync())).toEqual([1, 4.5, 0, 1, 2, 5.5, 2, 3, 3, 6.5, 4, 5]);
+    using out = DeviceArray.zeros([3, 2], "float32", { stream });
+    expect(columnStack([x, y], { out })).toBe(out);
+    expect(nums(out.toTypedArraySync())).toEqual([1, 4.5, 2, 5.5, 3, 6.5]);
+    using z = DeviceArray.from(Int32Array.from([10, 20, 30]), { stream });
+    using d1 = dstack([x, z]);
+    expect([d1.shape, nums(d1.toTypedArraySync())]).toEqual([[1, 3, 2], [1, 10, 2, 20, 3, 30]]);
+    using a = DeviceArray.from(Int32Array.from(iota(6)), { stream, shape: [2, 3] });
+    using t = DeviceArray.from(Int32Array.from(iota(12)), { stream, shape: [2, 3, 2] });
+    using d2 = dstack([t, a]);
+    expect([d2.dtype.name, d2.shape]).toEqual(["int32", [2, 3, 3]]);
+    expect(nums(d2.toTypedArraySync())).toEqual([0, 1, 0, 2, 3, 1, 4, 5, 2, 6, 7, 3, 8, 9, 4, 10, 11, 5]);
+    using s0 = DeviceArray.from(Int32Array.from([1]), { stream, shape: [] });
+    using s1 = DeviceArray.from(Int32Array.from([2]), { stream, shape: [] });
+    using c0 = columnStack([s0, s1]);
+    expect([c0.shape, nums(c0.toTypedArraySync())]).toEqual([[1, 2], [1, 2]]);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Shape operations without a GPU: the views (reshape, transpose, swapaxes, moveaxis, squeeze, expandDims, ravel,
- * broadcastTo, atleast1d/2d/3d, flip, split) over a stand-in buffer, their layouts and offsets, what a concatenation
+ * broadcastTo, atleast1d/2d/3d, flip, fliplr, flipud, rot90, split) over a stand-in buffer, their layouts and offsets, what a concatenation
  * plans (shape, promoted dtype, offsets), the shifts a roll makes along each axis, the conversion bodies, and every
  * typed error.
  */
@@ -16,12 +16,17 @@ import {
   concatenate,
   diagonal,
   expandDims,
+  columnStack,
+  dstack,
   flip,
+  fliplr,
+  flipud,
   moveaxis,
   ravel,
   repeat,
   reshape,
   roll,
+  rot90,
   split,
   squeeze,
   swapaxes,
@@ -140,6 +145,51 @@ describe("views", () => {
     expect(() => flip(a, { axis: 2 })).toThrow(AxisError);
   });
 
+  it("fliplr and flipud reverse axis 1 and axis 0; fewer axes are an ArgumentError", () => {
+    const a = arr([3, 4]);
+    const lr = fliplr(a);
+    expect([lr.shape, lr.strides, lr.byteOffset, lr.base]).toEqual([[3, 4], [4, -1], 3 * 4, a]);
+    const ud = flipud(a);
+    expect([ud.strides, ud.byteOffset]).toEqual([[-4, 1], 8 * 4]);
+    const v = flipud(arr([5]));
+    expect([v.strides, v.byteOffset]).toEqual([[-1], 4 * 4]);
+    const c = fliplr(arr([2, 3, 4])); // a 3-d array: the second axis only
+    expect([c.strides, c.byteOffset]).toEqual([[12, -4, 1], 8 * 4]);
+    expect(() => fliplr(arr([5]))).toThrow(ArgumentError);
+    expect(() => fliplr(arr([5]))).toThrow("at least 2 axes");
+    expect(() => flipud(arr([]))).toThrow("got a 0-d array");
+    expect(() => fliplr(5 as unknown as DeviceArray)).toThrow(TypeError);
+  });
+
+  it("rot90 is NumPy's view: shapes, strides and first elements (values from NumPy's)", () => {
+    const a = arr([2, 3]); // float32: offsets in elements times 4
+    const layout = (v: DeviceArray): [number[], number[], number] => [[...v.shape], [...v.strides], v.byteOffset / 4];
+    expect(layout(rot90(a))).toEqual([[3, 2], [-1, 3], 2]);
+    expect(layout(rot90(a, 2))).toEqual([[2, 3], [-3, -1], 5]);
+    expect(layout(rot90(a, 3))).toEqual([[3, 2], [1, -3], 3]);
+    expect(layout(rot90(a, -1))).toEqual([[3, 2], [1, -3], 3]);
+    expect(layout(rot90(a, 5))).toEqual([[3, 2], [-1, 3], 2]);
+    const same = rot90(a, 4);
+    expect([same !== a, same.base, layout(same)]).toEqual([true, a, [[2, 3], [3, 1], 0]]);
+    expect(layout(rot90(a, 1, [1, 0]))).toEqual([[3, 2], [1, -3], 3]); // the other way round
+    const b = arr([2, 3, 4]);
+    expect(layout(rot90(b, 1, [1, 2]))).toEqual([[2, 4, 3], [12, -1, 4], 3]);
+    expect(layout(rot90(b, 3, [2, 0]))).toEqual([[4, 3, 2], [-1, 4, 12], 3]);
+    expect(layout(rot90(b, 2, [-1, 0]))).toEqual([[2, 3, 4], [-12, 4, -1], 15]);
+    expect(rot90(arr([0, 3])).shape).toEqual([3, 0]);
+  });
+
+  it("rot90 refuses equal axes (ArgumentError), axes out of range (AxisError), a fractional k", () => {
+    const a = arr([2, 3]);
+    expect(() => rot90(a, 1, [0, 0])).toThrow(ArgumentError);
+    expect(() => rot90(a, 1, [1, -1])).toThrow("name axis 1 twice");
+    expect(() => rot90(a, 1, [0, 2])).toThrow(AxisError);
+    expect(() => rot90(arr([4]))).toThrow(AxisError);
+    expect(() => rot90(a, 1, [0, 1, 2] as unknown as [number, number])).toThrow("list of two axes");
+    expect(() => rot90(a, 1.5)).toThrow(ArgumentError);
+    expect(() => rot90(a, 1.5)).toThrow("k (the number of quarter turns) is an integer");
+  });
+
   it("split and arraySplit make views", () => {
     const a = arr([6, 4]);
     const parts = split(a, 3);
@@ -182,6 +232,20 @@ describe("joins", () => {
     expect(() => concatenate([arr([]), arr([])])).toThrow("0-d arrays");
     // Checks pass: the stream is what is missing (arrays over a caller's buffer have none).
     expect(() => concatenate([arr([2, 3]), arr([4, 3])])).toThrow("needs a stream");
+  });
+
+  it("columnStack makes 1-d arrays columns and dstack joins along a third axis, checked before anything runs", () => {
+    // Checks pass: [2] becomes a [2, 1] column beside [2, 3]; [2] and [2, 3] become [1, 2, 1] and [2, 3, 1].
+    expect(() => columnStack([arr([2]), arr([2, 3])])).toThrow("needs a stream");
+    expect(() => columnStack([arr([]), arr([])])).toThrow("needs a stream"); // 0-d: [1, 1] each
+    expect(() => dstack([arr([2, 3]), arr([2, 3, 2])])).toThrow("needs a stream");
+    expect(() => columnStack([arr([2]), arr([3])])).toThrow("array 0 has shape [2, 1] but array 1 has shape [3, 1]");
+    expect(() => dstack([arr([2]), arr([3])])).toThrow("array 0 has shape [1, 2, 1] but array 1 has shape [1, 3, 1]");
+    expect(() => dstack([arr([2, 3]), arr([3, 3])])).toThrow(ShapeMismatchError);
+    expect(() => columnStack([])).toThrow(ShapeMismatchError);
+    expect(() => dstack([])).toThrow("give a non-empty list of arrays");
+    expect(() => dstack([arr([2]), 3 as unknown as DeviceArray])).toThrow("dstack: array 1 takes a DeviceArray");
+    expect(() => columnStack([arr([2, 3])], { out: 1 as unknown as DeviceArray })).toThrow(TypeError);
   });
 });
 

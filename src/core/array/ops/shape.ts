@@ -1,9 +1,9 @@
 /**
  * Shape operations of `cuda-ts/array`: views where the strides allow (`reshape`, `transpose`, `swapaxes`, `moveaxis`,
- * `squeeze`, `expandDims`, `ravel`, `broadcastTo`, `atleast1d/2d/3d`, `split`, `flip`), copies where they do not
- * (`reshape` of a view the strides do not allow, `flatten`), new arrays copied in blocks (`repeat`, `tile`, `roll`),
- * and joins into a new array (`concatenate`, `stack`, `hstack`, `vstack`: one copy per input into its slice of the
- * result, converting where the dtypes differ).
+ * `squeeze`, `expandDims`, `ravel`, `broadcastTo`, `atleast1d/2d/3d`, `split`, `flip`, `fliplr`, `flipud`, `rot90`),
+ * copies where they do not (`reshape` of a view the strides do not allow, `flatten`), new arrays copied in blocks
+ * (`repeat`, `tile`, `roll`), and joins into a new array (`concatenate`, `stack`, `hstack`, `vstack`, `columnStack`,
+ * `dstack`: one copy per input into its slice of the result, converting where the dtypes differ).
  *
  * ```ts
  * const t = swapaxes(x, 0, 1);                           // a view
@@ -258,6 +258,57 @@ export function flip(a: DeviceArray, options?: FlipOptions): DeviceArray {
   const axes = options?.axis === undefined || options.axis === null ? [...Array(a.ndim).keys()] : axisList(options.axis, a.ndim, "flip");
   const specs: SliceSpec[] = [...Array(a.ndim).keys()].map((d) => (axes.includes(d) ? [null, null, -1] : null));
   return a.slice(...specs);
+}
+
+/**
+ * `a` reversed along its second axis (left and right exchanged), a view, as NumPy's `fliplr`: `flip(a, { axis: 1 })`.
+ * An array of fewer than two axes is an ArgumentError (NumPy's ValueError).
+ */
+export function fliplr(a: DeviceArray): DeviceArray {
+  checkArray(a, "fliplr");
+  if (a.ndim < 2) throw new ArgumentError(`fliplr: needs an array of at least 2 axes (it reverses axis 1), got shape ${show(a.shape)}; use flip(a) for a 1-d array`);
+  return flip(a, { axis: 1 });
+}
+
+/**
+ * `a` reversed along its first axis (up and down exchanged), a view, as NumPy's `flipud`: `flip(a, { axis: 0 })`.
+ * A 0-d array is an ArgumentError (NumPy's ValueError).
+ */
+export function flipud(a: DeviceArray): DeviceArray {
+  checkArray(a, "flipud");
+  if (a.ndim < 1) throw new ArgumentError("flipud: needs an array of at least 1 axis (it reverses axis 0), got a 0-d array");
+  return flip(a, { axis: 0 });
+}
+
+/**
+ * `a` rotated by 90 degrees `k` times in the plane of `axes` (default `[0, 1]`), from the first axis towards the
+ * second, a view (flips and a transpose, no copy), as NumPy's `rot90`: `k` any integer (taken modulo 4; negative turns
+ * the other way), `k` 0 a view of the whole array. Errors: an AxisError for an axis out of range, an ArgumentError for
+ * `axes` that is not two axes or names one axis twice (NumPy's ValueError), or for a `k` that is not an integer.
+ *
+ * ```ts
+ * rot90(m);                      // [[1, 2], [3, 4]] → [[2, 4], [1, 3]]
+ * rot90(x, -1, [1, 2]);          // each x[i] turned clockwise
+ * ```
+ */
+export function rot90(a: DeviceArray, k = 1, axes: readonly [number, number] = [0, 1]): DeviceArray {
+  const what = "rot90";
+  checkArray(a, what);
+  if (typeof k !== "number" || !Number.isSafeInteger(k)) throw new ArgumentError(`${what}: k (the number of quarter turns) is an integer, got ${describeValue(k)}`);
+  if (!Array.isArray(axes) || axes.length !== 2 || axes.some((x) => typeof x !== "number")) {
+    throw new ArgumentError(`${what}: axes is a list of two axes (the plane of the rotation), got ${describeValue(axes)}`);
+  }
+  const first = normalizeAxis(axes[0], a.ndim, what);
+  const second = normalizeAxis(axes[1], a.ndim, what);
+  if (first === second) throw new ArgumentError(`${what}: axes [${axes.join(", ")}] name axis ${first} twice; name two different axes (the plane of the rotation)`);
+  const turns = ((k % 4) + 4) % 4;
+  if (turns === 0) return viewWith(a, a.shape, a.strides);
+  if (turns === 2) return flip(a, { axis: [first, second] });
+  const perm = [...Array(a.ndim).keys()];
+  perm[first] = second;
+  perm[second] = first;
+  // As NumPy's: one quarter turn flips the second axis then exchanges the two; three exchange them then flip the second.
+  return turns === 1 ? flip(a, { axis: second }).transpose(perm) : flip(a.transpose(perm), { axis: second });
 }
 
 // ---- splits ----
@@ -580,6 +631,42 @@ export function hstack(arrays: readonly DeviceArray[], options?: Omit<Concatenat
 export function vstack(arrays: readonly DeviceArray[], options?: Omit<ConcatenateOptions, "axis">): DeviceArray {
   if (!Array.isArray(arrays) || arrays.length === 0) throw new ShapeMismatchError("vstack: give a non-empty list of arrays");
   return concatenate(arrays.map((a) => atleast2d(a)), { ...options, axis: 0 });
+}
+
+/**
+ * 1-d arrays as the columns of a 2-d array, joined with 2-d (and wider) arrays along their second axis, as NumPy's
+ * `column_stack`: a 1-d array of n elements is an [n, 1] column, a 0-d array a [1, 1] one; others are joined as
+ * they are (`concatenate` along axis 1: dtypes promoted, a new array, or `out`).
+ *
+ * ```ts
+ * columnStack([x, y]);           // x, y: [n] → [n, 2]
+ * ```
+ */
+export function columnStack(arrays: readonly DeviceArray[], options?: Omit<ConcatenateOptions, "axis">): DeviceArray {
+  if (!Array.isArray(arrays) || arrays.length === 0) throw new ShapeMismatchError("columnStack: give a non-empty list of arrays");
+  arrays.forEach((a, k) => checkArray(a, `columnStack: array ${k}`));
+  return concatenate(
+    arrays.map((a) => (a.ndim < 2 ? atleast2d(a).transpose() : a)),
+    { ...options, axis: 1 },
+  );
+}
+
+/**
+ * The arrays joined along their third axis (depth), as NumPy's `dstack`: each first given three axes as
+ * {@link atleast3d} does ([n] → [1, n, 1], [m, n] → [m, n, 1]), then `concatenate` along axis 2 (dtypes promoted, a
+ * new array, or `out`).
+ *
+ * ```ts
+ * dstack([r, g, b]);             // three [h, w] planes → [h, w, 3]
+ * ```
+ */
+export function dstack(arrays: readonly DeviceArray[], options?: Omit<ConcatenateOptions, "axis">): DeviceArray {
+  if (!Array.isArray(arrays) || arrays.length === 0) throw new ShapeMismatchError("dstack: give a non-empty list of arrays");
+  arrays.forEach((a, k) => checkArray(a, `dstack: array ${k}`));
+  return concatenate(
+    arrays.map((a) => atleast3d(a)),
+    { ...options, axis: 2 },
+  );
 }
 
 provideArrayMethods({
