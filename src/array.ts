@@ -146,7 +146,7 @@ export {
 export { take, put, takeAlongAxis, nonzero, argwhere, extract, compress, putMask, type PutOptions, type TakeAlongAxisOptions, type CompressOptions } from "./core/array/ops/indexing.ts";
 export { cumsum, cumprod } from "./core/array/ops/scan.ts";
 export { mayShareMemory } from "./core/array/ops/overlap.ts";
-export { nansum, nanprod, nanmean, nanvar, nanstd, nanmin, nanmax, ptp } from "./core/array/ops/nan-reductions.ts";
+export { nansum, nanprod, nanmean, nanvar, nanstd, nanmin, nanmax, nanargmin, nanargmax, nancumsum, nancumprod, ptp } from "./core/array/ops/nan-reductions.ts";
 export {
   median,
   quantile,

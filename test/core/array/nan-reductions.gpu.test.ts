@@ -1,12 +1,13 @@
 /**
- * The NaN-ignoring reductions (`nansum`, `nanprod`, `nanmean`, `nanvar`, `nanstd`, `nanmin`, `nanmax`) and `ptp` on a real GPU, against
+ * The NaN-ignoring reductions (`nansum`, `nanprod`, `nanmean`, `nanvar`, `nanstd`, `nanmin`, `nanmax`, `nanargmin`,
+ * `nanargmax`), scans (`nancumsum`, `nancumprod`) and `ptp` on a real GPU, against
  * NumPy's results worked out by hand: over every axis and along one, with all-NaN slices (NaN for the mean and the
  * extremes, 0 and 1 for the sum and product), keepdims, float32 and float64, and integer arrays (the plain
  * reductions). Skips without a GPU.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, DeviceArray, type Stream } from "../../../src/index.ts";
-import { nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar, ptp } from "../../../src/array.ts";
+import { ArgumentError, Device, DeviceArray, ShapeMismatchError, encodeHalf, type Stream } from "../../../src/index.ts";
+import { nanargmax, nanargmin, nancumprod, nancumsum, nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar, ptp } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 import { readAndClose } from "../../support/arrays.ts";
 
@@ -137,5 +138,77 @@ describe.skipIf(!gpu.available)(`NaN-ignoring reductions on a GPU${skipNote}`, (
     using empty = DeviceArray.empty([0, 3], "float32", { stream });
     expect(() => nanmin(empty, { axis: 0 })).toThrow(/reduces zero elements/);
     expect(read(nansum(empty, { axis: 0 }))).toEqual([0, 0, 0]);
+  });
+  it("nancumsum and nancumprod count NaN as 0 and 1 (NumPy's values and dtypes)", () => {
+    for (const host of [Float32Array, Float64Array]) {
+      using x = DeviceArray.from(host.from(data), { stream, shape: [2, 3] });
+      using flat = nancumsum(x);
+      expect([flat.dtype, flat.shape, read(flat.copy({ stream }))]).toEqual([x.dtype, [6], [1, 1, 4, 4, 4, 4]]);
+      expect(read(nancumsum(x, { axis: 1 }))).toEqual([1, 1, 4, 0, 0, 0]);
+      expect(read(nancumprod(x, { axis: 0 }))).toEqual([1, 1, 3, 1, 1, 3]);
+      expect(read(nancumprod(x, { axis: -1 }))).toEqual([1, 1, 3, 1, 1, 1]);
+      // The input is left as it was (the NaNs are replaced in a copy).
+      expect(read(x.copy({ stream }))).toEqual(data);
+    }
+    using h = DeviceArray.from(Uint16Array.from([0.5, NaN, 1.5, NaN].map(encodeHalf)), { stream, dtype: "float16" });
+    using hs = nancumsum(h);
+    expect(hs.dtype.name).toBe("float16");
+    expect(read(nancumprod(h, { dtype: "float64" }))).toEqual([0.5, 0.5, 0.75, 0.75]);
+    // Integers hold no NaN: cumsum's dtypes (int64).
+    using i = DeviceArray.from(Int8Array.from([1, 2, 3]), { stream });
+    using ip = nancumprod(i);
+    expect([ip.dtype.name, read(ip.copy({ stream }))]).toEqual(["int64", [1, 2, 6]]);
+    // Complex: an element with a NaN part counts as 0 (1) as a whole.
+    using z = DeviceArray.from(Float32Array.from([1, 1, NaN, 2, 2, -1, 3, NaN]), { stream, dtype: "complex64" });
+    expect(read(nancumsum(z))).toEqual([1, 1, 1, 1, 3, 0, 3, 0]);
+    expect(read(nancumprod(z))).toEqual([1, 1, 1, 1, 3, 1, 3, 1]);
+    // An out of another dtype, and in place.
+    using x = DeviceArray.from(Float32Array.from(data), { stream, shape: [2, 3] });
+    using out = DeviceArray.zeros([2, 3], "float64", { stream });
+    expect(nancumsum(x, { axis: 1, out })).toBe(out);
+    expect(read(out.copy({ stream }))).toEqual([1, 1, 4, 0, 0, 0]);
+    expect(nancumsum(x, { axis: 0, out: x })).toBe(x);
+    expect(read(x.copy({ stream }))).toEqual([1, 0, 3, 1, 0, 3]);
+  });
+
+  it("nanargmin and nanargmax skip NaN, and an all-NaN slice is NumPy's error (read back)", () => {
+    // [[NaN, 2, 1], [3, NaN, 0]]
+    for (const host of [Float32Array, Float64Array]) {
+      using m = DeviceArray.from(host.from([NaN, 2, 1, 3, NaN, 0]), { stream, shape: [2, 3] });
+      expect(read(nanargmin(m))).toEqual([5]);
+      expect(read(nanargmax(m))).toEqual([3]);
+      expect(read(nanargmin(m, { axis: 1 }))).toEqual([2, 2]);
+      expect(read(nanargmax(m, { axis: 0 }))).toEqual([1, 0, 0]);
+      using k = nanargmin(m, { axis: 0, keepdims: true });
+      expect([k.dtype.name, k.shape]).toEqual(["int64", [1, 3]]);
+      expect(read(m.T.copy({ stream }))).toEqual([NaN, 3, 2, NaN, 1, 0]);
+      expect(read(nanargmax(m.T, { axis: 1 }))).toEqual([1, 0, 0]);
+    }
+    // NaN reads as +inf for nanargmin (-inf for nanargmax), as NumPy's: a tie with an infinity goes to the first.
+    using a = DeviceArray.from(Float64Array.from([NaN, Infinity, 5]), { stream });
+    expect(read(nanargmin(a))).toEqual([2]);
+    using b = DeviceArray.from(Float64Array.from([NaN, Infinity]), { stream });
+    expect(read(nanargmin(b))).toEqual([0]);
+    using c = DeviceArray.from(Float64Array.from([-Infinity, NaN, -Infinity]), { stream });
+    expect(read(nanargmax(c))).toEqual([0]);
+    using h = DeviceArray.from(Uint16Array.from([NaN, 4, 7, NaN].map(encodeHalf)), { stream, dtype: "float16" });
+    expect(read(nanargmax(h))).toEqual([2]);
+    // Complex: [NaN+0j, 2+1j, 2-1j, 1+NaNj] → 2.
+    using z = DeviceArray.from(Float64Array.from([NaN, 0, 2, 1, 2, -1, 1, NaN]), { stream, dtype: "complex128" });
+    expect(read(nanargmin(z))).toEqual([2]);
+    using i = DeviceArray.from(Int32Array.from([3, 1, 2]), { stream });
+    expect(read(nanargmin(i))).toEqual([1]);
+    // All-NaN slices: an ArgumentError at the call, as NumPy's ValueError.
+    using n = DeviceArray.from(Float32Array.from([NaN, NaN, 1, 2]), { stream, shape: [2, 2] });
+    expect(() => nanargmin(n, { axis: 1 })).toThrow(ArgumentError);
+    expect(() => nanargmax(n, { axis: 1 })).toThrow(/All-NaN slice encountered/);
+    expect(read(nanargmin(n, { axis: 0 }))).toEqual([1, 1]);
+    using all = DeviceArray.from(Float64Array.from([NaN, NaN]), { stream });
+    expect(() => nanargmin(all)).toThrow(/All-NaN slice encountered/);
+    // Empty: argmin's error; an empty result from a non-empty axis is fine.
+    using e = DeviceArray.zeros([0, 3], "float32", { stream });
+    expect(() => nanargmin(e, { axis: 0 })).toThrow(ShapeMismatchError);
+    using er = nanargmax(e, { axis: 1 });
+    expect(er.shape).toEqual([0]);
   });
 });

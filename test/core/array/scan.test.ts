@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { AxisError, Buffer, DTypeError, DeviceArray, ShapeMismatchError, dtypes, type DType, type MemoryResource } from "../../../src/index.ts";
-import { cumprod, cumsum } from "../../../src/array.ts";
+import { cumprod, cumsum, nancumprod, nancumsum } from "../../../src/array.ts";
 import { scanDTypes, scanPlan, scanScratchLayout, SCAN_TILES_MIN_LENGTH } from "../../../src/core/array/ops/scan.ts";
 import { SCAN_BLOCK, SCAN_LINES_BYTES, SCAN_STASH_BYTES, scanAccumulateName, scanLinesLayout, scanOutputAlign, scanSource, scanTileShape } from "../../../src/core/array/ops/scan-source.ts";
 
@@ -188,6 +188,19 @@ describe("scan errors before the stream", () => {
     expect(() => cumprod(a, { out: arr([3, 4]) })).toThrow("out has shape [3, 4] but the result has shape [12]");
     expect(() => cumsum(a, { dtype: "int32", out: arr([12]) })).toThrow(DTypeError);
     expect(() => cumsum(a)).toThrow("needs a stream");
+  });
+
+  it("nancumsum and nancumprod check as cumsum and cumprod, under their own names", () => {
+    const a = arr([3, 4]);
+    expect(() => nancumsum(a, { axis: 2 })).toThrow(AxisError);
+    expect(() => nancumsum(a, { axis: 2 })).toThrow("nancumsum: axis 2 is out of range");
+    expect(() => nancumprod(a, { out: arr([3, 4]) })).toThrow("nancumprod: out has shape [3, 4] but the result has shape [12]");
+    expect(() => nancumsum(a, { dtype: "int32", out: arr([12]) })).toThrow(DTypeError);
+    expect(() => nancumsum([1, 2] as never)).toThrow("nancumsum takes a DeviceArray");
+    expect(() => nancumprod(a, 3 as never)).toThrow(TypeError);
+    // Past the checks (float and integer arrays alike): the stream is what is missing.
+    expect(() => nancumsum(a, { axis: -1 })).toThrow("nancumsum needs a stream");
+    expect(() => nancumprod(arr([5], "int32"))).toThrow("needs a stream");
   });
 });
 

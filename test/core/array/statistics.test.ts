@@ -242,6 +242,20 @@ describe("argmin and argmax", () => {
   });
 });
 
+describe("nanargmin and nanargmax", () => {
+  it("check as argmin and argmax, under their own names, before anything is queued", () => {
+    expect(() => ca.nanargmin(fakeArray([0], "float32"))).toThrow(ShapeMismatchError);
+    expect(() => ca.nanargmax(fakeArray([3, 0], "float64"), { axis: 1 })).toThrow(/nanargmax: axis 1 of shape \[3, 0\] is empty, and an empty sequence has no greatest element/);
+    expect(() => ca.nanargmin(fakeArray([2, 3], "float32"), { axis: [0, 1] as never })).toThrow(ArgumentError);
+    expect(() => ca.nanargmax(fakeArray([2, 3], "float32"), { axis: -3 })).toThrow(AxisError);
+    expect(() => ca.nanargmin(fakeArray([2, 3], "float32"), { keepdims: 1 as never })).toThrow(/nanargmin: keepdims is a boolean/);
+    expect(() => ca.nanargmin("x" as never)).toThrow(/nanargmin takes a DeviceArray/);
+    // Past the checks: the stream is what is missing (floats, and integers, which are argmin's).
+    expect(() => ca.nanargmin(fakeArray([2, 3], "float32"), { axis: 1 })).toThrow(/nanargmin needs a stream/);
+    expect(() => ca.nanargmax(fakeArray([2, 3], "int32"))).toThrow(/nanargmax needs a stream/);
+  });
+});
+
 describe("var and std", () => {
   it("give NumPy's dtypes", () => {
     for (const [name, d] of Object.entries(fixture.dtypes)) {

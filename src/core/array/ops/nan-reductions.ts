@@ -1,16 +1,20 @@
 /**
- * NumPy's NaN-ignoring reductions (`nansum`, `nanprod`, `nanmean`, `nanvar`, `nanstd`, `nanmin`, `nanmax`) and `ptp`. Each NaN-skipping
+ * NumPy's NaN-ignoring reductions (`nansum`, `nanprod`, `nanmean`, `nanvar`, `nanstd`, `nanmin`, `nanmax`,
+ * `nanargmin`, `nanargmax`), scans (`nancumsum`, `nancumprod`) and `ptp`. Each NaN-skipping
  * reduction is one pass of a {@link ReductionKernel} whose map turns a NaN into the reduction's identity (0 for a
  * sum, 1 for a product, the opposite infinity for a min or max), so it moves the bytes of a plain `sum`;
  * `nanmean`, `nanmin` and `nanmax` add a second pass that counts the elements that are not NaN (the mean's divisor,
  * and where every element was NaN). `nanvar` and `nanstd` compose these: the NaN-skipping mean (kept axes), the
  * squared deviations from it, their NaN-skipping sum divided by `count - ddof`. Integer and bool arrays hold no NaN
- * and reduce as they are.
+ * and reduce as they are. The NaN-skipping scans and arg-reductions scan or reduce a copy with each NaN replaced, as
+ * NumPy's do (by 0 or 1; by the infinity that never wins); `nanargmin` and `nanargmax` read back whether a slice
+ * holds only NaN (NumPy's "All-NaN slice encountered"), so they wait for the stream.
  *
  * @module
  */
 import { DeviceArray, operationStream, type ReduceOptions } from "../device-array.ts";
-import type { SumOptions, VarianceOptions } from "../options.ts";
+import type { ArgReduceOptions, ScanOptions, SumOptions, VarianceOptions } from "../options.ts";
+import type { Stream } from "../../stream.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import type { DType } from "../dtype.ts";
@@ -20,9 +24,10 @@ import { elementCount } from "../layout.ts";
 import { ReductionKernel } from "../../kernels/reduction.ts";
 import { checkReduceOut, deliverReduction, extreme, max, mean, min, prod, reductionDTypes, requestedDType, sum, sumDTypes, toReduceType } from "../reductions.ts";
 import { div, le, sub } from "./arithmetic.ts";
-import { abs, logicalNot, sqrt, square } from "./math.ts";
+import { abs, isnan, logicalNot, sqrt, square } from "./math.ts";
 import { where } from "./selection.ts";
-import { std, variance, varianceDTypes } from "./statistics.ts";
+import { all, any, argReduce, std, variance, varianceDTypes } from "./statistics.ts";
+import { scan } from "./scan.ts";
 
 /** Whether `a`'s dtype can hold NaN (floats and complex). */
 const holdsNaN = (a: DeviceArray): boolean => a.dtype.kind === "f" || a.dtype.kind === "c";
@@ -219,4 +224,83 @@ export function ptp(array: DeviceArray, options?: ReduceOptions): DeviceArray {
   const hi = max(a, reduce);
   using lo = min(a, reduce);
   return deliverReduction(reduce.stream!, sub(hi, lo, { stream: reduce.stream!, out: hi }), out);
+}
+
+/** `a` with each NaN replaced by `value` (a complex element with a NaN part as a whole), a new array of its dtype. */
+const replaceNaN = (a: DeviceArray, value: number, stream: Stream): DeviceArray => {
+  using mask = isnan(a, { stream });
+  return where(mask, value, a, { stream });
+};
+
+/**
+ * The running sum of `a` along `axis` (default: the flattened array, a 1-d result) with NaN counted as 0, as NumPy's
+ * `nancumsum`: leading NaNs give 0, an all-NaN run keeps the sum before it. Options, dtypes and errors as
+ * `cumsum` (integer and bool arrays hold no NaN and are scanned as they are); a float or complex array is
+ * scanned through a copy with its NaNs replaced (a complex element with a NaN part becomes 0 as a whole, as NumPy's).
+ *
+ * ```ts
+ * nancumsum(x);                  // [1, NaN, 2] → [1, 1, 3]
+ * ```
+ */
+export function nancumsum(a: DeviceArray, options?: ScanOptions): DeviceArray {
+  return scan("sum", a, options, "nancumsum", a instanceof DeviceArray && holdsNaN(a) ? (x, stream) => replaceNaN(x, 0, stream) : undefined);
+}
+
+/**
+ * The running product of `a` along `axis` (default: the flattened array) with NaN counted as 1, as NumPy's
+ * `nancumprod`; options, dtypes and errors as `cumprod` (see {@link nancumsum}).
+ *
+ * ```ts
+ * nancumprod(x);                 // [NaN, 2, 3] → [1, 2, 6]
+ * ```
+ */
+export function nancumprod(a: DeviceArray, options?: ScanOptions): DeviceArray {
+  return scan("prod", a, options, "nancumprod", a instanceof DeviceArray && holdsNaN(a) ? (x, stream) => replaceNaN(x, 1, stream) : undefined);
+}
+
+/** `nanargmin` and `nanargmax`: NumPy's all-NaN check (read back), then the arg-reduction of a copy with NaN as the infinity that never wins. */
+function nanArgReduce(what: "nanargmin" | "nanargmax", a: DeviceArray, options: ArgReduceOptions | undefined): DeviceArray<"int64"> {
+  const isMax = what === "nanargmax";
+  if (!(a instanceof DeviceArray) || !holdsNaN(a)) return argReduce(what, isMax, a, options);
+  return argReduce(what, isMax, a, options, (x, stream, axis) => {
+    using mask = isnan(x, { stream });
+    using allNaN = all(mask, { stream, ...(axis === undefined ? {} : { axis }) });
+    using found = any(allNaN, { stream });
+    if ((found.toTypedArraySync({ stream }) as Uint8Array)[0] !== 0) {
+      const slice = axis === undefined ? `every element of the array of shape [${x.shape.join(", ")}] is NaN` : `a slice along axis ${axis} of the array of shape [${x.shape.join(", ")}] holds only NaN`;
+      throw new ArgumentError(
+        `${what}: All-NaN slice encountered: ${slice}, and it has no ${isMax ? "greatest" : "least"} number (found on the device, read back at this call); replace the NaNs first (nanToNum, where) or use ${isMax ? "argmax" : "argmin"}, where NaN wins`,
+      );
+    }
+    return where(mask, isMax ? -Infinity : Infinity, x, { stream });
+  });
+}
+
+/**
+ * The index of the least element of `a` ignoring NaN (the first one), as NumPy's `nanargmin`: over the flattened array
+ * (row-major) by default, or along `options.axis` (`keepdims` as `argmin`); an int64 array. NaN is read as
+ * +infinity, so a slice of NaN and +infinity gives the first of them, as NumPy's. A slice holding only NaN is an
+ * ArgumentError, as NumPy's ValueError "All-NaN slice encountered": that is found on the device and read back, so for
+ * a float or complex array the call **waits for the stream** (one boolean read; integer and bool arrays are
+ * `argmin` and do not wait). An empty array (or axis) is a ShapeMismatchError, as for `argmin`.
+ *
+ * ```ts
+ * nanargmin(x, { axis: 1 });     // [[NaN, 2, 1], [3, NaN, 0]] → [2, 2]
+ * ```
+ */
+export function nanargmin(a: DeviceArray, options?: ArgReduceOptions): DeviceArray<"int64"> {
+  return nanArgReduce("nanargmin", a, options);
+}
+
+/**
+ * The index of the greatest element of `a` ignoring NaN (the first one), as NumPy's `nanargmax`: NaN is read as
+ * -infinity; an all-NaN slice is an ArgumentError found on the device, so the call waits for the stream (see
+ * {@link nanargmin}).
+ *
+ * ```ts
+ * nanargmax(x);                  // [NaN, 4, 7, NaN] → 2
+ * ```
+ */
+export function nanargmax(a: DeviceArray, options?: ArgReduceOptions): DeviceArray<"int64"> {
+  return nanArgReduce("nanargmax", a, options);
 }

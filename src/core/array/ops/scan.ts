@@ -75,10 +75,10 @@ function kernelsFor(device: Device, op: ScanOp, input: DType, accumulate: DType,
 }
 
 /** The dtypes of a scan of `input`: the result's (as `sum`, or `requested`), and the accumulation's. */
-export function scanDTypes(op: ScanOp, input: DType, requested?: DType): { out: DType; accumulate: DType } {
+export function scanDTypes(op: ScanOp, input: DType, requested?: DType, what = `cum${op}`): { out: DType; accumulate: DType } {
   const out = requested ?? reductionDTypes(op, input).out;
   if (input.kind === "c" && out.kind !== "c") {
-    throw new DTypeError(`cum${op}: a complex array's running ${op} is complex; ${out.name} would drop the imaginary parts (take .real first, or ask for a complex dtype)`);
+    throw new DTypeError(`${what}: a complex array's running ${op} is complex; ${out.name} would drop the imaginary parts (take .real first, or ask for a complex dtype)`);
   }
   return { out, accumulate: dtypes[scanAccumulateName(out) as keyof typeof dtypes] };
 }
@@ -253,8 +253,12 @@ function checkOptions(options: unknown, what: string): ScanOptions {
   return options as ScanOptions;
 }
 
-function scan(op: ScanOp, a: DeviceArray, opts: ScanOptions | undefined): DeviceArray {
-  const what = op === "sum" ? "cumsum" : "cumprod";
+/**
+ * @internal The scans (`cumsum`, `cumprod`, and the NaN-skipping ones, named `what`): every check before anything is
+ * queued. `input`, given, makes the array actually scanned from `a` on the scan's stream (a new array of `a`'s shape
+ * and dtype, closed once the scan is queued): the NaN-skipping scans replace NaN with it.
+ */
+export function scan(op: ScanOp, a: DeviceArray, opts: ScanOptions | undefined, what: string = op === "sum" ? "cumsum" : "cumprod", input?: (a: DeviceArray, stream: Stream) => DeviceArray): DeviceArray {
   if (!(a instanceof DeviceArray)) throw new TypeError(`${what} takes a DeviceArray, not ${describeValue(a)}`);
   const options = checkOptions(opts, what);
   if (a.isClosed) throw new ArrayLayoutError(`${what}: the array was closed`);
@@ -265,7 +269,7 @@ function scan(op: ScanOp, a: DeviceArray, opts: ScanOptions | undefined): Device
   if (options.dtype !== undefined && given !== undefined && given.dtype !== requested) {
     throw new DTypeError(`${what}: dtype is ${requested!.name} but out is ${given.dtype.name}; pass one of them, or both the same`);
   }
-  const { out: outType, accumulate } = scanDTypes(op, a.dtype, requested);
+  const { out: outType, accumulate } = scanDTypes(op, a.dtype, requested, what);
   let axis: number | undefined;
   if (options.axis !== undefined && options.axis !== null) {
     axis = normalizeAxis(options.axis, a.ndim, what);
@@ -276,6 +280,17 @@ function scan(op: ScanOp, a: DeviceArray, opts: ScanOptions | undefined): Device
   }
   if (given?.isClosed) throw new ArrayLayoutError(`${what}: out was closed`);
   const stream = operationStream(what, options, [a, ...(given !== undefined ? [given] : [])]);
+  if (input === undefined) return scanOn(stream, op, a, given, shape, axis, outType, accumulate);
+  const replaced = input(a, stream);
+  try {
+    return scanOn(stream, op, replaced, given, shape, axis, outType, accumulate);
+  } finally {
+    replaced.close(stream);
+  }
+}
+
+/** Queues a checked scan of `a` on `stream` along `axis` (undefined: flattened) into `given` or a new array. */
+function scanOn(stream: Stream, op: ScanOp, a: DeviceArray, given: DeviceArray | undefined, shape: readonly number[], axis: number | undefined, outType: DType, accumulate: DType): DeviceArray {
   if (axis === undefined) {
     // The flattened array: one contiguous run in, one out.
     const src = a.isContiguous ? a : a.copy({ stream });

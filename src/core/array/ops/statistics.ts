@@ -374,25 +374,48 @@ interface ArgInstance {
 
 const argInstances = new Map<string, ArgInstance>();
 
-function argReduce(what: "argmin" | "argmax", array: DeviceArray, opts: ArgReduceOptions | undefined): DeviceArray<"int64"> {
-  const a = checkArray(array, what);
+/**
+ * @internal `argmin` or `argmax` (`isMax`) under the name `what`, every check made before anything is queued. `input`,
+ * given, makes the array actually reduced from `a` on the reduction's stream (a new array of `a`'s shape and dtype,
+ * closed once the reduction is queued; it may throw instead): the NaN-skipping arg-reductions replace NaN with it.
+ */
+export function argReduce(
+  what: string,
+  isMax: boolean,
+  array: DeviceArray,
+  opts: ArgReduceOptions | undefined,
+  input?: (a: DeviceArray, stream: Stream, axis: number | undefined) => DeviceArray,
+): DeviceArray<"int64"> {
+  const checked = checkArray(array, what);
   const options = checkOptions(opts, what) as ArgReduceOptions;
   if (options.axis !== undefined && typeof options.axis !== "number") throw new ArgumentError(`${what}: axis is one axis (a number) or left out (the flat index), got ${describeValue(options.axis)}`);
-  const axis = options.axis === undefined ? undefined : normalizeAxes(options.axis, a.ndim, what)[0]!;
+  const axis = options.axis === undefined ? undefined : normalizeAxes(options.axis, checked.ndim, what)[0]!;
   const keepdims = checkKeepdims(options.keepdims, what);
-  const plan = argReducePlan(a.shape, a.strides, axis, keepdims);
-  if (plan.nReduced === 0) {
-    throw new ShapeMismatchError(`${what}: ${axis === undefined ? `the array of shape [${a.shape.join(", ")}] is empty` : `axis ${axis} of shape [${a.shape.join(", ")}] is empty`}, and an empty sequence has no ${what === "argmax" ? "greatest" : "least"} element`);
+  const checkedPlan = argReducePlan(checked.shape, checked.strides, axis, keepdims);
+  if (checkedPlan.nReduced === 0) {
+    throw new ShapeMismatchError(`${what}: ${axis === undefined ? `the array of shape [${checked.shape.join(", ")}] is empty` : `axis ${axis} of shape [${checked.shape.join(", ")}] is empty`}, and an empty sequence has no ${isMax ? "greatest" : "least"} element`);
   }
-  const stream = operationStream(what, options, [a]);
+  const stream = operationStream(what, options, [checked]);
+  if (checkedPlan.nOut === 0 || input === undefined) return argReduceOn(stream, checked, checkedPlan, isMax);
+  const replaced = input(checked, stream, axis);
+  try {
+    return argReduceOn(stream, replaced, argReducePlan(replaced.shape, replaced.strides, axis, keepdims), isMax);
+  } finally {
+    replaced.close(stream);
+  }
+}
+
+/** Queues a checked arg-reduction of `a` on `stream` as `plan` says. */
+function argReduceOn(stream: Stream, a: DeviceArray, plan: ArgReducePlan, isMax: boolean): DeviceArray<"int64"> {
   const out = DeviceArray.empty(plan.outShape, dtypes.int64, { stream });
   if (plan.nOut === 0) return out;
+  const op = isMax ? "argmax" : "argmin";
   const device = stream.device;
-  const key = `${device.id}|${what}|${a.dtype.name}|${plan.keptRank}x${plan.reducedRank}`;
+  const key = `${device.id}|${op}|${a.dtype.name}|${plan.keptRank}x${plan.reducedRank}`;
   let inst = argInstances.get(key);
   if (inst === undefined || inst.kernel.isClosed) {
-    const name = `cuda_ts_${what}_${a.dtype.name}`;
-    const [kernel, final] = compileKernels(argReduceSource(name, a.dtype, what === "argmax", plan.keptRank, plan.reducedRank), [name, `${name}_final`], device, headersFor([a.dtype]), {}, `${name}.cu`);
+    const name = `cuda_ts_${op}_${a.dtype.name}`;
+    const [kernel, final] = compileKernels(argReduceSource(name, a.dtype, isMax, plan.keptRank, plan.reducedRank), [name, `${name}_final`], device, headersFor([a.dtype]), {}, `${name}.cu`);
     inst = { kernel: kernel!, final: final! };
     argInstances.set(key, inst);
   }
@@ -419,12 +442,12 @@ function argReduce(what: "argmin" | "argmax", array: DeviceArray, opts: ArgReduc
  * (row-major) by default, or along `options.axis`; an int64 array. An empty array (or axis) is a ShapeMismatchError.
  */
 export function argmin(a: DeviceArray, options?: ArgReduceOptions): DeviceArray<"int64"> {
-  return argReduce("argmin", a, options);
+  return argReduce("argmin", false, a, options);
 }
 
 /** The index of the greatest element of `a` (the first one; NaN wins), as NumPy's `argmax` (see {@link argmin}). */
 export function argmax(a: DeviceArray, options?: ArgReduceOptions): DeviceArray<"int64"> {
-  return argReduce("argmax", a, options);
+  return argReduce("argmax", true, a, options);
 }
 
 // ---- any, all, countNonzero ----
@@ -724,8 +747,8 @@ export async function arrayEqual(a: DeviceArray, b: DeviceArray, options?: Array
 provideArrayMethods({
   var: (self, options) => varianceOf("var", self, options),
   std: (self, options) => varianceOf("std", self, options),
-  argmin: (self, options) => argReduce("argmin", self, options),
-  argmax: (self, options) => argReduce("argmax", self, options),
+  argmin: (self, options) => argReduce("argmin", false, self, options),
+  argmax: (self, options) => argReduce("argmax", true, self, options),
   any: (self, options) => any(self, options),
   all: (self, options) => all(self, options),
 });
