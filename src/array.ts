@@ -40,7 +40,8 @@ export { where, clip } from "./core/array/ops/selection.ts";
 export {
   neg, positive, abs, sign, sqrt, cbrt, square, reciprocal, exp, exp2, expm1, log, log2, log10, log1p,
   sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, floor, ceil, trunc, rint, round,
-  isnan, isinf, isfinite, signbit, conj, real, imag, angle, deg2rad, rad2deg, invert, logicalNot, type RoundOptions,
+  isnan, isinf, isfinite, signbit, conj, real, imag, angle, deg2rad, rad2deg, invert, logicalNot, nanToNum, type RoundOptions,
+  type NanToNumOptions,
 } from "./core/array/ops/math.ts";
 export type { ArrayOperand, ArithmeticName, ComparisonName } from "./core/array/methods.ts";
 export type {

@@ -443,4 +443,42 @@ describe.skipIf(!gpu.available)(`elementwise operations on a GPU${skipNote}`, ()
     },
     LONG,
   );
+  it("nanToNum replaces NaN and the infinities as NumPy's nan_to_num (values from NumPy)", () => {
+    const x = [NaN, Infinity, -Infinity, 1.5];
+    const values = (a: DeviceArray): number[] => Array.from(a.toTypedArraySync({ stream }) as ArrayLike<number>);
+    using d = DeviceArray.from(Float64Array.from(x), { stream });
+    using d0 = ca.nanToNum(d);
+    expect(values(d0)).toEqual([0, 1.7976931348623157e308, -1.7976931348623157e308, 1.5]);
+    using d1 = ca.nanToNum(d, { nan: -1, posinf: 9, neginf: -9 });
+    expect(values(d1)).toEqual([-1, 9, -9, 1.5]);
+    expect(Number.isNaN(values(d)[0])).toBe(true); // a copy: d unchanged
+    using f = DeviceArray.from(Float32Array.from(x), { stream });
+    using f0 = ca.nanToNum(f);
+    expect([f0.dtype.name, values(f0)]).toEqual(["float32", [0, 3.4028234663852886e38, -3.4028234663852886e38, 1.5]]);
+    // An out of a wider dtype: the float32 limits, stored as float64.
+    using o = DeviceArray.zeros([4], "float64", { stream });
+    expect(ca.nanToNum(f, { out: o })).toBe(o);
+    expect(values(o)).toEqual([0, 3.4028234663852886e38, -3.4028234663852886e38, 1.5]);
+    // copy: false replaces in place and returns the array itself.
+    expect(ca.nanToNum(f, { copy: false, nan: 7 })).toBe(f);
+    expect(values(f)).toEqual([7, 3.4028234663852886e38, -3.4028234663852886e38, 1.5]);
+    using h = DeviceArray.from(Uint16Array.from(x.map(encodeHalf)), { stream, dtype: "float16" });
+    using h0 = ca.nanToNum(h);
+    expect([h0.dtype.name, Array.from(h0.toTypedArraySync({ stream }) as Uint16Array, decodeHalf)]).toEqual(["float16", [0, 65504, -65504, 1.5]]);
+    // Complex: each part on its own. [NaN+inf j, 1-inf j, inf+NaN j]
+    using z = DeviceArray.from(Float64Array.from([NaN, Infinity, 1, -Infinity, Infinity, NaN]), { stream, dtype: "complex128" });
+    using z0 = ca.nanToNum(z);
+    expect([z0.dtype.name, values(z0)]).toEqual(["complex128", [0, 1.7976931348623157e308, 1, -1.7976931348623157e308, 1.7976931348623157e308, 0]]);
+    using c = DeviceArray.from(Float32Array.from([NaN, Infinity, 1, -Infinity, Infinity, NaN]), { stream, dtype: "complex64" });
+    using c0 = ca.nanToNum(c, { nan: 7 });
+    expect(values(c0)).toEqual([7, 3.4028234663852886e38, 1, -3.4028234663852886e38, 3.4028234663852886e38, 7]);
+    // Integers: a copy (or the array itself with copy: false); a strided view reads as it is.
+    using i = DeviceArray.from(Int32Array.from([1, 2, 3]), { stream });
+    using i0 = ca.nanToNum(i);
+    expect([i0 !== i, i0.dtype.name, values(i0)]).toEqual([true, "int32", [1, 2, 3]]);
+    expect(ca.nanToNum(i, { copy: false })).toBe(i);
+    using m = DeviceArray.from(Float64Array.from([NaN, 1, Infinity, 2, -Infinity, 3]), { stream, shape: [3, 2] });
+    using t = ca.nanToNum(m.T);
+    expect([t.shape, values(t)]).toEqual([[2, 3], [0, 1.7976931348623157e308, -1.7976931348623157e308, 1, 2, 3]]);
+  });
 });

@@ -253,6 +253,30 @@ describe("checks before anything reaches a stream", () => {
     expect([t.shape, t.strides]).toEqual([[4, 3], [2, 8]]);
   });
 
+  it("nanToNum: integer arrays as they are with copy: false, options and out checked before the stream", () => {
+    const i = arr("int32", [4]);
+    expect(ca.nanToNum(i, { copy: false })).toBe(i);
+    expect(() => ca.nanToNum(i)).toThrow(NEEDS_STREAM); // a copy
+    const f = arr("float32", [2, 3]);
+    expect(() => ca.nanToNum(f)).toThrow(NEEDS_STREAM);
+    expect(() => ca.nanToNum(f, { copy: false, nan: -1, posinf: 9, neginf: -9 })).toThrow(NEEDS_STREAM);
+    expect(() => ca.nanToNum(f, { out: arr("float64", [2, 3]) })).toThrow(NEEDS_STREAM);
+    expect(() => ca.nanToNum(f, { copy: false, out: f })).toThrow(NEEDS_STREAM); // out is a itself: in place
+    expect(() => ca.nanToNum(arr("complex64", [3]), { out: arr("complex128", [3]) })).toThrow(NEEDS_STREAM);
+    expect(() => ca.nanToNum(f, { out: arr("float32", [3, 2]) })).toThrow(BroadcastError);
+    expect(() => ca.nanToNum(f, { out: arr("int32", [2, 3]) })).toThrow(DTypeError);
+    expect(() => ca.nanToNum(arr("complex64", [3]), { out: arr("float32", [3]) })).toThrow(/the result is complex64/);
+    expect(() => ca.nanToNum(f, { copy: false, out: arr("float32", [2, 3]) })).toThrow(ArgumentError);
+    expect(() => ca.nanToNum(f, { copy: false, out: arr("float32", [2, 3]) })).toThrow(/pass out, or copy: false, not both/);
+    expect(() => ca.nanToNum(f, { nan: "0" as unknown as number })).toThrow(TypeError);
+    expect(() => ca.nanToNum(f, { posinf: 1n as unknown as number })).toThrow(/posinf is a number/);
+    expect(() => ca.nanToNum(f, { copy: 0 as unknown as boolean })).toThrow(/copy is a boolean/);
+    expect(() => ca.nanToNum(f, 3 as unknown as ca.NanToNumOptions)).toThrow(TypeError);
+    expect(() => ca.nanToNum([1, 2] as unknown as DeviceArray)).toThrow(/nanToNum takes a DeviceArray/);
+    const r = DeviceArray.fromBuffer(Buffer.fromHandle(BASE, 1 << 16, { owner: {} }), { dtype: "float32", shape: [4], readOnly: true });
+    expect(() => ca.nanToNum(r, { copy: false })).toThrow(/read-only|readOnly/i);
+  });
+
   it("methods are registered and reach the same checks", () => {
     const a = arr("int8", [2, 3]);
     for (const m of ["add", "sub", "mul", "div", "floorDiv", "mod", "pow", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge"] as const) {

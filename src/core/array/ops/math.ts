@@ -1,6 +1,6 @@
 /**
  * Unary elementwise math of `cuda-ts/array`: `neg`, `abs`, `sqrt`, `exp`, `log`, the trigonometric and hyperbolic
- * functions, rounding, classification (`isnan`, ...), the parts of complex numbers. Each maps an array to a new
+ * functions, rounding, classification (`isnan`, ...), the parts of complex numbers, `nanToNum`. Each maps an array to a new
  * array of its shape (or writes `options.out`), in the dtype NumPy's ufunc gives: integers compute in the float that
  * holds them (`sqrt` of int8 is float16, of int32 float64), float16 and bfloat16 compute in float32 and round back,
  * complex keeps complex (`abs` and `angle` give the real dtype).
@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { DeviceArray, operationStream, type ArrayOperationOptions } from "../device-array.ts";
+import { DeviceArray, checkWritable, operationStream, type ArrayOperationOptions } from "../device-array.ts";
 import { dtypes, type DType } from "../dtype.ts";
 import { realOf, resultType } from "../promotion.ts";
 import type { ElementwiseOptions } from "../options.ts";
@@ -21,8 +21,10 @@ import { provideArrayMethods } from "../methods.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { INTERNAL } from "../../base/internal.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
-import { ROUNDING_PREAMBLE, fromWorking, toWorking, workingType } from "./cast.ts";
-import { mathFunction } from "./arithmetic.ts";
+import { ArgumentError } from "../../../errors/base.ts";
+import { ROUNDING_PREAMBLE, castInto, fromWorking, toWorking, workingType } from "./cast.ts";
+import { eq, mathFunction } from "./arithmetic.ts";
+import { where } from "./selection.ts";
 import { LOOPS, applyUnary, cachedKernel, checkOut, computeDType, launchInto, resultDType, searchLoop, type CodeContext, type OpSpec } from "./elementwise.ts";
 
 const isInteger = (c: DType): boolean => c.kind === "i" || c.kind === "u";
@@ -395,6 +397,93 @@ export function imag(a: DeviceArray, options?: ArrayOperationOptions): DeviceArr
   }
   const stream = operationStream("imag", options, [a]);
   return DeviceArray.zeros(a.shape, a.dtype, { stream });
+}
+
+/** Options of `nanToNum`: the replacements, whether to copy, the stream and an `out`. */
+export interface NanToNumOptions extends ElementwiseOptions {
+  /** What NaN becomes (default 0). */
+  readonly nan?: number;
+  /** What +infinity becomes (default: the dtype's largest finite value, 65504 for float16, 3.4028234663852886e38 for float32, ...). */
+  readonly posinf?: number;
+  /** What -infinity becomes (default: the dtype's most negative finite value). */
+  readonly neginf?: number;
+  /**
+   * Whether the result is a new array (default true); false replaces in `a` itself and returns it (an integer or bool
+   * array is returned as it is), as NumPy's `copy=False`. Not with `out`, unless `out` is `a`.
+   */
+  readonly copy?: boolean;
+}
+
+/** The largest finite value of each real float dtype (NumPy's `finfo(dtype).max`). */
+const LARGEST_FINITE: Readonly<Record<string, number>> = {
+  float16: 65504,
+  bfloat16: 3.3895313892515355e38,
+  float32: 3.4028234663852886e38,
+  float64: Number.MAX_VALUE,
+};
+
+/**
+ * `a` with NaN, +infinity and -infinity replaced by finite numbers, as NumPy's `nan_to_num`: NaN by `nan` (default
+ * 0), the infinities by `posinf` and `neginf` (default the dtype's largest finite value and its negative); a complex
+ * array's real and imaginary parts each so. Integer and bool arrays hold none: they are copied as they are (or, with
+ * `copy: false`, returned themselves). Float16 and bfloat16 take their own largest values; replacements convert to
+ * the dtype as a weak scalar does (a value past its range becomes an infinity). A new array of `a`'s dtype and shape,
+ * `a` itself with `copy: false`, or `out` (of `a`'s shape, a dtype `a`'s converts to under "same_kind"). Composed of
+ * `isnan`, `eq` and `where` (three masks and three selections per real part).
+ *
+ * ```ts
+ * nanToNum(x);                                   // [NaN, Infinity, -Infinity, 1.5] → [0, 1.797e308, -1.797e308, 1.5]
+ * nanToNum(x, { nan: -1, posinf: 9, neginf: -9 }); // → [-1, 9, -9, 1.5]
+ * nanToNum(x, { copy: false });                   // in place: x itself
+ * ```
+ */
+export function nanToNum(a: DeviceArray, options?: NanToNumOptions): DeviceArray {
+  const what = "nanToNum";
+  if (!(a instanceof DeviceArray)) throw new TypeError(`${what} takes a DeviceArray, not ${describeValue(a)}`);
+  if (options !== undefined && (options === null || typeof options !== "object" || Array.isArray(options))) {
+    throw new TypeError(`${what} takes options { nan?, posinf?, neginf?, copy?, out?, stream? }, got ${describeValue(options)}`);
+  }
+  for (const name of ["nan", "posinf", "neginf"] as const) {
+    const v = options?.[name];
+    if (v !== undefined && typeof v !== "number") throw new TypeError(`${what}: ${name} is a number (the value it becomes), got ${describeValue(v)}`);
+  }
+  const copy = options?.copy ?? true;
+  if (typeof copy !== "boolean") throw new TypeError(`${what}: copy is a boolean, got ${describeValue(copy)}`);
+  const out = checkOut(options, a.shape, a.dtype, what);
+  if (out !== undefined && !copy && out !== a) {
+    throw new ArgumentError(`${what}: copy: false replaces in the array itself, but out is another array; pass out, or copy: false, not both`);
+  }
+  const inexact = a.dtype.kind === "f" || a.dtype.kind === "c";
+  if (inexact && !copy) checkWritable(a, `${what} (copy: false)`);
+  if (!inexact && (out === a || (out === undefined && !copy))) return a; // nothing to replace, nothing queued
+  const stream = operationStream(what, options, [a, out]);
+  if (!inexact) {
+    if (out === undefined) return a.copy({ stream });
+    castInto(stream, a, out);
+    return out;
+  }
+  const part = realOf(a.dtype);
+  const largest = LARGEST_FINITE[part.name]!;
+  const nan = options?.nan ?? 0;
+  const posinf = options?.posinf ?? largest;
+  const neginf = options?.neginf ?? -largest;
+  const dst = out ?? (copy ? DeviceArray.empty(a.shape, a.dtype, { stream }) : a);
+  const parts: [DeviceArray, DeviceArray][] = a.dtype.kind === "c" ? [[real(a), real(dst)], [imag(a), imag(dst)]] : [[a, dst]];
+  try {
+    for (const [src, to] of parts) {
+      // Every mask from the source before anything is written (the source may be the destination).
+      using isNaN = isnan(src, { stream });
+      using isPositive = eq(src, Infinity, { stream });
+      using isNegative = eq(src, -Infinity, { stream });
+      where(isNaN, nan, src, { stream, out: to });
+      where(isPositive, posinf, to, { stream, out: to });
+      where(isNegative, neginf, to, { stream, out: to });
+    }
+  } catch (e) {
+    if (dst !== a && dst !== out) dst.close(stream);
+    throw e;
+  }
+  return dst;
 }
 
 provideArrayMethods({
