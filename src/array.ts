@@ -74,6 +74,8 @@ export {
   fullLike,
   arange,
   linspace,
+  logspace,
+  geomspace,
   eye,
   identity,
   tri,
@@ -88,6 +90,7 @@ export {
   type EyeOptions,
   type LikeOptions,
   type LinspaceOptions,
+  type LogspaceOptions,
   type NestedData,
   type ShapeArgument,
 } from "./core/array/ops/creation.ts";

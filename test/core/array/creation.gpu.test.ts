@@ -112,6 +112,57 @@ describe.skipIf(!gpu.available)(`array creation on a GPU${skipNote}`, () => {
     }
   });
 
+  it("logspace and geomspace give NumPy's values (the ends of geomspace exactly, others within a few ulps)", async () => {
+    const values = async (a: DeviceArray): Promise<number[]> => ((await a.toList()) as (number | bigint)[]).map(Number);
+    const close = (got: number[], want: number[]): void => {
+      expect(got.length).toBe(want.length);
+      got.forEach((g, i) => (Number.isNaN(want[i]!) ? expect(g).toBeNaN() : expect(Math.abs(g - want[i]!)).toBeLessThanOrEqual(4e-16 * Math.abs(want[i]!))));
+    };
+    const cases: [DeviceArray, string, number[]][] = [
+      [ca.logspace(0, 3, 4, { stream }), "float64", [1, 10, 100, 1000]],
+      [ca.logspace(0, 1, 5, { stream, base: 2 }), "float64", [1, 1.189207115002721, 1.4142135623730951, 1.681792830507429, 2]],
+      [ca.logspace(0, 3, 3, { stream, endpoint: false }), "float64", [1, 10, 100]],
+      [ca.logspace(0, -2, 3, { stream, base: -2 }), "float64", [1, -0.5, 0.25]],
+      [ca.geomspace(1, 2, 5, { stream }), "float64", [1, 1.189207115002721, 1.4142135623730951, 1.681792830507429, 2]],
+      [ca.geomspace(1, 2, 5, { stream, endpoint: false }), "float64", [1, 1.148698354997035, 1.3195079107728942, 1.5157165665103982, 1.7411011265922482]],
+      [ca.geomspace(-1, -1000, 4, { stream }), "float64", [-1, -10, -100, -1000]],
+      [ca.geomspace(-1, 100, 3, { stream }), "float64", [-1, NaN, 100]],
+      [ca.geomspace(3, 7, 6, { stream }), "float64", [3, 3.553993357626732, 4.210289595351644, 4.987780418521561, 5.908846158908771, 7]],
+      [ca.geomspace(3, 7, 1, { stream }), "float64", [3]],
+    ];
+    for (const [a, dtype, want] of cases) {
+      try {
+        expect(a.dtype.name).toBe(dtype);
+        close(await values(a), want);
+      } finally {
+        a.close();
+      }
+    }
+    // The ends of geomspace are start and stop exactly.
+    using g = ca.geomspace(3, 7, 6, { stream });
+    const gv = await values(g);
+    expect([gv[0], gv[5]]).toEqual([3, 7]);
+    using d = ca.logspace(0, 2, { stream });
+    expect(d.shape).toEqual([50]);
+    using e = ca.geomspace(1, 2, 0, { stream });
+    expect(e.shape).toEqual([0]);
+    // Other dtypes: converted as astype converts (float32 rounds, integers truncate, complex takes real parts).
+    using f = ca.logspace(0, 3, 4, { stream, dtype: "float32" });
+    expect([f.dtype.name, await values(f)]).toEqual(["float32", [1, 10, 100, 1000]]);
+    using i = ca.logspace(0, 3, 4, { stream, dtype: "int32" });
+    expect([i.dtype.name, await values(i)]).toEqual(["int32", [1, 10, 100, 1000]]);
+    using h = ca.geomspace(0.5, 8, 5, { stream, dtype: "float32" });
+    expect(await values(h)).toEqual([0.5, 1, 2, 4, 8]);
+    using c = ca.logspace(0, 1, 3, { stream, dtype: "complex64" });
+    expect(c.dtype.name).toBe("complex64");
+    const cv = (await c.toList()) as [number, number][];
+    expect(cv.map(([re, im]) => [re, im])).toEqual([
+      [1, 0],
+      [Math.fround(3.1622776601683795), 0],
+      [10, 0],
+    ]);
+  });
+
   it("eye, identity and tri with m, k and dtypes", async () => {
     using e = ca.eye(3, { stream, m: 4, k: 1, dtype: "float16" });
     expect(await e.toList()).toEqual([

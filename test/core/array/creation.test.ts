@@ -146,6 +146,29 @@ describe("linspace", () => {
   });
 });
 
+describe("logspace and geomspace", () => {
+  it("refuse bad arguments before any stream is needed; num may be left out", () => {
+    for (const f of [ca.logspace, ca.geomspace]) {
+      expect(() => f(0.5, 1, -1, {} as never)).toThrow(/num is a non-negative integer/);
+      expect(() => f(0.5, 1, 2.5, {} as never)).toThrow(ArgumentError);
+      expect(() => f("1" as never, 1, 5, {} as never)).toThrow(/start is a number/);
+      expect(() => f(1, null as never, {} as never)).toThrow(/stop is a number/);
+      expect(() => f(0.5, 1, 5, { endpoint: 1 } as never)).toThrow(/endpoint is a boolean/);
+      expect(() => f(0.5, 1, 5, undefined as never)).toThrow(/options last/);
+      expect(() => f(0.5, 1, "5" as never, {} as never)).toThrow(/num is a count/);
+      expect(() => f(0.5, 1, 5, { dtype: "float17" } as never)).toThrow(DTypeError);
+      // Past the checks: the stream is what is missing (with num, and with the default 50).
+      expect(() => f(0.5, 1, 5, {} as never)).toThrow(/needs a stream/);
+      expect(() => f(0.5, 1, {} as never)).toThrow(/needs a stream/);
+    }
+    expect(() => ca.logspace(0, 1, 5, { base: "2" } as never)).toThrow(/base is a number/);
+    expect(() => ca.logspace(0, 1, 5, { dtype: "complex64" } as never)).toThrow(/needs a stream/); // astype's conversion
+    expect(() => ca.geomspace(0, 1, 5, {} as never)).toThrow(ArgumentError);
+    expect(() => ca.geomspace(1, -0, 5, {} as never)).toThrow(/cannot include zero \(stop is 0\)/);
+    expect(() => ca.geomspace(1, 2, 5, { dtype: "complex128" } as never)).toThrow(DTypeError);
+  });
+});
+
 describe("eye, tri, tril, triu, diag", () => {
   it("write their band with one kernel each", () => {
     expect(bandKernel("eq").operation).toContain("_ct_c - _ct_r == k");

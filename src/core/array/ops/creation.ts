@@ -1,6 +1,7 @@
 /**
  * Creating arrays, as NumPy's functions of the same names: `empty`, `zeros`, `ones`, `full`, the `*Like` forms,
- * `arange`, `linspace`, `eye`, `identity`, `tri`, `tril`, `triu`, `diag`, and `asarray` / `array` from nested
+ * `arange`, `linspace`, `logspace`, `geomspace`, `eye`, `identity`, `tri`, `tril`, `triu`, `diag`, and `asarray` /
+ * `array` from nested
  * JavaScript arrays, typed arrays or DeviceArrays.
  *
  * ```ts
@@ -23,6 +24,8 @@ import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { checkShape, diagonalLayout, elementCount } from "../layout.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
+import { mul, pow } from "./arithmetic.ts";
+import { castInto } from "./cast.ts";
 import { INTERNAL } from "../../base/internal.ts";
 import type { Stream } from "../../stream.ts";
 import type { CreationOptions, DTypeArgument } from "../options.ts";
@@ -42,6 +45,12 @@ export interface LikeOptions<N extends DTypeName = DTypeName> extends CreationOp
 export interface LinspaceOptions<N extends DTypeName = DTypeName> extends CreationOptions<N> {
   /** Whether `stop` is the last value (default true); false: `num` values spaced by `(stop - start) / num`. */
   readonly endpoint?: boolean;
+}
+
+/** Options of `logspace`: `linspace`'s, and the base. */
+export interface LogspaceOptions<N extends DTypeName = DTypeName> extends LinspaceOptions<N> {
+  /** The base raised to each exponent (default 10). */
+  readonly base?: number;
 }
 
 /** Options of `eye` and `tri`: the columns and the diagonal. */
@@ -415,6 +424,110 @@ export function linspace<N extends DTypeName = "float64">(start: number, stop: n
   const out = allocate("linspace", [num], dt, options, stream);
   if (num > 0) linspaceKernel(dt.kind === "i" || dt.kind === "u").launch(stream, start, stop, num, endpoint, out);
   return out;
+}
+
+/** The count and options of `logspace` and `geomspace` (`num` may be left out: 50), checked. */
+function spaceArguments<O extends LinspaceOptions>(action: string, start: unknown, stop: unknown, numOrOptions: number | O, maybeOptions: O | undefined): { num: number; options: O; endpoint: boolean } {
+  const given = typeof numOrOptions === "number";
+  if (!given && maybeOptions !== undefined) throw new ArgumentError(`${action}: num is a count (a non-negative integer), got ${describeValue(numOrOptions)}`);
+  const options = (given ? maybeOptions : numOrOptions) as O;
+  if (options === undefined || options === null) throw new ArgumentError(`${action} takes its options last ({ stream, ... }), got ${describeValue(options)}`);
+  checkOptionsObject(options, action);
+  for (const [name, v] of [["start", start], ["stop", stop]] as const) {
+    if (typeof v !== "number") throw new ArgumentError(`${action}: ${name} is a number, got ${describeValue(v)}`);
+  }
+  const num = given ? checkInteger(numOrOptions, `${action}: num`, 0) : 50;
+  const endpoint = options.endpoint ?? true;
+  if (typeof endpoint !== "boolean") throw new ArgumentError(`${action}: endpoint is a boolean, got ${describeValue(endpoint)}`);
+  return { num, options, endpoint };
+}
+
+/** `y` (float64) as `dtype`, in a new array from the options' memory resource; `y` itself when nothing changes. */
+function deliverSpace<N extends DTypeName>(action: string, y: DeviceArray, dtype: DType<N>, options: CreationOptions, stream: Stream): DeviceArray<N> {
+  if (dtype === dtypes.float64 && options.memoryResource === undefined) return y as DeviceArray<N>;
+  try {
+    const out = allocate(action, y.shape, dtype, options, stream);
+    castInto(stream, y, out);
+    return out;
+  } finally {
+    y.close(stream);
+  }
+}
+
+/**
+ * `num` (default 50) values spaced evenly on a log scale, `base ** linspace(start, stop, num, { endpoint })`, as
+ * NumPy's `logspace`: from `base ** start` to `base ** stop` (with it unless `endpoint: false`). Computed in float64
+ * (`linspace`, then `pow`: CUDA's pow, within an ulp or two of the C library's NumPy calls), then converted to
+ * `dtype` (default float64) as `astype` converts (integers truncate toward zero; complex dtypes take the values as
+ * real parts). A negative base gives NaN where the exponent is not an integer, as NumPy's.
+ *
+ * ```ts
+ * logspace(0, 3, 4, { stream });                  // [1, 10, 100, 1000]
+ * logspace(0, 1, 5, { stream, base: 2 });         // [1, 1.189, 1.414, 1.682, 2]
+ * ```
+ */
+export function logspace<N extends DTypeName = "float64">(start: number, stop: number, options: LogspaceOptions<N>): DeviceArray<N>;
+export function logspace<N extends DTypeName = "float64">(start: number, stop: number, num: number, options: LogspaceOptions<N>): DeviceArray<N>;
+export function logspace<N extends DTypeName = "float64">(start: number, stop: number, numOrOptions: number | LogspaceOptions<N>, maybeOptions?: LogspaceOptions<N>): DeviceArray<N> {
+  const action = "logspace";
+  const { num, options, endpoint } = spaceArguments(action, start, stop, numOrOptions, maybeOptions);
+  const base = options.base ?? 10;
+  if (typeof base !== "number") throw new ArgumentError(`${action}: base is a number, got ${describeValue(base)}`);
+  const dt = dtypeOption(options, dtypes.float64) as DType<N>;
+  const stream = operationStream(action, options, []);
+  const y = linspace(start, stop, num, { stream, endpoint });
+  try {
+    if (num > 0) pow(base, y, { stream, out: y });
+  } catch (e) {
+    y.close(stream);
+    throw e;
+  }
+  return deliverSpace(action, y, dt, options, stream);
+}
+
+/**
+ * `num` (default 50) values in a geometric progression from `start` to `stop` (with it unless `endpoint: false`), as
+ * NumPy's `geomspace`: each a constant multiple of the one before. Computed as NumPy does, in float64: `start`'s
+ * sign is taken out (both ends divided by it), the values are `logspace(log10(|start|), log10(stop / sign), num)`,
+ * the first set exactly to `start` and the last (with the endpoint) exactly to `stop`, and the sign put back; then
+ * converted to `dtype` (default float64) as `astype` converts (integers truncate toward zero, as NumPy's: a value
+ * a hair under an integer truncates to the one below, so integer results can differ from NumPy's where CUDA's pow
+ * rounds the other way). Negative ends give a negative progression; ends of two signs give NaN between them (NumPy
+ * warns and gives NaN too). A zero end is an ArgumentError (NumPy's ValueError); complex dtypes are a DTypeError
+ * (NumPy computes complex progressions: make a real one and `astype` it where the ends share a sign).
+ *
+ * ```ts
+ * geomspace(1, 1000, 4, { stream });              // [1, 10, 100, 1000]
+ * geomspace(-1, -1000, 4, { stream });            // [-1, -10, -100, -1000]
+ * ```
+ */
+export function geomspace<N extends DTypeName = "float64">(start: number, stop: number, options: LinspaceOptions<N>): DeviceArray<N>;
+export function geomspace<N extends DTypeName = "float64">(start: number, stop: number, num: number, options: LinspaceOptions<N>): DeviceArray<N>;
+export function geomspace<N extends DTypeName = "float64">(start: number, stop: number, numOrOptions: number | LinspaceOptions<N>, maybeOptions?: LinspaceOptions<N>): DeviceArray<N> {
+  const action = "geomspace";
+  const { num, options, endpoint } = spaceArguments(action, start, stop, numOrOptions, maybeOptions);
+  if (start === 0 || stop === 0) throw new ArgumentError(`${action}: a geometric sequence cannot include zero (${start === 0 ? "start" : "stop"} is 0); give ends of one sign, both non-zero`);
+  const dt = dtypeOption(options, dtypes.float64) as DType<N>;
+  if (dt.kind === "c") throw new DTypeError(`${action}: complex results are not supported; make a real progression and convert it with astype`);
+  // As NumPy's: start's sign taken out, so that negative ends give a negative progression.
+  const sign = Math.sign(start);
+  const first = start / sign;
+  const last = stop / sign;
+  const stream = operationStream(action, options, []);
+  const y = linspace(Math.log10(first), Math.log10(last), num, { stream, endpoint });
+  try {
+    if (num > 0) {
+      pow(10, y, { stream, out: y });
+      // The ends exactly (10 ** log10(x) need not be x).
+      y.slice([0, 1]).fill(first, { stream });
+      if (num > 1 && endpoint) y.slice([num - 1, num]).fill(last, { stream });
+      if (sign !== 1) mul(y, sign, { stream, out: y });
+    }
+  } catch (e) {
+    y.close(stream);
+    throw e;
+  }
+  return deliverSpace(action, y, dt, options, stream);
 }
 
 // ---- eye, identity, tri, tril, triu, diag ----
