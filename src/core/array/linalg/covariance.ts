@@ -24,6 +24,7 @@ import { concatenate, diagonal, ownedView, viewWith } from "../ops/shape.ts";
 import { matmul } from "./linalg.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
+import { checkFlag, checkOptions } from "./arguments.ts";
 
 /** Options of {@link cov}. */
 export interface CovOptions extends ArrayOperationOptions {
@@ -65,17 +66,7 @@ function covarianceDType(requested: unknown, operands: readonly DeviceArray[], w
   return d;
 }
 
-function checkFlag(value: unknown, name: string, fallback: boolean, what: string): boolean {
-  if (value === undefined) return fallback;
-  if (typeof value !== "boolean") throw new TypeError(`${what}: ${name} is a boolean, got ${describeValue(value)}`);
-  return value;
-}
 
-function checkOptions(options: unknown, what: string, keys: string): Record<string, unknown> {
-  if (options === undefined) return {};
-  if (options === null || typeof options !== "object" || Array.isArray(options)) throw new TypeError(`${what} takes options { ${keys} }, got ${describeValue(options)}`);
-  return options as Record<string, unknown>;
-}
 
 /**
  * The covariance matrix of the variables of `m` (and `y`), as NumPy's `cov` without weights: each row of a 2-d `m`

@@ -28,9 +28,9 @@ import { any } from "../ops/statistics.ts";
 import { sum } from "../reductions.ts";
 import { matmul } from "./linalg.ts";
 import type { Stream } from "../../stream.ts";
-import { ClosedError } from "../../base/errors.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
+import { checkOperand, showShape } from "./arguments.ts";
 
 /** Options of `tensordot`: the stream, and where to write the result. */
 export interface TensordotOptions extends ArrayOperationOptions {
@@ -113,7 +113,6 @@ export interface EinsumPlan {
   readonly outputAxes: readonly number[];
 }
 
-const show = (shape: readonly number[]): string => `[${shape.join(", ")}]`;
 const ELLIPSIS = "...";
 const ellipsisLabel = (d: number): string => `${ELLIPSIS}${d}`;
 const isLetter = (c: string): boolean => (c >= "a" && c <= "z") || (c >= "A" && c <= "Z");
@@ -175,7 +174,7 @@ export function einsumPlan(subscripts: unknown, shapes: readonly (readonly numbe
     const named = t.letters.length;
     if (named > ndim || (t.ellipsisAt === undefined && named < ndim)) {
       const fix = named > ndim ? "give one label per axis" : "give one label per axis, or '...' for the axes not named";
-      throw new ShapeMismatchError(`${action}: term ${k} ("${terms[k]}") names ${named} axes but operand ${k} has ${ndim} (shape ${show(shapes[k]!)}); ${fix}`);
+      throw new ShapeMismatchError(`${action}: term ${k} ("${terms[k]}") names ${named} axes but operand ${k} has ${ndim} (shape ${showShape(shapes[k]!)}); ${fix}`);
     }
     return ndim - named;
   });
@@ -240,7 +239,7 @@ export function tensordotPlan(aShape: readonly number[], bShape: readonly number
   aAxes.forEach((d, i) => {
     const e = bAxes[i]!;
     if (aShape[d] !== bShape[e]) {
-      throw new ShapeMismatchError(`${action}: axis ${d} of a (shape ${show(aShape)}) has extent ${aShape[d]} but axis ${e} of b (shape ${show(bShape)}) has ${bShape[e]}; the summed axes must have equal extents`);
+      throw new ShapeMismatchError(`${action}: axis ${d} of a (shape ${showShape(aShape)}) has extent ${aShape[d]} but axis ${e} of b (shape ${showShape(bShape)}) has ${bShape[e]}; the summed axes must have equal extents`);
     }
   });
   const summed = (axesOf: number[], d: number): number => axesOf.indexOf(d);
@@ -286,14 +285,14 @@ function labelSizes(inputs: readonly (readonly string[])[], shapes: readonly (re
       const first = labels.indexOf(l);
       if (first < d && shape[first] !== extent) {
         throw new ShapeMismatchError(
-          `${action}: label '${l}' names axes ${first} and ${d} of operand ${k} (shape ${show(shape)}), of extents ${shape[first]} and ${extent}; a label repeated within an operand takes a diagonal, whose axes must have one extent`,
+          `${action}: label '${l}' names axes ${first} and ${d} of operand ${k} (shape ${showShape(shape)}), of extents ${shape[first]} and ${extent}; a label repeated within an operand takes a diagonal, whose axes must have one extent`,
         );
       }
       const seen = where.get(l);
       if (seen === undefined || (seen.extent === 1 && extent !== 1)) where.set(l, { operand: k, axis: d, extent });
       else if (extent !== seen.extent && extent !== 1) {
-        const them = `operand ${seen.operand} (shape ${show(shapes[seen.operand]!)})`;
-        const us = `operand ${k} (shape ${show(shape)})`;
+        const them = `operand ${seen.operand} (shape ${showShape(shapes[seen.operand]!)})`;
+        const us = `operand ${k} (shape ${showShape(shape)})`;
         if (l.startsWith(ELLIPSIS)) {
           throw new BroadcastError(`${action}: the axes under '...' do not broadcast: axis ${seen.axis} of ${them} has extent ${seen.extent} and axis ${d} of ${us} ${extent}; they must be equal or 1`);
         }
@@ -359,16 +358,11 @@ function pairContraction(a: { labels: readonly string[]; shape: readonly number[
 
 // ---- the computation ----
 
-function checkOperand(a: unknown, name: string, action: string): DeviceArray {
-  if (!(a instanceof DeviceArray)) throw new TypeError(`${action}: ${name} is a DeviceArray, not ${describeValue(a)}`);
-  if (a.isClosed) throw new ClosedError(`${action}: ${name} (${a.dtype.name} ${show(a.shape)})`, "compute with it");
-  return a;
-}
 
 /** The out, checked before anything is queued: a writable DeviceArray of the result's shape and a dtype the result converts to under `casting`. */
 function checkResultOut(out: unknown, shape: readonly number[], dtype: DType, action: string, casting: "same_kind" | "safe"): DeviceArray | undefined {
   if (out !== undefined) checkOperand(out, "out", action);
-  return checkOutArray(out, shape, dtype, action, (got) => new ShapeMismatchError(`${action}: out has shape ${got} but the result has ${show(shape)}; pass an out of that shape`), casting);
+  return checkOutArray(out, shape, dtype, action, (got) => new ShapeMismatchError(`${action}: out has shape ${got} but the result has ${showShape(shape)}; pass an out of that shape`), casting);
 }
 
 /**

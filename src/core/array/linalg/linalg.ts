@@ -45,7 +45,6 @@ import { contextScope } from "../../base/context-scope.ts";
 import { keepAliveOn, type Stream } from "../../stream.ts";
 import type { Buffer } from "../../memory/buffer.ts";
 import { describeValue } from "../../../errors/describe.ts";
-import { ClosedError } from "../../base/errors.ts";
 import { infoError } from "../../math/solver/errors.ts";
 import { broadcastView, conjugateInPlace, contiguousAs, kernelOf, stridedView, swapLastTwo } from "../math-shared.ts";
 import { DET, EYE, outerSpec, QR_R, residualsSpec, ROW_SCALE, slogdetSpec, triangleZeroSpec } from "../math-kernels.ts";
@@ -53,6 +52,7 @@ import { blasFor, solverFor, type SolverHandle } from "./handles.ts";
 import { integerOperandStrides, lstsqRank, machineEpsilon, matmulDtype, matmulRoute, matmulShapes, operandView, promotedStrides, qrShapes, solverDtype } from "./plan.ts";
 import { integerGemm } from "./integer-gemm.ts";
 import { mayShareMemory } from "../ops/overlap.ts";
+import { checkOperand, showShape } from "./arguments.ts";
 
 /** Options of `matmul` and `dot`: the stream, and where to write the result. */
 export interface MatmulOptions extends ArrayOperationOptions {
@@ -141,13 +141,7 @@ const DATA_TYPES: Readonly<Partial<Record<DTypeName, (typeof cudaDataType)[keyof
   complex128: cudaDataType.CUDA_C_64F,
 });
 
-function checkArrayArg(a: unknown, name: string, action: string): DeviceArray {
-  if (!(a instanceof DeviceArray)) throw new TypeError(`${action}: ${name} must be a DeviceArray, not ${describeValue(a)}`);
-  if (a.isClosed) throw new ClosedError(`${action}: ${name} (${a.dtype.name} [${a.shape.join(", ")}])`, "compute with it");
-  return a;
-}
 
-const show = (s: readonly number[]): string => `[${s.join(", ")}]`;
 
 // ---- products ----
 
@@ -171,18 +165,18 @@ const show = (s: readonly number[]): string => `[${s.join(", ")}]`;
  */
 export function matmul(a: DeviceArray, b: DeviceArray, options?: MatmulOptions): DeviceArray {
   const action = "matmul";
-  checkArrayArg(a, "a", action);
-  checkArrayArg(b, "b", action);
+  checkOperand(a, "a", action);
+  checkOperand(b, "b", action);
   const stream = operationStream(action, options, [a, b]);
   const plan = matmulShapes(a.shape, b.shape, action);
   const { dtype, engine } = matmulRoute(resultType([a, b], action), action);
   const out = options?.out;
   if (out !== undefined) {
-    checkArrayArg(out, "out", action);
+    checkOperand(out, "out", action);
     checkWritable(out, `${action}: out`);
     if (out.dtype !== dtype) throw new DTypeError(`${action}: out is ${out.dtype.name} but the product is ${dtype.name}; pass an out of ${dtype.name}`);
     if (out.shape.length !== plan.outShape.length || out.shape.some((n, k) => n !== plan.outShape[k])) {
-      throw new ShapeMismatchError(`${action}: out has shape ${show(out.shape)} but the product of ${show(a.shape)} and ${show(b.shape)} has ${show(plan.outShape)}`);
+      throw new ShapeMismatchError(`${action}: out has shape ${showShape(out.shape)} but the product of ${showShape(a.shape)} and ${showShape(b.shape)} has ${showShape(plan.outShape)}`);
     }
   }
   const { batch, m, k, n } = plan;
@@ -260,14 +254,14 @@ function integerOperand(a: DeviceArray, shape: readonly number[], batch: readonl
  */
 export function dot(a: DeviceArray, b: DeviceArray, options?: MatmulOptions): DeviceArray {
   const action = "dot";
-  checkArrayArg(a, "a", action);
-  checkArrayArg(b, "b", action);
-  if (a.ndim === 0 || b.ndim === 0) throw new ShapeMismatchError(`${action}: 0-d operands are a multiplication by a scalar, not a dot product (shapes ${show(a.shape)} and ${show(b.shape)}); multiply instead`);
+  checkOperand(a, "a", action);
+  checkOperand(b, "b", action);
+  if (a.ndim === 0 || b.ndim === 0) throw new ShapeMismatchError(`${action}: 0-d operands are a multiplication by a scalar, not a dot product (shapes ${showShape(a.shape)} and ${showShape(b.shape)}); multiply instead`);
   if (a.ndim <= 2 && b.ndim <= 2) return matmul(a, b, options);
   if (b.ndim === 1) return matmul(a, b, options);
   const stream = operationStream(action, options, [a, b]);
   const k = a.shape[a.ndim - 1]!;
-  if (b.shape[b.ndim - 2] !== k) throw new ShapeMismatchError(`${action}: the last axis of a (shape ${show(a.shape)}) must equal the second-to-last of b (shape ${show(b.shape)})`);
+  if (b.shape[b.ndim - 2] !== k) throw new ShapeMismatchError(`${action}: the last axis of a (shape ${showShape(a.shape)}) must equal the second-to-last of b (shape ${showShape(b.shape)})`);
   // a as [P, k]; b with its second-to-last axis first, as [k, Q].
   const outShape = [...a.shape.slice(0, -1), ...b.shape.slice(0, -2), b.shape[b.ndim - 1]!];
   const P = elementCount(a.shape.slice(0, -1));
@@ -279,7 +273,7 @@ export function dot(a: DeviceArray, b: DeviceArray, options?: MatmulOptions): De
   try {
     const given = options?.out;
     if (given !== undefined && (given.shape.length !== outShape.length || given.shape.some((x, d) => x !== outShape[d]))) {
-      throw new ShapeMismatchError(`${action}: out has shape ${show(given.shape)} but the product of ${show(a.shape)} and ${show(b.shape)} has ${show(outShape)}`);
+      throw new ShapeMismatchError(`${action}: out has shape ${showShape(given.shape)} but the product of ${showShape(a.shape)} and ${showShape(b.shape)} has ${showShape(outShape)}`);
     }
     const out = given !== undefined && given.isContiguous ? given : DeviceArray.empty(outShape, matmulDtype(resultType([a, b], action), action), { stream });
     matmul(stridedView(a2, [P, k], [k, 1]), stridedView(b2, [k, Q], [Q, 1]), { stream, out: stridedView(out, [P, Q], [Q, 1]) });
@@ -297,8 +291,8 @@ export function dot(a: DeviceArray, b: DeviceArray, options?: MatmulOptions): De
  */
 export function vdot(a: DeviceArray, b: DeviceArray, options?: ArrayOperationOptions): DeviceArray {
   const action = "vdot";
-  checkArrayArg(a, "a", action);
-  checkArrayArg(b, "b", action);
+  checkOperand(a, "a", action);
+  checkOperand(b, "b", action);
   if (a.size !== b.size) throw new ShapeMismatchError(`${action}: a has ${a.size} elements and b ${b.size}; vdot takes arrays of one size`);
   const stream = operationStream(action, options, [a, b]);
   const dtype = matmulDtype(resultType([a, b], action), action);
@@ -319,10 +313,10 @@ export function vdot(a: DeviceArray, b: DeviceArray, options?: ArrayOperationOpt
  */
 export function outer(a: DeviceArray, b: DeviceArray, options?: MatmulOptions): DeviceArray {
   const action = "outer";
-  checkArrayArg(a, "a", action);
-  checkArrayArg(b, "b", action);
+  checkOperand(a, "a", action);
+  checkOperand(b, "b", action);
   if (options?.out !== undefined) {
-    checkArrayArg(options.out, "out", action);
+    checkOperand(options.out, "out", action);
     checkWritable(options.out, `${action}: out`);
   }
   const stream = operationStream(action, options, [a, b]);
@@ -332,7 +326,7 @@ export function outer(a: DeviceArray, b: DeviceArray, options?: MatmulOptions): 
   try {
     const k = kernelOf(outerSpec(dtype));
     const out = options?.out ?? DeviceArray.empty([x.size, y.size], dtype, { stream });
-    if (out.shape.length !== 2 || out.shape[0] !== x.size || out.shape[1] !== y.size) throw new ShapeMismatchError(`${action}: out has shape ${show(out.shape)}, not [${x.size}, ${y.size}]`);
+    if (out.shape.length !== 2 || out.shape[0] !== x.size || out.shape[1] !== y.size) throw new ShapeMismatchError(`${action}: out has shape ${showShape(out.shape)}, not [${x.size}, ${y.size}]`);
     k.launch(stream, stridedView(x, [x.size, 1], [1, 0]), stridedView(y, [1, y.size], [0, 1]), out);
     return out;
   } finally {
@@ -362,10 +356,10 @@ function setUp(action: string, options: ArrayOperationOptions | undefined, opera
 
 /** The batch shape and the last two extents of a stack of matrices; ShapeMismatchError for fewer than 2 axes. */
 function matrices(a: DeviceArray, name: string, action: string, square: boolean): { batch: number[]; m: number; n: number } {
-  if (a.ndim < 2) throw new ShapeMismatchError(`${action}: ${name} must be a matrix or a stack of them ([..., m, n]), not shape ${show(a.shape)}`);
+  if (a.ndim < 2) throw new ShapeMismatchError(`${action}: ${name} must be a matrix or a stack of them ([..., m, n]), not shape ${showShape(a.shape)}`);
   const m = a.shape[a.ndim - 2]!;
   const n = a.shape[a.ndim - 1]!;
-  if (square && m !== n) throw new ShapeMismatchError(`${action}: ${name} must be square ([..., n, n]), not shape ${show(a.shape)}`);
+  if (square && m !== n) throw new ShapeMismatchError(`${action}: ${name} must be square ([..., n, n]), not shape ${showShape(a.shape)}`);
   return { batch: a.shape.slice(0, -2) as number[], m, n };
 }
 
@@ -464,12 +458,12 @@ function transposedBack(cm: DeviceArray, count: number, cols: number, rows: numb
  */
 export function solve(a: DeviceArray, b: DeviceArray, options?: ArrayOperationOptions): DeviceArray {
   const action = "solve";
-  checkArrayArg(a, "a", action);
-  checkArrayArg(b, "b", action);
+  checkOperand(a, "a", action);
+  checkOperand(b, "b", action);
   const { n, batch: aBatch } = matrices(a, "a", action, true);
   const vector = b.ndim === 1;
   if (vector ? b.shape[0] !== n : b.ndim < 2 || b.shape[b.ndim - 2] !== n) {
-    throw new ShapeMismatchError(`${action}: b must be [${n}] or [..., ${n}, k] for a of shape ${show(a.shape)}, not ${show(b.shape)}`);
+    throw new ShapeMismatchError(`${action}: b must be [${n}] or [..., ${n}, k] for a of shape ${showShape(a.shape)}, not ${showShape(b.shape)}`);
   }
   const k = vector ? 1 : b.shape[b.ndim - 1]!;
   const batch = broadcastShapes([{ name: "a", shape: aBatch }, { name: "b", shape: vector ? [] : b.shape.slice(0, -2) }], action);
@@ -532,7 +526,7 @@ function luSolve(call: Call, A: DeviceArray, X: DeviceArray, count: number, n: n
  */
 export function inv(a: DeviceArray, options?: ArrayOperationOptions): DeviceArray {
   const action = "inv";
-  checkArrayArg(a, "a", action);
+  checkOperand(a, "a", action);
   const { n, batch } = matrices(a, "a", action, true);
   const call = setUp(action, options, [a]);
   const { stream } = call;
@@ -553,7 +547,7 @@ export function inv(a: DeviceArray, options?: ArrayOperationOptions): DeviceArra
 
 /** LU factors of each matrix of `a` [..., n, n] as det and slogdet read them: then `read(A, ipiv, out...)`. */
 function withLuFactors<R>(action: string, a: DeviceArray, options: ArrayOperationOptions | undefined, read: (call: Call, A: DeviceArray, ipiv: DeviceArray, n: number, batch: number[], count: number) => R): R {
-  checkArrayArg(a, "a", action);
+  checkOperand(a, "a", action);
   const { n, batch } = matrices(a, "a", action, true);
   const call = setUp(action, options, [a]);
   const { stream, solver, dataType } = call;
@@ -627,7 +621,7 @@ export function slogdet(a: DeviceArray, options?: ArrayOperationOptions): Slogde
  */
 export function cholesky(a: DeviceArray, options?: CholeskyOptions): DeviceArray {
   const action = "cholesky";
-  checkArrayArg(a, "a", action);
+  checkOperand(a, "a", action);
   const { n, batch } = matrices(a, "a", action, true);
   const upper = options?.upper ?? false;
   const call = setUp(action, options, [a]);
@@ -673,7 +667,7 @@ export function qr(a: DeviceArray, options: QrOptions & { readonly mode: "r" }):
 export function qr(a: DeviceArray, options?: QrOptions): QrResult;
 export function qr(a: DeviceArray, options?: QrOptions): QrResult | DeviceArray {
   const action = "qr";
-  checkArrayArg(a, "a", action);
+  checkOperand(a, "a", action);
   const mode = options?.mode ?? "reduced";
   if (mode !== "reduced" && mode !== "complete" && mode !== "r") throw new TypeError(`${action}: mode is "reduced", "complete" or "r", not ${describeValue(mode)}`);
   const { m, n, batch } = matrices(a, "a", action, false);
@@ -776,7 +770,7 @@ export function svd(a: DeviceArray, options: SvdOptions & { readonly computeUv: 
 export function svd(a: DeviceArray, options?: SvdOptions): SvdResult;
 export function svd(a: DeviceArray, options?: SvdOptions): SvdResult | DeviceArray {
   const action = "svd";
-  checkArrayArg(a, "a", action);
+  checkOperand(a, "a", action);
   const full = options?.fullMatrices ?? true;
   const uv = options?.computeUv ?? true;
   const { m, n, batch } = matrices(a, "a", action, false);
@@ -862,7 +856,7 @@ export function eigvalsh(a: DeviceArray, options?: EighOptions): DeviceArray {
 }
 
 function eighImpl(a: DeviceArray, options: EighOptions | undefined, vectors: boolean, action: string): { w: DeviceArray; v: DeviceArray | undefined } {
-  checkArrayArg(a, "a", action);
+  checkOperand(a, "a", action);
   const uploName = options?.uplo ?? "L";
   if (uploName !== "L" && uploName !== "U") throw new TypeError(`${action}: uplo is "L" or "U", not ${describeValue(uploName)}`);
   const { n, batch } = matrices(a, "a", action, true);
@@ -913,11 +907,11 @@ function eighImpl(a: DeviceArray, options: EighOptions | undefined, vectors: boo
  */
 export function lstsq(a: DeviceArray, b: DeviceArray, options?: LstsqOptions): LstsqResult {
   const action = "lstsq";
-  checkArrayArg(a, "a", action);
-  checkArrayArg(b, "b", action);
-  if (a.ndim !== 2) throw new ShapeMismatchError(`${action}: a must be a matrix [m, n], not shape ${show(a.shape)}`);
+  checkOperand(a, "a", action);
+  checkOperand(b, "b", action);
+  if (a.ndim !== 2) throw new ShapeMismatchError(`${action}: a must be a matrix [m, n], not shape ${showShape(a.shape)}`);
   const [m, n] = a.shape as [number, number];
-  if ((b.ndim !== 1 && b.ndim !== 2) || b.shape[0] !== m) throw new ShapeMismatchError(`${action}: b must be [${m}] or [${m}, k] for a of shape ${show(a.shape)}, not ${show(b.shape)}`);
+  if ((b.ndim !== 1 && b.ndim !== 2) || b.shape[0] !== m) throw new ShapeMismatchError(`${action}: b must be [${m}] or [${m}, k] for a of shape ${showShape(a.shape)}, not ${showShape(b.shape)}`);
   const rcond = options?.rcond;
   if (rcond !== undefined && (typeof rcond !== "number" || !(rcond >= 0))) throw new TypeError(`${action}: rcond is a non-negative number, not ${describeValue(rcond)}`);
   const call = setUp(action, options, [a, b]);

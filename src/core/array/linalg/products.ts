@@ -27,8 +27,8 @@ import { tensordot } from "./einsum.ts";
 import { inv, matmul } from "./linalg.ts";
 import { matmulRoute, solverDtype } from "./plan.ts";
 import type { Stream } from "../../stream.ts";
-import { ClosedError } from "../../base/errors.ts";
 import { describeValue } from "../../../errors/describe.ts";
+import { checkOperand, checkOptions, showShape } from "./arguments.ts";
 
 /** Options of {@link cross}: which axis of each operand holds the vectors, and where the result's go. */
 export interface CrossOptions extends ArrayOperationOptions {
@@ -42,19 +42,8 @@ export interface CrossOptions extends ArrayOperationOptions {
   readonly axis?: number;
 }
 
-const show = (s: readonly number[]): string => `[${s.join(", ")}]`;
 
-function checkOperand(a: unknown, name: string, what: string): DeviceArray {
-  if (!(a instanceof DeviceArray)) throw new TypeError(`${what}: ${name} is a DeviceArray, not ${describeValue(a)}`);
-  if (a.isClosed) throw new ClosedError(`${what}: ${name} (${a.dtype.name} ${show(a.shape)})`, "compute with it");
-  return a;
-}
 
-function checkOptions(options: unknown, what: string, keys: string): Record<string, unknown> {
-  if (options === undefined) return {};
-  if (options === null || typeof options !== "object" || Array.isArray(options)) throw new TypeError(`${what} takes options { ${keys} }, got ${describeValue(options)}`);
-  return options as Record<string, unknown>;
-}
 
 /** The stream of a call on `operands`, after checking that they are on one device. */
 function callStream(what: string, options: ArrayOperationOptions | undefined, operands: readonly DeviceArray[], names: readonly string[]): Stream {
@@ -94,7 +83,7 @@ export function crossPlan(a: readonly number[], b: readonly number[], options: {
   const nb = b[axisb]!;
   if ((na !== 2 && na !== 3) || (nb !== 2 && nb !== 3)) {
     throw new ShapeMismatchError(
-      `${what}: the vectors have ${na} (a, shape ${show(a)}, axis ${axisa}) and ${nb} (b, shape ${show(b)}, axis ${axisb}) components; a cross product takes vectors of 3 (or 2) components: pass axisa/axisb naming those axes`,
+      `${what}: the vectors have ${na} (a, shape ${showShape(a)}, axis ${axisa}) and ${nb} (b, shape ${showShape(b)}, axis ${axisb}) components; a cross product takes vectors of 3 (or 2) components: pass axisa/axisb naming those axes`,
     );
   }
   const others = (s: readonly number[], d: number): number[] => s.filter((_, k) => k !== d);
@@ -283,7 +272,7 @@ export function inner(a: DeviceArray, b: DeviceArray, options?: ArrayOperationOp
   if (a.ndim === 0 || b.ndim === 0) return mul(a, b, { stream: callStream(what, options, [a, b], ["a", "b"]) });
   const k = a.shape[a.ndim - 1]!;
   if (b.shape[b.ndim - 1] !== k) {
-    throw new ShapeMismatchError(`${what}: the last axes of a (shape ${show(a.shape)}) and b (shape ${show(b.shape)}) have extents ${k} and ${b.shape[b.ndim - 1]}; inner sums over them, so they must be equal`);
+    throw new ShapeMismatchError(`${what}: the last axes of a (shape ${showShape(a.shape)}) and b (shape ${showShape(b.shape)}) have extents ${k} and ${b.shape[b.ndim - 1]}; inner sums over them, so they must be equal`);
   }
   return tensordot(a, b, [a.ndim - 1, b.ndim - 1], options?.stream === undefined ? undefined : { stream: options.stream });
 }
@@ -316,7 +305,7 @@ export function matrixPower(a: DeviceArray, n: number, options?: ArrayOperationO
   checkOptions(options, what, "stream?");
   if (typeof n !== "number" || !Number.isSafeInteger(n)) throw new TypeError(`${what}: the exponent n is an integer, got ${describeValue(n)}`);
   if (a.ndim < 2 || a.shape[a.ndim - 1] !== a.shape[a.ndim - 2]) {
-    throw new ShapeMismatchError(`${what}: a must be a square matrix or a stack of them ([..., n, n]), not shape ${show(a.shape)}`);
+    throw new ShapeMismatchError(`${what}: a must be a square matrix or a stack of them ([..., n, n]), not shape ${showShape(a.shape)}`);
   }
   const dtype: DType = n < 0 ? solverDtype(a.dtype, what) : matmulRoute(a.dtype, what).dtype;
   const stream = callStream(what, options, [a], ["a"]);

@@ -27,9 +27,9 @@ import { expandDims, swapaxes } from "../ops/shape.ts";
 import { eigh, eigvalsh, matmul, svd } from "./linalg.ts";
 import { machineEpsilon, solverDtype } from "./plan.ts";
 import type { Stream } from "../../stream.ts";
-import { ClosedError } from "../../base/errors.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
+import { checkFlag, checkOperand, checkOptions, showShape } from "./arguments.ts";
 
 /** Options of {@link pinv}. */
 export interface PinvOptions extends ArrayOperationOptions {
@@ -57,25 +57,9 @@ export interface MatrixRankOptions extends ArrayOperationOptions {
   readonly hermitian?: boolean;
 }
 
-const show = (s: readonly number[]): string => `[${s.join(", ")}]`;
 
-function checkOperand(a: unknown, what: string): DeviceArray {
-  if (!(a instanceof DeviceArray)) throw new TypeError(`${what}: a is a DeviceArray, not ${describeValue(a)}`);
-  if (a.isClosed) throw new ClosedError(`${what}: a (${a.dtype.name} ${show(a.shape)})`, "compute with it");
-  return a;
-}
 
-function checkOptions(options: unknown, what: string, keys: string): Record<string, unknown> {
-  if (options === undefined) return {};
-  if (options === null || typeof options !== "object" || Array.isArray(options)) throw new TypeError(`${what} takes options { ${keys} }, got ${describeValue(options)}`);
-  return options as Record<string, unknown>;
-}
 
-function checkFlag(value: unknown, name: string, what: string): boolean {
-  if (value === undefined) return false;
-  if (typeof value !== "boolean") throw new TypeError(`${what}: ${name} is a boolean, got ${describeValue(value)}`);
-  return value;
-}
 
 function checkNumber(value: unknown, name: string, what: string, nullable = false): void {
   if (value === undefined || (nullable && value === null)) return;
@@ -84,10 +68,10 @@ function checkNumber(value: unknown, name: string, what: string, nullable = fals
 
 /** The batch shape and the last two extents of a stack of matrices; ShapeMismatchError for fewer than 2 axes (or not square when `square`). */
 function matrices(a: DeviceArray, what: string, square: boolean): { batch: number[]; m: number; n: number } {
-  if (a.ndim < 2) throw new ShapeMismatchError(`${what}: a must be a matrix or a stack of them ([..., m, n]), not shape ${show(a.shape)}`);
+  if (a.ndim < 2) throw new ShapeMismatchError(`${what}: a must be a matrix or a stack of them ([..., m, n]), not shape ${showShape(a.shape)}`);
   const m = a.shape[a.ndim - 2]!;
   const n = a.shape[a.ndim - 1]!;
-  if (square && m !== n) throw new ShapeMismatchError(`${what}: with hermitian, a must be square ([..., n, n]), not shape ${show(a.shape)}`);
+  if (square && m !== n) throw new ShapeMismatchError(`${what}: with hermitian, a must be square ([..., n, n]), not shape ${showShape(a.shape)}`);
   return { batch: a.shape.slice(0, -2) as number[], m, n };
 }
 
@@ -150,9 +134,9 @@ function asFloat64(x: DeviceArray, stream: Stream, temps: DeviceArray[]): Device
  */
 export function pinv(a: DeviceArray, options?: PinvOptions): DeviceArray {
   const what = "pinv";
-  checkOperand(a, what);
+  checkOperand(a, "a", what);
   const o = checkOptions(options, what, "rcond?, rtol?, hermitian?, stream?");
-  const hermitian = checkFlag(o.hermitian, "hermitian", what);
+  const hermitian = checkFlag(o.hermitian, "hermitian", false, what);
   checkNumber(o.rcond, "rcond", what);
   checkNumber(o.rtol, "rtol", what, true);
   const { batch, m, n } = matrices(a, what, hermitian);
@@ -222,9 +206,9 @@ export function pinv(a: DeviceArray, options?: PinvOptions): DeviceArray {
  */
 export function matrixRank(a: DeviceArray, options?: MatrixRankOptions): DeviceArray<"int64"> {
   const what = "matrixRank";
-  checkOperand(a, what);
+  checkOperand(a, "a", what);
   const o = checkOptions(options, what, "tol?, rtol?, hermitian?, stream?");
-  const hermitian = checkFlag(o.hermitian, "hermitian", what);
+  const hermitian = checkFlag(o.hermitian, "hermitian", false, what);
   checkNumber(o.tol, "tol", what);
   checkNumber(o.rtol, "rtol", what);
   if (a.ndim < 2) {
