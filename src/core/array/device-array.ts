@@ -259,11 +259,16 @@ export let addressOf: (a: DeviceArray) => number;
  * and the argument, e.g. "add: out") and what to do.
  */
 export function checkWritable(a: DeviceArray, what: string): void {
-  if (a.readOnly) {
+  if (!a.readOnly) return;
+  const repeated = a.shape.findIndex((n, d) => n > 1 && a.strides[d] === 0);
+  if (repeated >= 0) {
     throw new ArgumentError(
-      `${what}: the ${a.dtype.name} array of shape [${a.shape.join(", ")}] is read-only (its memory was lent read-only: a read-only DLPack tensor or CUDA Array Interface, or fromBuffer's readOnly); write into a copy instead (a.copy())`,
+      `${what}: the ${a.dtype.name} array of shape [${a.shape.join(", ")}] repeats its elements (stride 0 along axis ${repeated}: a broadcast view), so writing it would write each element from several threads at once; write into a new array (a.copy(), or leave out the out) instead`,
     );
   }
+  throw new ArgumentError(
+    `${what}: the ${a.dtype.name} array of shape [${a.shape.join(", ")}] is read-only (its memory was lent read-only: a read-only DLPack tensor or CUDA Array Interface, or fromBuffer's readOnly); write into a copy instead (a.copy())`,
+  );
 }
 
 function checkNotClosed(a: DeviceArray, action: string): void {
@@ -299,6 +304,8 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends ArrayMethods {
   #addressNumber = -1;
   /** Read-only: set by fromBuffer's `readOnly` (before any view exists), copied from the base into each view. */
   #readOnly: boolean;
+  /** Whether some axis of more than one element has stride 0 (a broadcast view): its elements share memory. */
+  readonly #repeats: boolean;
 
   static {
     addressOf = (a) => {
@@ -337,6 +344,7 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends ArrayMethods {
     this.byteOffset = byteOffset;
     this.base = base;
     this.#readOnly = base !== undefined && base.#readOnly;
+    this.#repeats = shape.some((n, d) => n > 1 && strides[d] === 0);
     this.stream = stream;
     this.#ownsBuffer = ownsBuffer;
     this.#size = elementCount(shape);
@@ -413,11 +421,12 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends ArrayMethods {
 
   /**
    * Whether this array may only be read: made so (`fromBuffer`'s `readOnly`, a read-only DLPack tensor or CUDA Array
-   * Interface), or a view of such an array. Writing it through cuda-ts throws an ArgumentError; `copy()` gives a
-   * writable copy.
+   * Interface), a view of such an array, or a view that repeats its elements (stride 0 along an axis of more than one
+   * element: `broadcastTo`, `broadcastArrays`), whose writes would race, as NumPy's `broadcast_to` is read-only.
+   * Writing it through cuda-ts throws an ArgumentError; `copy()` gives a writable copy.
    */
   get readOnly(): boolean {
-    return this.#readOnly;
+    return this.#readOnly || this.#repeats;
   }
 
   /** The number of elements. */

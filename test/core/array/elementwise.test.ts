@@ -197,6 +197,8 @@ describe("checks before anything reaches a stream", () => {
     expect(() => ca.lt(i8, 1, { out: arr("float32", [4]) })).toThrow(NEEDS_STREAM); // bool goes anywhere
     expect(() => ca.sqrt(i8, { out: arr("int8", [4]) })).toThrow(DTypeError);
     expect(() => ca.add(a, b, { out: new Float32Array(12) as unknown as DeviceArray })).toThrow(TypeError);
+    // A broadcast view repeats its elements: as an out, each would be written from several threads.
+    expect(() => ca.add(a, b, { out: ca.broadcastTo(arr("float32", [4]), [3, 4]) })).toThrow(/add: out: the float32 array of shape \[3, 4\] repeats its elements/);
   });
 
   it("dtypes without a loop: DTypeError", () => {

@@ -122,6 +122,22 @@ describe("views", () => {
     expect(() => broadcastArrays([arr([3]), arr([4])])).toThrow(BroadcastError);
   });
 
+  it("a view that repeats its elements is read-only: writing it would race (NumPy's broadcast_to is read-only too)", () => {
+    const row = arr([1, 3]);
+    const b = broadcastTo(row, [4, 3]);
+    expect(b.readOnly).toBe(true);
+    expect(row.readOnly).toBe(false);
+    // An axis of one element with stride 0 repeats nothing.
+    expect(broadcastTo(arr([3]), [1, 3]).readOnly).toBe(false);
+    // A view of it that no longer repeats is writable again.
+    expect(b.slice(0).readOnly).toBe(false);
+    expect(() => b.fill(1)).toThrow(ArgumentError);
+    expect(() => b.fill(1)).toThrow(/DeviceArray.fill: the float32 array of shape \[4, 3\] repeats its elements \(stride 0 along axis 0: a broadcast view\)/);
+    expect(() => b.copyFrom(arr([4, 3]))).toThrow(/repeats its elements/);
+    const [, y] = broadcastArrays([arr([3, 1]), arr([4])]);
+    expect(y!.readOnly).toBe(true);
+  });
+
   it("atleast1d, atleast2d, atleast3d", () => {
     const s = arr([]);
     expect(atleast1d(s).shape).toEqual([1]);
