@@ -84,7 +84,7 @@ export interface MeshgridOptions extends ArrayOperationOptions {
   /** Views with extent 1 on every axis but their own, instead of full arrays (default false). */
   readonly sparse?: boolean;
   /**
-   * Whether the full arrays are copies (default true); false gives views of the inputs broadcast (stride 0), or of a
+   * Whether the full arrays are copies (default true); false gives read-only views of the inputs broadcast (stride 0), or of a
    * flattened copy of an input whose strides allow no flat view (that view owns the copy: closing it frees it).
    */
   readonly copy?: boolean;
