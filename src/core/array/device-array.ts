@@ -344,11 +344,12 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends ArrayMethods {
     this.byteOffset = byteOffset;
     this.base = base;
     this.#readOnly = base !== undefined && base.#readOnly;
-    this.#repeats = shape.some((n, d) => n > 1 && strides[d] === 0);
     this.stream = stream;
     this.#ownsBuffer = ownsBuffer;
     this.#size = elementCount(shape);
     this.#contiguous = isContiguous(shape, strides);
+    // A contiguous array repeats nothing: only strided views are looked at.
+    this.#repeats = !this.#contiguous && shape.some((n, d) => n > 1 && strides[d] === 0);
     if (scopeDepth !== 0) adoptIntoScope(this);
   }
 
