@@ -1,11 +1,15 @@
 /**
  * The argument checks the linear-algebra functions share, made before anything is queued: an operand is an open
- * DeviceArray, options are a plain object, a flag is a boolean.
+ * DeviceArray, options are a plain object, a flag is a boolean, a stack of matrices has two axes, operands share a
+ * device (and the call's stream).
  *
  * @module
  * @internal
  */
-import { DeviceArray } from "../device-array.ts";
+import { DeviceArray, operationStream, type ArrayOperationOptions } from "../device-array.ts";
+import { ShapeMismatchError } from "../errors.ts";
+import { checkOneDevice } from "../ops/elementwise.ts";
+import type { Stream } from "../../stream.ts";
 import { ClosedError } from "../../base/errors.ts";
 import { describeValue } from "../../../errors/describe.ts";
 
@@ -31,4 +35,19 @@ export function checkFlag(value: unknown, name: string, fallback: boolean, actio
   if (value === undefined) return fallback;
   if (typeof value !== "boolean") throw new TypeError(`${action}: ${name} is a boolean, got ${describeValue(value)}`);
   return value;
+}
+
+/** The batch shape and the last two extents of a stack of matrices `name`: ShapeMismatchError for fewer than 2 axes, or not square when `square`. */
+export function matrices(a: DeviceArray, name: string, action: string, square: boolean): { batch: number[]; m: number; n: number } {
+  if (a.ndim < 2) throw new ShapeMismatchError(`${action}: ${name} must be a matrix or a stack of them ([..., m, n]), not shape ${showShape(a.shape)}`);
+  const m = a.shape[a.ndim - 2]!;
+  const n = a.shape[a.ndim - 1]!;
+  if (square && m !== n) throw new ShapeMismatchError(`${action}: ${name} must be square ([..., n, n]), not shape ${showShape(a.shape)}`);
+  return { batch: a.shape.slice(0, -2) as number[], m, n };
+}
+
+/** The stream of a call on `operands` (named `names`) and `out`, after checking that they are on one device. */
+export function callStream(action: string, options: ArrayOperationOptions | undefined, operands: readonly DeviceArray[], names: readonly string[], out?: DeviceArray): Stream {
+  checkOneDevice(action, [...operands.map((a, k) => [names[k]!, a] as const), ["out", out] as const]);
+  return operationStream(action, options, out === undefined ? operands : [...operands, out]);
 }

@@ -66,8 +66,6 @@ function covarianceDType(requested: unknown, operands: readonly DeviceArray[], w
   return d;
 }
 
-
-
 /**
  * The covariance matrix of the variables of `m` (and `y`), as NumPy's `cov` without weights: each row of a 2-d `m`
  * is a variable and each column an observation (`rowvar: false`: the other way round); a 1-d `m` is one variable.

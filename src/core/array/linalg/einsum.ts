@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { DeviceArray, operationStream, type ArrayOperationOptions } from "../device-array.ts";
+import { DeviceArray, type ArrayOperationOptions } from "../device-array.ts";
 import { dtypeOf, type DType } from "../dtype.ts";
 import { AxisError, BroadcastError, DTypeError, ShapeMismatchError } from "../errors.ts";
 import { normalizeAxis } from "../broadcast.ts";
@@ -22,7 +22,7 @@ import { canCastSafely, resultType } from "../promotion.ts";
 import type { DTypeArgument } from "../options.ts";
 import { broadcastTo, diagonal, reshape, viewWith } from "../ops/shape.ts";
 import { castInto } from "../ops/cast.ts";
-import { checkOneDevice, checkOutArray } from "../ops/elementwise.ts";
+import { checkOutArray } from "../ops/elementwise.ts";
 import { mayShareMemory } from "../ops/overlap.ts";
 import { any } from "../ops/statistics.ts";
 import { sum } from "../reductions.ts";
@@ -30,7 +30,7 @@ import { matmul } from "./linalg.ts";
 import type { Stream } from "../../stream.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
-import { checkOperand, showShape } from "./arguments.ts";
+import { callStream, checkOperand, showShape } from "./arguments.ts";
 
 /** Options of `tensordot`: the stream, and where to write the result. */
 export interface TensordotOptions extends ArrayOperationOptions {
@@ -358,7 +358,6 @@ function pairContraction(a: { labels: readonly string[]; shape: readonly number[
 
 // ---- the computation ----
 
-
 /** The out, checked before anything is queued: a writable DeviceArray of the result's shape and a dtype the result converts to under `casting`. */
 function checkResultOut(out: unknown, shape: readonly number[], dtype: DType, action: string, casting: "same_kind" | "safe"): DeviceArray | undefined {
   if (out !== undefined) checkOperand(out, "out", action);
@@ -433,12 +432,6 @@ function asMatrix(x: DeviceArray, axes: readonly number[], shape: readonly numbe
   const m = reshape(view, matrix, { stream });
   if (m.buffer !== view.buffer) temps.push(m);
   return m;
-}
-
-/** The stream, after the checks every operation makes before anything is queued: operands and out on one device. */
-function callStream(action: string, options: ArrayOperationOptions | undefined, operands: readonly DeviceArray[], names: readonly string[], out: DeviceArray | undefined): Stream {
-  checkOneDevice(action, [...operands.map((a, k) => [names[k]!, a] as const), ["out", out] as const]);
-  return operationStream(action, options, out === undefined ? operands : [...operands, out]);
 }
 
 /**

@@ -52,7 +52,7 @@ import { blasFor, solverFor, type SolverHandle } from "./handles.ts";
 import { integerOperandStrides, lstsqRank, machineEpsilon, matmulDtype, matmulRoute, matmulShapes, operandView, promotedStrides, qrShapes, solverDtype } from "./plan.ts";
 import { integerGemm } from "./integer-gemm.ts";
 import { mayShareMemory } from "../ops/overlap.ts";
-import { checkOperand, showShape } from "./arguments.ts";
+import { checkOperand, matrices, showShape } from "./arguments.ts";
 
 /** Options of `matmul` and `dot`: the stream, and where to write the result. */
 export interface MatmulOptions extends ArrayOperationOptions {
@@ -140,8 +140,6 @@ const DATA_TYPES: Readonly<Partial<Record<DTypeName, (typeof cudaDataType)[keyof
   complex64: cudaDataType.CUDA_C_32F,
   complex128: cudaDataType.CUDA_C_64F,
 });
-
-
 
 // ---- products ----
 
@@ -284,7 +282,6 @@ export function dot(a: DeviceArray, b: DeviceArray, options?: MatmulOptions): De
   }
 }
 
-
 /**
  * NumPy's `vdot`: the dot product of the flattened arrays, the first conjugated (complex), as a 0-d array; dtypes as
  * {@link matmul} (bool and integers included). Does not wait for the stream.
@@ -352,15 +349,6 @@ function setUp(action: string, options: ArrayOperationOptions | undefined, opera
   const dtype = solverDtype(resultType(operands, action), action);
   const real = realOf(dtype);
   return { stream, solver: solverFor(stream), dtype, dataType: DATA_TYPES[dtype.name]!, real, realType: DATA_TYPES[real.name]! };
-}
-
-/** The batch shape and the last two extents of a stack of matrices; ShapeMismatchError for fewer than 2 axes. */
-function matrices(a: DeviceArray, name: string, action: string, square: boolean): { batch: number[]; m: number; n: number } {
-  if (a.ndim < 2) throw new ShapeMismatchError(`${action}: ${name} must be a matrix or a stack of them ([..., m, n]), not shape ${showShape(a.shape)}`);
-  const m = a.shape[a.ndim - 2]!;
-  const n = a.shape[a.ndim - 1]!;
-  if (square && m !== n) throw new ShapeMismatchError(`${action}: ${name} must be square ([..., n, n]), not shape ${showShape(a.shape)}`);
-  return { batch: a.shape.slice(0, -2) as number[], m, n };
 }
 
 /** The address of matrix `i` of a contiguous batch of matrices of `elements` each. */

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { DeviceArray, operationStream, type ArrayOperationOptions } from "../device-array.ts";
+import { DeviceArray, type ArrayOperationOptions } from "../device-array.ts";
 import type { DType } from "../dtype.ts";
 import { DTypeError, ShapeMismatchError } from "../errors.ts";
 import { broadcastShapes, normalizeAxis } from "../broadcast.ts";
@@ -21,14 +21,12 @@ import { contiguousStrides } from "../layout.ts";
 import { resultType } from "../promotion.ts";
 import { mul, sub } from "../ops/arithmetic.ts";
 import { neg } from "../ops/math.ts";
-import { checkOneDevice } from "../ops/elementwise.ts";
 import { diagonal, moveaxis, ownedView, viewWith } from "../ops/shape.ts";
 import { tensordot } from "./einsum.ts";
 import { inv, matmul } from "./linalg.ts";
 import { matmulRoute, solverDtype } from "./plan.ts";
-import type { Stream } from "../../stream.ts";
 import { describeValue } from "../../../errors/describe.ts";
-import { checkOperand, checkOptions, showShape } from "./arguments.ts";
+import { callStream, checkOperand, checkOptions, showShape } from "./arguments.ts";
 
 /** Options of {@link cross}: which axis of each operand holds the vectors, and where the result's go. */
 export interface CrossOptions extends ArrayOperationOptions {
@@ -40,15 +38,6 @@ export interface CrossOptions extends ArrayOperationOptions {
   readonly axisc?: number;
   /** One axis for all three: overrides `axisa`, `axisb` and `axisc`. */
   readonly axis?: number;
-}
-
-
-
-
-/** The stream of a call on `operands`, after checking that they are on one device. */
-function callStream(what: string, options: ArrayOperationOptions | undefined, operands: readonly DeviceArray[], names: readonly string[]): Stream {
-  checkOneDevice(what, operands.map((a, k) => [names[k]!, a] as const));
-  return operationStream(what, options, operands);
 }
 
 // ---- cross ----

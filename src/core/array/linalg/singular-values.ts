@@ -29,7 +29,7 @@ import { machineEpsilon, solverDtype } from "./plan.ts";
 import type { Stream } from "../../stream.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
-import { checkFlag, checkOperand, checkOptions, showShape } from "./arguments.ts";
+import { checkFlag, checkOperand, checkOptions, matrices, showShape } from "./arguments.ts";
 
 /** Options of {@link pinv}. */
 export interface PinvOptions extends ArrayOperationOptions {
@@ -57,22 +57,16 @@ export interface MatrixRankOptions extends ArrayOperationOptions {
   readonly hermitian?: boolean;
 }
 
-
-
-
-
 function checkNumber(value: unknown, name: string, what: string, nullable = false): void {
   if (value === undefined || (nullable && value === null)) return;
   if (typeof value !== "number" || Number.isNaN(value)) throw new TypeError(`${what}: ${name} is a number${nullable ? " (or null)" : ""}, got ${describeValue(value)}`);
 }
 
-/** The batch shape and the last two extents of a stack of matrices; ShapeMismatchError for fewer than 2 axes (or not square when `square`). */
-function matrices(a: DeviceArray, what: string, square: boolean): { batch: number[]; m: number; n: number } {
-  if (a.ndim < 2) throw new ShapeMismatchError(`${what}: a must be a matrix or a stack of them ([..., m, n]), not shape ${showShape(a.shape)}`);
-  const m = a.shape[a.ndim - 2]!;
-  const n = a.shape[a.ndim - 1]!;
-  if (square && m !== n) throw new ShapeMismatchError(`${what}: with hermitian, a must be square ([..., n, n]), not shape ${showShape(a.shape)}`);
-  return { batch: a.shape.slice(0, -2) as number[], m, n };
+/** `a`'s stack of matrices (see {@link matrices}), square where `hermitian` asks it. */
+function stackOf(a: DeviceArray, what: string, hermitian: boolean): { batch: number[]; m: number; n: number } {
+  const stack = matrices(a, "a", what, false);
+  if (hermitian && stack.m !== stack.n) throw new ShapeMismatchError(`${what}: with hermitian, a must be square ([..., n, n]), not shape ${showShape(a.shape)}`);
+  return stack;
 }
 
 /**
@@ -139,7 +133,7 @@ export function pinv(a: DeviceArray, options?: PinvOptions): DeviceArray {
   const hermitian = checkFlag(o.hermitian, "hermitian", false, what);
   checkNumber(o.rcond, "rcond", what);
   checkNumber(o.rtol, "rtol", what, true);
-  const { batch, m, n } = matrices(a, what, hermitian);
+  const { batch, m, n } = stackOf(a, what, hermitian);
   const dtype = solverDtype(resultType([a], what), what);
   const r = pinvCutoff(o.rcond as number | undefined, o.rtol as number | null | undefined, m, n, dtype, what);
   const stream = operationStream(what, options, [a]);
@@ -221,7 +215,7 @@ export function matrixRank(a: DeviceArray, options?: MatrixRankOptions): DeviceA
       nonzero.close(stream);
     }
   }
-  const { batch, m, n } = matrices(a, what, hermitian);
+  const { batch, m, n } = stackOf(a, what, hermitian);
   const dtype = solverDtype(resultType([a], what), what);
   const tolerance = rankTolerance(o.tol as number | undefined, o.rtol as number | undefined, m, n, realOf(dtype), what);
   const stream = operationStream(what, options, [a]);
