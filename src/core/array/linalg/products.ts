@@ -122,13 +122,14 @@ export function cross(a: DeviceArray, b: DeviceArray, options?: CrossOptions): D
   if (dtype.kind === "b") throw new DTypeError(`${what}: the operands are bool, and a cross product subtracts (NumPy refuses bool subtraction too); convert them first, e.g. a.astype("int8")`);
   const stream = callStream(what, options, [a, b], ["a", "b"]);
   const out = DeviceArray.empty(plan.shape, dtype, { stream });
+  // An empty batch has nothing to compute, and its arrays no components to view (an empty buffer has no offset 8).
+  if (out.size === 0) return out;
   const x = moveaxis(a, plan.axisa, -1);
   const y = moveaxis(b, plan.axisb, -1);
   const [a0, a1, a2] = [0, 1, 2].map((i) => (i < plan.na ? component(x, i) : undefined));
   const [b0, b1, b2] = [0, 1, 2].map((i) => (i < plan.nb ? component(y, i) : undefined));
   let term: DeviceArray | undefined;
   try {
-    if (out.size === 0) return out;
     const op = { stream };
     // out's vectors along its last axis (a view); two 2-vectors: out itself holds the z components.
     const c = plan.axisc === undefined ? undefined : moveaxis(out, plan.axisc, -1);
