@@ -8,8 +8,10 @@ import { describe, expect, it } from "vitest";
 import { AxisError, Buffer, DTypeError, DeviceArray, ShapeMismatchError, dtypes, type DType, type MemoryResource } from "../../../src/index.ts";
 import { cumprod, cumsum, nancumprod, nancumsum } from "../../../src/array.ts";
 import { scanDTypes, scanPlan, scanScratchLayout, SCAN_TILES_MIN_LENGTH } from "../../../src/core/array/ops/scan.ts";
-import { SCAN_BLOCK, SCAN_LINES_BYTES, SCAN_STASH_BYTES, scanAccumulateName, scanLinesLayout, scanOutputAlign, scanSource, scanTileShape } from "../../../src/core/array/ops/scan-source.ts";
+import { SCAN_LINES_BYTES, scanAccumulateName, scanLinesLayout, scanOutputAlign, scanSource, scanTileShape, scanTuning } from "../../../src/core/array/ops/scan-source.ts";
 
+/** Threads per block of the tile kernel. */
+const TILE_BLOCK = scanTuning.tileBlock;
 const BASE = 0x7f00_0000_0000n;
 const hostResource: MemoryResource = {
   allocate: () => {
@@ -123,8 +125,11 @@ describe("scan source", () => {
     expect(d).toContain("st.release.gpu.global.b32");
     expect(d).not.toContain("ct_publish");
     expect(s).toContain("atomicAdd(counter, 1u)");
-    expect(s).toContain("__launch_bounds__(CT_BLOCK, CT_MIN_BLOCKS)");
+    expect(s).toContain("__launch_bounds__(CT_TBLOCK, CT_MIN_BLOCKS)");
+    // The stash is dynamic shared memory (the launch gives the tile's accumulators' bytes).
+    expect(s).toContain("extern __shared__ __align__(16) unsigned char s_stash_raw[];");
     expect(s).toContain("s_stash[k * 32 + lane] = pk;");
+    expect(s).toContain("#define CT_STREAMING 1");
     expect(s).toContain("return a + b;");
     // Balanced braces and parentheses: the generated C++ is at least well nested.
     const code = s.replace(/\/\/.*$/gm, "");
@@ -153,14 +158,14 @@ describe("scan source", () => {
   });
 
   it("tile shapes: 16-byte loads, 8 to 32 elements per thread", () => {
-    expect(scanTileShape(dtypes.int8, dtypes.int32)).toEqual({ items: 32, vec: 16, tile: 32 * SCAN_BLOCK });
-    expect(scanTileShape(dtypes.float16, dtypes.float32)).toEqual({ items: 32, vec: 8, tile: 32 * SCAN_BLOCK });
-    expect(scanTileShape(dtypes.float32, dtypes.float32)).toEqual({ items: 32, vec: 4, tile: 32 * SCAN_BLOCK });
-    expect(scanTileShape(dtypes.float64, dtypes.float64)).toEqual({ items: 16, vec: 2, tile: 16 * SCAN_BLOCK });
-    expect(scanTileShape(dtypes.complex128, dtypes.complex128)).toEqual({ items: 8, vec: 1, tile: 8 * SCAN_BLOCK });
+    expect(scanTileShape(dtypes.int8, dtypes.int32)).toMatchObject({ items: 32, vec: 16, tile: 32 * TILE_BLOCK });
+    expect(scanTileShape(dtypes.float16, dtypes.float32)).toMatchObject({ items: 32, vec: 8, tile: 32 * TILE_BLOCK });
+    expect(scanTileShape(dtypes.float32, dtypes.float32)).toMatchObject({ items: 32, vec: 4, tile: 32 * TILE_BLOCK });
+    expect(scanTileShape(dtypes.float64, dtypes.float64)).toMatchObject({ items: 16, vec: 2, tile: 16 * TILE_BLOCK });
+    expect(scanTileShape(dtypes.complex128, dtypes.complex128)).toMatchObject({ items: 8, vec: 1, tile: 8 * TILE_BLOCK });
     // Wide accumulators of narrow inputs: fewer items, so the tile's accumulators fit the shared-memory stash.
-    expect(scanTileShape(dtypes.int32, dtypes.int64)).toEqual({ items: 16, vec: 4, tile: 16 * SCAN_BLOCK });
-    expect(scanTileShape(dtypes.float32, dtypes.float64)).toEqual({ items: 16, vec: 4, tile: 16 * SCAN_BLOCK });
+    expect(scanTileShape(dtypes.int32, dtypes.int64)).toMatchObject({ items: 16, vec: 4, tile: 16 * TILE_BLOCK });
+    expect(scanTileShape(dtypes.float32, dtypes.float64)).toMatchObject({ items: 16, vec: 4, tile: 16 * TILE_BLOCK });
   });
 
   it("every input and accumulator pair keeps its tile within the stash's shared memory", () => {
@@ -171,7 +176,7 @@ describe("scan source", () => {
         if (acc.itemsize < input.itemsize) continue;
         const { items, vec, tile } = scanTileShape(input, acc);
         const what = `${input.name} into ${acc.name}`;
-        expect(tile * acc.itemsize, what).toBeLessThanOrEqual(SCAN_STASH_BYTES);
+        expect(tile * acc.itemsize, what).toBeLessThanOrEqual(scanTuning.stashBytes);
         expect(items % vec, what).toBe(0);
         expect(vec * input.itemsize, what).toBeLessThanOrEqual(16);
       }
@@ -209,12 +214,12 @@ describe("scan errors before the stream", () => {
 /** The tile kernel's arithmetic for one tile, as the source writes it: each thread's runs, warp scans, warps' totals. */
 function scanTile(values: readonly number[], tile: number, n: number, items: number, vec: number, exclusive: boolean): { local: Map<number, number>; total: number } {
   const K = items / vec;
-  const warps = SCAN_BLOCK / 32;
+  const warps = TILE_BLOCK / 32;
   const local = new Map<number, number>();
   const warpTotals: number[] = [];
   const perWarp: { idx: number; pre: number; inc: number[] }[][] = [];
   for (let w = 0; w < warps; w++) {
-    const warpBase = tile * SCAN_BLOCK * items + w * 32 * items;
+    const warpBase = tile * TILE_BLOCK * items + w * 32 * items;
     const v: number[][][] = []; // [lane][k][j] inclusive within the run
     for (let lane = 0; lane < 32; lane++) {
       v.push([]);

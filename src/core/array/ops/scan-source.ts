@@ -25,7 +25,7 @@ import { headersFor } from "../../kernels/params.ts";
 /** The scans: a running sum and a running product. */
 export type ScanOp = "sum" | "prod";
 
-/** Threads per block of every scan kernel. */
+/** Threads per block of the line kernels (`_rows`, `_lines`); the tile kernel's are `scanTuning.tileBlock`. */
 export const SCAN_BLOCK = 256;
 
 /** The most axes besides the scanned one that a line scan walks (after merging). */
@@ -35,36 +35,44 @@ export const SCAN_MAX_DIMS = 8;
 export const SCAN_LINES_BYTES = 3 * SCAN_MAX_DIMS * 8 + 4 * 8;
 
 /**
- * The bytes of shared memory a tile kernel keeps its scanned tile in while it looks back (SCAN_BLOCK × items
- * accumulators). Static shared memory stops at 48 KiB, and a smaller stash leaves room for more blocks per
- * multiprocessor.
- */
-export const SCAN_STASH_BYTES = 32 * 1024;
-
-/**
- * Elements per thread of the tile kernel, and per load (`vec`, 16 bytes where the stash allows): a tile is
- * SCAN_BLOCK × items elements (32 KiB of 4-byte input). Large tiles keep the look-back cheap: a tile's look-back
+ * Elements per thread of the tile kernel, and per load (`vec`, 16 bytes where the stash allows), its threads per
+ * block and the bytes of its shared-memory stash (the tile's accumulators while warp 0 looks back): a tile is
+ * `block` × `items` elements (32 KiB of 4-byte input). Large tiles keep the look-back cheap: a tile's look-back
  * walks back 32 tiles per round trip to L2, so the tiles a second must stay well below 32 per L2 latency at full
- * memory bandwidth. The tile's accumulators (`accumulate`) must fit SCAN_STASH_BYTES, which caps the items of
- * narrow inputs scanned in wide accumulators (int8 into int64: 16 items; into complex128: 8, loaded 8 bytes at a time).
+ * memory bandwidth. The tile's accumulators must fit `scanTuning.stashBytes`, which caps the items of narrow inputs
+ * scanned in wide accumulators (int8 into int64: 16 items; into complex128: 8, loaded 8 bytes at a time).
  */
-export function scanTileShape(input: DType, accumulate: DType): { items: number; vec: number; tile: number } {
+export function scanTileShape(input: DType, accumulate: DType): { items: number; vec: number; tile: number; block: number; stashBytes: number } {
   const size = input.itemsize;
-  const fit = Math.max(1, Math.floor(SCAN_STASH_BYTES / (SCAN_BLOCK * accumulate.itemsize)));
+  const block = scanTuning.tileBlock;
+  const fit = Math.max(1, Math.floor(scanTuning.stashBytes / (block * accumulate.itemsize)));
   const vec = Math.max(1, Math.min(16 / size, fit));
   const items = Math.max(vec, Math.min(scanTuning.maxItems, scanTuning.threadBytes / size, fit));
-  return { items, vec, tile: SCAN_BLOCK * items };
+  return { items, vec, tile: block * items, block, stashBytes: block * items * accumulate.itemsize };
 }
 
 /**
- * @internal The tile kernel's share per thread: `threadBytes` of input, at most `maxItems` elements (a multiple of
- * the 16-byte load, at least one load); `minBlocks`, the blocks per multiprocessor its registers are kept for
- * (`__launch_bounds__`' second argument). Kernels are compiled per shape, so a change takes effect on the next scan.
+ * @internal The tile kernel's shape: `tileBlock` threads per block, each `threadBytes` of input, at most `maxItems`
+ * elements (a multiple of the 16-byte load, at least one load), the accumulators at most `stashBytes` of shared memory
+ * per block; `minBlocks`, the blocks per multiprocessor its registers are kept for (`__launch_bounds__`' second
+ * argument); `streaming`, loads and stores that stream past L1 and L2 (`.cs`) where they are 16 bytes. Kernels are
+ * compiled per shape, so a change takes effect on the next scan.
  * Measured on an H100 (bench/results/2026-12-06-h100-array-ops.md, run 6), cumsum of 2^28 float32 in GB/s, three
  * rounds: tiles in registers (63 registers, 4 blocks) 2,106 / 2,166 / 2,203; in shared memory at 5 blocks 2,195 /
- * 2,324 / 2,353, at 4 blocks 2,344; at 6 blocks 1,943; 16 items at 8 blocks 2,244 / 2,264.
+ * 2,324 / 2,353, at 4 blocks 2,344; at 6 blocks 1,943; 16 items at 8 blocks 2,244 / 2,264. A later run (copy 3,053),
+ * threads × items at blocks per multiprocessor, without / with streaming: 256 × 32 at 5: 2,415 / 2,538 (2,536 again),
+ * at 4: 2,405 / 2,473, at 6: 2,005; 512 × 32 at 2: 2,486 / 2,511, at 3: 2,008 / 2,291; 512 × 16 at 4: 2,400 / 2,463;
+ * 1024 × 16 at 2: 2,468 / 2,509; 1024 × 32 at 1 (128 KiB stash): 2,554 with streaming; 128 × 32 at 10: 2,383 / 2,498;
+ * 256 × 64 at 3: 2,163. Every shape lands within 4% of the others once streaming: the tile's shape is not what
+ * holds the scan below the copy.
  */
-export const scanTuning = { threadBytes: 128, maxItems: 32, minBlocks: 5 };
+export const scanTuning = { tileBlock: 256, threadBytes: 128, maxItems: 32, minBlocks: 5, stashBytes: 32 * 1024, streaming: true };
+
+/** The tile kernel's compile-time shape as a cache key: what scanSource reads from {@link scanTuning}. */
+export function scanTuningKey(input: DType, accumulate: DType): string {
+  const { items, block } = scanTileShape(input, accumulate);
+  return `${block}|${items}|${scanTuning.minBlocks}|${scanTuning.streaming ? 1 : 0}`;
+}
 
 /** The alignment (bytes) of the output's packs in the tile kernel: a pack is `vec` output elements, at most 16 bytes. */
 export function scanOutputAlign(input: DType, accumulate: DType, output: DType): number {
@@ -107,7 +115,7 @@ export function scanKernelName(op: ScanOp, input: DType, accumulate: DType, out:
  */
 export function scanSource(op: ScanOp, input: DType, accumulate: DType, out: DType, exclusive: boolean): string {
   const name = scanKernelName(op, input, accumulate, out, exclusive);
-  const { items, vec } = scanTileShape(input, accumulate);
+  const { items, vec, block } = scanTileShape(input, accumulate);
   const outAlign = scanOutputAlign(input, accumulate, out);
   const k = items / vec;
   const D = SCAN_MAX_DIMS;
@@ -121,8 +129,10 @@ export function scanSource(op: ScanOp, input: DType, accumulate: DType, out: DTy
     `#define CT_ITEMS ${items}`,
     `#define CT_VEC ${vec}`,
     `#define CT_K ${k}`,
-    "#define CT_WARPS (CT_BLOCK / 32)",
-    "#define CT_TILE (CT_BLOCK * CT_ITEMS)",
+    `#define CT_TBLOCK ${block}`,
+    "#define CT_WARPS (CT_TBLOCK / 32)",
+    "#define CT_TILE (CT_TBLOCK * CT_ITEMS)",
+    `#define CT_STREAMING ${scanTuning.streaming ? 1 : 0}`,
     `#define CT_EXCLUSIVE ${exclusive ? 1 : 0}`,
     `#define CT_MIN_BLOCKS ${scanTuning.minBlocks}`,
     "#define CT_FULL 0xffffffffu",
@@ -187,15 +197,25 @@ export function scanSource(op: ScanOp, input: DType, accumulate: DType, out: DTy
     `struct __align__(${vec * input.itemsize}) ct_in_pack { TI e[CT_VEC]; };`,
     "struct __align__(16) ct_acc_pack { TA e[CT_VEC]; };",
     `struct __align__(${outAlign}) ct_out_pack { TO e[CT_VEC]; };`,
+    "// Packs of exactly 16 bytes may stream past the caches (CT_STREAMING): the data is touched once.",
+    "template <typename P> __device__ __forceinline__ P ct_load_pack(const P* p) {",
+    "  if (CT_STREAMING && sizeof(P) == 16 && alignof(P) == 16) { P r; *reinterpret_cast<uint4*>(&r) = __ldcs(reinterpret_cast<const uint4*>(p)); return r; }",
+    "  return *p;",
+    "}",
+    "template <typename P> __device__ __forceinline__ void ct_store_pack(P* p, const P& v) {",
+    "  if (CT_STREAMING && sizeof(P) == 16 && alignof(P) == 16) __stcs(reinterpret_cast<uint4*>(p), *reinterpret_cast<const uint4*>(&v));",
+    "  else *p = v;",
+    "}",
     "",
     "// One tile per block, tiles in the order blocks start (an atomic counter): every predecessor is running or done.",
-    `extern "C" __global__ void __launch_bounds__(CT_BLOCK, CT_MIN_BLOCKS) ${name}_tiles(const TI* __restrict__ in, TO* __restrict__ out, unsigned long long n, unsigned int* counter, int* flags, TA* aggregates, TA* inclusives, int aligned) {`,
+    `extern "C" __global__ void __launch_bounds__(CT_TBLOCK, CT_MIN_BLOCKS) ${name}_tiles(const TI* __restrict__ in, TO* __restrict__ out, unsigned long long n, unsigned int* counter, int* flags, TA* aggregates, TA* inclusives, int aligned) {`,
     "  __shared__ unsigned int s_tile;",
     "  // Raw shared storage: TA may have a constructor (complex), which __shared__ variables may not.",
     "  __shared__ __align__(16) unsigned char s_raw[(CT_WARPS + 1) * sizeof(TA)];",
     "  TA* s_warp = reinterpret_cast<TA*>(s_raw);",
-    "  // The tile's scanned runs wait here, not in registers, while warp 0 looks back: more blocks fit a multiprocessor.",
-    "  __shared__ __align__(16) unsigned char s_stash_raw[CT_TILE * sizeof(TA)];",
+    "  // The tile's scanned runs wait here (dynamic shared memory, CT_TILE accumulators), not in registers, while warp 0",
+    "  // looks back: more blocks fit a multiprocessor.",
+    "  extern __shared__ __align__(16) unsigned char s_stash_raw[];",
     "  ct_acc_pack* s_stash = reinterpret_cast<ct_acc_pack*>(s_stash_raw) + (threadIdx.x >> 5) * (32 * CT_K);",
     "  TA& s_prefix = s_warp[CT_WARPS];",
     "  const int lane = threadIdx.x & 31;",
@@ -211,7 +231,7 @@ export function scanSource(op: ScanOp, input: DType, accumulate: DType, out: DTy
     "    const ct_in_pack* p = reinterpret_cast<const ct_in_pack*>(in + warpBase);",
     "    ct_in_pack raw[CT_K];",
     "#pragma unroll",
-    "    for (int k = 0; k < CT_K; ++k) raw[k] = p[k * 32 + lane];",
+    "    for (int k = 0; k < CT_K; ++k) raw[k] = ct_load_pack(p + k * 32 + lane);",
     "#pragma unroll",
     "    for (int k = 0; k < CT_K; ++k)",
     "#pragma unroll",
@@ -333,7 +353,7 @@ export function scanSource(op: ScanOp, input: DType, accumulate: DType, out: DTy
     "      ct_out_pack o;",
     "#pragma unroll",
     "      for (int j = 0; j < CT_VEC; ++j) o.e[j] = ct_out(CT_EXCLUSIVE ? (j == 0 ? pre : ct_op(pre, v[k][j - 1])) : ct_op(pre, v[k][j]));",
-    "      q[k * 32 + lane] = o;",
+    "      ct_store_pack(q + k * 32 + lane, o);",
     "    }",
     "  } else {",
     "#pragma unroll",

@@ -43,7 +43,7 @@ import {
   scanOutputAlign,
   scanSource,
   scanTileShape,
-  scanTuning,
+  scanTuningKey,
   type ScanOp,
 } from "./scan-source.ts";
 
@@ -62,7 +62,7 @@ interface ScanKernels {
 const kernels = new Map<string, ScanKernels>();
 
 function kernelsFor(device: Device, op: ScanOp, input: DType, accumulate: DType, out: DType, exclusive: boolean): ScanKernels {
-  const key = `${device.id}|${op}|${input.name}|${accumulate.name}|${out.name}|${exclusive ? 1 : 0}|${scanTileShape(input, accumulate).items}|${scanTuning.minBlocks}`;
+  const key = `${device.id}|${op}|${input.name}|${accumulate.name}|${out.name}|${exclusive ? 1 : 0}|${scanTuningKey(input, accumulate)}`;
   let k = kernels.get(key);
   if (k === undefined || k.tiles.isClosed) {
     const name = scanKernelName(op, input, accumulate, out, exclusive);
@@ -186,7 +186,7 @@ function runScan(stream: Stream, plan: ScanPlan, op: ScanOp, input: DType, accum
   if (plan.kind === "empty") return;
   const k = kernelsFor(stream.device, op, input, accumulate, out, exclusive);
   if (plan.kind === "tiles") {
-    const { tile, vec } = scanTileShape(input, accumulate);
+    const { tile, vec, block, stashBytes } = scanTileShape(input, accumulate);
     const tiles = Math.ceil(plan.len / tile);
     const layout = scanScratchLayout(tiles, accumulate);
     const scratch = DeviceArray.empty([layout.bytes], dtypes.uint8, { stream });
@@ -199,7 +199,7 @@ function runScan(stream: Stream, plan: ScanPlan, op: ScanOp, input: DType, accum
         const to = dst + BigInt(oo * out.itemsize);
         const aligned = from % inAlign === 0n && to % BigInt(outAlign) === 0n ? 1 : 0;
         driver.cuMemsetD32Async(base as CUdeviceptr, 0, layout.zeroWords, stream.handle);
-        launch(stream, configFor(tiles, SCAN_BLOCK), k.tiles, [
+        launch(stream, configFor(tiles, block, stashBytes), k.tiles, [
           from,
           to,
           u64(plan.len),
