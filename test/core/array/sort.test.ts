@@ -18,7 +18,7 @@ import {
   UNIQUE_ITEMS,
   UNIQUE_SCAN_BLOCK,
   SORT_KERNELS,
-  SORT_WARPS,
+  SORT_PAIR_BLOCK,
   itemsPerThread,
   onesweepSharedBytes,
   onesweepVariant,
@@ -448,7 +448,7 @@ describe("sort plan", () => {
   it("counts passes, tiles and rows", () => {
     const f32 = sortKeyType(dtypes.float32);
     const p = sortPlan(f32, 2 ** 28, 2 ** 28, false);
-    expect([p.keyPasses, p.rowPasses, p.passes, p.pairs, p.itemsPerThread, p.tile, p.tiles, p.wideLookback]).toEqual([4, 0, 4, false, 19, 7296, Math.ceil(2 ** 28 / 7296), false]);
+    expect([p.keyPasses, p.rowPasses, p.passes, p.pairs, p.itemsPerThread, p.tile, p.tiles, p.wideLookback]).toEqual([4, 0, 4, false, 24, 6144, Math.ceil(2 ** 28 / 6144), false]);
     const q = sortPlan(f32, 37_000, 37, false);
     expect([q.rows, q.rowPasses, q.passes, q.pairs, q.itemsPerThread]).toEqual([1000, 2, 6, true, 16]);
     const r = sortPlan(sortKeyType(dtypes.complex128), 1000, 1000, true);
@@ -482,10 +482,13 @@ describe("sort plan", () => {
   });
 
   it("gives each onesweep block the shared memory the kernel lays out, within an H100's 227 KiB", () => {
-    expect(onesweepSharedBytes(4, false)).toBe(7296 * 4 + 2048 + SORT_WARPS * 1024 + 128 + 16);
-    expect(onesweepSharedBytes(4, true)).toBe(6144 * 4 + 6144 * 8 + 2048 + SORT_WARPS * 1024 + 128 + 16);
+    // Keys alone: 256 threads × 24 keys, 8 warp histograms; with indices: 384 × 16 keys and indices, 12 histograms.
+    expect(onesweepSharedBytes(4, false)).toBe(6144 * 4 + 2048 + 8 * 1024 + 128 + 16);
+    expect(onesweepSharedBytes(4, true)).toBe(6144 * 4 + 6144 * 8 + 2048 + 12 * 1024 + 128 + 16);
     for (const b of [1, 2, 4, 8, 16]) for (const pairs of [false, true]) expect(onesweepSharedBytes(b, pairs)).toBeLessThanOrEqual(227 * 1024);
-    expect(SORT_BLOCK).toBeGreaterThanOrEqual(RADIX); // one thread per digit
+    // One thread per digit.
+    expect(SORT_BLOCK).toBeGreaterThanOrEqual(RADIX);
+    expect(SORT_PAIR_BLOCK).toBeGreaterThanOrEqual(RADIX);
   });
 });
 
@@ -519,9 +522,9 @@ describe("sort source", () => {
         expect(src).toContain(` ${kernel}(`);
       }
       expect(src).toContain(`#define KEY_PASSES ${k.keyPasses}\n`);
-      expect(src).toContain(`onesweep<${itemsPerThread(k.keyBytes, false)}, false, false, unsigned int>`);
-      expect(src).toContain(`onesweep<${itemsPerThread(k.keyBytes, true)}, true, false, u64>`);
-      expect(src).toContain(`onesweep<${itemsPerThread(k.keyBytes, true)}, true, true, u64>`);
+      expect(src).toContain(`onesweep<${SORT_BLOCK}, ${itemsPerThread(k.keyBytes, false)}, false, false, unsigned int>`);
+      expect(src).toContain(`onesweep<${SORT_PAIR_BLOCK}, ${itemsPerThread(k.keyBytes, true)}, true, false, u64>`);
+      expect(src).toContain(`onesweep<${SORT_PAIR_BLOCK}, ${itemsPerThread(k.keyBytes, true)}, true, true, u64>`);
       expect(src).not.toMatch(/undefined|[(, ]NaN[),;]|\[object/);
       let depth = 0;
       for (const ch of src) {
@@ -569,8 +572,8 @@ describe("onesweep simulation", () => {
     { what: "argsort of many duplicates (stability)", n: 2500, bits: 16, row: 2500, pairs: true, block: 64, items: 5, distinct: 7 },
     { what: "rows of 37 (key passes, then row passes)", n: 37 * 60, bits: 16, row: 37, pairs: true, block: 32, items: 4, distinct: 50 },
     { what: "rows of 300 over 300 rows (two row digits)", n: 300 * 300, bits: 8, row: 300, pairs: true, block: 128, items: 7 },
-    { what: "the real tile (384 × 19) with a partial last tile", n: 7296 * 2 + 17, bits: 32, row: 7296 * 2 + 17, pairs: false, block: SORT_BLOCK, items: 19 },
-    { what: "the real pairs tile (384 × 10), 64-bit keys", n: 3840 + 1, bits: 64, row: 3840 + 1, pairs: true, block: SORT_BLOCK, items: 10, distinct: 1000 },
+    { what: "the real tile (256 × 24) with a partial last tile", n: 6144 * 2 + 17, bits: 32, row: 6144 * 2 + 17, pairs: false, block: SORT_BLOCK, items: 24 },
+    { what: "the real pairs tile (384 × 10), 64-bit keys", n: 3840 + 1, bits: 64, row: 3840 + 1, pairs: true, block: SORT_PAIR_BLOCK, items: 10, distinct: 1000 },
     { what: "one element", n: 1, bits: 32, row: 1, pairs: true, block: 64, items: 2 },
   ];
   for (const c of cases) {

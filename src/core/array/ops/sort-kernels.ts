@@ -21,10 +21,10 @@ import type { DType, DTypeName } from "../dtype.ts";
 export const RADIX_BITS = 8;
 /** Bins per digit. */
 export const RADIX = 1 << RADIX_BITS;
-/** Threads per block of the onesweep kernels. */
-export const SORT_BLOCK = 384;
-/** Warps per block of the onesweep kernels. */
-export const SORT_WARPS = SORT_BLOCK / 32;
+/** Threads per block of the onesweep kernels that sort keys alone (`sortTuning.keyBlock`'s default). */
+export const SORT_BLOCK = 256;
+/** Threads per block of the onesweep kernels whose keys carry indices (`sortTuning.pairBlock`'s default). */
+export const SORT_PAIR_BLOCK = 384;
 /** Threads per block of the histogram and scan kernels. */
 export const HISTOGRAM_BLOCK = 256;
 /** Keys each thread of the histogram kernel loads at once. */
@@ -88,28 +88,45 @@ export function sortKeyType(dtype: DType): SortKeyType {
   return INFINITY_BITS[name] !== undefined ? { ...base, infinityBits: INFINITY_BITS[name] } : base;
 }
 
+/** Threads per block of a onesweep kernel, without or with travelling indices (`pairs`). */
+export function onesweepBlock(pairs: boolean): number {
+  return pairs ? sortTuning.pairBlock : sortTuning.keyBlock;
+}
+
 /** Items per thread of a onesweep tile (more for narrow keys, fewer when int64 indices travel too). */
 export function itemsPerThread(keyBytes: number, pairs: boolean): number {
-  if (!pairs) return keyBytes <= 4 ? sortTuning.keyItems : keyBytes <= 8 ? 12 : 8;
+  if (!pairs) return keyBytes <= 4 ? sortTuning.keyItems : keyBytes <= 8 ? sortTuning.wideKeyItems : 12;
   return keyBytes <= 4 ? sortTuning.pairItems : keyBytes <= 8 ? 10 : 8;
 }
 
 /**
  * @internal The onesweep kernels' tuning (kernels compile per value): `keyItems` and `pairItems`, the items per thread
- * of a tile of keys of up to 4 bytes without and with int64 indices; `minBlocks`, the blocks per multiprocessor the
- * compiler keeps the keys-only kernels' registers for (`__launch_bounds__`' second argument; 1 leaves it free).
- * Measured on an H100 (bench/results/2026-12-06-h100-array-ops.md), sorts of 2^28 uint32 / float32 keys at 2 blocks:
- * 17 items 7.41 / 7.42 ms, 18 items 7.43 / 7.22, 19 items 7.12 / 7.07, 20 items 7.83 / 7.82, 23 items 7.54 / 7.59;
- * argsort of 2^28 float32: 12 items 16.06 ms, 16 items 15.16, 20 items 22.65.
+ * of a tile of keys of up to 4 bytes without and with int64 indices; `wideKeyItems`, of 8-byte keys alone (18 keeps
+ * the 4,608-key tile that 12 items gave at 384 threads; 16-byte keys alone take 12, 3,072 keys); `minBlocks`, the blocks per multiprocessor the
+ * compiler keeps the keys-only kernels' registers for (`__launch_bounds__`' second argument; 1 leaves it free);
+ * `keyBlock` and `pairBlock`, threads per onesweep block without and with indices (multiples of 32, at least RADIX: a
+ * thread per digit).
+ * Measured on an H100, sorts of 2^28 uint32 / float32 keys (median of 11, ms), 2 blocks unless said: at 384 threads,
+ * 17 items 7.41 / 7.42, 18 items 7.43 / 7.22, 19 items 7.12 / 7.07 (7.20 / 7.15 in a later run, 7.13 / 7.17 at 1
+ * block), 20 items 7.83 / 7.82, 23 items 7.54 / 7.59; at 256 threads (same later run), 21 items 7.15 / 7.12,
+ * 22 items 6.95 / 6.88, 23 items 6.96 / 6.87 (7.00 / 6.95 at 3 blocks), 24 items 6.83 / 6.73, 25 items 6.85 / 6.70,
+ * 27 items 6.96 / 7.02; at 512 threads, 14 and 15 items 7.9 to 8.1; cupy.sort in the same run 6.86 / 7.07.
+ * Argsort of 2^28 float32 at 384 threads: 12 items 16.06 ms, 16 items 15.16, 20 items 22.65.
  */
-export const sortTuning = { keyItems: 19, pairItems: 16, minBlocks: 2 };
+export const sortTuning = { keyItems: 24, wideKeyItems: 18, pairItems: 16, minBlocks: 2, keyBlock: SORT_BLOCK, pairBlock: SORT_PAIR_BLOCK };
+
+/** The onesweep kernels' compile-time tuning as a cache key. */
+export function sortTuningKey(): string {
+  return `${sortTuning.keyItems}|${sortTuning.wideKeyItems}|${sortTuning.pairItems}|${sortTuning.minBlocks}|${sortTuning.keyBlock}|${sortTuning.pairBlock}`;
+}
 
 /** Dynamic shared memory of a onesweep block (the kernel lays it out the same way; see the `onesweep` template in `sortSource`). */
 export function onesweepSharedBytes(keyBytes: number, pairs: boolean): number {
-  const tile = SORT_BLOCK * itemsPerThread(keyBytes, pairs);
+  const block = onesweepBlock(pairs);
+  const tile = block * itemsPerThread(keyBytes, pairs);
   const keys = Math.ceil((tile * keyBytes) / 16) * 16;
   const values = pairs ? tile * 8 : 0;
-  return keys + values + RADIX * 8 + SORT_WARPS * RADIX * 4 + 32 * 4 + 16;
+  return keys + values + RADIX * 8 + (block / 32) * RADIX * 4 + 32 * 4 + 16;
 }
 
 /** Bytes needed to tell `rows` rows apart, in digits. */
@@ -159,7 +176,7 @@ export function sortPlan(key: SortKeyType, n: number, rowLength: number, argsort
   if (rowPasses > MAX_ROW_PASSES) throw new RangeError(`sort: ${rows} rows are more than the ${RADIX ** MAX_ROW_PASSES} a sort handles`);
   const pairs = argsort || rows > 1;
   const items = itemsPerThread(key.keyBytes, pairs);
-  const tile = SORT_BLOCK * items;
+  const tile = onesweepBlock(pairs) * items;
   const tiles = Math.ceil(n / tile);
   const passes = key.keyPasses + rowPasses;
   const wideLookback = n > NARROW_LOOKBACK_LIMIT;
@@ -176,7 +193,7 @@ export function sortPlan(key: SortKeyType, n: number, rowLength: number, argsort
     rowPasses,
     passes,
     pairs,
-    block: SORT_BLOCK,
+    block: onesweepBlock(pairs),
     itemsPerThread: items,
     tile,
     tiles,
@@ -344,8 +361,6 @@ export function sortSource(k: SortKeyType, variants: readonly OnesweepVariant[] 
     `#define RADIX ${RADIX}`,
     `#define KEY_PASSES ${k.keyPasses}`,
     `#define MAX_ROW_PASSES ${MAX_ROW_PASSES}`,
-    `#define BLOCK ${SORT_BLOCK}`,
-    `#define WARPS ${SORT_WARPS}`,
     `#define HIST_BLOCK ${HISTOGRAM_BLOCK}`,
     `#define HIST_ITEMS ${HISTOGRAM_ITEMS}`,
     `#define F_FIRST ${PassFlag.FIRST}`,
@@ -427,10 +442,11 @@ export function sortSource(k: SortKeyType, variants: readonly OnesweepVariant[] 
     "// tiles are looked back over (decoupled look-back); and the keys go out to their places. OFF, the type of a",
     "// position, is 32-bit where the look-back entries are (fewer than 2^30 elements). ROWS: several rows, whose index",
     "// digits (from the travelling index, a division) are sorted after the key's.",
-    "template <int IPT, bool VALS, bool ROWS, typename LB>",
+    "template <int BLOCK, int IPT, bool VALS, bool ROWS, typename LB>",
     "__device__ __forceinline__ void onesweep(const K* __restrict__ keysIn, K* __restrict__ keysOut, const u64* __restrict__ valsIn, u64* __restrict__ valsOut,",
     "                                         u64 n, u64 rowLen, int pass, int flags, const u64* __restrict__ digitStart, LB* lookback, unsigned int* tileCounter) {",
     "  typedef LB OFF;",
+    "  constexpr int WARPS = BLOCK / 32;",
     "  constexpr unsigned int TILE = BLOCK * IPT;",
     "  constexpr unsigned int WARP_ITEMS = 32 * IPT;",
     "  constexpr unsigned int KEYS_BYTES = (TILE * (unsigned int)sizeof(K) + 15u) & ~15u;",
@@ -666,9 +682,10 @@ export function sortSource(k: SortKeyType, variants: readonly OnesweepVariant[] 
   );
   for (const { pairs, wide, rows } of variants) {
     const items = itemsPerThread(k.keyBytes, pairs);
+    const block = onesweepBlock(pairs);
     lines.push(
-      `extern "C" __global__ void __launch_bounds__(BLOCK, ${pairs ? 1 : sortTuning.minBlocks}) ${SORT_KERNELS.onesweep(pairs, wide, rows)}(const K* keysIn, K* keysOut, const u64* valsIn, u64* valsOut, u64 n, u64 rowLen, int pass, int flags, const u64* digitStart, ${wide ? "u64" : "unsigned int"}* lookback, unsigned int* tileCounter) {`,
-      `  onesweep<${items}, ${pairs}, ${rows}, ${wide ? "u64" : "unsigned int"}>(keysIn, keysOut, valsIn, valsOut, n, rowLen, pass, flags, digitStart, lookback, tileCounter);`,
+      `extern "C" __global__ void __launch_bounds__(${block}, ${pairs ? 1 : sortTuning.minBlocks}) ${SORT_KERNELS.onesweep(pairs, wide, rows)}(const K* keysIn, K* keysOut, const u64* valsIn, u64* valsOut, u64 n, u64 rowLen, int pass, int flags, const u64* digitStart, ${wide ? "u64" : "unsigned int"}* lookback, unsigned int* tileCounter) {`,
+      `  onesweep<${block}, ${items}, ${pairs}, ${rows}, ${wide ? "u64" : "unsigned int"}>(keysIn, keysOut, valsIn, valsOut, n, rowLen, pass, flags, digitStart, lookback, tileCounter);`,
       "}",
     );
   }

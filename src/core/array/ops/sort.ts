@@ -30,7 +30,7 @@ import { i32, u32 } from "../../launch/scalars.ts";
 import type { Stream } from "../../stream.ts";
 import { compileKernels, configFor } from "../../kernels/compile.ts";
 import { diff } from "./differences.ts";
-import { HISTOGRAM_BLOCK, HISTOGRAM_ITEMS, PassFlag, RADIX, SORT_KERNELS, UNIQUE_BLOCK, UNIQUE_CHUNK, UNIQUE_SCAN_BLOCK, onesweepVariant, passTarget, sortKeyType, sortPlan, sortSource, sortTuning, type OnesweepVariant, type SortPlan } from "./sort-kernels.ts";
+import { HISTOGRAM_BLOCK, HISTOGRAM_ITEMS, PassFlag, RADIX, SORT_KERNELS, UNIQUE_BLOCK, UNIQUE_CHUNK, UNIQUE_SCAN_BLOCK, onesweepVariant, passTarget, sortKeyType, sortPlan, sortSource, sortTuningKey, type OnesweepVariant, type SortPlan } from "./sort-kernels.ts";
 
 export type { SortOptions } from "../options.ts";
 
@@ -50,7 +50,7 @@ const modules = new Map<string, SortModule>();
 /** The sort kernels for `dtype` on `device`, with the onesweep kernel of `variant`, compiled at first use. */
 function sortModule(device: Device, dtype: DType, variant: OnesweepVariant | undefined): SortModule {
   const name = variant === undefined ? "base" : SORT_KERNELS.onesweep(variant.pairs, variant.wide, variant.rows);
-  const key = `${device.id}|${dtype.name}|${name}|${sortTuning.keyItems}|${sortTuning.pairItems}|${sortTuning.minBlocks}`;
+  const key = `${device.id}|${dtype.name}|${name}|${sortTuningKey()}`;
   let m = modules.get(key);
   if (m === undefined || m.histogram.isClosed) {
     const names: string[] = [SORT_KERNELS.histogram, SORT_KERNELS.scan, SORT_KERNELS.uniqueCount, SORT_KERNELS.uniqueScan, SORT_KERNELS.uniqueWrite, SORT_KERNELS.uniqueRuns];
