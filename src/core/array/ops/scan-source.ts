@@ -64,7 +64,8 @@ export function scanTileShape(input: DType, accumulate: DType): { items: number;
  * at 4: 2,405 / 2,473, at 6: 2,005; 512 × 32 at 2: 2,486 / 2,511, at 3: 2,008 / 2,291; 512 × 16 at 4: 2,400 / 2,463;
  * 1024 × 16 at 2: 2,468 / 2,509; 1024 × 32 at 1 (128 KiB stash): 2,554 with streaming; 128 × 32 at 10: 2,383 / 2,498;
  * 256 × 64 at 3: 2,163. Every shape lands within 4% of the others once streaming: the tile's shape is not what
- * holds the scan below the copy.
+ * holds the scan below the copy. A persistent grid (each block taking its next tile and loading it during the
+ * current one's look-back) ran at 1,373 to 1,478 against 2,501 in the same call.
  */
 export const scanTuning = { tileBlock: 256, threadBytes: 128, maxItems: 32, minBlocks: 5, stashBytes: 32 * 1024, streaming: true };
 
