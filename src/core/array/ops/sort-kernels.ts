@@ -102,16 +102,17 @@ export function itemsPerThread(keyBytes: number, pairs: boolean): number {
 /**
  * @internal The onesweep kernels' tuning (kernels compile per value): `keyItems` and `pairItems`, the items per thread
  * of a tile of keys of up to 4 bytes without and with int64 indices; `wideKeyItems`, of 8-byte keys alone (18 keeps
- * the 4,608-key tile that 12 items gave at 384 threads; 16-byte keys alone take 12, 3,072 keys); `minBlocks`, the blocks per multiprocessor the
- * compiler keeps the keys-only kernels' registers for (`__launch_bounds__`' second argument; 1 leaves it free);
- * `keyBlock` and `pairBlock`, threads per onesweep block without and with indices (multiples of 32, at least RADIX: a
- * thread per digit).
+ * the 4,608-key tile that 12 items gave at 384 threads; 16-byte keys alone take 12, 3,072 keys); `minBlocks`, the
+ * blocks per multiprocessor the compiler keeps the keys-only kernels' registers for (`__launch_bounds__`' second
+ * argument; 1 leaves it free); `keyBlock` and `pairBlock`, threads per onesweep block without and with indices
+ * (multiples of 32, at least RADIX: a thread per digit).
  * Measured on an H100, sorts of 2^28 uint32 / float32 keys (median of 11, ms), 2 blocks unless said: at 384 threads,
  * 17 items 7.41 / 7.42, 18 items 7.43 / 7.22, 19 items 7.12 / 7.07 (7.20 / 7.15 in a later run, 7.13 / 7.17 at 1
  * block), 20 items 7.83 / 7.82, 23 items 7.54 / 7.59; at 256 threads (same later run), 21 items 7.15 / 7.12,
  * 22 items 6.95 / 6.88, 23 items 6.96 / 6.87 (7.00 / 6.95 at 3 blocks), 24 items 6.83 / 6.73, 25 items 6.85 / 6.70,
  * 27 items 6.96 / 7.02; at 512 threads, 14 and 15 items 7.9 to 8.1; cupy.sort in the same run 6.86 / 7.07.
- * Argsort of 2^28 float32 at 384 threads: 12 items 16.06 ms, 16 items 15.16, 20 items 22.65.
+ * Argsort of 2^28 float32 at 384 threads: 12 items 16.06 ms, 16 items 15.16, 20 items 22.65. Float64 keys alone,
+ * 2^27: 256 × 18 8.85 and 8.77 ms, 384 × 12 9.20.
  */
 export const sortTuning = { keyItems: 24, wideKeyItems: 18, pairItems: 16, minBlocks: 2, keyBlock: SORT_BLOCK, pairBlock: SORT_PAIR_BLOCK };
 
