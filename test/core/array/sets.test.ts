@@ -70,14 +70,17 @@ describe("isin's kernel", () => {
     expect(isinKernel(dtypes.int32, dtypes.float32, dtypes.float64, false)).toBe(k);
   });
 
-  it("orders complex numbers as the sort does: real part, then imaginary part, NaN last in each", () => {
+  it("orders complex numbers as the sort does: NumPy's classes R + Rj, R + nanj, nan + Rj, nan + nanj, each by value", () => {
     const c = searchPreamble(dtypes.complex64, dtypes.complex128, "left");
-    expect(c).toContain("bool _ct_part_before(const double x, const double y) { return x < y || (y != y && x == x); }");
-    expect(c).toContain("bool _ct_part_same(const double x, const double y) { return x == y || (x != x && y != y); }");
-    expect(c).toContain("_ct_part_before(x.real(), y.real()) || (_ct_part_same(x.real(), y.real()) && _ct_part_before(x.imag(), y.imag()))");
+    expect(c).toContain("int _ct_class(const cuda::std::complex<double> x) { return (x.real() != x.real() ? 2 : 0) + (x.imag() != x.imag() ? 1 : 0); }");
+    expect(c).toContain("  if (cx != cy) return cx < cy;");
+    expect(c).toContain("  if (cx == 0) return x.real() < y.real() || (x.real() == y.real() && x.imag() < y.imag());");
+    expect(c).toContain("  if (cx == 1) return x.real() < y.real();");
+    expect(c).toContain("  if (cx == 2) return x.imag() < y.imag();");
+    expect(c).toContain("bool _ct_before(const cuda::std::complex<double> x, const cuda::std::complex<double> y) { return _ct_complex_before(x, y); }");
     expect(c).toContain("const cuda::std::complex<double> x = cuda::std::complex<double>(a[mid]);");
     // Real dtypes keep their comparison (no part functions).
-    expect(searchPreamble(dtypes.float32, dtypes.float32, "left")).not.toContain("_ct_part");
+    expect(searchPreamble(dtypes.float32, dtypes.float32, "left")).not.toContain("_ct_class");
   });
 });
 

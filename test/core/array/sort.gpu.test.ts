@@ -108,7 +108,10 @@ function keyAt(name: DTypeName, h: HostArray, i: number): Key {
   return h[i] as number | bigint;
 }
 
-/** NumPy's order: NaN last (NaNs equal), -0.0 equal to +0.0; complex by real, then imaginary part. */
+/**
+ * NumPy's order: NaN last (NaNs equal), -0.0 equal to +0.0; complex numbers in the classes R + Rj, R + nanj, nan + Rj,
+ * nan + nanj, each by its parts without NaN (real, then imaginary).
+ */
 function cmpNumber(a: number, b: number): number {
   const an = Number.isNaN(a);
   const bn = Number.isNaN(b);
@@ -120,14 +123,28 @@ function cmp(a: Key, b: Key): number {
   if (Array.isArray(a)) {
     const [ar, ai] = a as readonly [number, number];
     const [br, bi] = b as readonly [number, number];
-    return cmpNumber(ar, br) || cmpNumber(ai, bi);
+    const ca = nanClass(ar, ai);
+    const cb = nanClass(br, bi);
+    if (ca !== cb) return ca - cb;
+    return ca === 0 ? cmpNumber(ar, br) || cmpNumber(ai, bi) : ca === 1 ? cmpNumber(ar, br) : ca === 2 ? cmpNumber(ai, bi) : 0;
   }
   if (typeof a === "bigint") return a < (b as bigint) ? -1 : a > (b as bigint) ? 1 : 0;
   return cmpNumber(a as number, b as number);
 }
 
+/** A complex number's NumPy class: 0 no NaN part, 1 the imaginary part NaN, 2 the real part, 3 both. */
+function nanClass(re: number, im: number): number {
+  return (Number.isNaN(re) ? 2 : 0) + (Number.isNaN(im) ? 1 : 0);
+}
+
 function same(a: Key, b: Key): boolean {
   return cmp(a, b) === 0;
+}
+
+/** The same value for `unique`: equal, or (NumPy's) both complex numbers with a NaN part. */
+function sameUnique(a: Key, b: Key): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) return same(a, b) || (nanClass(a[0]!, a[1]!) > 0 && nanClass(b[0]!, b[1]!) > 0);
+  return same(a, b);
 }
 
 function keys(name: DTypeName, h: HostArray, n: number): Key[] {
@@ -222,6 +239,28 @@ describe.skipIf(!gpu.available)(`sort and argsort on a GPU${skipNote}`, () => {
     });
   }
 
+  it("complex numbers with a NaN part sort last in NumPy's classes, and unique keeps the first of them", () => {
+    // np.array([nan+nanj, complex(nan, 1), complex(1, nan), 1+2j, 1-2j, -3+5j, complex(nan, -4), 2+0j, complex(-1, nan)], np.complex64)
+    const parts = [NaN, NaN, NaN, 1, 1, NaN, 1, 2, 1, -2, -3, 5, NaN, -4, 2, 0, -1, NaN];
+    using z = DeviceArray.from(Float32Array.from(parts), { stream, dtype: "complex64" });
+    // np.sort(a) → [-3+5j, 1-2j, 1+2j, 2+0j, -1+nanj, 1+nanj, nan-4j, nan+1j, nan+nanj]
+    using s = sort(z);
+    expect(Array.from(s.toTypedArraySync() as Float32Array)).toEqual([-3, 5, 1, -2, 1, 2, 2, 0, -1, NaN, 1, NaN, NaN, -4, NaN, 1, NaN, NaN]);
+    // np.argsort(a, kind="stable") → [5, 4, 3, 7, 8, 2, 6, 1, 0]
+    using o = argsort(z);
+    expect(Array.from(o.toTypedArraySync() as BigInt64Array)).toEqual([5n, 4n, 3n, 7n, 8n, 2n, 6n, 1n, 0n]);
+    // np.unique(a, return_index=True, return_counts=True) → [-3+5j, 1-2j, 1+2j, 2+0j, -1+nanj], [5, 4, 3, 7, 8], [1, 1, 1, 1, 5]
+    using u = unique(z);
+    expect(Array.from(u.toTypedArraySync() as Float32Array)).toEqual([-3, 5, 1, -2, 1, 2, 2, 0, -1, NaN]);
+    const r = unique(z, { returnIndex: true, returnCounts: true });
+    using values = r.values;
+    using indices = r.indices;
+    using counts = r.counts;
+    expect(Array.from(values.toTypedArraySync() as Float32Array)).toEqual([-3, 5, 1, -2, 1, 2, 2, 0, -1, NaN]);
+    expect(Array.from(indices.toTypedArraySync() as BigInt64Array)).toEqual([5n, 4n, 3n, 7n, 8n]);
+    expect(Array.from(counts.toTypedArraySync() as BigInt64Array)).toEqual([1n, 1n, 1n, 1n, 5n]);
+  });
+
   it("float32: NaN last, -0.0 and +0.0 equal and kept in order by argsort", () => {
     const h = new Float32Array([3, NaN, -0, 0, -1, NaN, 0, -0, -Infinity, Infinity, 2]);
     using x = DeviceArray.from(h, { stream });
@@ -313,7 +352,7 @@ describe.skipIf(!gpu.available)(`sort and argsort on a GPU${skipNote}`, () => {
       using u = unique(x);
       expect(u.dtype.name).toBe(name);
       const want: Key[] = [];
-      for (const k of hostSorted(name, h, n)) if (want.length === 0 || !same(want[want.length - 1]!, k)) want.push(k);
+      for (const k of hostSorted(name, h, n)) if (want.length === 0 || !sameUnique(want[want.length - 1]!, k)) want.push(k);
       expect(u.shape).toEqual([want.length]);
       const got = keys(name, u.toTypedArraySync(), want.length);
       for (let i = 0; i < want.length; i++) if (!same(got[i]!, want[i]!)) throw new Error(`unique ${name}: element ${i} is ${String(got[i])}, want ${String(want[i])}`);

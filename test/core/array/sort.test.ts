@@ -74,7 +74,18 @@ function toOrdered(k: SortKeyType, x: bigint, canonZero: boolean): bigint {
     case "complex": {
       const re = x >> BigInt(W);
       const im = x & mask(W);
-      return (ordWord(re, W, infOf(k), canonZero) << BigInt(W)) | ordWord(im, W, infOf(k), canonZero);
+      const inf = infOf(k);
+      const ordInf = inf | (1n << BigInt(W - 1));
+      const nan = (w: bigint): boolean => (w & ~(1n << BigInt(W - 1)) & mask(W)) > inf;
+      // NumPy's classes: R + Rj, R + nanj, nan + Rj, nan + nanj (the real part's -0.0 always as +0.0).
+      const [hi, lo] = !nan(re) && !nan(im)
+        ? [ordWord(re, W, inf, true), ordWord(im, W, inf, canonZero)]
+        : !nan(re)
+          ? [ordInf + 1n, ordWord(re, W, inf, true)]
+          : !nan(im)
+            ? [ordInf + 2n, ordWord(im, W, inf, canonZero)]
+            : [ordInf + 3n, 0n];
+      return (hi << BigInt(W)) | lo;
     }
   }
 }
@@ -86,8 +97,14 @@ function fromOrdered(k: SortKeyType, u: bigint): bigint {
       return u ^ (1n << BigInt(W - 1));
     case "float":
       return unordWord(u, W);
-    case "complex":
-      return (unordWord(u >> BigInt(W), W) << BigInt(W)) | unordWord(u & mask(W), W);
+    case "complex": {
+      const hi = u >> BigInt(W);
+      const lo = u & mask(W);
+      const ordInf = infOf(k) | (1n << BigInt(W - 1));
+      const nanBits = unordWord(mask(W), W);
+      const [re, im] = hi <= ordInf ? [unordWord(hi, W), unordWord(lo, W)] : hi === ordInf + 1n ? [unordWord(lo, W), nanBits] : hi === ordInf + 2n ? [nanBits, unordWord(lo, W)] : [nanBits, nanBits];
+      return (re << BigInt(W)) | im;
+    }
     default:
       return u;
   }
@@ -419,14 +436,25 @@ describe("sort key types", () => {
     }
     const k = sortKeyType(dtypes.complex64);
     const c = (re: number, im: number): bigint => (floatBits("float32", re) << 32n) | floatBits("float32", im);
-    // NumPy: [R + Rj, R + nanj, nan + Rj, nan + nanj], each group by value
-    const list = [c(NaN, NaN), c(NaN, 1), c(1, NaN), c(1, 2), c(1, -2), c(-3, 5), c(NaN, -4)];
+    // NumPy: [R + Rj, R + nanj, nan + Rj, nan + nanj], each group by value:
+    // np.sort(np.array([nan+nanj, complex(nan, 1), complex(1, nan), 1+2j, 1-2j, -3+5j, complex(nan, -4), 2+0j,
+    //                   complex(-1, nan)], np.complex64))
+    // → [-3+5j, 1-2j, 1+2j, 2+0j, -1+nanj, 1+nanj, nan-4j, nan+1j, nan+nanj]
+    const list = [c(NaN, NaN), c(NaN, 1), c(1, NaN), c(1, 2), c(1, -2), c(-3, 5), c(NaN, -4), c(2, 0), c(-1, NaN)];
     const sorted = [...list].sort((a, b) => {
       const x = toOrdered(k, a, false);
       const y = toOrdered(k, b, false);
       return x < y ? -1 : x > y ? 1 : 0;
     });
-    expect(sorted.map((v) => list.indexOf(v))).toEqual([5, 4, 3, 2, 6, 1, 0]);
+    expect(sorted.map((v) => list.indexOf(v))).toEqual([5, 4, 3, 7, 8, 2, 6, 1, 0]);
+    // Back from the ordered words: the parts without NaN as they were, NaN parts as the canonical NaN.
+    const parts = (x: bigint): [number, number] => {
+      const dv = new DataView(new ArrayBuffer(8));
+      dv.setBigUint64(0, x);
+      return [dv.getFloat32(0), dv.getFloat32(4)];
+    };
+    for (const v of list) expect(parts(fromOrdered(k, toOrdered(k, v, false)))).toEqual(parts(v));
+    expect(fromOrdered(k, toOrdered(k, c(1, NaN), false)) & 0xffffffffn).toBe(0x7fffffffn);
   });
 });
 

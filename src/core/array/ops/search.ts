@@ -18,7 +18,7 @@
 import { DeviceArray, operationStream, type ArrayScalar } from "../device-array.ts";
 import { dtypes, type DType } from "../dtype.ts";
 import { DTypeError, ShapeMismatchError } from "../errors.ts";
-import { realOf, resultType } from "../promotion.ts";
+import { resultType } from "../promotion.ts";
 import type { ElementwiseOptions, SearchSide, SearchSortedOptions } from "../options.ts";
 import { provideArrayMethods, type ArrayOperand } from "../methods.ts";
 import { describeValue } from "../../../errors/describe.ts";
@@ -39,17 +39,25 @@ export interface DigitizeOptions extends ElementwiseOptions {
  * The device functions of a search (exported for tests: no GPU needed): `_ct_search(a, v, n)`, the first index of the
  * sorted `a` (of dtype `ta`, `n` elements) where `v` goes on `side`, comparing in `r`'s working type, NaN last. A
  * complex `r` (for `isin`; `searchsorted` refuses complex operands) compares as `sort` orders complex numbers: by real
- * part, then imaginary part, NaN last in each.
+ * part, then imaginary part, those with a NaN part last in NumPy's classes (R + nanj, nan + Rj, nan + nanj).
  */
 export function searchPreamble(ta: DType, r: DType, side: SearchSide): string {
   const w = workingType(r);
-  // x before y in the sorted order: NaN after everything (and equal to NaN), as the sort puts it.
-  const before = r.kind === "f" ? "x < y || (y != y && x == x)" : r.kind === "c" ? "_ct_part_before(x.real(), y.real()) || (_ct_part_same(x.real(), y.real()) && _ct_part_before(x.imag(), y.imag()))" : "x < y";
+  // x before y in the sorted order: NaN after everything (and equal to NaN), as the sort puts it; complex numbers in
+  // NumPy's classes (R + Rj, R + nanj, nan + Rj, nan + nanj), each by its parts without NaN.
+  const before = r.kind === "f" ? "x < y || (y != y && x == x)" : r.kind === "c" ? "_ct_complex_before(x, y)" : "x < y";
   const parts =
     r.kind === "c"
       ? [
-          `__device__ __forceinline__ bool _ct_part_before(const ${realOf(r).ctype} x, const ${realOf(r).ctype} y) { return x < y || (y != y && x == x); }`,
-          `__device__ __forceinline__ bool _ct_part_same(const ${realOf(r).ctype} x, const ${realOf(r).ctype} y) { return x == y || (x != x && y != y); }`,
+          `__device__ __forceinline__ int _ct_class(const ${w} x) { return (x.real() != x.real() ? 2 : 0) + (x.imag() != x.imag() ? 1 : 0); }`,
+          `__device__ __forceinline__ bool _ct_complex_before(const ${w} x, const ${w} y) {`,
+          "  const int cx = _ct_class(x), cy = _ct_class(y);",
+          "  if (cx != cy) return cx < cy;",
+          "  if (cx == 0) return x.real() < y.real() || (x.real() == y.real() && x.imag() < y.imag());",
+          "  if (cx == 1) return x.real() < y.real();",
+          "  if (cx == 2) return x.imag() < y.imag();",
+          "  return false;",
+          "}",
         ]
       : [];
   return [

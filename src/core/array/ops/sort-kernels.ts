@@ -260,15 +260,41 @@ function keyCode(k: SortKeyType): string[] {
   if (k.kind === "complex") {
     lines.push(
       "struct K { U re; U im; };",
+      "__device__ __forceinline__ bool nan_word(U x) { return (U)(x & (U)~(U)((U)1 << (WORD_BITS - 1))) > INF_BITS; }",
+      "// NumPy's order: R + Rj, then R + nanj, then nan + Rj, then nan + nanj, each class by its parts without NaN. A class",
+      "// with a NaN part takes an ordered real word just above +infinity's (ORD_INF + 1 to + 3) and puts its other part's",
+      "// ordered word in the imaginary word; its NaN parts come back as the canonical NaN that a float sort gives.",
       "// The real parts always compare -0.0 equal to +0.0 (else (-0, -10) would sort before (+0, -8)); a real -0.0 comes back as +0.0",
-      "__device__ __forceinline__ K to_ordered(K x, bool canonZero) { K r; r.re = ord_word(x.re, true); r.im = ord_word(x.im, canonZero); return r; }",
-      "__device__ __forceinline__ K from_ordered(K u) { K r; r.re = unord_word(u.re); r.im = unord_word(u.im); return r; }",
+      "#define ORD_INF ((U)(INF_BITS | (U)((U)1 << (WORD_BITS - 1))))",
+      "__device__ __forceinline__ K to_ordered(K x, bool canonZero) {",
+      "  const bool nr = nan_word(x.re), ni = nan_word(x.im);",
+      "  K r;",
+      "  if (!nr && !ni) { r.re = ord_word(x.re, true); r.im = ord_word(x.im, canonZero); }",
+      "  else if (!nr) { r.re = (U)(ORD_INF + (U)1); r.im = ord_word(x.re, true); }",
+      "  else if (!ni) { r.re = (U)(ORD_INF + (U)2); r.im = ord_word(x.im, canonZero); }",
+      "  else { r.re = (U)(ORD_INF + (U)3); r.im = (U)0; }",
+      "  return r;",
+      "}",
+      "__device__ __forceinline__ K from_ordered(K u) {",
+      "  const U NAN_BITS = unord_word((U)~(U)0);",
+      "  K r;",
+      "  if (u.re <= ORD_INF) { r.re = unord_word(u.re); r.im = unord_word(u.im); }",
+      "  else if (u.re == (U)(ORD_INF + (U)1)) { r.re = unord_word(u.im); r.im = NAN_BITS; }",
+      "  else if (u.re == (U)(ORD_INF + (U)2)) { r.re = NAN_BITS; r.im = unord_word(u.im); }",
+      "  else { r.re = NAN_BITS; r.im = NAN_BITS; }",
+      "  return r;",
+      "}",
       "// (real, imaginary) order: the imaginary word's digits are the less significant ones",
       "__device__ __forceinline__ unsigned int key_digit(const K& k, int pass) {",
       "  return pass < (int)sizeof(U) ? (unsigned int)((k.im >> (8 * pass)) & (U)255) : (unsigned int)((k.re >> (8 * (pass - (int)sizeof(U)))) & (U)255);",
       "}",
     );
-    lines.push("__device__ __forceinline__ bool same_key(const K& a, const K& b) { return a.re == b.re && a.im == b.im; }");
+    lines.push(
+      "// unique, as NumPy's: every number with a NaN part is one value (sorted last, the first of them kept).",
+      "__device__ __forceinline__ bool same_key(const K& a, const K& b) {",
+      "  return (a.re == b.re && a.im == b.im) || ((nan_word(a.re) || nan_word(a.im)) && (nan_word(b.re) || nan_word(b.im)));",
+      "}",
+    );
     return lines;
   }
   lines.push("typedef U K;", "__device__ __forceinline__ bool same_key(const K& a, const K& b) { return a == b; }");

@@ -9,7 +9,8 @@
  * ```
  *
  * Every dtype sorts: bool, the integers, float16, bfloat16, float32, float64, and complex (by real part, then
- * imaginary part, as NumPy). NaN sorts last; `-0.0` and `+0.0` are equal (argsort keeps their order). The sort is a
+ * imaginary part, those with a NaN part last in NumPy's classes: R + nanj, nan + Rj, nan + nanj). NaN sorts last;
+ * `-0.0` and `+0.0` are equal (argsort keeps their order). The sort is a
  * radix sort compiled with NVRTC at first use per device and dtype (see sort-kernels.ts).
  *
  * @module
@@ -302,7 +303,7 @@ function flagOption(options: UniqueOptions | undefined, name: "returnIndex" | "r
 
 /**
  * The sorted unique elements of `a` (flattened), a new 1-d array of its dtype, as NumPy's `unique`: NaNs count as one
- * value (the last), `-0.0` and `+0.0` as one (`+0.0`). Reads the count to the host, so it waits for the stream.
+ * value (the last; of complex numbers, every one with a NaN part), `-0.0` and `+0.0` as one (`+0.0`). Reads the count to the host, so it waits for the stream.
  *
  * With `returnIndex`, `returnInverse` or `returnCounts` (NumPy's `return_index`, `return_inverse`, `return_counts`)
  * it returns `{ values, indices?, inverse?, counts? }` instead (see {@link UniqueResult}): the first occurrence of
