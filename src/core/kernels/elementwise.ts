@@ -49,7 +49,14 @@ interface Instance {
   /** Blocks resident at once on the whole device (the grid's cap). */
   readonly maxGrid: number;
   /** The vectorised variant, launched when every per-element array is aligned to its pack. */
-  readonly vector?: { readonly kernel: Kernel; readonly width: number; readonly block: number; readonly maxGrid: number };
+  readonly vector?: {
+    readonly kernel: Kernel;
+    readonly width: number;
+    readonly block: number;
+    readonly maxGrid: number;
+    /** Whether every per-element array has one element size of at most 4 bytes (its grid cap: see {@link elementwiseTuning}). */
+    readonly even: boolean;
+  };
 }
 
 /** Whether every per-element array argument's address is aligned to a pack of `width` of its elements. */
@@ -125,13 +132,18 @@ const DTYPE_INDEX: ReadonlyMap<DType, number> = new Map(Object.values(dtypes).ma
 
 /**
  * @internal How large grids are, in multiples of the blocks resident on the whole device at once (the kernels loop
- * over what a grid does not cover). Measured on an H100 (bench/results/2026-12-06-h100-array-ops.md): the vectorised
- * kernel at 64 waves (1 GiB float32: exp 2,937 GB/s and astype to float16 2,874, against 2,864 and 2,553 with no cap,
- * 2,888 and 2,855 at 16 waves); the strided kernel at 64 waves (a row broadcast over 16384 x 16384: 2,442 against
- * 2,380 at one wave and 1,788 uncapped); its packed form (see {@link StridedShape.vec}) with no cap (the same
- * broadcast: 2,901 against 2,559 at 64 waves and 2,251 at 8); the one-element kernel takes the strided kernel's cap.
+ * over what a grid does not cover). Measured on an H100 (bench/results/2026-12-06-h100-array-ops.md):
+ * - the vectorised kernel at 128 waves, or 256 (`vectorWavesEven`) when every per-element array has one element size
+ *   of at most 4 bytes. 1 GiB in, GB/s at 32 / 64 / 128 / 256 / no cap: exp float32 2,980 / 3,014 / 3,038 / 3,051 /
+ *   3,051; float32 + float32 3,053 / 3,077 / 3,098 / 3,113 / 3,113; float16 * float16 3,071 / 3,086 / 3,098 / 3,098 /
+ *   3,098; float32 to float16 3,064 / 3,085 / 3,097 / 3,015 / 3,015; float16 to float32 2,915 / 2,937 / 2,965 / 2,899
+ *   / 2,899; exp float64 2,981 / 3,014 / 3,022 / 2,986 / 2,749 (a copy kernel: 3,058). Two or four packs per thread
+ *   per step, and streaming cache hints, changed less than 0.3% or lost up to 6%.
+ * - the strided kernel at 64 waves (a row broadcast over 16384 x 16384: 2,442 against 2,380 at one wave and 1,788
+ *   uncapped); its packed form (see {@link StridedShape.vec}) with no cap (the same broadcast: 2,901 against 2,559 at
+ *   64 waves and 2,251 at 8); the one-element kernel takes the strided kernel's cap.
  */
-export const elementwiseTuning = { vectorWaves: 64, waves: 64, packedWaves: Number.POSITIVE_INFINITY };
+export const elementwiseTuning = { vectorWaves: 128, vectorWavesEven: 256, waves: 64, packedWaves: Number.POSITIVE_INFINITY };
 
 /** The most blocks a grid's x dimension takes. */
 const MAX_GRID_X = 2 ** 31 - 1;
@@ -215,6 +227,15 @@ export function vectorWidth(params: readonly KernelParam[], binding: Binding): n
   });
   if (widest === 0 || widest > 8) return 1;
   return ELEMENTWISE_VECTOR_BYTES / widest;
+}
+
+/** Whether every per-element array (not raw, not a scalar) has one element size, of at most 4 bytes. */
+function evenWidths(params: readonly KernelParam[], binding: Binding): boolean {
+  const sizes = new Set<number>();
+  params.forEach((p, k) => {
+    if (!p.raw && !binding.scalar[k]) sizes.add(binding.dtypes[k]!.itemsize);
+  });
+  return sizes.size === 1 && [...sizes][0]! <= 4;
 }
 
 /**
@@ -425,7 +446,7 @@ export class ElementwiseKernel {
   #launchContiguous(s: Stream, inst: Instance, binding: Binding, kernelArgs: KernelArgument[], n: number): void {
     const v = inst.vector;
     if (v !== undefined && aligned(this.params, kernelArgs, binding, v.width)) {
-      const grid = Math.max(1, Math.min(Math.ceil(n / v.width / v.block), v.maxGrid * elementwiseTuning.vectorWaves, MAX_GRID_X));
+      const grid = Math.max(1, Math.min(Math.ceil(n / v.width / v.block), v.maxGrid * (v.even ? elementwiseTuning.vectorWavesEven : elementwiseTuning.vectorWaves), MAX_GRID_X));
       launch(s, configFor(grid, v.block), v.kernel, kernelArgs);
     } else {
       const grid = Math.max(1, Math.min(Math.ceil(n / inst.block), inst.maxGrid * elementwiseTuning.waves));
@@ -518,7 +539,8 @@ export class ElementwiseKernel {
       const width = vectorWidth(this.params, binding);
       const names = width > 1 ? [this.name, `${this.name}_vec`] : [this.name];
       const [kernel, vecKernel] = compileKernels(this.source(binding), names, device, headersFor(binding.dtypes), this.#options, `${this.name}.cu`);
-      inst = { kernel: kernel!, ...launchShape(kernel!, device), ...(vecKernel !== undefined ? { vector: { kernel: vecKernel, width, ...launchShape(vecKernel, device) } } : {}) };
+      const vector = vecKernel !== undefined ? { kernel: vecKernel, width, even: evenWidths(this.params, binding), ...launchShape(vecKernel, device) } : undefined;
+      inst = { kernel: kernel!, ...launchShape(kernel!, device), ...(vector !== undefined ? { vector } : {}) };
       this.#instances.set(key, inst);
     }
     return inst;
