@@ -126,11 +126,20 @@ export function axisLaunchShape(nOut: number, nReduced: number, inner: boolean):
 }
 
 /**
- * @internal How many blocks per multiprocessor an axis reduction aims for before it splits each output's range into
- * chunks (see {@link axisChunks}). Measured on an H100 (bench/results/2026-12-06-h100-array-ops.md), sums of a
- * 16384 x 16384 float32: 2 gave 2,685 GB/s over axis 0 and 2,988 over axis 1; 32 gave 2,924 and 3,074.
+ * @internal How an axis reduction spreads over the device. Measured on an H100 (bench/results/2026-12-06-h100-array-ops.md),
+ * sums of a 16384 x 16384 float32, GB/s over axis 0 / axis 1 (a copy kernel: 3,054):
+ * - `blocksPerMultiprocessor`: how many blocks per multiprocessor the outputs must give before each output's range is
+ *   split into chunks (see {@link axisChunks}). 2: 2,685 / 2,988; 32: 2,924 / 3,074 (an earlier run); 8, 16 and 64
+ *   lost 1% to 3% on axis 0 against 32.
+ * - `axisWaves`: the grid's cap, in multiples of the blocks resident at once. 1 (each block looping over ~16 rows):
+ *   3,043 / 3,157; 2: 3,051 / 3,161; 4: 3,058 / 3,164; no cap (a block per row, as CUB's segmented reduce): 3,057 /
+ *   3,180.
+ * - `streaming`: 16-byte packs loaded with the streaming hint (`__ldcs`: each byte is read once). With no cap:
+ *   3,070 / 3,181, against 3,052 / 3,178 plain and 3,054 / 3,181 through the read-only path (`__ldg`).
+ * Blocks of 128 or 512 threads lost up to 4% on axis 0, and folding each warp by shuffles before the shared-memory
+ * tree changed axis 1 by -1% to 0.
  */
-export const reductionTuning = { blocksPerMultiprocessor: 32 };
+export const reductionTuning = { blocksPerMultiprocessor: 32, axisWaves: Number.POSITIVE_INFINITY, streaming: true };
 
 /**
  * Into how many chunks an axis reduction splits each output's reduced range (exported for tests): 1 when the
@@ -413,6 +422,13 @@ export function reductionAxisSource(
   const signature = `extern "C" __global__ void ${name}_axis(${[...inDecl, ...outDecl, "const unsigned long long _nout", "const unsigned long long _nred", "const unsigned int _g", "const unsigned int _ls", "const unsigned long long _chunks", "_type_reduce* __restrict__ _partial", "const _rd_layout _l"].join(", ")}) {`;
   if (plan.packed !== undefined) {
     const packs = walked.map(({ p, k }) => `struct __align__(sizeof(${binding.dtypes[k]!.ctype}) * ${plan.vec}) _pk_${p.name} { ${binding.dtypes[k]!.ctype} v[${plan.vec}]; };`);
+    // 16-byte packs through the streaming cache hint where tuned so (see reductionTuning).
+    packs.push(
+      "template <typename P> __device__ __forceinline__ P _rd_load(const P* p) {",
+      ...(reductionTuning.streaming ? ["  if (sizeof(P) == 16 && alignof(P) == 16) { P r; *reinterpret_cast<uint4*>(&r) = __ldcs(reinterpret_cast<const uint4*>(p)); return r; }"] : []),
+      "  return *p;",
+      "}",
+    );
     const body = packedAxisBody({ walked: walked.map(({ p }) => p.name), ins: ins.map(({ p, k }) => ({ name: p.name, walked: !p.raw && !binding.scalar[k] })), outs: outs.map(({ p, k }) => ({ name: p.name, ctype: binding.dtypes[k]!.ctype })), post: exprs.post, packed: plan.packed, vec: plan.vec!, J, JR, KR, RR, decompose });
     return [prelude.trimEnd(), layoutStruct, ...packs, signature, ...body, ...finalKernel].join("\n") + "\n";
   }
@@ -529,7 +545,7 @@ function packedAxisBody(x: PackedAxisParts): string[] {
     `${indent}  long long ${ro.map((j) => `_ro${j} = 0`).join(", ")};`,
     ...x.decompose(`${indent}  `, `(${r})`, x.RR, "rshape", "rs", "_ro", x.JR),
     `${indent}  _ib${u} = (unsigned long long)(_ko${W} + _ro${W});`,
-    ...x.walked.map((w, j) => `${indent}  _px${u}_${w} = reinterpret_cast<const _pk_${w}*>(_p_${w} + _ko${j} + _ro${j})[0];`),
+    ...x.walked.map((w, j) => `${indent}  _px${u}_${w} = _rd_load(reinterpret_cast<const _pk_${w}*>(_p_${w} + _ko${j} + _ro${j}));`),
     `${indent}}`,
   ];
   /** `map` of element `e` of pack `u`. */
@@ -788,7 +804,7 @@ export class ReductionKernel {
     const plan = axisPlan(this.params, args, binding, shape, axes, keepdims, outputs);
     if (plan.nOut === 0) return;
     const device = s.device;
-    const key = `${device.id}|${binding.key}|${plan.key}`;
+    const key = `${device.id}|${binding.key}|${plan.key}${reductionTuning.streaming ? "|cs" : ""}`;
     let inst = this.#axisInstances.get(key);
     if (inst === undefined || inst.kernel.isClosed) {
       const reduceType = this.#reduceType(binding);
@@ -810,7 +826,7 @@ export class ReductionKernel {
     const items = plan.packed === "kept" ? plan.nOut / vec : plan.nOut;
     const steps = plan.packed === "reduced" ? plan.nReduced / vec : plan.nReduced;
     const chunks = axisChunks(items, steps, plan.group, plan.outputsPerBlock, device.properties.multiprocessorCount);
-    const cap = inst.maxGrid * Math.max(1, REDUCTION_BLOCK / block);
+    const cap = Math.min(Math.max(1, Math.floor((inst.maxGrid * REDUCTION_BLOCK) / block)) * reductionTuning.axisWaves, 2 ** 31 - 1);
     const grid = Math.max(1, Math.min(Math.ceil((items * chunks) / plan.outputsPerBlock), cap));
     const partial = chunks > 1 ? DeviceArray.empty([chunks * plan.nOut], inst.reduceType, { stream: s }) : undefined;
     const shared = block * inst.reduceType.itemsize * (plan.packed === "kept" ? vec : 1);

@@ -242,7 +242,9 @@ describe("axis reductions", () => {
     expect(s0).toContain("struct __align__(sizeof(float) * 4) _pk_x { float v[4]; };");
     expect(s0).toContain("  const unsigned long long _items = _nout / 4;");
     expect(s0).toContain("    const unsigned long long _o = (_v % _items) * 4;");
-    expect(s0).toContain("          _px0_x = reinterpret_cast<const _pk_x*>(_p_x + _ko0 + _ro0)[0];");
+    expect(s0).toContain("          _px0_x = _rd_load(reinterpret_cast<const _pk_x*>(_p_x + _ko0 + _ro0));");
+    // Whole 16-byte packs stream (each byte is read once); others load plainly.
+    expect(s0).toContain("  if (sizeof(P) == 16 && alignof(P) == 16) { P r; *reinterpret_cast<uint4*>(&r) = __ldcs(reinterpret_cast<const uint4*>(p)); return r; }");
     expect(s0).toContain("for (int _e = 0; _e < 4; ++_e) _acc[_e] = _reduce(_acc[_e], _map(_px3_x.v[_e], _ib3 + _e));");
     expect(s0).toContain("    for (int _e = 0; _e < 4; ++_e) _smem[_e * blockDim.x + _t] = _acc[_e];");
     expect(s0).toContain("          _partial[_chunk * _nout + _o + _e] = a;");
