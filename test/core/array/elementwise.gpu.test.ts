@@ -459,12 +459,17 @@ describe.skipIf(!gpu.available)(`elementwise operations on a GPU${skipNote}`, ()
     using o = DeviceArray.zeros([4], "float64", { stream });
     expect(ca.nanToNum(f, { out: o })).toBe(o);
     expect(values(o)).toEqual([0, 3.4028234663852886e38, -3.4028234663852886e38, 1.5]);
+    // The replacements are float32 values there too: 1e300 overflows to infinity before the cast (NumPy's result, cast).
+    ca.nanToNum(f, { posinf: 1e300, neginf: -2.5, out: o });
+    expect(values(o)).toEqual([0, Infinity, -2.5, 1.5]);
     // copy: false replaces in place and returns the array itself.
     expect(ca.nanToNum(f, { copy: false, nan: 7 })).toBe(f);
     expect(values(f)).toEqual([7, 3.4028234663852886e38, -3.4028234663852886e38, 1.5]);
     using h = DeviceArray.from(Uint16Array.from(x.map(encodeHalf)), { stream, dtype: "float16" });
     using h0 = ca.nanToNum(h);
     expect([h0.dtype.name, Array.from(h0.toTypedArraySync({ stream }) as Uint16Array, decodeHalf)]).toEqual(["float16", [0, 65504, -65504, 1.5]]);
+    using h1 = ca.nanToNum(h, { nan: 7, posinf: 1e6 });
+    expect(Array.from(h1.toTypedArraySync({ stream }) as Uint16Array, decodeHalf)).toEqual([7, Infinity, -65504, 1.5]);
     // Complex: each part on its own. [NaN+inf j, 1-inf j, inf+NaN j]
     using z = DeviceArray.from(Float64Array.from([NaN, Infinity, 1, -Infinity, Infinity, NaN]), { stream, dtype: "complex128" });
     using z0 = ca.nanToNum(z);

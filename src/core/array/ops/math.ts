@@ -22,10 +22,9 @@ import { describeValue } from "../../../errors/describe.ts";
 import { INTERNAL } from "../../base/internal.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
 import { ArgumentError } from "../../../errors/base.ts";
-import { ROUNDING_PREAMBLE, castInto, fromWorking, toWorking, workingType } from "./cast.ts";
-import { eq, mathFunction } from "./arithmetic.ts";
-import { where } from "./selection.ts";
-import { LOOPS, applyUnary, cachedKernel, checkOut, computeDType, launchInto, resultDType, searchLoop, type CodeContext, type OpSpec } from "./elementwise.ts";
+import { ROUNDING_PREAMBLE, castExpression, castInto, fromWorking, toWorking, workingType } from "./cast.ts";
+import { mathFunction } from "./arithmetic.ts";
+import { LOOPS, applyUnary, cachedKernel, checkOut, computeDType, launchInto, resultDType, scalarFor, searchLoop, type CodeContext, type OpSpec } from "./elementwise.ts";
 
 const isInteger = (c: DType): boolean => c.kind === "i" || c.kind === "u";
 const unsignedOf = (c: DType): string => (c.itemsize === 8 ? "unsigned long long" : "unsigned int");
@@ -428,8 +427,8 @@ const LARGEST_FINITE: Readonly<Record<string, number>> = {
  * array's real and imaginary parts each so. Integer and bool arrays hold none: they are copied as they are (or, with
  * `copy: false`, returned themselves). Float16 and bfloat16 take their own largest values; replacements convert to
  * the dtype as a weak scalar does (a value past its range becomes an infinity). A new array of `a`'s dtype and shape,
- * `a` itself with `copy: false`, or `out` (of `a`'s shape, a dtype `a`'s converts to under "same_kind"). Composed of
- * `isnan`, `eq` and `where` (three masks and three selections per real part).
+ * `a` itself with `copy: false`, or `out` (of `a`'s shape, a dtype `a`'s converts to under "same_kind": the result in
+ * `a`'s dtype, then cast). One kernel per real part.
  *
  * ```ts
  * nanToNum(x);                                   // [NaN, Infinity, -Infinity, 1.5] → [0, 1.797e308, -1.797e308, 1.5]
@@ -469,16 +468,15 @@ export function nanToNum(a: DeviceArray, options?: NanToNumOptions): DeviceArray
   const neginf = options?.neginf ?? -largest;
   const dst = out ?? (copy ? DeviceArray.empty(a.shape, a.dtype, { stream }) : a);
   const parts: [DeviceArray, DeviceArray][] = a.dtype.kind === "c" ? [[real(a), real(dst)], [imag(a), imag(dst)]] : [[a, dst]];
+  const to = realOf(dst.dtype);
+  const k = cachedKernel(`nanToNum|${part.name}|${to.name}`, () => {
+    // Tested in float for float16 and bfloat16; the replacements are of `a`'s dtype, the result cast to the destination's.
+    const v = castExpression("x", part, part.itemsize === 2 ? dtypes.float32 : part);
+    const body = `z = ${castExpression(`(isnan(${v}) ? n : isinf(${v}) ? (${v} > 0 ? p : m) : x)`, part, to)}`;
+    return new ElementwiseKernel(`${part.name} x, ${part.name} n, ${part.name} p, ${part.name} m`, `${to.name} z`, body, `cuda_ts_nan_to_num_${part.name}_${to.name}`);
+  });
   try {
-    for (const [src, to] of parts) {
-      // Every mask from the source before anything is written (the source may be the destination).
-      using isNaN = isnan(src, { stream });
-      using isPositive = eq(src, Infinity, { stream });
-      using isNegative = eq(src, -Infinity, { stream });
-      where(isNaN, nan, src, { stream, out: to });
-      where(isPositive, posinf, to, { stream, out: to });
-      where(isNegative, neginf, to, { stream, out: to });
-    }
+    for (const [src, into] of parts) k.launch(stream, src, scalarFor(nan, part), scalarFor(posinf, part), scalarFor(neginf, part), into);
   } catch (e) {
     if (dst !== a && dst !== out) dst.close(stream);
     throw e;
