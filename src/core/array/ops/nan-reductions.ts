@@ -265,8 +265,9 @@ function nanArgReduce(what: "nanargmin" | "nanargmax", a: DeviceArray, options: 
   return argReduce(what, isMax, a, options, (x, stream, axis) => {
     using mask = isnan(x, { stream });
     using allNaN = all(mask, { stream, ...(axis === undefined ? {} : { axis }) });
-    using found = any(allNaN, { stream });
-    if ((found.toTypedArraySync({ stream }) as Uint8Array)[0] !== 0) {
+    // Over the flattened array, all's result is already the one flag.
+    using found = axis === undefined ? undefined : any(allNaN, { stream });
+    if (((found ?? allNaN).toTypedArraySync({ stream }) as Uint8Array)[0] !== 0) {
       const slice = axis === undefined ? `every element of the array of shape [${x.shape.join(", ")}] is NaN` : `a slice along axis ${axis} of the array of shape [${x.shape.join(", ")}] holds only NaN`;
       throw new ArgumentError(
         `${what}: All-NaN slice encountered: ${slice}, and it has no ${isMax ? "greatest" : "least"} number (found on the device, read back at this call); replace the NaNs first (nanToNum, where) or use ${isMax ? "argmax" : "argmin"}, where NaN wins`,
