@@ -14,7 +14,8 @@ export interface NamedShape {
   readonly shape: readonly number[];
 }
 
-const show = (shape: readonly number[]): string => `[${shape.join(", ")}]`;
+/** A shape as messages print it: `[2, 3]`. */
+export const showShape = (shape: readonly number[]): string => `[${shape.join(", ")}]`;
 
 /**
  * The shape `operands` broadcast to (NumPy's rules: shapes aligned at their last axis, each pair of extents equal or
@@ -39,7 +40,7 @@ export function broadcastShapes(operands: readonly NamedShape[], what: string): 
         const other = from[axis]!;
         const otherAxis = axis - (ndim - other.shape.length);
         throw new BroadcastError(
-          `${what}: ${o.name} has shape ${show(o.shape)} but ${other.name} has shape ${show(other.shape)}: they do not broadcast ` +
+          `${what}: ${o.name} has shape ${showShape(o.shape)} but ${other.name} has shape ${showShape(other.shape)}: they do not broadcast ` +
             `(axis ${k} of ${o.name} has extent ${n}, axis ${otherAxis} of ${other.name} has ${had}; aligned at the last axis, extents must be equal or 1)`,
         );
       }
@@ -54,13 +55,13 @@ export function broadcastShapes(operands: readonly NamedShape[], what: string): 
  */
 export function broadcastStrides(shape: readonly number[], strides: readonly number[], outShape: readonly number[]): number[] {
   const lead = outShape.length - shape.length;
-  if (lead < 0) throw new BroadcastError(`cannot broadcast shape ${show(shape)} to ${show(outShape)}: it has more axes`);
+  if (lead < 0) throw new BroadcastError(`cannot broadcast shape ${showShape(shape)} to ${showShape(outShape)}: it has more axes`);
   return outShape.map((n, axis) => {
     if (axis < lead) return 0;
     const m = shape[axis - lead]!;
     if (m === n) return m === 1 ? 0 : strides[axis - lead]!;
     if (m === 1) return 0;
-    throw new BroadcastError(`cannot broadcast shape ${show(shape)} to ${show(outShape)}: axis ${axis - lead} has extent ${m}, not 1 or ${n}`);
+    throw new BroadcastError(`cannot broadcast shape ${showShape(shape)} to ${showShape(outShape)}: axis ${axis - lead} has extent ${m}, not 1 or ${n}`);
   });
 }
 

@@ -8,13 +8,11 @@
  */
 import { DeviceArray, operationStream, type ArrayOperationOptions } from "../device-array.ts";
 import { ShapeMismatchError } from "../errors.ts";
+import { showShape } from "../broadcast.ts";
 import { checkOneDevice } from "../ops/elementwise.ts";
 import type { Stream } from "../../stream.ts";
 import { ClosedError } from "../../base/errors.ts";
 import { describeValue } from "../../../errors/describe.ts";
-
-/** A shape as the messages print it: `[2, 3]`. */
-export const showShape = (shape: readonly number[]): string => `[${shape.join(", ")}]`;
 
 /** `a`, checked to be an open DeviceArray: TypeError naming `name` of `action` otherwise, ClosedError once closed. */
 export function checkOperand(a: unknown, name: string, action: string): DeviceArray {

@@ -16,7 +16,7 @@
 import { DeviceArray, type ArrayOperationOptions } from "../device-array.ts";
 import { dtypeOf, type DType } from "../dtype.ts";
 import { AxisError, BroadcastError, DTypeError, ShapeMismatchError } from "../errors.ts";
-import { normalizeAxis } from "../broadcast.ts";
+import { normalizeAxis, showShape } from "../broadcast.ts";
 import { contiguousStrides, elementCount } from "../layout.ts";
 import { canCastSafely, resultType } from "../promotion.ts";
 import type { DTypeArgument } from "../options.ts";
@@ -30,7 +30,7 @@ import { matmul } from "./linalg.ts";
 import type { Stream } from "../../stream.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
-import { callStream, checkOperand, showShape } from "./arguments.ts";
+import { callStream, checkOperand } from "./arguments.ts";
 
 /** Options of `tensordot`: the stream, and where to write the result. */
 export interface TensordotOptions extends ArrayOperationOptions {

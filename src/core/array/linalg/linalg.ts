@@ -39,7 +39,7 @@ import { DeviceArray, checkWritable, operationStream, type ArrayOperationOptions
 import type { DType, DTypeName } from "../dtype.ts";
 import { DTypeError, ShapeMismatchError } from "../errors.ts";
 import { elementCount } from "../layout.ts";
-import { broadcastShapes } from "../broadcast.ts";
+import { broadcastShapes, showShape } from "../broadcast.ts";
 import { realOf, resultType } from "../promotion.ts";
 import { contextScope } from "../../base/context-scope.ts";
 import { keepAliveOn, type Stream } from "../../stream.ts";
@@ -52,7 +52,7 @@ import { blasFor, solverFor, type SolverHandle } from "./handles.ts";
 import { integerOperandStrides, lstsqRank, machineEpsilon, matmulDtype, matmulRoute, matmulShapes, operandView, promotedStrides, qrShapes, solverDtype } from "./plan.ts";
 import { integerGemm } from "./integer-gemm.ts";
 import { mayShareMemory } from "../ops/overlap.ts";
-import { checkOperand, matrices, showShape } from "./arguments.ts";
+import { checkOperand, matrices } from "./arguments.ts";
 
 /** Options of `matmul` and `dot`: the stream, and where to write the result. */
 export interface MatmulOptions extends ArrayOperationOptions {

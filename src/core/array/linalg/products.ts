@@ -16,7 +16,7 @@
 import { DeviceArray, type ArrayOperationOptions } from "../device-array.ts";
 import type { DType } from "../dtype.ts";
 import { DTypeError, ShapeMismatchError } from "../errors.ts";
-import { broadcastShapes, normalizeAxis } from "../broadcast.ts";
+import { broadcastShapes, normalizeAxis, showShape } from "../broadcast.ts";
 import { contiguousStrides } from "../layout.ts";
 import { resultType } from "../promotion.ts";
 import { mul, sub } from "../ops/arithmetic.ts";
@@ -26,7 +26,7 @@ import { tensordot } from "./einsum.ts";
 import { inv, matmul } from "./linalg.ts";
 import { matmulRoute, solverDtype } from "./plan.ts";
 import { describeValue } from "../../../errors/describe.ts";
-import { callStream, checkOperand, checkOptions, showShape } from "./arguments.ts";
+import { callStream, checkOperand, checkOptions } from "./arguments.ts";
 
 /** Options of {@link cross}: which axis of each operand holds the vectors, and where the result's go. */
 export interface CrossOptions extends ArrayOperationOptions {
@@ -317,7 +317,7 @@ export function matrixPower(a: DeviceArray, n: number, options?: ArrayOperationO
   try {
     const base = n < 0 ? keep(inv(a, op)) : a;
     let e = Math.abs(n);
-    if (e === 1) result = made.has(base) ? base : keep(base.copy(op));
+    if (e === 1) result = base;
     else if (e === 2) result = keep(matmul(base, base, op));
     else if (e === 3) result = keep(matmul(keep(matmul(base, base, op)), base, op));
     else {
@@ -330,7 +330,7 @@ export function matrixPower(a: DeviceArray, n: number, options?: ArrayOperationO
       }
       result = r!;
     }
-    // (n ≥ 4 always ends on a product; a copy should the result ever be `a` itself.)
+    // A copy where the result is `a` itself (n = 1); otherwise it is one of ours.
     if (!made.has(result)) result = keep(result.copy(op));
     return result;
   } finally {

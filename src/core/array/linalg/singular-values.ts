@@ -29,7 +29,8 @@ import { machineEpsilon, solverDtype } from "./plan.ts";
 import type { Stream } from "../../stream.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
-import { checkFlag, checkOperand, checkOptions, matrices, showShape } from "./arguments.ts";
+import { checkFlag, checkOperand, checkOptions, matrices } from "./arguments.ts";
+import { showShape } from "../broadcast.ts";
 
 /** Options of {@link pinv}. */
 export interface PinvOptions extends ArrayOperationOptions {

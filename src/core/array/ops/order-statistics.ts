@@ -21,7 +21,7 @@ import { dtypes, type DType } from "../dtype.ts";
 import { DTypeError, ShapeMismatchError } from "../errors.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
-import { normalizeAxes, reducedShape } from "../broadcast.ts";
+import { normalizeAxes, reducedShape, showShape } from "../broadcast.ts";
 import { elementCount, sameShape } from "../layout.ts";
 import { checkOutArray } from "./elementwise.ts";
 import { promoteTypes } from "../promotion.ts";
@@ -369,11 +369,10 @@ export function average(array: DeviceArray, options?: AverageOptions): DeviceArr
   }
   const w = options?.weights;
   if (w !== undefined && !(w instanceof DeviceArray)) throw new TypeError(`${what}: weights is a DeviceArray, not ${describeValue(w)}`);
-  const show = (s: readonly number[]): string => `[${s.join(", ")}]`;
   // Weights of another shape: 1-d along one axis, seen with extent 1 on the others.
   let along: number[] | undefined;
   if (w !== undefined && !sameShape(w.shape, a.shape)) {
-    const other = `weights of shape ${show(w.shape)} for a of shape ${show(a.shape)}`;
+    const other = `weights of shape ${showShape(w.shape)} for a of shape ${showShape(a.shape)}`;
     if (options?.axis === undefined || options.axis === null) throw new ShapeMismatchError(`${what}: ${other}: weights of another shape than a are 1-d along one axis; pass { axis }, or weights of a's shape`);
     if (axes.length !== 1) throw new ShapeMismatchError(`${what}: ${other} over axes [${axes.join(", ")}]: 1-d weights go along a single axis; pass one axis, or weights of a's shape`);
     const axis = axes[0]!;

@@ -21,7 +21,7 @@ import { mayShareMemory } from "./overlap.ts";
 import { DeviceArray, checkWritable, operationStream, type ArrayOperationOptions } from "../device-array.ts";
 import { dtypeOf, type DType } from "../dtype.ts";
 import { AxisError, DTypeError, ShapeMismatchError } from "../errors.ts";
-import { broadcastShapes, broadcastStrides, normalizeAxis } from "../broadcast.ts";
+import { broadcastShapes, broadcastStrides, normalizeAxis, showShape } from "../broadcast.ts";
 import { checkShape, contiguousStrides, diagonalLayout, elementCount, reshapeLayout, sameShape, type SliceSpec } from "../layout.ts";
 import { provideArrayMethods } from "../methods.ts";
 import type { DiagonalViewOptions, DTypeArgument } from "../options.ts";
@@ -52,11 +52,10 @@ export interface FlipOptions {
   readonly axis?: number | readonly number[];
 }
 
-const show = (shape: readonly number[]): string => `[${shape.join(", ")}]`;
 
 function checkArray(a: unknown, what: string): DeviceArray {
   if (!(a instanceof DeviceArray)) throw new TypeError(`${what} takes a DeviceArray, not ${describeValue(a)}`);
-  if (a.isClosed) throw new ShapeMismatchError(`${what}: the array (${a.dtype.name} ${show(a.shape)}) was closed`);
+  if (a.isClosed) throw new ShapeMismatchError(`${what}: the array (${a.dtype.name} ${showShape(a.shape)}) was closed`);
   return a;
 }
 
@@ -166,7 +165,7 @@ export function squeeze(a: DeviceArray, axis?: number | readonly number[]): Devi
   else {
     drop = axisList(axis, a.ndim, "squeeze");
     for (const d of drop) {
-      if (a.shape[d] !== 1) throw new AxisError(`squeeze: axis ${d} of shape ${show(a.shape)} has extent ${a.shape[d]}, not 1; only axes of extent 1 can be removed`);
+      if (a.shape[d] !== 1) throw new AxisError(`squeeze: axis ${d} of shape ${showShape(a.shape)} has extent ${a.shape[d]}, not 1; only axes of extent 1 can be removed`);
     }
   }
   const keep = [...Array(a.ndim).keys()].filter((d) => !drop.includes(d));
@@ -266,7 +265,7 @@ export function flip(a: DeviceArray, options?: FlipOptions): DeviceArray {
  */
 export function fliplr(a: DeviceArray): DeviceArray {
   checkArray(a, "fliplr");
-  if (a.ndim < 2) throw new ArgumentError(`fliplr: needs an array of at least 2 axes (it reverses axis 1), got shape ${show(a.shape)}; use flip(a) for a 1-d array`);
+  if (a.ndim < 2) throw new ArgumentError(`fliplr: needs an array of at least 2 axes (it reverses axis 1), got shape ${showShape(a.shape)}; use flip(a) for a 1-d array`);
   return flip(a, { axis: 1 });
 }
 
@@ -347,7 +346,7 @@ export function split(a: DeviceArray, sections: number | readonly number[], opti
   const axis = normalizeAxis(options?.axis ?? 0, a.ndim, "split");
   const n = a.shape[axis]!;
   if (typeof sections === "number") {
-    if (n % sections !== 0) throw new ShapeMismatchError(`split: axis ${axis} of shape ${show(a.shape)} has extent ${n}, which ${sections} sections do not divide; use arraySplit for unequal parts`);
+    if (n % sections !== 0) throw new ShapeMismatchError(`split: axis ${axis} of shape ${showShape(a.shape)} has extent ${n}, which ${sections} sections do not divide; use arraySplit for unequal parts`);
     return splitAt(a, [...Array(sections - 1).keys()].map((k) => ((k + 1) * n) / sections), axis);
   }
   return splitAt(a, sections, axis);
@@ -541,7 +540,7 @@ export function concatenatePlan(arrays: readonly DeviceArray[], axis: number, dt
     if (k === 0) return;
     if (a.ndim !== first.ndim || a.shape.some((n: number, d: number) => d !== ax && n !== first.shape[d])) {
       throw new ShapeMismatchError(
-        `${what}: array 0 has shape ${show(first.shape)} but array ${k} has shape ${show(a.shape)}: every axis except the joined axis ${ax} must match`,
+        `${what}: array 0 has shape ${showShape(first.shape)} but array ${k} has shape ${showShape(a.shape)}: every axis except the joined axis ${ax} must match`,
       );
     }
     offsets.push(shape[ax]!);
@@ -579,7 +578,7 @@ export function concatenate(arrays: readonly DeviceArray[], options?: Concatenat
     requested,
     what,
   );
-  if (given !== undefined && !sameShape(given.shape, plan.shape)) throw new ShapeMismatchError(`${what}: out has shape ${show(given.shape)} but the result has shape ${show(plan.shape)}`);
+  if (given !== undefined && !sameShape(given.shape, plan.shape)) throw new ShapeMismatchError(`${what}: out has shape ${showShape(given.shape)} but the result has shape ${showShape(plan.shape)}`);
   const stream = operationStream(what, options, [...inputs, ...(given !== undefined ? [given] : [])]);
   // An out that overlaps an input is filled through a temporary: a copy into one part could overwrite another input.
   const staged = given !== undefined && inputs.some((a) => mayShareMemory(given, a));
@@ -611,7 +610,7 @@ export function stack(arrays: readonly DeviceArray[], options?: ConcatenateOptio
   arrays.forEach((a, k) => checkArray(a, `stack: array ${k}`));
   const first = arrays[0]!;
   arrays.forEach((a, k) => {
-    if (!sameShape(a.shape, first.shape)) throw new ShapeMismatchError(`stack: array 0 has shape ${show(first.shape)} but array ${k} has shape ${show(a.shape)}; stacked arrays have one shape`);
+    if (!sameShape(a.shape, first.shape)) throw new ShapeMismatchError(`stack: array 0 has shape ${showShape(first.shape)} but array ${k} has shape ${showShape(a.shape)}; stacked arrays have one shape`);
   });
   const axis = normalizeAxis(options?.axis ?? 0, first.ndim + 1, "stack");
   return concatenate(
