@@ -28,6 +28,7 @@ export { sum, prod, min, max, mean, trace } from "./core/array/reductions.ts";
 export { sort, argsort, unique, type UniqueOptions, type UniqueResult, type UniqueResultPart } from "./core/array/ops/sort.ts";
 export { searchsorted, digitize, type DigitizeOptions } from "./core/array/ops/search.ts";
 export { isin, type IsinOptions } from "./core/array/ops/sets.ts";
+export { union1d, intersect1d, setdiff1d, setxor1d, type SetRoutineOptions, type Intersect1dOptions, type Intersect1dResult } from "./core/array/ops/set-routines.ts";
 export { bincount, histogram, type BincountOptions, type HistogramOptions, type HistogramResult } from "./core/array/ops/counting.ts";
 export { promoteTypes, resultType, canCastSafely, canCastSameKind, type PromotionOperand } from "./core/array/promotion.ts";
 export { astype } from "./core/array/ops/cast.ts";
