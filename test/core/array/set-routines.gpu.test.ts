@@ -115,7 +115,7 @@ describe.skipIf(!gpu.available)(`union1d, intersect1d, setdiff1d and setxor1d on
     expect(values(setxor1d(d, u), "float64")).toEqual([3.5, 200]);
   });
 
-  it("2-d inputs and their transposes are flattened row-major", () => {
+  it("2-d inputs and their transposes are flattened row-major, and a 0-d input is one element", () => {
     using m = DeviceArray.from(BigInt64Array.from([4n, 1n, 4n, 2n, 8n, 1n]), { stream, shape: [2, 3] });
     using k = DeviceArray.from(BigInt64Array.from([1n, 5n, 8n, 5n]), { stream, shape: [2, 2] });
     // m = [[4, 1, 4], [2, 8, 1]], k = [[1, 5], [8, 5]]: np.union1d(m, k) → [1, 2, 4, 5, 8]
@@ -134,6 +134,14 @@ describe.skipIf(!gpu.available)(`union1d, intersect1d, setdiff1d and setxor1d on
     using r = DeviceArray.from(Uint8Array.from([1, 3]), { stream, shape: [1, 2] });
     expect(values(union1d(z, r), "int16")).toEqual([1, 3]);
     expect(values(setxor1d(z, r), "int16")).toEqual([1]);
+    // np.intersect1d(z, r, return_indices=True) → ([3], [0], [1]) (int16); np.intersect1d(z, r, assume_unique=True) → [3]
+    expect(indexed(intersect1d(z, r, { returnIndices: true }), "int16")).toEqual([[3], [0], [1]]);
+    expect(values(intersect1d(z, r, { assumeUnique: true }), "int16")).toEqual([3]);
+    // np.setdiff1d(z, r) → [] (int16); np.setdiff1d(z, np.array([1], np.int16), assume_unique=True) → [3]
+    using one = DeviceArray.from(Int16Array.from([1]), { stream });
+    expect(values(setdiff1d(z, r), "int16")).toEqual([]);
+    expect(values(setdiff1d(z, r, { assumeUnique: true }), "int16")).toEqual([]);
+    expect(values(setdiff1d(z, one, { assumeUnique: true }), "int16")).toEqual([3]);
   });
 
   it("empty inputs", () => {

@@ -27,7 +27,7 @@ import { eq, logicalAnd, ne, sub } from "./arithmetic.ts";
 import { checkArrayArgument, checkOneDevice } from "./elementwise.ts";
 import { extract, nonzero, take } from "./indexing.ts";
 import { isin } from "./sets.ts";
-import { concatenate } from "./shape.ts";
+import { concatenate, ravel } from "./shape.ts";
 import { argsort, sort, unique } from "./sort.ts";
 
 /** Options of `setdiff1d` and `setxor1d` (and, with `returnIndices`, of `intersect1d`). */
@@ -219,7 +219,8 @@ export function setdiff1d(a: DeviceArray, b: DeviceArray, options?: SetRoutineOp
   const { stream, flag } = prepare(what, a, b, options, ["assumeUnique"]);
   const assumeUnique = flag("assumeUnique");
   return withTemporaries(stream, (temp) => {
-    const ua = assumeUnique ? a : temp(unique(a, { stream }));
+    // With assumeUnique, a itself (extract flattens it), or a 1-d view of a 0-d a.
+    const ua = assumeUnique ? (a.ndim === 0 ? temp(ravel(a, { stream })) : a) : temp(unique(a, { stream }));
     // NumPy's unique(b) changes nothing isin finds: isin sorts b itself.
     const absent = temp(isin(ua, b, { invert: true, stream }));
     return extract(absent, ua, { stream });
