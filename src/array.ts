@@ -33,7 +33,7 @@ export { bincount, histogram, type BincountOptions, type HistogramOptions, type 
 export { promoteTypes, resultType, canCastSafely, canCastSameKind, type PromotionOperand } from "./core/array/promotion.ts";
 export { astype } from "./core/array/ops/cast.ts";
 export {
-  add, sub, mul, div, floorDiv, mod, pow, maximum, minimum, fmax, fmin, arctan2, hypot, copysign,
+  add, sub, mul, div, floorDiv, mod, divmod, pow, maximum, minimum, fmax, fmin, arctan2, hypot, copysign,
   bitwiseAnd, bitwiseOr, bitwiseXor, leftShift, rightShift, logicalAnd, logicalOr, logicalXor,
   eq, ne, lt, le, gt, ge, isclose, type IsCloseOptions,
 } from "./core/array/ops/arithmetic.ts";

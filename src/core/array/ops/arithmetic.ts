@@ -1,5 +1,5 @@
 /**
- * Binary elementwise operations of `cuda-ts/array`: arithmetic (`add`, `sub`, `mul`, `div`, `floorDiv`, `mod`, `pow`,
+ * Binary elementwise operations of `cuda-ts/array`: arithmetic (`add`, `sub`, `mul`, `div`, `floorDiv`, `mod`, `divmod`, `pow`,
  * `maximum`, `minimum`, `fmax`, `fmin`, `arctan2`, `hypot`, `copysign`), bitwise and logical operations, comparisons
  * and `isclose`. Each takes arrays or JavaScript scalars, broadcasts them (NumPy's rules), promotes their dtypes
  * (NumPy 2's rules, scalars weak: `int8Array.add(1)` stays int8) and writes a new array, or `options.out`.
@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { DeviceArray, operationStream } from "../device-array.ts";
+import { DeviceArray, operationStream, type ArrayOperationOptions } from "../device-array.ts";
 import { dtypes, type DType } from "../dtype.ts";
 import { DTypeError } from "../errors.ts";
 import { promoteTypes, resultType } from "../promotion.ts";
@@ -190,6 +190,26 @@ export function floorDiv(a: ArrayOperand, b: ArrayOperand, options?: Elementwise
 /** The remainder with the divisor's sign, Python's `%` (integers: 0 for a zero divisor). Also `a.mod(b)`. */
 export function mod(a: ArrayOperand, b: ArrayOperand, options?: ElementwiseOptions): DeviceArray {
   return applyBinary(BINARY_OPS.mod, a, b, options);
+}
+/**
+ * `[floorDiv(a, b), mod(a, b)]`, as NumPy's `divmod` (Python's `divmod` elementwise): the quotient rounded toward
+ * -infinity and the remainder with the divisor's sign, two new arrays of the dtype both operations give (integers: 0
+ * for a zero divisor). Not for complex. Two kernels; if the second fails the first result is closed.
+ *
+ * ```ts
+ * const [q, r] = divmod(x, 3);             // [7, -7] → q [2, -3], r [1, 2]
+ * ```
+ */
+export function divmod(a: ArrayOperand, b: ArrayOperand, options?: ArrayOperationOptions): [DeviceArray, DeviceArray] {
+  if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`divmod takes options { stream? }, got ${describeValue(options)}`);
+  if (options !== undefined && "out" in options) throw new TypeError("divmod takes no out (it makes two arrays); call floorDiv and mod with out instead");
+  const q = floorDiv(a, b, options);
+  try {
+    return [q, mod(a, b, options)];
+  } catch (e) {
+    q.close(q.stream);
+    throw e;
+  }
 }
 /** `a ** b` (integers: by repeated squaring, wrapping; a negative exponent gives 0 unless the base is 1 or -1). Also `a.pow(b)`. */
 export function pow(a: ArrayOperand, b: ArrayOperand, options?: ElementwiseOptions): DeviceArray {
