@@ -148,6 +148,7 @@ export {
   type AxisOptions,
   type FlipOptions,
 } from "./core/array/ops/shape.ts";
+export { hsplit, vsplit, dsplit, append, insert, deleteItems, delete, type EditOptions, type IndexSlice } from "./core/array/ops/editing.ts";
 export { take, put, takeAlongAxis, nonzero, argwhere, extract, compress, putMask, type PutOptions, type TakeAlongAxisOptions, type CompressOptions } from "./core/array/ops/indexing.ts";
 export { cumsum, cumprod } from "./core/array/ops/scan.ts";
 export { mayShareMemory } from "./core/array/ops/overlap.ts";
