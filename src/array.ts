@@ -150,6 +150,21 @@ export {
 } from "./core/array/ops/shape.ts";
 export { hsplit, vsplit, dsplit, append, insert, deleteItems, delete, type EditOptions, type IndexSlice } from "./core/array/ops/editing.ts";
 export { take, put, takeAlongAxis, nonzero, argwhere, extract, compress, putMask, type PutOptions, type TakeAlongAxisOptions, type CompressOptions } from "./core/array/ops/indexing.ts";
+export {
+  triuIndices,
+  trilIndices,
+  unravelIndex,
+  ravelMultiIndex,
+  flatnonzero,
+  diagflat,
+  fillDiagonal,
+  select,
+  type TriangleIndicesOptions,
+  type DiagflatOptions,
+  type FillDiagonalOptions,
+  type RavelMultiIndexOptions,
+  type SelectOptions,
+} from "./core/array/ops/index-helpers.ts";
 export { cumsum, cumprod } from "./core/array/ops/scan.ts";
 export { mayShareMemory } from "./core/array/ops/overlap.ts";
 export { nansum, nanprod, nanmean, nanvar, nanstd, nanmin, nanmax, nanargmin, nanargmax, nancumsum, nancumprod, ptp } from "./core/array/ops/nan-reductions.ts";

@@ -1,0 +1,477 @@
+/**
+ * Index helpers, as NumPy's functions of the same names: `triuIndices` and `trilIndices` (the positions of a
+ * triangle), `unravelIndex` and `ravelMultiIndex` (flat positions to coordinates and back, row-major), `flatnonzero`,
+ * `diagflat` (a matrix with an array on a diagonal), `fillDiagonal` (in place) and `select` (the first choice whose
+ * condition holds). Each is made of existing operations: `tri`, `nonzero`, `ravel`, `diag`, the diagonal view and
+ * `fill`, `put`, `floorDiv`, `mod`, `mul`, `add`, `clip` and `where`.
+ *
+ * ```ts
+ * const [r, c] = triuIndices(4, { k: 1, stream });        // int64: the positions above the diagonal
+ * const [i, j] = unravelIndex(flat, [3, 4]);              // int64 coordinates of flat positions
+ * fillDiagonal(m, 0);                                     // m's main diagonal set to 0, in place
+ * const y = select([x.lt(0), x.gt(9)], [0, 9], { default: x });
+ * ```
+ *
+ * Index results are int64 (NumPy's intp). Positions given as JavaScript numbers are checked on the host (IndexError);
+ * positions in a DeviceArray are not checked (see each function).
+ *
+ * @module
+ */
+import { DeviceArray, checkWritable, encodeElement, operationStream, type ArrayOperationOptions, type ArrayScalar } from "../device-array.ts";
+import { dtypes, type DType } from "../dtype.ts";
+import { DTypeError, IndexError, ShapeMismatchError } from "../errors.ts";
+import { broadcastShapes, showShape } from "../broadcast.ts";
+import { checkShape, elementCount } from "../layout.ts";
+import type { ArrayOperand } from "../methods.ts";
+import { resultType } from "../promotion.ts";
+import { describeValue } from "../../../errors/describe.ts";
+import { ArgumentError } from "../../../errors/base.ts";
+import type { Stream } from "../../stream.ts";
+import { add, floorDiv, mod, mul } from "./arithmetic.ts";
+import { castInto } from "./cast.ts";
+import { castScalar, diag, scalarDType, tri } from "./creation.ts";
+import { nonzero, put } from "./indexing.ts";
+import { logicalNot } from "./math.ts";
+import { clip, where } from "./selection.ts";
+import { broadcastTo, ravel, viewWith } from "./shape.ts";
+
+/** Options of `triuIndices` and `trilIndices`: the diagonal, the number of columns, and the stream (required). */
+export interface TriangleIndicesOptions extends ArrayOperationOptions {
+  /** The diagonal the triangle starts at (default 0; positive above the main diagonal, negative below). */
+  readonly k?: number;
+  /** The number of columns (default: `n`). */
+  readonly m?: number;
+}
+
+/** Options of `diagflat`: the diagonal and the stream. */
+export interface DiagflatOptions extends ArrayOperationOptions {
+  /** The diagonal the values go on (default 0; positive above the main diagonal, negative below). */
+  readonly k?: number;
+}
+
+/** Options of `fillDiagonal`: whether a tall matrix's diagonal wraps, and the stream. */
+export interface FillDiagonalOptions extends ArrayOperationOptions {
+  /** For a 2-d array of more rows than columns: go on after a blank row below the end of the diagonal (default false). */
+  readonly wrap?: boolean;
+}
+
+/** Options of `ravelMultiIndex`: what an index out of range does, and the stream. */
+export interface RavelMultiIndexOptions extends ArrayOperationOptions {
+  /** "raise" (default: an IndexError for an index given as a number), "wrap" (modulo the extent) or "clip" (clamped). */
+  readonly mode?: "raise" | "wrap" | "clip";
+}
+
+/** Options of `select`: the value where no condition holds, and the stream. */
+export interface SelectOptions extends ArrayOperationOptions {
+  /** The element where no condition holds (default 0): a scalar or an array that broadcasts. */
+  readonly default?: ArrayOperand;
+}
+
+function checkArray(a: unknown, what: string): DeviceArray {
+  if (!(a instanceof DeviceArray)) throw new TypeError(`${what} takes a DeviceArray, not ${describeValue(a)}`);
+  if (a.isClosed) throw new ShapeMismatchError(`${what}: the array (${a.dtype.name} ${showShape(a.shape)}) was closed`);
+  return a;
+}
+
+function checkOptions(options: unknown, what: string, names: string): void {
+  if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`${what} takes options { ${names} }, got ${describeValue(options)}`);
+}
+
+function checkInteger(v: unknown, what: string, min = -Infinity): number {
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min) throw new ArgumentError(`${what} is ${min === 0 ? "a non-negative integer" : "an integer"}, got ${describeValue(v)}`);
+  return v;
+}
+
+function checkIntegerArray(a: DeviceArray, what: string): void {
+  if (a.dtype.kind !== "i" && a.dtype.kind !== "u") throw new DTypeError(`${what} are an integer array, got ${a.dtype.name}; convert them with astype`);
+}
+
+// ---- triuIndices, trilIndices ----
+
+function triangleIndices(what: string, lower: boolean, n: number, options: TriangleIndicesOptions): [DeviceArray, DeviceArray] {
+  checkOptions(options, what, "k?, m?, stream");
+  checkInteger(n, `${what}: n`, 0);
+  const m = options?.m === undefined ? n : checkInteger(options.m, `${what}: m`, 0);
+  const k = options?.k === undefined ? 0 : checkInteger(options.k, `${what}: k`);
+  const stream = operationStream(what, options, []);
+  // The lower triangle from diagonal k is tri(k); the upper one is the complement of tri(k - 1).
+  const mask = tri(n, { m, k: lower ? k : k - 1, dtype: "bool", stream });
+  try {
+    if (lower) return nonzero(mask, { stream }) as [DeviceArray, DeviceArray];
+    const upper = logicalNot(mask, { stream });
+    try {
+      return nonzero(upper, { stream }) as [DeviceArray, DeviceArray];
+    } finally {
+      upper.close(stream);
+    }
+  } finally {
+    mask.close(stream);
+  }
+}
+
+/**
+ * The row and column indices of the upper triangle of an `[n, m]` matrix (`m` default `n`), from diagonal `k` up, as
+ * NumPy's `triu_indices`: two int64 arrays, row-major order. Needs `{ stream }`; synchronises with it (`nonzero`
+ * sizes the result).
+ *
+ * ```ts
+ * const [r, c] = triuIndices(3, { k: 1, stream });   // r [0, 0, 1], c [1, 2, 2]
+ * ```
+ */
+export function triuIndices(n: number, options: TriangleIndicesOptions): [DeviceArray, DeviceArray] {
+  return triangleIndices("triuIndices", false, n, options);
+}
+
+/**
+ * The row and column indices of the lower triangle of an `[n, m]` matrix (`m` default `n`), from diagonal `k` down,
+ * as NumPy's `tril_indices`: two int64 arrays, row-major order. Needs `{ stream }`; synchronises with it.
+ *
+ * ```ts
+ * const [r, c] = trilIndices(3, { k: -1, stream });  // r [1, 2, 2], c [0, 0, 1]
+ * ```
+ */
+export function trilIndices(n: number, options: TriangleIndicesOptions): [DeviceArray, DeviceArray] {
+  return triangleIndices("trilIndices", true, n, options);
+}
+
+// ---- unravelIndex, ravelMultiIndex ----
+
+/** The row-major coordinates of flat positions in an array of `shape` (exported for tests), checked: IndexError. */
+export function unravelHost(indices: readonly number[], shape: readonly number[], what = "unravelIndex"): number[][] {
+  const size = elementCount(shape);
+  const out = shape.map(() => new Array<number>(indices.length));
+  indices.forEach((v, j) => {
+    if (typeof v !== "number" || !Number.isSafeInteger(v)) throw new TypeError(`${what}: indices are integers, got ${describeValue(v)}`);
+    if (v < 0 || v >= size) throw new IndexError(`${what}: index ${v} is out of bounds for array with size ${size} (shape ${showShape(shape)}); give positions from 0 to ${size - 1}`);
+    let r = v;
+    for (let d = shape.length - 1; d >= 0; d--) {
+      out[d]![j] = r % shape[d]!;
+      r = Math.floor(r / shape[d]!);
+    }
+  });
+  return out;
+}
+
+/** The row-major flat positions of coordinates (one list per axis, of one length) in an array of `shape` (exported for tests). */
+export function ravelHost(coords: readonly (readonly number[])[], shape: readonly number[], mode: "raise" | "wrap" | "clip", what = "ravelMultiIndex"): number[] {
+  const count = coords[0]?.length ?? 1;
+  const out = new Array<number>(count).fill(0);
+  shape.forEach((n, d) => {
+    coords[d]!.forEach((v, j) => {
+      if (typeof v !== "number" || !Number.isSafeInteger(v)) throw new TypeError(`${what}: indices are integers, got ${describeValue(v)}`);
+      let c = v;
+      if (mode === "wrap") c = n === 0 ? c : ((c % n) + n) % n;
+      else if (mode === "clip") c = Math.min(Math.max(c, 0), n - 1);
+      if (c < 0 || c >= n) throw new IndexError(`${what}: index ${v} on axis ${d} is out of range for extent ${n} (shape ${showShape(shape)}); give indices from 0 to ${n - 1}, or { mode: "wrap" } / { mode: "clip" }`);
+      out[j] = out[j]! * n + c;
+    });
+  });
+  return out;
+}
+
+/** `x` as an int64 array (itself when it is one; else a converted copy, `owned`). */
+function asInt64(x: DeviceArray, stream: Stream): { array: DeviceArray; owned: boolean } {
+  if (x.dtype === dtypes.int64) return { array: x, owned: false };
+  const c = DeviceArray.empty(x.shape, dtypes.int64, { stream });
+  castInto(stream, x, c);
+  return { array: c, owned: true };
+}
+
+function closeAll(arrays: readonly DeviceArray[], stream: Stream): void {
+  for (const x of arrays) x.close(stream);
+}
+
+/**
+ * The coordinates of flat positions `indices` in an array of `shape` (row-major), as NumPy's `unravel_index`: one
+ * int64 array of `indices`' shape per axis. `indices` is an integer DeviceArray (converted with `floorDiv` and `mod`,
+ * two kernels per axis; positions out of range are not checked: a negative position or one past the size gives
+ * coordinates out of range, not NumPy's ValueError), a number (0-d results) or a list of numbers (1-d results; numbers
+ * are checked on the host: an IndexError). Numbers need `{ stream }`.
+ *
+ * ```ts
+ * unravelIndex(asarray([22, 41, 37], { stream }), [7, 6]);  // [[3, 6, 6], [4, 5, 1]]
+ * unravelIndex(5, [2, 3], { stream });                       // [1, 2] as 0-d arrays
+ * ```
+ */
+export function unravelIndex(indices: DeviceArray | number | readonly number[], shape: number | readonly number[], options?: ArrayOperationOptions): DeviceArray[] {
+  const what = "unravelIndex";
+  checkOptions(options, what, "stream?");
+  const dims = checkShape(shape, `${what}: shape`);
+  if (!(indices instanceof DeviceArray)) {
+    const list = typeof indices === "number" ? [indices] : Array.isArray(indices) ? (indices as readonly number[]) : undefined;
+    if (list === undefined) throw new TypeError(`${what}: indices are an integer DeviceArray, a number or a list of numbers, not ${describeValue(indices)}`);
+    const coords = unravelHost(list, dims, what);
+    const stream = operationStream(what, options, []);
+    const out: DeviceArray[] = [];
+    try {
+      for (const c of coords) out.push(DeviceArray.from(BigInt64Array.from(c, (v) => BigInt(v)), { stream, shape: typeof indices === "number" ? [] : [c.length] }));
+    } catch (e) {
+      closeAll(out, stream);
+      throw e;
+    }
+    return out;
+  }
+  checkArray(indices, `${what}: indices`);
+  checkIntegerArray(indices, `${what}: indices`);
+  const stream = operationStream(what, options, [indices]);
+  if (dims.length === 0) return [];
+  const out: DeviceArray[] = [];
+  let { array: rest, owned } = asInt64(indices, stream);
+  try {
+    for (let d = dims.length - 1; d >= 1; d--) {
+      out.unshift(mod(rest, dims[d]!, { stream }));
+      const next = floorDiv(rest, dims[d]!, { stream });
+      if (owned) rest.close(stream);
+      [rest, owned] = [next, true];
+    }
+    out.unshift(owned ? rest : rest.copy({ stream }));
+    owned = false;
+    return out;
+  } catch (e) {
+    closeAll(out, stream);
+    throw e;
+  } finally {
+    if (owned) rest.close(stream);
+  }
+}
+
+/**
+ * The row-major flat positions of coordinates in an array of `shape`, as NumPy's `ravel_multi_index`: `multiIndex`
+ * holds one entry per axis, an integer DeviceArray or a number, broadcast together; an int64 result of their
+ * broadcast shape (0-d when every entry is a number; numbers then need `{ stream }`). `mode`: "raise" (default; a
+ * number out of range is an IndexError, arrays are not checked: an index out of range gives a position out of range,
+ * not NumPy's ValueError), "wrap" (modulo the extent) or "clip" (clamped to the axis).
+ *
+ * ```ts
+ * ravelMultiIndex([rows, cols], [7, 6]);                   // rows [3, 6, 6], cols [4, 5, 1] → [22, 41, 37]
+ * ravelMultiIndex([1, 2], [2, 3], { stream });             // 5, a 0-d array
+ * ```
+ */
+export function ravelMultiIndex(multiIndex: readonly (DeviceArray | number)[], shape: number | readonly number[], options?: RavelMultiIndexOptions): DeviceArray {
+  const what = "ravelMultiIndex";
+  checkOptions(options, what, "mode?, stream?");
+  const mode = options?.mode ?? "raise";
+  if (mode !== "raise" && mode !== "wrap" && mode !== "clip") throw new TypeError(`${what}: mode is "raise", "wrap" or "clip", got ${describeValue(mode)}`);
+  const dims = checkShape(shape, `${what}: shape`);
+  if (!Array.isArray(multiIndex)) throw new TypeError(`${what}: multiIndex is a list of one index per axis (integer DeviceArrays or numbers), not ${describeValue(multiIndex)}`);
+  if (multiIndex.length !== dims.length) throw new ArgumentError(`${what}: multiIndex has ${multiIndex.length} entries but the shape ${showShape(dims)} has ${dims.length} axes; give one index per axis`);
+  if (!Number.isSafeInteger(elementCount(dims))) throw new ArgumentError(`${what}: the shape ${showShape(dims)} has more elements than positions can count`);
+  const arrays: { d: number; a: DeviceArray }[] = [];
+  const numbers: number[] = [];
+  multiIndex.forEach((x, d) => {
+    if (x instanceof DeviceArray) {
+      checkArray(x, `${what}: index ${d}`);
+      checkIntegerArray(x, `${what}: indices`);
+      arrays.push({ d, a: x });
+      numbers.push(0);
+    } else if (typeof x === "number") {
+      // A number checked (raise) or brought into range (wrap, clip) now.
+      numbers.push(ravelHost([[x]], [dims[d]!], mode, what)[0]!);
+    } else {
+      throw new TypeError(`${what}: index ${d} is an integer DeviceArray or a number, not ${describeValue(x)}`);
+    }
+  });
+  if (arrays.length === 0) {
+    const flat = numbers.reduce((acc, c, d) => acc * dims[d]! + c, 0);
+    const stream = operationStream(what, options, []);
+    return DeviceArray.from(BigInt64Array.of(BigInt(flat)), { stream, shape: [] });
+  }
+  const outShape = broadcastShapes(arrays.map(({ d, a }) => ({ name: `index ${d}`, shape: a.shape })), what);
+  const stream = operationStream(what, options, arrays.map(({ a }) => a));
+  const out = DeviceArray.empty(outShape, dtypes.int64, { stream });
+  try {
+    dims.forEach((n, d) => {
+      if (d > 0) mul(out, n, { stream, out });
+      const entry = multiIndex[d]!;
+      if (!(entry instanceof DeviceArray)) {
+        if (d === 0) out.fill(numbers[d]!, { stream });
+        else if (numbers[d] !== 0) add(out, numbers[d]!, { stream, out });
+        return;
+      }
+      let { array: c, owned } = asInt64(entry, stream);
+      try {
+        if (mode !== "raise") {
+          const fixed = mode === "wrap" ? mod(c, n, { stream }) : clip(c, 0, n - 1, { stream });
+          if (owned) c.close(stream);
+          [c, owned] = [fixed, true];
+        }
+        if (d === 0) castInto(stream, broadcastTo(c, outShape), out);
+        else add(out, c, { stream, out });
+      } finally {
+        if (owned) c.close(stream);
+      }
+    });
+  } catch (e) {
+    out.close(stream);
+    throw e;
+  }
+  return out;
+}
+
+// ---- flatnonzero ----
+
+/**
+ * The flat positions of `a`'s non-zero elements, as NumPy's `flatnonzero` (`nonzero(ravel(a))[0]`): a 1-d int64 array.
+ * Synchronises with the stream (the count sizes the result).
+ *
+ * ```ts
+ * flatnonzero(m);                           // [[0, 3], [0, 5]] → [1, 3]
+ * ```
+ */
+export function flatnonzero(a: DeviceArray, options?: ArrayOperationOptions): DeviceArray {
+  const what = "flatnonzero";
+  checkArray(a, what);
+  checkOptions(options, what, "stream?");
+  const stream = operationStream(what, options, [a]);
+  const flat = ravel(a, { stream });
+  try {
+    return nonzero(flat, { stream })[0]!;
+  } finally {
+    if (flat !== a && flat.base !== a) flat.close(stream); // ravel's copy of a non-contiguous a
+  }
+}
+
+// ---- diagflat, fillDiagonal ----
+
+/**
+ * A 2-d array with `v`'s elements (flattened) on diagonal `k` and zeros elsewhere, as NumPy's `diagflat`: of `v`'s
+ * dtype, `[n + |k|, n + |k|]` for `n` elements (`diag` of `ravel(v)`).
+ *
+ * ```ts
+ * diagflat(m);                               // [[1, 2], [3, 4]] → a [4, 4] matrix with 1, 2, 3, 4 on its diagonal
+ * diagflat(x, { k: 1 });                     // x: [2] → [3, 3], x above the main diagonal
+ * ```
+ */
+export function diagflat(v: DeviceArray, options?: DiagflatOptions): DeviceArray {
+  const what = "diagflat";
+  checkArray(v, what);
+  checkOptions(options, what, "k?, stream?");
+  const k = options?.k === undefined ? 0 : checkInteger(options.k, `${what}: k`);
+  const stream = operationStream(what, options, [v]);
+  const flat = ravel(v, { stream });
+  try {
+    return diag(flat, { k, stream });
+  } finally {
+    if (flat !== v && flat.base !== v) flat.close(stream);
+  }
+}
+
+/** A view of part of an array's diagonal (element units): what `fillDiagonal` writes. */
+export interface DiagonalPart {
+  readonly shape: number[];
+  readonly strides: number[];
+  readonly offset: number;
+}
+
+/**
+ * The views `fillDiagonal` writes for an array of `shape` and `strides` (exported for tests), and the flat
+ * (row-major) positions they cover in order: the main diagonal (every axis of one extent beyond 2-d); with `wrap`, a
+ * 2-d array of more rows than columns goes on every `m + 1` rows (NumPy's `a.flat[::m + 1]`).
+ */
+export function fillDiagonalPlan(shape: readonly number[], strides: readonly number[], wrap: boolean): { parts: DiagonalPart[]; positions: number[] } {
+  const what = "fillDiagonal";
+  if (shape.length < 2) throw new ArgumentError(`${what}: needs an array of at least 2 axes, got shape ${showShape(shape)}`);
+  if (shape.length > 2 && shape.some((n) => n !== shape[0])) throw new ArgumentError(`${what}: an array of more than 2 axes needs every axis of one extent, got shape ${showShape(shape)}`);
+  const diagonalStride = strides.reduce((s, t) => s + t, 0);
+  if (shape.length > 2) {
+    const n = shape[0]!;
+    // Flat position of (i, i, ..., i): i times the sum of the row-major strides.
+    const step = shape.reduce((acc, _, d) => acc + elementCount(shape.slice(d + 1)), 0);
+    return { parts: n > 0 ? [{ shape: [n], strides: [diagonalStride], offset: 0 }] : [], positions: [...Array(n).keys()].map((i) => i * step) };
+  }
+  const [n, m] = [shape[0]!, shape[1]!];
+  if (n === 0 || m === 0) return { parts: [], positions: [] };
+  const rows = wrap ? n : Math.min(n, m);
+  // Row r of the wrapped diagonal is r = j (m + 1) + c for column c < m: B full blocks of m, then the rest.
+  const blocks = Math.floor(rows / (m + 1));
+  const restStart = blocks * (m + 1);
+  const rest = Math.min(rows - restStart, m);
+  const parts: DiagonalPart[] = [];
+  if (blocks > 0) parts.push({ shape: [blocks, m], strides: [(m + 1) * strides[0]!, diagonalStride], offset: 0 });
+  if (rest > 0) parts.push({ shape: [rest], strides: [diagonalStride], offset: restStart * strides[0]! });
+  const count = blocks * m + rest;
+  return { parts, positions: [...Array(count).keys()].map((k) => k * (m + 1)) };
+}
+
+/**
+ * Writes `value` on `a`'s main diagonal, in place, as NumPy's `fill_diagonal`: a 2-d array's `a[i, i]`, or `a[i, i,
+ * ..., i]` of an array whose axes have one extent. `value` is a scalar (converted as `full` converts it; written with
+ * `fill` through diagonal views) or a DeviceArray whose elements are written in turn, repeated when shorter (`put` at
+ * the diagonal's flat positions). `wrap`: a tall 2-d array's diagonal goes on after a blank row, as NumPy's.
+ *
+ * ```ts
+ * fillDiagonal(m, 0);                       // zero m's diagonal
+ * fillDiagonal(tall, 1, { wrap: true });    // [7, 3]: rows 0-2, then 4-6
+ * ```
+ */
+export function fillDiagonal(a: DeviceArray, value: DeviceArray | ArrayScalar, options?: FillDiagonalOptions): void {
+  const what = "fillDiagonal";
+  checkArray(a, what);
+  checkWritable(a, what);
+  checkOptions(options, what, "wrap?, stream?");
+  const wrap = options?.wrap ?? false;
+  if (typeof wrap !== "boolean") throw new TypeError(`${what}: wrap is a boolean, got ${describeValue(wrap)}`);
+  const plan = fillDiagonalPlan(a.shape, a.strides, wrap);
+  if (value instanceof DeviceArray) {
+    checkArray(value, `${what}: value`);
+    put(a, plan.positions, value, options?.stream !== undefined ? { stream: options.stream } : undefined);
+    return;
+  }
+  if (typeof value !== "number" && typeof value !== "bigint" && typeof value !== "boolean" && !Array.isArray(value)) {
+    throw new TypeError(`${what}: value is a DeviceArray or a scalar, not ${describeValue(value)}`);
+  }
+  const v = castScalar(value, a.dtype);
+  encodeElement(a.dtype, v);
+  const stream = operationStream(what, options, [a]);
+  for (const p of plan.parts) viewWith(a, p.shape, p.strides, a.byteOffset + p.offset * a.itemsize).fill(v, { stream });
+}
+
+// ---- select ----
+
+/**
+ * The element of the first choice whose condition holds, `default` where none does, as NumPy's `select`: `condlist`
+ * holds bool DeviceArrays, `choicelist` as many choices (arrays or scalars), all broadcast together; the dtype is the
+ * choices' and the default's promoted (scalars weak, as NumPy's). One `where` per condition, from the last to the
+ * first, into the result (in place).
+ *
+ * ```ts
+ * select([x.lt(3), x.gt(5)], [x, x.mul(x)]);          // [0 .. 9] → [0, 1, 2, 0, 0, 0, 36, 49, 64, 81]
+ * select([x.lt(0)], [0], { default: x });               // relu
+ * ```
+ */
+export function select(condlist: readonly DeviceArray[], choicelist: readonly ArrayOperand[], options?: SelectOptions): DeviceArray {
+  const what = "select";
+  checkOptions(options, what, "default?, stream?");
+  if (!Array.isArray(condlist) || !Array.isArray(choicelist)) throw new TypeError(`${what} takes a list of conditions and a list of choices, got ${describeValue(condlist)} and ${describeValue(choicelist)}`);
+  if (condlist.length !== choicelist.length) throw new ArgumentError(`${what}: ${condlist.length} conditions but ${choicelist.length} choices; give one choice per condition`);
+  if (condlist.length === 0) throw new ArgumentError(`${what}: the lists are empty; give at least one condition and its choice`);
+  condlist.forEach((c, k) => {
+    checkArray(c, `${what}: condition ${k}`);
+    if (c.dtype !== dtypes.bool) throw new DTypeError(`${what}: condition ${k} is ${c.dtype.name}, not bool; compare it (x.ne(0)) or convert it with astype("bool")`);
+  });
+  const fallback: ArrayOperand = options?.default ?? 0;
+  const operands = [...choicelist, fallback];
+  operands.forEach((x, k) => {
+    if (x instanceof DeviceArray) checkArray(x, k < choicelist.length ? `${what}: choice ${k}` : `${what}: default`);
+    else if (typeof x !== "number" && typeof x !== "bigint" && typeof x !== "boolean" && !Array.isArray(x)) {
+      throw new TypeError(`${what}: ${k < choicelist.length ? `choice ${k}` : "default"} is a DeviceArray or a scalar, not ${describeValue(x)}`);
+    }
+  });
+  const dtype: DType = operands.some((x) => x instanceof DeviceArray) ? resultType(operands, what) : resultType(operands.map((x) => scalarDType(x as ArrayScalar)), what);
+  const shape = broadcastShapes(
+    [...condlist.map((c, k) => ({ name: `condition ${k}`, shape: c.shape })), ...operands.flatMap((x, k) => (x instanceof DeviceArray ? [{ name: k < choicelist.length ? `choice ${k}` : "default", shape: x.shape }] : []))],
+    what,
+  );
+  for (const x of operands) if (!(x instanceof DeviceArray)) encodeElement(dtype, castScalar(x, dtype));
+  const stream = operationStream(what, options, [...condlist, ...operands]);
+  const out = DeviceArray.empty(shape, dtype, { stream });
+  try {
+    const last = condlist.length - 1;
+    where(condlist[last]!, choicelist[last]!, fallback, { stream, out });
+    for (let k = last - 1; k >= 0; k--) where(condlist[k]!, choicelist[k]!, out, { stream, out });
+  } catch (e) {
+    out.close(stream);
+    throw e;
+  }
+  return out;
+}
