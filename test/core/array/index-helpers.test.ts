@@ -91,7 +91,7 @@ describe("fillDiagonal's plan", () => {
       ],
       positions: [0, 4, 8, 12],
     });
-    // (7, 3): 0, 4, 8, then 16, 20, 24 → rows 0-2 and 4-6.
+    // (7, 3): 0, 4, 8, then 12, 16, 20 → rows 0-2 and 4-6 (row 3 left blank).
     expect(fillDiagonalPlan([7, 3], [3, 1], true).positions).toEqual([0, 4, 8, 12, 16, 20]);
     expect(fillDiagonalPlan([8, 3], [3, 1], true).parts).toEqual([{ shape: [2, 3], strides: [12, 4], offset: 0 }]);
   });
