@@ -104,6 +104,7 @@ describe("insert's plan", () => {
     expect(() => insertPlan([5], 0, 6, [])).toThrow("insert: index 6 is out of bounds for axis 0 with size 5");
     expect(() => insertPlan([5], 0, [0, -6], [])).toThrow("index -6 is out of bounds");
     expect(() => insertPlan([5], 0, [1.5], [])).toThrow(TypeError);
+    expect(() => insertPlan([5], 0, arr([2]) as never, [])).toThrow(TypeError);
     // np.insert(m.T, -1, [7, 8, 9], axis=0) on [3, 2]: ValueError (could not broadcast (1,3) into (1,2)).
     expect(() => insertPlan([3, 2], 0, -1, [3])).toThrow(BroadcastError);
     expect(() => insertPlan([3, 2], 0, -1, [3])).toThrow("insert: values (seen as shape [1, 3]) do not broadcast to the inserted block [1, 2]");
@@ -143,6 +144,8 @@ describe("delete's positions", () => {
     expect(() => keptPositions(4, 4, 1)).toThrow("delete: index 4 is out of bounds for axis 1 with size 4");
     expect(() => keptPositions([-5], 4, 0)).toThrow("index -5 is out of bounds");
     expect(() => keptPositions("1" as unknown as number, 4, 0)).toThrow(TypeError);
+    expect(() => keptPositions({ begin: 1 } as never, 4, 0)).toThrow("a slice is { start?, stop?, step? }, got the key begin");
+    expect(() => keptPositions(arr([2]) as never, 4, 0)).toThrow("positions are JavaScript numbers (checked on the host), not a DeviceArray");
   });
 
   it("deleteItems is also exported as delete; errors come before a stream is needed", () => {

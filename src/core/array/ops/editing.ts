@@ -320,7 +320,11 @@ export function keptPositions(index: number | readonly number[] | IndexSlice, n:
       if (v < -n || v >= n) throw new IndexError(`${what}: index ${v} is out of bounds for axis ${axis} with size ${n} (from ${-n} to ${n - 1})`);
       return v < 0 ? v + n : v;
     });
+  } else if (index instanceof DeviceArray) {
+    throw new TypeError(`${what}: positions are JavaScript numbers (checked on the host), not a DeviceArray; read them back first (toList), or keep a mask's elements with extract or compress`);
   } else if (typeof index === "object" && index !== null) {
+    const other = Object.keys(index).filter((key) => key !== "start" && key !== "stop" && key !== "step");
+    if (other.length > 0) throw new TypeError(`${what}: a slice is { start?, stop?, step? }, got the key${other.length > 1 ? "s" : ""} ${other.join(", ")}`);
     gone = slicePositions(index as IndexSlice, n, what);
   } else {
     throw new TypeError(`${what}: index is an integer, a list of integers or a slice { start, stop, step }, got ${describeValue(index)}`);
