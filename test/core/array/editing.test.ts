@@ -4,24 +4,16 @@
  * results), and every typed error that comes before a stream is needed.
  */
 import { describe, expect, it } from "vitest";
-import { ArgumentError, AxisError, BroadcastError, Buffer, DTypeError, DeviceArray, IndexError, ShapeMismatchError, type MemoryResource } from "../../../src/index.ts";
+import { ArgumentError, AxisError, BroadcastError, DTypeError, DeviceArray, IndexError, ShapeMismatchError } from "../../../src/index.ts";
 import * as ca from "../../../src/array.ts";
+import { fakeArray } from "../../support/fake-arrays.ts";
 import { append, deleteItems, dsplit, hsplit, insert, vsplit } from "../../../src/array.ts";
 import { insertPlan, keptPositions, slicePositions } from "../../../src/core/array/ops/editing.ts";
 
-const BASE = 0x7f00_0000_0000n;
-const hostResource: MemoryResource = {
-  allocate: () => {
-    throw new Error("not used");
-  },
-  deallocate: () => undefined,
-  isDeviceAccessible: true,
-  isHostAccessible: true,
-  deviceId: -1,
-};
+const BASE = 0x7f00_0000_0000n; // fakeArray's address
 
 function arr(shape: number[], dtype: "float32" | "int32" | "int8" = "int32"): DeviceArray {
-  return DeviceArray.fromBuffer(Buffer.fromHandle(BASE, 1 << 16, { memoryResource: hostResource }), { dtype, shape });
+  return fakeArray(shape, dtype);
 }
 
 /** Element offsets of views of an int32 stand-in. */

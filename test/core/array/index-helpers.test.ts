@@ -5,23 +5,13 @@
  * divmod).
  */
 import { describe, expect, it } from "vitest";
-import { ArgumentError, BroadcastError, Buffer, DTypeError, DeviceArray, IndexError, ShapeMismatchError, type MemoryResource } from "../../../src/index.ts";
+import { ArgumentError, BroadcastError, DTypeError, DeviceArray, IndexError, ShapeMismatchError } from "../../../src/index.ts";
 import { diagflat, divmod, fillDiagonal, flatnonzero, ravelMultiIndex, select, trilIndices, triuIndices, unravelIndex } from "../../../src/array.ts";
 import { fillDiagonalPlan, ravelHost, unravelHost } from "../../../src/core/array/ops/index-helpers.ts";
-
-const BASE = 0x7f00_0000_0000n;
-const hostResource: MemoryResource = {
-  allocate: () => {
-    throw new Error("not used");
-  },
-  deallocate: () => undefined,
-  isDeviceAccessible: true,
-  isHostAccessible: true,
-  deviceId: -1,
-};
+import { fakeArray } from "../../support/fake-arrays.ts";
 
 function arr(shape: number[], dtype: "float32" | "int32" | "int8" | "bool" | "uint8" = "int32"): DeviceArray {
-  return DeviceArray.fromBuffer(Buffer.fromHandle(BASE, 1 << 16, { memoryResource: hostResource }), { dtype, shape });
+  return fakeArray(shape, dtype);
 }
 
 describe("unravelIndex and ravelMultiIndex on the host", () => {
