@@ -26,7 +26,7 @@ import { describeValue } from "../../../errors/describe.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { castScalar, scalarDType } from "./creation.ts";
 import { take } from "./indexing.ts";
-import { concatenate, moveaxis, split, viewWith } from "./shape.ts";
+import { checkArray, concatenate, moveaxis, split, viewWith } from "./shape.ts";
 
 /** Options of `append`, `insert` and `delete`: the axis (default: the flattened array) and the stream. */
 export interface EditOptions extends ArrayOperationOptions {
@@ -39,12 +39,6 @@ export interface IndexSlice {
   readonly start?: number | null;
   readonly stop?: number | null;
   readonly step?: number | null;
-}
-
-function checkArray(a: unknown, what: string): DeviceArray {
-  if (!(a instanceof DeviceArray)) throw new TypeError(`${what} takes a DeviceArray, not ${describeValue(a)}`);
-  if (a.isClosed) throw new ShapeMismatchError(`${what}: the array (${a.dtype.name} ${showShape(a.shape)}) was closed`);
-  return a;
 }
 
 function checkOptions(options: unknown, what: string): void {

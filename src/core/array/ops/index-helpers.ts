@@ -19,7 +19,7 @@
  */
 import { DeviceArray, checkWritable, encodeElement, operationStream, type ArrayOperationOptions, type ArrayScalar } from "../device-array.ts";
 import { dtypes, type DType } from "../dtype.ts";
-import { DTypeError, IndexError, ShapeMismatchError } from "../errors.ts";
+import { DTypeError, IndexError } from "../errors.ts";
 import { broadcastShapes, showShape } from "../broadcast.ts";
 import { checkShape, elementCount } from "../layout.ts";
 import type { ArrayOperand } from "../methods.ts";
@@ -33,7 +33,7 @@ import { castScalar, diag, scalarDType, tri } from "./creation.ts";
 import { nonzero, put } from "./indexing.ts";
 import { logicalNot } from "./math.ts";
 import { clip, where } from "./selection.ts";
-import { broadcastTo, ravel, viewWith } from "./shape.ts";
+import { broadcastTo, checkArray, ravel, viewWith } from "./shape.ts";
 
 /** Options of `triuIndices` and `trilIndices`: the diagonal, the number of columns, and the stream (required). */
 export interface TriangleIndicesOptions extends ArrayOperationOptions {
@@ -65,12 +65,6 @@ export interface RavelMultiIndexOptions extends ArrayOperationOptions {
 export interface SelectOptions extends ArrayOperationOptions {
   /** The element where no condition holds (default 0): a scalar or an array that broadcasts. */
   readonly default?: ArrayOperand;
-}
-
-function checkArray(a: unknown, what: string): DeviceArray {
-  if (!(a instanceof DeviceArray)) throw new TypeError(`${what} takes a DeviceArray, not ${describeValue(a)}`);
-  if (a.isClosed) throw new ShapeMismatchError(`${what}: the array (${a.dtype.name} ${showShape(a.shape)}) was closed`);
-  return a;
 }
 
 function checkOptions(options: unknown, what: string, names: string): void {
@@ -327,7 +321,7 @@ export function flatnonzero(a: DeviceArray, options?: ArrayOperationOptions): De
   try {
     return nonzero(flat, { stream })[0]!;
   } finally {
-    if (flat !== a && flat.base !== a) flat.close(stream); // ravel's copy of a non-contiguous a
+    if (flat !== a) flat.close(stream); // ravel's view (closing it frees nothing) or its copy of a non-contiguous a
   }
 }
 
@@ -352,7 +346,7 @@ export function diagflat(v: DeviceArray, options?: DiagflatOptions): DeviceArray
   try {
     return diag(flat, { k, stream });
   } finally {
-    if (flat !== v && flat.base !== v) flat.close(stream);
+    if (flat !== v) flat.close(stream); // ravel's view (closing it frees nothing) or its copy
   }
 }
 

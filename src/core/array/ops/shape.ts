@@ -53,7 +53,8 @@ export interface FlipOptions {
 }
 
 
-function checkArray(a: unknown, what: string): DeviceArray {
+/** `a`, checked to be an open DeviceArray: TypeError otherwise, ShapeMismatchError once closed (the shape functions' check). */
+export function checkArray(a: unknown, what: string): DeviceArray {
   if (!(a instanceof DeviceArray)) throw new TypeError(`${what} takes a DeviceArray, not ${describeValue(a)}`);
   if (a.isClosed) throw new ShapeMismatchError(`${what}: the array (${a.dtype.name} ${showShape(a.shape)}) was closed`);
   return a;
