@@ -471,7 +471,16 @@ export class RendezvousClient {
     if (!Number.isInteger(options.port) || options.port <= 0 || options.port > 65535) throw new RangeError(`RendezvousClient.connect: port is an integer 1 to 65535, not ${describeValue(options.port)}`);
     const timeoutMs = options.timeoutMs ?? 30_000;
     const deadline = performance.now() + timeoutMs;
-    const timedOut = (): RendezvousError => new RendezvousError(`connecting to the rendezvous server at ${options.host}:${options.port} timed out after ${timeoutMs} ms`);
+    // Connections the server closed before its challenge so far: the timeout says so wherever the deadline falls (in
+    // a pause or in the middle of the next try), since that is the likely reason it was reached.
+    let turnedAwayCount = 0;
+    const timedOut = (): RendezvousError =>
+      new RendezvousError(
+        `connecting to the rendezvous server at ${options.host}:${options.port} timed out after ${timeoutMs} ms` +
+          (turnedAwayCount === 0
+            ? ""
+            : `: it closed ${turnedAwayCount} connection${turnedAwayCount === 1 ? "" : "s"} before its challenge (too many connections waiting to authenticate: is something flooding it?)`),
+      );
     for (let attempt = 0; ; attempt++) {
       const socket = nodeNet().createConnection({ host: options.host, port: options.port });
       const client = new RendezvousClient(socket, new FrameReader());
@@ -489,6 +498,7 @@ export class RendezvousClient {
         const turnedAway = !expired && client.#receivedBytes === 0 && (client.#connected || client.#errorCode === "ECONNRESET");
         const notYet = !expired && options.waitForServer === true && !client.#connected && client.#errorCode !== undefined && NOT_LISTENING.has(client.#errorCode);
         if (!turnedAway && !notYet) throw e;
+        if (turnedAway) turnedAwayCount++;
         if (notYet && performance.now() + 100 >= deadline) {
           throw new RendezvousError(
             `nothing listened at ${options.host}:${options.port} within ${timeoutMs} ms (${client.#errorCode}): the rank that serves the rendezvous store did not start there, or the address is wrong`,
@@ -499,12 +509,7 @@ export class RendezvousClient {
       }
       const cap = Math.max(1, deadline - performance.now() - 50);
       const pause = Math.min(cap, Math.min(500, 10 * 2 ** Math.min(attempt, 6)) * (0.5 + Math.random()));
-      if (performance.now() + pause >= deadline) {
-        throw new RendezvousError(
-          `connecting to the rendezvous server at ${options.host}:${options.port} timed out after ${timeoutMs} ms: it closed ${attempt + 1} connection${attempt === 0 ? "" : "s"} before its challenge ` +
-            "(too many connections waiting to authenticate: is something flooding it?)",
-        );
-      }
+      if (performance.now() + pause >= deadline) throw timedOut();
       await new Promise((r) => setTimeout(r, pause));
     }
   }
