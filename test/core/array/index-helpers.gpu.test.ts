@@ -6,7 +6,7 @@
  * without a GPU.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, DeviceArray, type Stream } from "../../../src/index.ts";
+import { Device, DeviceArray, IndexError, type Stream } from "../../../src/index.ts";
 import { diagflat, divmod, fillDiagonal, flatnonzero, ravelMultiIndex, select, trilIndices, triuIndices, unravelIndex } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 
@@ -124,6 +124,40 @@ describe.skipIf(!gpu.available)(`index helpers on a GPU${skipNote}`, () => {
     // A view: np.ravel_multi_index(([3, 6, 6][::-1], [4, 5, 1]), (7, 6)) → [40, 41, 19]
     using v = ravelMultiIndex([r.slice([null, null, -1]), c], [7, 6]);
     expect(read(v)).toEqual(["int64", [3], [40, 41, 19]]);
+  });
+
+  it("positions out of range in arrays are an IndexError at the stream's next read, once", () => {
+    // np.unravel_index([5, 42, 1], (7, 6)) → ValueError: index 42 is out of bounds for array with size 42
+    using bad = DeviceArray.from(BigInt64Array.from([5n, 42n, 1n]), { stream });
+    const coords = unravelIndex(bad, [7, 6]);
+    try {
+      expect(() => coords[0]!.toTypedArraySync()).toThrow(/^unravelIndex: flat position 42 is out of range for a shape of 42 elements/);
+      // Reported once: the next read succeeds (the bad position's coordinates are whatever floorDiv and mod give).
+      expect(nums(coords[1]!.toTypedArraySync())).toEqual([5, 0, 1]);
+    } finally {
+      for (const c of coords) c.close();
+    }
+    // Negative positions count as out of range (np.unravel_index(-1, (2, 3)) → ValueError), in a strided view too.
+    using neg = DeviceArray.from(Int16Array.from([4, 0, -1, 0]), { stream });
+    const fromView = unravelIndex(neg.slice([null, null, 2]), [2, 3]);
+    try {
+      expect(() => fromView[0]!.toTypedArraySync()).toThrow(IndexError);
+    } finally {
+      for (const c of fromView) c.close();
+    }
+    // np.ravel_multi_index(([3, 7], [4, 0]), (7, 6)) → ValueError: invalid entry in coordinates array
+    using r = DeviceArray.from(Int32Array.from([3, 7]), { stream });
+    using c = DeviceArray.from(Uint8Array.from([4, 0]), { stream });
+    using p = ravelMultiIndex([r, c], [7, 6]);
+    expect(() => p.toTypedArraySync()).toThrow(/^ravelMultiIndex: coordinate 7 is out of range for an axis of extent 7/);
+    using minus = DeviceArray.from(BigInt64Array.from([1n, -1n]), { stream });
+    using q = ravelMultiIndex([r.slice([0, 1]), minus], [7, 6]);
+    expect(() => q.toTypedArraySync()).toThrow(/coordinate -1 is out of range for an axis of extent 6/);
+    // wrap and clip check nothing: every index is brought into its axis.
+    using w = ravelMultiIndex([r, minus], [7, 6], { mode: "wrap" });
+    expect(nums(w.toTypedArraySync())).toEqual([19, 5]);
+    // An axis of extent 0 has no index in range: at once, in every mode.
+    expect(() => ravelMultiIndex([r], [0], { mode: "wrap" })).toThrow(/axis 0 of the shape \[0\] has extent 0/);
   });
 
   it("flatnonzero and diagflat", () => {

@@ -59,6 +59,10 @@ describe("unravelIndex and ravelMultiIndex on the host", () => {
     expect(() => ravelMultiIndex([arr([3], "float32"), 0], [2, 3])).toThrow(DTypeError);
     expect(() => ravelMultiIndex([arr([3]), 0], [2, 3], { mode: "bad" as "wrap" })).toThrow(TypeError);
     expect(() => ravelMultiIndex([arr([3]), 5], [2, 3], { mode: "wrap" })).toThrow("needs a stream");
+    // An axis of extent 0 has no index in range in any mode (wrap and clip cannot bring one into it); no index, no error.
+    expect(() => ravelMultiIndex([arr([3]), 0], [0, 3])).toThrow("axis 0 of the shape [0, 3] has extent 0, so no index on it is in range");
+    expect(() => ravelMultiIndex([1, arr([2, 1])], [2, 0], { mode: "clip" })).toThrow(/has extent 0, so no index on it is in range \(nor can mode "clip" bring one into it\)/);
+    expect(() => ravelMultiIndex([arr([0]), 1], [0, 3])).toThrow("needs a stream");
   });
 });
 

@@ -3,11 +3,14 @@
  * (`take` along an axis or flattened, `takeAlongAxis`), the layout struct, the generated source, and the typed errors
  * that come before any stream is used.
  */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { AxisError, BroadcastError, Buffer, DTypeError, DeviceArray, IndexError, ShapeMismatchError, type MemoryResource } from "../../../src/index.ts";
 import { compress, extract, put, putMask, take, takeAlongAxis } from "../../../src/array.ts";
 import { hostIndices, takeAlongAxisPlan, takePlan } from "../../../src/core/array/ops/indexing.ts";
-import { INDEX_LAYOUT_BYTES, indexLayout, indexingSource } from "../../../src/core/array/ops/indexing-source.ts";
+import { INDEX_LAYOUT_BYTES, INDEX_MODES, indexLayout, indexingSource } from "../../../src/core/array/ops/indexing-source.ts";
 import { dtypes } from "../../../src/core/array/dtype.ts";
 
 const BASE = 0x7f00_0000_0000n;
@@ -91,7 +94,7 @@ describe("gather plans", () => {
 describe("indexing source", () => {
   it("moves elements as words of their width and checks every index", () => {
     const s = indexingSource(4, dtypes.int32);
-    for (const k of ["gather", "scatter", "putmask", "compact", "coords"]) expect(s).toContain(`cuda_ts_index_w4_int32_${k}(`);
+    for (const k of ["gather", "scatter", "putmask", "compact", "coords", "check"]) expect(s).toContain(`cuda_ts_index_w4_int32_${k}(`);
     expect(s).toContain("typedef unsigned int W;");
     expect(s).toContain("typedef int I;");
     expect(s).toContain("if (!ix_fix(k, extent, mode, flag, op)) { out[i] = W(); continue; }");
@@ -103,6 +106,29 @@ describe("indexing source", () => {
     expect(count("{")).toBe(count("}"));
     expect(count("(")).toBe(count(")"));
   });
+
+  it("counts negative indices from the end in mode 0 only: mode 3 (the index helpers' check) records them", () => {
+    const s = indexingSource(8, dtypes.int64);
+    expect(s).toContain("if (k < 0 && mode == 0) k += n;");
+    expect(s).toMatch(/_check\(const I\* __restrict__ idx, unsigned long long n, ix_layout l, long long extent, int mode, ix_flag\* flag, int op\)/);
+    expect(INDEX_MODES).toEqual({ raise: 0, wrap: 1, clip: 2, raiseNonNegative: 3 });
+  });
+
+  const nvcc = spawnSync("nvcc", ["--version"], { encoding: "utf8" });
+  it.skipIf(nvcc.status !== 0)("compiles with nvcc for sm_90 where nvcc is installed (every width, signed and unsigned indices)", () => {
+    const dir = mkdtempSync(`${tmpdir()}/cuda-ts-indexing-`);
+    try {
+      for (const [width, index] of [[1, dtypes.uint8], [4, dtypes.int32], [8, dtypes.int64], [16, dtypes.uint64]] as const) {
+        const name = `w${width}_${index.name}`;
+        writeFileSync(`${dir}/${name}.cu`, indexingSource(width, index));
+        const r = spawnSync("nvcc", ["-arch=sm_90", "-cubin", "-o", `${dir}/${name}.cubin`, `${dir}/${name}.cu`], { encoding: "utf8" });
+        expect(r.stderr, name).not.toMatch(/error|warning/i);
+        expect(r.status, `${name}: ${r.stderr}`).toBe(0);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe("indexing errors before the stream", () => {

@@ -13,7 +13,8 @@
  * ```
  *
  * Index results are int64 (NumPy's intp). Positions given as JavaScript numbers are checked on the host (IndexError);
- * positions in a DeviceArray are not checked (see each function).
+ * positions in a DeviceArray are checked on the device, as `take`'s are: the first one out of range is recorded and
+ * the next synchronised read on the stream (`toTypedArray`, `toTypedArraySync`, `item`) throws the IndexError.
  *
  * @module
  */
@@ -30,7 +31,7 @@ import type { Stream } from "../../stream.ts";
 import { add, floorDiv, mod, mul } from "./arithmetic.ts";
 import { castInto } from "./cast.ts";
 import { castScalar, diag, scalarDType, tri } from "./creation.ts";
-import { nonzero, put } from "./indexing.ts";
+import { checkIndexRange, nonzero, put } from "./indexing.ts";
 import { logicalNot } from "./math.ts";
 import { clip, where } from "./selection.ts";
 import { broadcastTo, checkArray, ravel, viewWith } from "./shape.ts";
@@ -57,7 +58,10 @@ export interface FillDiagonalOptions extends ArrayOperationOptions {
 
 /** Options of `ravelMultiIndex`: what an index out of range does, and the stream. */
 export interface RavelMultiIndexOptions extends ArrayOperationOptions {
-  /** "raise" (default: an IndexError for an index given as a number), "wrap" (modulo the extent) or "clip" (clamped). */
+  /**
+   * "raise" (default: an IndexError, at once for an index given as a number, at the stream's next synchronised read
+   * for one in an array), "wrap" (modulo the extent) or "clip" (clamped).
+   */
   readonly mode?: "raise" | "wrap" | "clip";
 }
 
@@ -178,9 +182,9 @@ function closeAll(arrays: readonly DeviceArray[], stream: Stream): void {
 /**
  * The coordinates of flat positions `indices` in an array of `shape` (row-major), as NumPy's `unravel_index`: one
  * int64 array of `indices`' shape per axis. `indices` is an integer DeviceArray (converted with `floorDiv` and `mod`,
- * two kernels per axis; positions out of range are not checked: a negative position or one past the size gives
- * coordinates out of range, not NumPy's ValueError), a number (0-d results) or a list of numbers (1-d results; numbers
- * are checked on the host: an IndexError). Numbers need `{ stream }`.
+ * two kernels per axis; positions are checked on the device: a negative one or one past the size is an IndexError
+ * at the stream's next synchronised read, where NumPy raises a ValueError at once), a number (0-d results) or a list
+ * of numbers (1-d results; numbers are checked on the host: an IndexError). Numbers need `{ stream }`.
  *
  * ```ts
  * unravelIndex(asarray([22, 41, 37], { stream }), [7, 6]);  // [[3, 6, 6], [4, 5, 1]]
@@ -207,7 +211,10 @@ export function unravelIndex(indices: DeviceArray | number | readonly number[], 
   }
   checkArray(indices, `${what}: indices`);
   checkIntegerArray(indices, `${what}: indices`);
+  const size = elementCount(dims);
+  if (!Number.isSafeInteger(size)) throw new ArgumentError(`${what}: the shape ${showShape(dims)} has more elements than positions can count`);
   const stream = operationStream(what, options, [indices]);
+  checkIndexRange(what, indices, size, stream);
   if (dims.length === 0) return [];
   const out: DeviceArray[] = [];
   let { array: rest, owned } = asInt64(indices, stream);
@@ -233,8 +240,9 @@ export function unravelIndex(indices: DeviceArray | number | readonly number[], 
  * The row-major flat positions of coordinates in an array of `shape`, as NumPy's `ravel_multi_index`: `multiIndex`
  * holds one entry per axis, an integer DeviceArray or a number, broadcast together; an int64 result of their
  * broadcast shape (0-d when every entry is a number; numbers then need `{ stream }`). `mode`: "raise" (default; a
- * number out of range is an IndexError, arrays are not checked: an index out of range gives a position out of range,
- * not NumPy's ValueError), "wrap" (modulo the extent) or "clip" (clamped to the axis).
+ * number out of range is an IndexError at once; an array's index out of range is found on the device and is an
+ * IndexError at the stream's next synchronised read, where NumPy raises a ValueError at once), "wrap" (modulo the
+ * extent) or "clip" (clamped to the axis).
  *
  * ```ts
  * ravelMultiIndex([rows, cols], [7, 6]);                   // rows [3, 6, 6], cols [4, 5, 1] → [22, 41, 37]
@@ -271,6 +279,10 @@ export function ravelMultiIndex(multiIndex: readonly (DeviceArray | number)[], s
     return DeviceArray.from(BigInt64Array.of(BigInt(flat)), { stream, shape: [] });
   }
   const outShape = broadcastShapes(arrays.map(({ d, a }) => ({ name: `index ${d}`, shape: a.shape })), what);
+  const empty = arrays.find(({ d }) => dims[d] === 0);
+  if (empty !== undefined && elementCount(outShape) > 0) {
+    throw new IndexError(`${what}: axis ${empty.d} of the shape ${showShape(dims)} has extent 0, so no index on it is in range${mode === "raise" ? "" : ` (nor can mode "${mode}" bring one into it)`}`);
+  }
   const stream = operationStream(what, options, arrays.map(({ a }) => a));
   const out = DeviceArray.empty(outShape, dtypes.int64, { stream });
   try {
@@ -282,6 +294,7 @@ export function ravelMultiIndex(multiIndex: readonly (DeviceArray | number)[], s
         else if (numbers[d] !== 0) add(out, numbers[d]!, { stream, out });
         return;
       }
+      if (mode === "raise") checkIndexRange(what, entry, n, stream);
       let { array: c, owned } = asInt64(entry, stream);
       try {
         if (mode !== "raise") {

@@ -5,8 +5,8 @@
  *
  * Every index is checked before it is used: mode 0 ("raise") skips an index outside [-extent, extent) and records
  * the first one in a small host-mapped flag record (the host reads it after the stream's next synchronised read),
- * mode 1 ("wrap") takes it modulo the extent, mode 2 ("clip") clamps it to [0, extent - 1]. Nothing outside an array
- * is read or written.
+ * mode 1 ("wrap") takes it modulo the extent, mode 2 ("clip") clamps it to [0, extent - 1], and mode 3 is mode 0
+ * without negative indices (outside [0, extent) is recorded). Nothing outside an array is read or written.
  *
  * @module
  */
@@ -25,7 +25,7 @@ export const INDEX_FLAG_BYTES = 32;
 const WORDS: Readonly<Record<number, string>> = { 1: "unsigned char", 2: "unsigned short", 4: "unsigned int", 8: "unsigned long long", 16: "ix_w16" };
 
 /** The index modes' codes in the kernels. */
-export const INDEX_MODES = { raise: 0, wrap: 1, clip: 2 } as const;
+export const INDEX_MODES = { raise: 0, wrap: 1, clip: 2, raiseNonNegative: 3 } as const;
 
 /** The name suffix of a program: element width and index dtype. */
 export function indexingName(width: number, index: DType): string {
@@ -55,12 +55,12 @@ export function indexingSource(width: number, index: DType): string {
     "    oa += c * l.st_a[d];",
     "  }",
     "}",
-    "// Brings index k into [0, n) by the mode; false (and the first such index recorded) when mode 0 finds it outside.",
+    "// Brings index k into [0, n) by the mode; false (and the first such index recorded) when mode 0 or 3 finds it outside.",
     "__device__ __forceinline__ bool ix_fix(long long& k, long long n, int mode, ix_flag* flag, int op) {",
     "  if (mode == 1) { k %= n; if (k < 0) k += n; return true; }",
     "  if (mode == 2) { k = k < 0 ? 0 : (k >= n ? n - 1 : k); return true; }",
     "  const long long given = k;",
-    "  if (k < 0) k += n;",
+    "  if (k < 0 && mode == 0) k += n;",
     "  if (k >= 0 && k < n) return true;",
     "  volatile ix_flag* f = flag;",
     "  if (f->set == 0) {",
@@ -73,6 +73,15 @@ export function indexingSource(width: number, index: DType): string {
     "  return false;",
     "}",
     "__device__ __forceinline__ long long ix_index(I v) { return (long long)v; }",
+    "// Only the check: every index of the layout against the extent by the mode (0 or 3), the first outside recorded.",
+    `extern "C" __global__ void ${name}_check(const I* __restrict__ idx, unsigned long long n, ix_layout l, long long extent, int mode, ix_flag* flag, int op) {`,
+    "  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n; i += (unsigned long long)gridDim.x * blockDim.x) {",
+    "    long long oi, oa;",
+    "    ix_offsets(i, l, oi, oa);",
+    "    long long k = ix_index(idx[oi]);",
+    "    ix_fix(k, extent, mode, flag, op);",
+    "  }",
+    "}",
     "// out[i] = a[offset of i's other coordinates + index * axisStride], the index read at its offset in the layout.",
     `extern "C" __global__ void ${name}_gather(const W* __restrict__ a, const I* __restrict__ idx, W* __restrict__ out, unsigned long long n, ix_layout l, long long extent, long long axisStride, int mode, ix_flag* flag, int op) {`,
     "  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n; i += (unsigned long long)gridDim.x * blockDim.x) {",

@@ -64,7 +64,7 @@ export interface CompressOptions extends ArrayOperationOptions {
 // ---- the device-side index check ----
 
 /** The operations named in the flag record (its `op` field is the position here). */
-const OPERATIONS = ["take", "put", "takeAlongAxis"] as const;
+const OPERATIONS = ["take", "put", "takeAlongAxis", "unravelIndex", "ravelMultiIndex"] as const;
 type IndexOperation = (typeof OPERATIONS)[number];
 
 interface FlagSlot {
@@ -110,8 +110,22 @@ provideAfterReadCheck((stream) => {
   const index = s.longs[s.at64 + 1]!;
   const extent = s.longs[s.at64 + 2]!;
   s.ints[s.at32] = 0;
+  const found = "found on the device; reported at this read, the first synchronisation of the stream after it";
+  if (op === "unravelIndex") {
+    throw new IndexError(
+      `unravelIndex: flat position ${index} is out of range for a shape of ${extent} element${extent === 1n ? "" : "s"} (${found}). ` +
+        (extent === 0n ? "A shape with no elements has no positions" : `Pass positions from 0 to ${extent - 1n}`) +
+        "; the coordinates computed for it are out of range",
+    );
+  }
+  if (op === "ravelMultiIndex") {
+    throw new IndexError(
+      `ravelMultiIndex: coordinate ${index} is out of range for an axis of extent ${extent} (${found}). ` +
+        `Pass coordinates from 0 to ${extent - 1n}, or { mode: "wrap" } / { mode: "clip" }; the position computed for it is out of range`,
+    );
+  }
   throw new IndexError(
-    `${op}: index ${index} is out of range for an axis of extent ${extent} (found on the device; reported at this read, the first synchronisation of the stream after it). ` +
+    `${op}: index ${index} is out of range for an axis of extent ${extent} (${found}). ` +
       `Pass indices from ${-extent} to ${extent - 1n}, or { mode: "wrap" } / { mode: "clip" }; the out-of-range elements were left alone (take wrote 0 for them)`,
   );
 });
@@ -124,6 +138,7 @@ interface IndexKernels {
   readonly putmask: Kernel;
   readonly compact: Kernel;
   readonly coords: Kernel;
+  readonly check: Kernel;
   readonly maxGrid: number;
 }
 
@@ -134,15 +149,15 @@ function kernelsFor(device: Device, width: number, index: DType): IndexKernels {
   let k = kernels.get(key);
   if (k === undefined || k.gather.isClosed) {
     const name = indexingName(width, index);
-    const [gather, scatter, putmask, compact, coords] = compileKernels(
+    const [gather, scatter, putmask, compact, coords, check] = compileKernels(
       indexingSource(width, index),
-      ["gather", "scatter", "putmask", "compact", "coords"].map((s) => `${name}_${s}`),
+      ["gather", "scatter", "putmask", "compact", "coords", "check"].map((s) => `${name}_${s}`),
       device,
       { fp16: false, bf16: false, complex: false },
       {},
       `${name}.cu`,
     );
-    k = { gather: gather!, scatter: scatter!, putmask: putmask!, compact: compact!, coords: coords!, maxGrid: device.properties.multiprocessorCount * 16 };
+    k = { gather: gather!, scatter: scatter!, putmask: putmask!, compact: compact!, coords: coords!, check: check!, maxGrid: device.properties.multiprocessorCount * 16 };
     kernels.set(key, k);
   }
   return k;
@@ -153,6 +168,37 @@ const BLOCK = 256;
 function run(stream: Stream, kernel: Kernel, maxGrid: number, n: number, args: KernelArgument[]): void {
   if (n === 0) return;
   launch(stream, configFor(Math.max(1, Math.min(Math.ceil(n / BLOCK), maxGrid)), BLOCK), kernel, args);
+}
+
+/**
+ * Checks the integer array `indices` against [0, `extent`) on the device, for the index helpers whose positions
+ * count from 0 only (NumPy's `unravel_index` and `ravel_multi_index`): one kernel that writes nothing but records
+ * the first index outside in the stream's flag record, so the IndexError comes at the stream's next synchronised
+ * read, as `take`'s does. Enqueued on `stream`; `indices` may be any view.
+ */
+export function checkIndexRange(what: "unravelIndex" | "ravelMultiIndex", indices: DeviceArray, extent: number, stream: Stream): void {
+  if (indices.size === 0) return;
+  let m = coalesceAxes(indices.shape, [indices.strides]);
+  let x = indices;
+  if (m.shape.length > INDEX_MAX_DIMS) {
+    x = indices.copy({ stream });
+    m = { shape: [x.size], strides: [[1]] };
+  }
+  try {
+    // Elements are never moved here: the 8-byte program (the one int64 results use) carries the check.
+    const k = kernelsFor(stream.device, 8, x.dtype);
+    run(stream, k.check, k.maxGrid, x.size, [
+      x.address,
+      u64(x.size),
+      indexLayout(m.shape, m.strides[0]!, []),
+      i64(extent),
+      i32(INDEX_MODES.raiseNonNegative),
+      flagFor(stream).address,
+      i32(OPERATIONS.indexOf(what)),
+    ]);
+  } finally {
+    if (x !== indices) x.close(stream);
+  }
 }
 
 // ---- checks ----
