@@ -111,6 +111,27 @@ describe.skipIf(!gpu.available)(`splitting and editing on a GPU${skipNote}`, () 
     expect(read(t)).toEqual(["int32", [7], [0, 3, 1, 4, 2, 5, 9]]);
   });
 
+  it("insert at many positions: values land where the device finds, along an axis of a view and flattened", () => {
+    const positions = [19, 0, 7, 7, 20, 3, -1, 12, 5, 0];
+    // np.insert(np.arange(20, dtype=np.int32), positions, np.arange(100, 110)) → int32 (30,)
+    const numpy = [101, 109, 0, 1, 2, 105, 3, 4, 108, 5, 6, 102, 103, 7, 8, 9, 10, 11, 107, 12, 13, 14, 15, 16, 17, 18, 100, 106, 19, 104];
+    using x = DeviceArray.from(Int32Array.from(iota(20)), { stream });
+    using v = DeviceArray.from(BigInt64Array.from(iota(10), (k) => BigInt(100 + k)), { stream });
+    using a = insert(x, positions, v);
+    expect(read(a)).toEqual(["int32", [30], numpy]);
+    // m: (20, 2) float64 of 0..39; np.insert(m.T, positions, 7.5, axis=1) → (2, 30): m.T's entry or 7.5
+    using m = DeviceArray.from(Float64Array.from(iota(40)), { stream, shape: [20, 2] });
+    using b = insert(m.T, positions, 7.5, { axis: 1 });
+    expect(read(b)).toEqual(["float64", [2, 30], [0, 1].flatMap((r) => numpy.map((s) => (s >= 100 ? 7.5 : 2 * s + r)))]);
+    // Flattened (m.T is not contiguous; -1 is now before position 39): np.insert(m.T, positions, -1)
+    using c = insert(m.T, positions, -1);
+    expect(read(c)).toEqual([
+      "float64",
+      [50],
+      [-1, -1, 0, 2, 4, -1, 6, 8, -1, 10, 12, -1, -1, 14, 16, 18, 20, 22, -1, 24, 26, 28, 30, 32, 34, 36, -1, 38, -1, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31, 33, 35, 37, -1, 39],
+    ]);
+  });
+
   it("delete: numbers, lists, slices, views, empty results; ca.delete is deleteItems", () => {
     using x = DeviceArray.from(BigInt64Array.from([0n, 1n, 2n, 3n, 4n, 5n, 6n]), { stream });
     // np.delete(np.arange(7), slice(-1, None, -2)) → [1, 3, 5]
@@ -140,5 +161,26 @@ describe.skipIf(!gpu.available)(`splitting and editing on a GPU${skipNote}`, () 
     // np.delete(k, slice(None), axis=0) → (0, 4)
     using h = deleteItems(k, {}, { axis: 0 });
     expect([h.dtype.name, h.shape]).toEqual(["float32", [0, 4]]);
+  });
+
+  it("delete of many runs: a slice with a step, scattered positions, along an axis of a view and flattened", () => {
+    // np.delete(np.arange(100, dtype=np.int32), slice(3, 90, 4)) → the 78 entries not 3, 7, ..., 87
+    using x = DeviceArray.from(Int32Array.from(iota(100)), { stream });
+    using a = deleteItems(x, { start: 3, stop: 90, step: 4 });
+    expect(read(a)).toEqual(["int32", [78], iota(100).filter((k) => !(k >= 3 && k < 90 && (k - 3) % 4 === 0))]);
+    // The same positions in reverse: np.delete(x, slice(87, 2, -4))
+    using b = deleteItems(x, { start: 87, stop: 2, step: -4 });
+    expect(read(b)).toEqual(read(a));
+    // m: (40, 5) float32 of 0..199; np.delete(m.T, gone, axis=1) for 20 scattered, unsorted, repeated positions
+    const gone = [39, 0, ...Array.from({ length: 17 }, (_, k) => 2 + 2 * k), 4, -1];
+    const drop = new Set(gone.map((v) => (v < 0 ? v + 40 : v)));
+    const keptRows = iota(40).filter((k) => !drop.has(k));
+    using m = DeviceArray.from(Float32Array.from(iota(200)), { stream, shape: [40, 5] });
+    using c = deleteItems(m.T, gone, { axis: 1 });
+    expect(read(c)).toEqual(["float32", [5, keptRows.length], iota(5).flatMap((r) => keptRows.map((k) => 5 * k + r))]);
+    // Flattened (m.T is not contiguous): np.delete(m.T, gone) → m.T.ravel() without those flat positions
+    using d = deleteItems(m.T, gone);
+    const flatT = iota(5).flatMap((r) => iota(40).map((k) => 5 * k + r));
+    expect(read(d)).toEqual(["float32", [200 - drop.size], flatT.filter((_, p) => !drop.has(p))]);
   });
 });

@@ -8,7 +8,7 @@ import { ArgumentError, AxisError, BroadcastError, DTypeError, DeviceArray, Inde
 import * as ca from "../../../src/array.ts";
 import { fakeArray } from "../../support/fake-arrays.ts";
 import { append, deleteItems, dsplit, hsplit, insert, vsplit } from "../../../src/array.ts";
-import { insertPlan, keptPositions, slicePositions } from "../../../src/core/array/ops/editing.ts";
+import { DELETE_MAX_RUNS, INSERT_MAX_POSITIONS, deletePlan, insertPlan, slicePositions, type DeletePlan, type InsertPlan } from "../../../src/core/array/ops/editing.ts";
 
 const BASE = 0x7f00_0000_0000n; // fakeArray's address
 
@@ -70,25 +70,56 @@ describe("hsplit, vsplit, dsplit", () => {
 });
 
 describe("insert's plan", () => {
+  /** The source of each entry of the result along the axis (k < extent: the array's entry k; extent + j: value j). */
+  const sources = (plan: InsertPlan, n: number): number[] => {
+    if (plan.pieces !== undefined) return plan.pieces.flatMap((p) => Array.from({ length: p.to - p.from }, (_, k) => (p.kind === "array" ? 0 : n) + p.from + k));
+    const { at, source } = plan.slots!;
+    const total = n + at.length;
+    return Array.from({ length: total }, (_, q) => (at.includes(q) ? source[at.indexOf(q)]! : q - at.filter((s) => s < q).length));
+  };
+
   it("several positions: stable, in the order of the sorted positions (np.insert(arange(5), [1, 3, 1, -1], [10, 11, 12, 13]))", () => {
     // NumPy: [0, 10, 12, 1, 2, 11, 3, 13, 4]; the source 5 + j is value j.
     const p = insertPlan([5], 0, [1, 3, 1, -1], [4]);
-    expect(p.source).toEqual([0, 5, 7, 1, 2, 6, 3, 8, 4]);
+    expect(sources(p, 5)).toEqual([0, 5, 7, 1, 2, 6, 3, 8, 4]);
+    expect(p.pieces).toEqual([
+      { kind: "array", from: 0, to: 1 },
+      { kind: "values", from: 0, to: 1 },
+      { kind: "values", from: 2, to: 3 },
+      { kind: "array", from: 1, to: 3 },
+      { kind: "values", from: 1, to: 2 },
+      { kind: "array", from: 3, to: 4 },
+      { kind: "values", from: 3, to: 4 },
+      { kind: "array", from: 4, to: 5 },
+    ]);
     expect(p.valuesShape).toEqual([4]);
-    expect(p.at).toBeUndefined();
     // An empty list: a copy (the source is the array's own order).
-    expect(insertPlan([3], 0, [], []).source).toEqual([0, 1, 2]);
-    expect(insertPlan([2, 3], 1, [0, 2], [2, 1])).toEqual({ axis: 1, valuesShape: [2, 2], moveValues: false, source: [3, 0, 1, 4, 2] });
+    expect(sources(insertPlan([3], 0, [], []), 3)).toEqual([0, 1, 2]);
+    expect(insertPlan([0], 0, [], []).pieces).toEqual([{ kind: "array", from: 0, to: 0 }]);
+    const q = insertPlan([2, 3], 1, [0, 2], [2, 1]);
+    expect([q.axis, q.valuesShape, q.moveValues, sources(q, 3)]).toEqual([1, [2, 2], false, [3, 0, 1, 4, 2]]);
+  });
+
+  it("more positions: where the values land, found on the device (np.insert(arange(20), positions, values))", () => {
+    const positions = [19, 0, 7, 7, 20, 3, -1, 12, 5, 0];
+    const p = insertPlan([20], 0, positions, [positions.length]);
+    expect(p.pieces).toBeUndefined();
+    // NumPy 2.4: np.insert(np.arange(20), [19, 0, 7, 7, 20, 3, -1, 12, 5, 0], np.arange(100, 110))
+    const numpy = [101, 109, 0, 1, 2, 105, 3, 4, 108, 5, 6, 102, 103, 7, 8, 9, 10, 11, 107, 12, 13, 14, 15, 16, 17, 18, 100, 106, 19, 104];
+    expect(sources(p, 20).map((s) => (s < 20 ? s : 100 + s - 20))).toEqual(numpy);
+    expect(p.slots!.at).toEqual([...p.slots!.at].sort((x, y) => x - y));
+    expect(insertPlan([20], 0, positions.slice(0, INSERT_MAX_POSITIONS), [INSERT_MAX_POSITIONS]).pieces).toBeDefined();
   });
 
   it("one position: a number turns values' first axis to the axis, a list of one does not (as NumPy)", () => {
     // np.insert(m, 1, [10, 20], axis=1) on [2, 3]: one column; np.insert(m, [1], [10, 20], axis=1): two columns.
-    expect(insertPlan([2, 3], 1, 1, [2])).toEqual({ axis: 1, valuesShape: [2, 1], moveValues: true, at: 1 });
-    expect(insertPlan([2, 3], 1, [1], [2])).toEqual({ axis: 1, valuesShape: [2, 2], moveValues: false, at: 1 });
+    const one = { kind: "values", from: 0, to: 1 };
+    expect(insertPlan([2, 3], 1, 1, [2])).toEqual({ axis: 1, valuesShape: [2, 1], moveValues: true, pieces: [{ kind: "array", from: 0, to: 1 }, one, { kind: "array", from: 1, to: 3 }] });
+    expect(insertPlan([2, 3], 1, [1], [2])).toEqual({ axis: 1, valuesShape: [2, 2], moveValues: false, pieces: [{ kind: "array", from: 0, to: 1 }, { kind: "values", from: 0, to: 2 }, { kind: "array", from: 1, to: 3 }] });
     // A scalar: one entry; position -1 is before the last; the extent itself is the end.
-    expect(insertPlan([6], 0, -1, []).at).toBe(5);
-    expect(insertPlan([6], 0, 6, []).at).toBe(6);
-    expect(insertPlan([6], 0, -6, []).at).toBe(0);
+    expect(sources(insertPlan([6], 0, -1, []), 6)).toEqual([0, 1, 2, 3, 4, 6, 5]);
+    expect(sources(insertPlan([6], 0, 6, []), 6)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(insertPlan([6], 0, -6, []).pieces).toEqual([one, { kind: "array", from: 0, to: 6 }]);
   });
 
   it("positions out of range are IndexErrors; values that do not broadcast, BroadcastErrors", () => {
@@ -125,19 +156,52 @@ describe("delete's positions", () => {
     expect(() => slicePositions({ start: 0.5 }, 3)).toThrow(TypeError);
   });
 
+  /** The positions a plan keeps, as deleteItems computes them (views joined, or p + count(steps ≤ p)). */
+  const expand = (plan: DeletePlan): number[] => {
+    if (plan.kind === "runs") return plan.runs.flatMap(([from, to]) => Array.from({ length: to - from }, (_, k) => from + k));
+    const steps = plan.kind === "steps" ? plan.steps : Array.from({ length: plan.stepRange.count }, (_, j) => plan.stepRange.first + j * plan.stepRange.step);
+    return Array.from({ length: plan.kept }, (_, p) => p + steps.filter((s) => s <= p).length);
+  };
+
   it("numbers, lists (repeats allowed) and slices; positions out of range are IndexErrors", () => {
     // np.delete(arange(7), slice(-1, None, -2)) → [1, 3, 5]
-    expect(keptPositions({ start: -1, step: -2 }, 7, 0)).toEqual([1, 3, 5]);
-    expect(keptPositions(1, 4, 0)).toEqual([0, 2, 3]);
+    expect(expand(deletePlan({ start: -1, step: -2 }, 7, 0))).toEqual([1, 3, 5]);
+    expect(deletePlan(1, 4, 0)).toEqual({ kind: "runs", kept: 3, runs: [[0, 1], [2, 4]] });
     // np.delete(k, [1, 1, -3], axis=0) on [3, 4]: row 2 left.
-    expect(keptPositions([1, 1, -3], 3, 0)).toEqual([2]);
-    expect(keptPositions([], 3, 0)).toEqual([0, 1, 2]);
-    expect(() => keptPositions(4, 4, 1)).toThrow(IndexError);
-    expect(() => keptPositions(4, 4, 1)).toThrow("delete: index 4 is out of bounds for axis 1 with size 4");
-    expect(() => keptPositions([-5], 4, 0)).toThrow("index -5 is out of bounds");
-    expect(() => keptPositions("1" as unknown as number, 4, 0)).toThrow(TypeError);
-    expect(() => keptPositions({ begin: 1 } as never, 4, 0)).toThrow("a slice is { start?, stop?, step? }, got the key begin");
-    expect(() => keptPositions(arr([2]) as never, 4, 0)).toThrow("positions are JavaScript numbers (checked on the host), not a DeviceArray");
+    expect(deletePlan([1, 1, -3], 3, 0)).toEqual({ kind: "runs", kept: 1, runs: [[2, 3]] });
+    expect(deletePlan([], 3, 0)).toEqual({ kind: "runs", kept: 3, runs: [[0, 3]] });
+    expect(deletePlan({}, 3, 0)).toEqual({ kind: "runs", kept: 0, runs: [] });
+    expect(deletePlan({ start: 2, stop: 5 }, 9, 0)).toEqual({ kind: "runs", kept: 6, runs: [[0, 2], [5, 9]] });
+    expect(deletePlan({ start: 5, stop: 2 }, 9, 0)).toEqual({ kind: "runs", kept: 9, runs: [[0, 9]] });
+    expect(() => deletePlan(4, 4, 1)).toThrow(IndexError);
+    expect(() => deletePlan(4, 4, 1)).toThrow("delete: index 4 is out of bounds for axis 1 with size 4");
+    expect(() => deletePlan([-5], 4, 0)).toThrow("index -5 is out of bounds");
+    expect(() => deletePlan("1" as unknown as number, 4, 0)).toThrow(TypeError);
+    expect(() => deletePlan({ begin: 1 } as never, 4, 0)).toThrow("a slice is { start?, stop?, step? }, got the key begin");
+    expect(() => deletePlan(arr([2]) as never, 4, 0)).toThrow("positions are JavaScript numbers (checked on the host), not a DeviceArray");
+  });
+
+  it("many runs: positions found on the device from the deleted ones, nothing the axis's size built on the host", () => {
+    // np.delete(np.arange(100), slice(3, 90, 4)) → the kept positions NumPy gives
+    const slice = deletePlan({ start: 3, stop: 90, step: 4 }, 100, 0);
+    expect(slice).toEqual({ kind: "stepRange", kept: 78, stepRange: { first: 3, step: 3, count: 22 } });
+    const numpy = [...Array(100).keys()].filter((k) => !(k >= 3 && k < 90 && (k - 3) % 4 === 0));
+    expect(expand(slice)).toEqual(numpy);
+    // A reversed slice names the same positions: np.delete(np.arange(100), slice(87, 2, -4))
+    expect(deletePlan({ start: 87, stop: 2, step: -4 }, 100, 0)).toEqual(slice);
+    // Scattered, unsorted, repeated positions: np.delete(np.arange(60), [59, 0, *range(5, 56, 3), 7, 7, -1])
+    const list = [59, 0, ...Array.from({ length: 17 }, (_, k) => 5 + 3 * k), 7, 7, -1];
+    const plan = deletePlan(list, 60, 0);
+    expect(plan.kind).toBe("steps");
+    const drop = new Set(list.map((v) => (v < 0 ? v + 60 : v)));
+    expect(expand(plan)).toEqual([...Array(60).keys()].filter((k) => !drop.has(k)));
+    expect(plan.kept).toBe(60 - drop.size);
+    // Up to DELETE_MAX_RUNS runs are joined from views.
+    expect(deletePlan(Array.from({ length: DELETE_MAX_RUNS - 1 }, (_, k) => 2 * k + 1), 40, 0).kind).toBe("runs");
+    expect(deletePlan(Array.from({ length: DELETE_MAX_RUNS }, (_, k) => 2 * k + 1), 40, 0).kind).toBe("steps");
+    // A slice of 10^9 positions is a range, not a list.
+    expect(deletePlan({ step: 2 }, 2e9, 0)).toEqual({ kind: "stepRange", kept: 1e9, stepRange: { first: 0, step: 1, count: 1e9 } });
+    expect(deletePlan({ start: 1 }, 2e9, 0)).toEqual({ kind: "runs", kept: 1, runs: [[0, 1]] });
   });
 
   it("deleteItems is also exported as delete; errors come before a stream is needed", () => {

@@ -13,8 +13,9 @@
  * `ca.delete(x, 1)` through a namespace import (a named import renames it: `import { delete as del }`).
  *
  * The positions `insert` and `delete` take are JavaScript numbers, checked on the host (IndexError naming the index
- * and the extent) before anything is queued; the result is made by `concatenate` of views (one copy per part) or one
- * `take` along the axis with positions computed on the host.
+ * and the extent) before anything is queued. A few positions make the result by `concatenate` of views (one copy per
+ * part); more make it by one `take` along the axis, the source of each entry found on the device from the positions
+ * (`arange`, `searchsorted`, `put`): the host's work grows with the positions given, never with the axis.
  *
  * @module
  */
@@ -24,8 +25,10 @@ import { broadcastStrides, normalizeAxis, showShape } from "../broadcast.ts";
 import { type SliceSpec } from "../layout.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { ArgumentError } from "../../../errors/base.ts";
-import { castScalar, scalarDType } from "./creation.ts";
-import { take } from "./indexing.ts";
+import { add, sub } from "./arithmetic.ts";
+import { arange, castScalar, scalarDType } from "./creation.ts";
+import { put, take } from "./indexing.ts";
+import { searchsorted } from "./search.ts";
 import { checkArray, concatenate, moveaxis, split, viewWith } from "./shape.ts";
 
 /** Options of `append`, `insert` and `delete`: the axis (default: the flattened array) and the stream. */
@@ -153,6 +156,16 @@ export function append(a: DeviceArray, values: DeviceArray | ArrayScalar, option
 
 // ---- insert ----
 
+/** A part of an insertion's result along the axis: the array's entries `[from, to)`, or the values' entries `[from, to)`. */
+export interface InsertPiece {
+  readonly kind: "array" | "values";
+  readonly from: number;
+  readonly to: number;
+}
+
+/** The most positions `insert` joins from views (a piece each, and one between each two); past it, one `take`. */
+export const INSERT_MAX_POSITIONS = 8;
+
 /** What an insertion makes (exported for tests): the axis, where each part of the result comes from. */
 export interface InsertPlan {
   /** The axis inserted along, in the (flattened, without an axis) array. */
@@ -161,13 +174,15 @@ export interface InsertPlan {
   readonly valuesShape: number[];
   /** Whether `values` gets its leading axis moved to `axis` first (a single position given as a number, as NumPy's). */
   readonly moveValues: boolean;
+  /** Up to {@link INSERT_MAX_POSITIONS} positions: the result along the axis, in order, joined from views. */
+  readonly pieces?: readonly InsertPiece[];
   /**
-   * One position (a number or a list of one): the new entries go in before it, as one block. Else undefined, and
-   * `source` says for each entry of the result along the axis where it comes from: `k < extent` the array's entry
-   * `k`, `extent + j` the value of position `j`.
+   * More positions: where the values land in the result (`at`, ascending) and what lands there (`source`: `extent +
+   * j` for value `j`); every other entry `q` of the result is the array's entry `q - (the count of at < q)`. Both
+   * found on the device (`searchsorted`, then `put` of the values' sources), then one `take` from the array and the
+   * values joined: nothing the size of the axis is built on the host.
    */
-  readonly at?: number;
-  readonly source?: number[];
+  readonly slots?: { readonly at: readonly number[]; readonly source: readonly number[] };
 }
 
 /** A BroadcastError now (before the stream is used) when values of `shape` do not broadcast to the inserted `block`. */
@@ -199,27 +214,36 @@ export function insertPlan(shape: readonly number[], axis: number, index: number
   const positions = (list as number[]).map((v) => (v < 0 ? v + n : v));
   // Values get leading axes of extent 1 up to the array's number of axes (NumPy's ndmin).
   const padded = [...new Array<number>(shape.length - valuesOwnShape.length).fill(1), ...valuesOwnShape];
+  const around = (at: number, values: InsertPiece): InsertPiece[] => [
+    ...(at > 0 ? [{ kind: "array" as const, from: 0, to: at }] : []),
+    values,
+    ...(at < n ? [{ kind: "array" as const, from: at, to: n }] : []),
+  ];
   if (positions.length === 1) {
     const moveValues = typeof index === "number";
     const v = moveValues ? [...padded.slice(1, axis + 1), padded[0]!, ...padded.slice(axis + 1)] : padded;
     const valuesShape = shape.map((s, d) => (d === axis ? v[axis]! : s));
     checkBlock(v, valuesShape);
-    return { axis, valuesShape, moveValues, at: positions[0]! };
+    return { axis, valuesShape, moveValues, pieces: around(positions[0]!, { kind: "values", from: 0, to: v[axis]! }) };
   }
   // Several positions: the new entries go in (stably) before their positions, in the order of the sorted positions.
   const count = positions.length;
-  const order = [...positions.keys()].sort((p, q) => positions[p]! - positions[q]! || p - q);
-  const source = new Array<number>(n + count);
-  const taken = new Array<boolean>(n + count).fill(false);
-  order.forEach((j, rank) => {
-    source[positions[j]! + rank] = n + j;
-    taken[positions[j]! + rank] = true;
-  });
-  let k = 0;
-  for (let p = 0; p < n + count; p++) if (!taken[p]) source[p] = k++;
   const valuesShape = shape.map((s, d) => (d === axis ? count : s));
   checkBlock(padded, valuesShape);
-  return { axis, valuesShape, moveValues: false, source };
+  const order = [...positions.keys()].sort((p, q) => positions[p]! - positions[q]! || p - q);
+  if (count <= INSERT_MAX_POSITIONS) {
+    const pieces: InsertPiece[] = [];
+    let from = 0;
+    for (const j of order) {
+      const at = positions[j]!;
+      if (at > from) pieces.push({ kind: "array", from, to: at });
+      pieces.push({ kind: "values", from: j, to: j + 1 });
+      from = at;
+    }
+    if (from < n || count === 0) pieces.push({ kind: "array", from, to: n });
+    return { axis, valuesShape, moveValues: false, pieces };
+  }
+  return { axis, valuesShape, moveValues: false, slots: { at: order.map((j, rank) => positions[j]! + rank), source: order.map((j) => n + j) } };
 }
 
 /**
@@ -261,14 +285,34 @@ export function insert(a: DeviceArray, index: number | readonly number[], values
     if (plan.moveValues) v = moveaxis(v, 0, axis);
     const block = viewWith(v, plan.valuesShape, broadcastStrides(v.shape, v.strides, plan.valuesShape));
     const opts = { axis, dtype: a.dtype, stream };
-    if (plan.at !== undefined) {
-      const before: SliceSpec[] = shape.map((_, d) => (d === axis ? [0, plan.at!] : null));
-      const after: SliceSpec[] = shape.map((_, d) => (d === axis ? [plan.at!, null] : null));
-      return concatenate([src.slice(...before), block, src.slice(...after)], opts);
-    }
+    const along = (x: DeviceArray, from: number, to: number): DeviceArray => x.slice(...shape.map((_, d): SliceSpec => (d === axis ? [from, to] : null)));
+    if (plan.pieces !== undefined) return concatenate(plan.pieces.map((p) => along(p.kind === "array" ? src : block, p.from, p.to)), opts);
+    // Many positions: each entry's source in the array and the values joined, found on the device, then one take.
     const joined = concatenate([src, block], opts);
     try {
-      return take(joined, plan.source!, { axis, stream });
+      const sources = arange(shape[axis]! + plan.valuesShape[axis]!, { stream });
+      try {
+        const at = DeviceArray.from(BigInt64Array.from(plan.slots!.at, (x) => BigInt(x)), { stream });
+        try {
+          const before = searchsorted(at, sources, { side: "left", stream });
+          try {
+            sub(sources, before, { out: sources, stream });
+          } finally {
+            before.close(stream);
+          }
+          const landing = DeviceArray.from(BigInt64Array.from(plan.slots!.source, (x) => BigInt(x)), { stream });
+          try {
+            put(sources, at, landing, { stream });
+          } finally {
+            landing.close(stream);
+          }
+        } finally {
+          at.close(stream);
+        }
+        return take(joined, sources, { axis, stream });
+      } finally {
+        sources.close(stream);
+      }
     } finally {
       joined.close(stream);
     }
@@ -280,8 +324,15 @@ export function insert(a: DeviceArray, index: number | readonly number[], values
 
 // ---- delete ----
 
-/** The positions `slice(start, stop, step)` names along an axis of extent `n`, as Python's `range(*s.indices(n))`. */
-export function slicePositions(s: IndexSlice, n: number, what = "delete"): number[] {
+/** A range of positions along an axis, ascending: `count` positions from `first`, `step` apart (step ≥ 1). */
+export interface PositionRange {
+  readonly first: number;
+  readonly step: number;
+  readonly count: number;
+}
+
+/** The positions `slice(start, stop, step)` names along an axis of extent `n` (Python's `slice.indices`), as an ascending range. */
+export function sliceRange(s: IndexSlice, n: number, what = "delete"): PositionRange {
   const step = s.step ?? 1;
   for (const [name, v] of [["start", s.start], ["stop", s.stop], ["step", s.step]] as const) {
     if (v !== undefined && v !== null && (typeof v !== "number" || !Number.isSafeInteger(v))) throw new TypeError(`${what}: the slice's ${name} is an integer or null, got ${describeValue(v)}`);
@@ -294,44 +345,93 @@ export function slicePositions(s: IndexSlice, n: number, what = "delete"): numbe
   };
   const start = clamp(s.start, step > 0 ? 0 : n - 1);
   const stop = clamp(s.stop, step > 0 ? n : -1);
-  const out: number[] = [];
-  for (let i = start; step > 0 ? i < stop : i > stop; i += step) out.push(i);
-  return out;
+  const count = Math.max(0, step > 0 ? Math.ceil((stop - start) / step) : Math.ceil((start - stop) / -step));
+  return step > 0 || count === 0 ? { first: start, step: Math.abs(step), count } : { first: start + (count - 1) * step, step: -step, count };
+}
+
+/** The positions `slice(start, stop, step)` names along an axis of extent `n`, as Python's `range(*s.indices(n))`. */
+export function slicePositions(s: IndexSlice, n: number, what = "delete"): number[] {
+  const r = sliceRange(s, n, what);
+  const out = Array.from({ length: r.count }, (_, k) => r.first + k * r.step);
+  return (s.step ?? 1) < 0 ? out.reverse() : out;
+}
+
+/** The most runs of kept entries `delete` joins from views; past it, one `take` of positions found on the device. */
+export const DELETE_MAX_RUNS = 16;
+
+/**
+ * What `delete` keeps along an axis of extent `n` (exported for tests): `kept` entries, either as a few
+ * `[start, stop)` runs (joined from views of the array) or, with more runs, as the deleted positions, ascending and
+ * without repeats, less their rank (`steps`, or their range `stepRange` for a slice): kept entry `p` is the array's
+ * entry `p + (the count of steps ≤ p)`, found on the device by `searchsorted` (nothing of the axis's extent is built
+ * on the host).
+ */
+export type DeletePlan =
+  | { readonly kind: "runs"; readonly kept: number; readonly runs: readonly (readonly [number, number])[] }
+  | { readonly kind: "steps"; readonly kept: number; readonly steps: readonly number[] }
+  | { readonly kind: "stepRange"; readonly kept: number; readonly stepRange: PositionRange };
+
+/** The runs of entries of an axis of extent `n` outside the ascending, distinct positions `gone`. */
+function keptRuns(gone: readonly number[], n: number): [number, number][] {
+  const runs: [number, number][] = [];
+  let from = 0;
+  for (const g of gone) {
+    if (g > from) runs.push([from, g]);
+    from = g + 1;
+  }
+  if (from < n) runs.push([from, n]);
+  return runs;
 }
 
 /**
- * The positions kept along an axis of extent `n` when `index` is deleted (exported for tests): a number (from `-n` to
- * `n - 1`), a list of numbers (negative count from the end; repeats allowed) or a slice `{ start, stop, step }`.
- * IndexError for a position out of range.
+ * The plan of `delete` (exported for tests) of `index` along an axis of extent `n`: a number (from `-n` to `n - 1`),
+ * a list of numbers (negative count from the end; repeats allowed) or a slice `{ start, stop, step }`. IndexError
+ * for a position out of range, TypeError for anything else.
  */
-export function keptPositions(index: number | readonly number[] | IndexSlice, n: number, axis: number): number[] {
+export function deletePlan(index: number | readonly number[] | IndexSlice, n: number, axis: number): DeletePlan {
   const what = "delete";
-  let gone: number[];
   if (typeof index === "number" || Array.isArray(index)) {
     const list = typeof index === "number" ? [index] : [...(index as readonly unknown[])];
-    gone = list.map((v, j) => {
+    const gone = list.map((v, j) => {
       if (typeof v !== "number" || !Number.isSafeInteger(v)) throw new TypeError(`${what}: index is an integer, a list of integers or a slice { start, stop, step }, got ${describeValue(v)}${Array.isArray(index) ? ` at position ${j}` : ""}`);
       if (v < -n || v >= n) throw new IndexError(`${what}: index ${v} is out of bounds for axis ${axis} with size ${n} (from ${-n} to ${n - 1})`);
       return v < 0 ? v + n : v;
     });
-  } else if (index instanceof DeviceArray) {
-    throw new TypeError(`${what}: positions are JavaScript numbers (checked on the host), not a DeviceArray; read them back first (toList), or keep a mask's elements with extract or compress`);
-  } else if (typeof index === "object" && index !== null) {
-    const other = Object.keys(index).filter((key) => key !== "start" && key !== "stop" && key !== "step");
-    if (other.length > 0) throw new TypeError(`${what}: a slice is { start?, stop?, step? }, got the key${other.length > 1 ? "s" : ""} ${other.join(", ")}`);
-    gone = slicePositions(index as IndexSlice, n, what);
-  } else {
-    throw new TypeError(`${what}: index is an integer, a list of integers or a slice { start, stop, step }, got ${describeValue(index)}`);
+    const sorted = [...new Set(gone)].sort((p, q) => p - q);
+    const kept = n - sorted.length;
+    const runs = keptRuns(sorted, n);
+    return runs.length <= DELETE_MAX_RUNS ? { kind: "runs", kept, runs } : { kind: "steps", kept, steps: sorted.map((g, j) => g - j) };
   }
-  const drop = new Set(gone);
-  return [...Array(n).keys()].filter((k) => !drop.has(k));
+  if (index instanceof DeviceArray) {
+    throw new TypeError(`${what}: positions are JavaScript numbers (checked on the host), not a DeviceArray; read them back first (toList), or keep a mask's elements with extract or compress`);
+  }
+  if (typeof index !== "object" || index === null) throw new TypeError(`${what}: index is an integer, a list of integers or a slice { start, stop, step }, got ${describeValue(index)}`);
+  const other = Object.keys(index).filter((key) => key !== "start" && key !== "stop" && key !== "step");
+  if (other.length > 0) throw new TypeError(`${what}: a slice is { start?, stop?, step? }, got the key${other.length > 1 ? "s" : ""} ${other.join(", ")}`);
+  const r = sliceRange(index as IndexSlice, n, what);
+  const kept = n - r.count;
+  // A slice of step 1 leaves two runs at most; a slice of step s > 1 leaves one between each two of its positions.
+  if (r.count === 0) return { kind: "runs", kept, runs: keptRuns([], n) };
+  if (r.step === 1) {
+    const runs: [number, number][] = [];
+    if (r.first > 0) runs.push([0, r.first]);
+    if (r.first + r.count < n) runs.push([r.first + r.count, n]);
+    return { kind: "runs", kept, runs };
+  }
+  if (r.count < DELETE_MAX_RUNS) {
+    return { kind: "runs", kept, runs: keptRuns(Array.from({ length: r.count }, (_, k) => r.first + k * r.step), n) };
+  }
+  return { kind: "stepRange", kept, stepRange: { first: r.first, step: r.step - 1, count: r.count } };
 }
 
 /**
  * `a` without the entries at `index` along `axis` (default: the flattened array), a new array of `a`'s dtype, as
  * NumPy's `delete`: `index` is a number, a list of numbers (repeats allowed) or a slice `{ start, stop, step }`
- * (Python's `slice`; negative parts count from the end). Positions out of range are IndexErrors. One `take` along
- * the axis of the positions kept. Exported as `deleteItems` and as `delete` (a reserved word: `ca.delete(...)`).
+ * (Python's `slice`; negative parts count from the end). Positions out of range are IndexErrors. A few runs of kept
+ * entries are joined from views of `a` (one copy each, as `concatenate`); more (many scattered positions, a slice
+ * with a step) take one `take` along the axis, each kept entry's position found on the device from the deleted
+ * ones (`arange`, `searchsorted`, `add`): nothing the size of the axis is built on the host. Exported as
+ * `deleteItems` and as `delete` (a reserved word: `ca.delete(...)`).
  *
  * ```ts
  * deleteItems(x, 1);                           // [1, 2, 3, 4] → [1, 3, 4]
@@ -344,11 +444,40 @@ export function deleteItems(a: DeviceArray, index: number | readonly number[] | 
   checkArray(a, what);
   checkOptions(options, what);
   const given = editAxis(a, options, what);
-  const n = given === undefined ? a.size : a.shape[given]!;
-  const kept = keptPositions(index, n, given ?? 0);
-  if (given === undefined) return take(a, kept, streamOf(options));
-  if (kept.length === n) return a.copy(streamOf(options));
-  return take(a, kept, { axis: given, ...streamOf(options) });
+  const flat = given === undefined;
+  const axis = given ?? 0;
+  const plan = deletePlan(index, flat ? a.size : a.shape[axis]!, axis);
+  const stream = operationStream(what, options, [a]);
+  if (plan.kept === 0) return DeviceArray.empty(flat ? [0] : a.shape.map((s, d) => (d === axis ? 0 : s)), a.dtype, { stream });
+  if (plan.kind === "runs") {
+    if (!flat) return concatenate(plan.runs.map(([from, to]) => a.slice(...a.shape.map((_, d): SliceSpec => (d === axis ? [from, to] : null)))), { axis, stream });
+    const flatA = flatView(a);
+    const ownFlat = flatA === null ? a.copy({ stream }) : undefined;
+    try {
+      const src = flatA ?? viewWith(ownFlat!, [a.size], [1]);
+      return concatenate(plan.runs.map(([from, to]) => src.slice([from, to])), { axis: 0, stream });
+    } finally {
+      ownFlat?.close(stream);
+    }
+  }
+  const r = plan.kind === "stepRange" ? plan.stepRange : undefined;
+  const steps = r !== undefined ? arange(r.first, r.first + r.count * r.step, r.step, { stream }) : DeviceArray.from(BigInt64Array.from(plan.kind === "steps" ? plan.steps : [], (v) => BigInt(v)), { stream });
+  try {
+    const positions = arange(plan.kept, { stream });
+    try {
+      const skipped = searchsorted(steps, positions, { side: "right", stream });
+      try {
+        add(positions, skipped, { out: positions, stream });
+      } finally {
+        skipped.close(stream);
+      }
+      return take(a, positions, flat ? { stream } : { axis, stream });
+    } finally {
+      positions.close(stream);
+    }
+  } finally {
+    steps.close(stream);
+  }
 }
 
 export { deleteItems as delete };
