@@ -86,7 +86,7 @@ describe.skipIf(!gpu.available)(`index helpers on a GPU${skipNote}`, () => {
       ["int64", [3], [0, 1, 2]],
       ["int64", [3], [1, 1, 1]],
     ]);
-    // np.unravel_index([22], (7, 6)) one axis: np.unravel_index([22], (30,)) → ([22],)
+    // One axis: np.unravel_index([22, 41, 37], (50,)) → ([22, 41, 37],)
     expect(readAll(unravelIndex(flat, [50]))).toEqual([["int64", [3], [22, 41, 37]]]);
     // np.unravel_index([1, 5], (2, 3)) → ([0, 1], [1, 2]); np.unravel_index(4, (2, 3)) → (1, 1), 0-d
     expect(readAll(unravelIndex([1, 5], [2, 3], { stream }))).toEqual([
@@ -156,6 +156,11 @@ describe.skipIf(!gpu.available)(`index helpers on a GPU${skipNote}`, () => {
     // wrap and clip check nothing: every index is brought into its axis.
     using w = ravelMultiIndex([r, minus], [7, 6], { mode: "wrap" });
     expect(nums(w.toTypedArraySync())).toEqual([19, 5]);
+    // Entries that broadcast to an empty result are not checked: np.ravel_multi_index(([5], []), (2, 3)) → []
+    using five = DeviceArray.from(BigInt64Array.from([5n]), { stream });
+    using nothing = DeviceArray.empty([0], "int64", { stream });
+    using empty = ravelMultiIndex([five, nothing], [2, 3]);
+    expect(read(empty)).toEqual(["int64", [0], []]);
     // An axis of extent 0 has no index in range: at once, in every mode.
     expect(() => ravelMultiIndex([r], [0], { mode: "wrap" })).toThrow(/axis 0 of the shape \[0\] has extent 0/);
   });
@@ -215,6 +220,10 @@ describe.skipIf(!gpu.available)(`index helpers on a GPU${skipNote}`, () => {
     // np.fill_diagonal(zeros((3, 4), int32).T, 2.9): the transposed view written, 2.9 truncated to 2
     fillDiagonal(w.T, 2.9);
     expect(read(w)).toEqual(["int32", [3, 4], [2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0]]);
+    // np.fill_diagonal(w, np.array([], np.int32)) writes nothing
+    using none = DeviceArray.empty([0], "int32", { stream });
+    fillDiagonal(w, none);
+    expect(read(w)).toEqual(["int32", [3, 4], [2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0]]);
   });
 
   it("select: the first true condition wins; dtypes as NumPy's", () => {
@@ -244,6 +253,24 @@ describe.skipIf(!gpu.available)(`index helpers on a GPU${skipNote}`, () => {
     // np.select([[[True], [False]]], [int8 [1, 2, 3]], default=-1) → int8 (2, 3) [1, 2, 3, -1, -1, -1]
     using e = select([cond], [i8], { default: -1 });
     expect(read(e)).toEqual(["int8", [2, 3], [1, 2, 3, -1, -1, -1]]);
+    // The last condition, choice and default broadcast to less than the result:
+    // np.select([m > 3, v > 0], [m, 5]) with m = arange(6).reshape(2, 3), v = [-1, 0, 2] → [[0, 0, 5], [0, 4, 5]]
+    using m = DeviceArray.from(BigInt64Array.from(iota(6).map(BigInt)), { stream, shape: [2, 3] });
+    using v = DeviceArray.from(BigInt64Array.from([-1n, 0n, 2n]), { stream });
+    using mgt3 = m.gt(3);
+    using vgt0 = v.gt(0);
+    using f = select([mgt3, vgt0], [m, 5]);
+    expect(read(f)).toEqual(["int64", [2, 3], [0, 0, 5, 0, 4, 5]]);
+    // The default in the result's dtype, not the last choice's: np.select([x < 3, x > 7], [x (float64), float32 x],
+    // default=0.1) → float64, 0.1 exactly; np.select([x < 3, x > 7], [x (int64), int8 x], default=1000) → 1000
+    using xf = x.astype("float64");
+    using x32 = x.astype("float32");
+    using gt7 = x.gt(7);
+    using g = select([lt3, gt7], [xf, x32], { default: 0.1 });
+    expect(read(g)).toEqual(["float64", [10], [0, 1, 2, 0.1, 0.1, 0.1, 0.1, 0.1, 8, 9]]);
+    using x8 = x.astype("int8");
+    using h = select([lt3, gt7], [x, x8], { default: 1000 });
+    expect(read(h)).toEqual(["int64", [10], [0, 1, 2, 1000, 1000, 1000, 1000, 1000, 8, 9]]);
   });
 
   it("divmod: floor division and the remainder with the divisor's sign", () => {

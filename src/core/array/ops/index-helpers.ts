@@ -294,7 +294,8 @@ export function ravelMultiIndex(multiIndex: readonly (DeviceArray | number)[], s
         else if (numbers[d] !== 0) add(out, numbers[d]!, { stream, out });
         return;
       }
-      if (mode === "raise") checkIndexRange(what, entry, n, stream);
+      // Every element of an entry is used when the result is not empty (none when it is: nothing to check).
+      if (mode === "raise" && out.size > 0) checkIndexRange(what, entry, n, stream);
       let { array: c, owned } = asInt64(entry, stream);
       try {
         if (mode !== "raise") {
@@ -421,6 +422,7 @@ export function fillDiagonal(a: DeviceArray, value: DeviceArray | ArrayScalar, o
   const plan = fillDiagonalPlan(a.shape, a.strides, wrap);
   if (value instanceof DeviceArray) {
     checkArray(value, `${what}: value`);
+    if (value.size === 0) return; // NumPy's fill_diagonal with an empty array writes nothing
     put(a, plan.positions, value, options?.stream !== undefined ? { stream: options.stream } : undefined);
     return;
   }
@@ -438,8 +440,9 @@ export function fillDiagonal(a: DeviceArray, value: DeviceArray | ArrayScalar, o
 /**
  * The element of the first choice whose condition holds, `default` where none does, as NumPy's `select`: `condlist`
  * holds bool DeviceArrays, `choicelist` as many choices (arrays or scalars), all broadcast together; the dtype is the
- * choices' and the default's promoted (scalars weak, as NumPy's). One `where` per condition, from the last to the
- * first, into the result (in place).
+ * choices' and the default's promoted (scalars weak, as NumPy's). The default is written first, in the result's dtype
+ * (a fill, or a conversion of an array), then one `where` per condition, from the last to the first, into the result
+ * (in place): each works in the result's dtype and shape.
  *
  * ```ts
  * select([x.lt(3), x.gt(5)], [x, x.mul(x)]);          // [0 .. 9] → [0, 1, 2, 0, 0, 0, 36, 49, 64, 81]
@@ -473,9 +476,11 @@ export function select(condlist: readonly DeviceArray[], choicelist: readonly Ar
   const stream = operationStream(what, options, [...condlist, ...operands]);
   const out = DeviceArray.empty(shape, dtype, { stream });
   try {
-    const last = condlist.length - 1;
-    where(condlist[last]!, choicelist[last]!, fallback, { stream, out });
-    for (let k = last - 1; k >= 0; k--) where(condlist[k]!, choicelist[k]!, out, { stream, out });
+    // The default first, in the result's dtype and shape (as NumPy's), then each choice where its condition holds,
+    // the last first so that the first condition that holds wins: every where works in out's dtype and shape.
+    if (fallback instanceof DeviceArray) castInto(stream, broadcastTo(fallback, shape), out);
+    else out.fill(castScalar(fallback, dtype), { stream });
+    for (let k = condlist.length - 1; k >= 0; k--) where(condlist[k]!, choicelist[k]!, out, { stream, out });
   } catch (e) {
     out.close(stream);
     throw e;
