@@ -474,10 +474,27 @@ function maskBytes(mask: DeviceArray, stream: Stream): { array: DeviceArray; own
  */
 function maskPositions(mask: DeviceArray, stream: Stream): { positions: DeviceArray; count: number } {
   const positions = DeviceArray.empty([mask.size], dtypes.int64, { stream });
-  scanContiguous(stream, "sum", mask, positions);
-  const last = viewWith(positions, [1], [1], positions.byteOffset + (mask.size - 1) * 8);
-  const count = Number((last.toTypedArraySync({ stream }) as BigInt64Array)[0]!);
-  return { positions, count };
+  try {
+    scanContiguous(stream, "sum", mask, positions);
+    const last = viewWith(positions, [1], [1], positions.byteOffset + (mask.size - 1) * 8);
+    // The read may throw an error an earlier operation left on the stream (an index out of range found on the device).
+    const count = Number((last.toTypedArraySync({ stream }) as BigInt64Array)[0]!);
+    return { positions, count };
+  } catch (e) {
+    positions.close(stream);
+    throw e;
+  }
+}
+
+/** The mask of `a` as contiguous bytes and its running count (closing the bytes if the count fails). */
+function maskAndPositions(a: DeviceArray, stream: Stream): { mask: DeviceArray; owned: boolean; positions: DeviceArray; count: number } {
+  const { array: mask, owned } = maskBytes(a, stream);
+  try {
+    return { mask, owned, ...maskPositions(mask, stream) };
+  } catch (e) {
+    if (owned) mask.close(stream);
+    throw e;
+  }
 }
 
 /** The coordinates of `a`'s non-zero elements: one int64 array per axis (`perAxis`), or one [count, ndim] array. */
@@ -490,8 +507,7 @@ function coordinates(what: string, a: DeviceArray, options: ArrayOperationOption
   const allocate = (count: number): DeviceArray[] =>
     perAxis ? [...Array(nd).keys()].map(() => DeviceArray.empty([count], dtypes.int64, { stream })) : [DeviceArray.empty([count, nd], dtypes.int64, { stream })];
   if (a.size === 0) return allocate(0);
-  const { array: mask, owned } = maskBytes(a, stream);
-  const { positions, count } = maskPositions(mask, stream);
+  const { mask, owned, positions, count } = maskAndPositions(a, stream);
   try {
     const outs = allocate(count);
     const k = kernelsFor(stream.device, 8, dtypes.int64);
@@ -533,8 +549,7 @@ export function extract(condition: DeviceArray, a: DeviceArray, options?: ArrayO
   if (m.shape.length > INDEX_MAX_DIMS) throw new ArrayLayoutError(`${what}: the array's layout needs ${m.shape.length} axes after merging, more than ${INDEX_MAX_DIMS}`);
   const stream = operationStream(what, options, [a, condition]);
   if (a.size === 0) return DeviceArray.empty([0], a.dtype, { stream });
-  const { array: mask, owned } = maskBytes(condition, stream);
-  const { positions, count } = maskPositions(mask, stream);
+  const { mask, owned, positions, count } = maskAndPositions(condition, stream);
   try {
     const out = DeviceArray.empty([count], a.dtype, { stream });
     if (count > 0) {
