@@ -209,7 +209,7 @@ describe.skipIf(!gpu.available)(`union1d, intersect1d, setdiff1d and setxor1d on
     using f = DeviceArray.from(Uint8Array.from([0]), { stream, dtype: "bool" });
     // np.intersect1d([True, False, True], [True], return_indices=True) → ([True], [0], [0])
     expect(indexed(intersect1d(t, u, { returnIndices: true }), "bool")).toEqual([[1], [0], [0]]);
-    // np.setxor1d([True, True], [False]) → [False, True]; np.union1d([True, False, True], [False]) → [False, True]
+    // np.setxor1d([True], [False]) → [False, True]; np.union1d([True, False, True], [False]) → [False, True]
     expect(values(setxor1d(u, f), "bool")).toEqual([0, 1]);
     expect(values(union1d(t, f), "bool")).toEqual([0, 1]);
     // np.setdiff1d([True, False, True], [True]) → [False]

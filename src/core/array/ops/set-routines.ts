@@ -35,7 +35,8 @@ export interface SetRoutineOptions extends ArrayOperationOptions {
   /**
    * Whether the inputs may be taken as unique already (NumPy's `assume_unique`; default false): their `unique` is not
    * computed, which saves a sort each. Inputs that are not unique then give what NumPy gives for them (repeated values
-   * may come back, and `setdiff1d` keeps `a`'s order).
+   * may come back, and `setdiff1d` keeps `a`'s order), except that `setdiff1d` keeps every repeat of a value of `a`
+   * not in `b`, as NumPy's does for a small `b` (its sort-based path for a large one may drop all but one).
    */
   readonly assumeUnique?: boolean;
 }
@@ -119,7 +120,8 @@ export function union1d(a: DeviceArray, b: DeviceArray, options?: ArrayOperation
 /**
  * The sorted values found in both `a` and `b` (both flattened), as NumPy's `intersect1d`: a new 1-d array of the
  * dtype they promote to, each value once (with `assumeUnique`, inputs that repeat a value may give it more than once,
- * as NumPy's). NaN is never in both (NaN equals nothing). Reads a count to the host, so it waits for the stream.
+ * as NumPy's). NaN is never in both (NaN equals nothing). A zero comes back as +0 (NumPy may give -0, as `unique`
+ * makes every zero +0). Reads a count to the host, so it waits for the stream.
  *
  * With `returnIndices: true` (NumPy's `return_indices`) it returns `{ values, indices1, indices2 }` (see
  * {@link Intersect1dResult}): the int64 indices of each value's first occurrence in the flattened `a` and `b`.
@@ -148,7 +150,10 @@ export function intersect1d(a: DeviceArray, b: DeviceArray, options?: Intersect1
     const ub = assumeUnique ? b : temp(unique(b, { stream }));
     // NumPy: aux = sort(concatenate(ua, ub)); aux[:-1][aux[1:] == aux[:-1]].
     const aux = temp(concatenate([ua, ub], { axis: null, stream }));
-    if (aux.size < 2) return DeviceArray.empty([0], dtype, { stream });
+    if (aux.size < 2) {
+      stream.sync(); // no count to read, but the wait is promised all the same
+      return DeviceArray.empty([0], dtype, { stream });
+    }
     const sorted = temp(sort(aux, { axis: null, stream }));
     const head = sorted.slice([0, -1]);
     const same = temp(eq(sorted.slice([1, null]), head, { stream }));
@@ -176,6 +181,7 @@ function intersectWithIndices(a: DeviceArray, b: DeviceArray, assumeUnique: bool
       const ub = rb?.values ?? b;
       const aux = temp(concatenate([ua, ub], { axis: null, stream }));
       if (aux.size < 2) {
+        stream.sync(); // no count to read, but the wait is promised all the same
         const none = (): DeviceArray<"int64"> => make(DeviceArray.empty([0], dtypes.int64, { stream }));
         return { values: make(DeviceArray.empty([0], dtype, { stream })), indices1: none(), indices2: none() };
       }
@@ -202,7 +208,8 @@ function intersectWithIndices(a: DeviceArray, b: DeviceArray, assumeUnique: bool
 
 /**
  * The sorted unique values of `a` (flattened) that are not in `b`, as NumPy's `setdiff1d`: a new 1-d array of `a`'s
- * dtype (the values are compared in the dtype `a` and `b` promote to, as `isin` compares). NaN is never in `b`, so
+ * dtype (the values are compared in the dtype `a` and `b` promote to, as `isin` compares: int64 and uint64 promote to
+ * float64, so integers beyond 2^53 may compare equal where NumPy, comparing them exactly, keeps them). NaN is never in `b`, so
  * `a`'s NaN stays. With `assumeUnique`, `a`'s elements in their order (not sorted, not made unique), as NumPy's. Reads a
  * count to the host, so it waits for the stream.
  *
@@ -230,8 +237,8 @@ export function setdiff1d(a: DeviceArray, b: DeviceArray, options?: SetRoutineOp
 /**
  * The sorted values found in exactly one of `a` and `b` (both flattened), as NumPy's `setxor1d`: a new 1-d array of
  * the dtype they promote to. As NumPy's, a NaN of each input stays (NaN equals nothing: `setxor1d([1, NaN], [NaN])`
- * is `[1, NaN, NaN]`), and with `assumeUnique` a value repeated within one input counts as in both. Reads a count to
- * the host, so it waits for the stream.
+ * is `[1, NaN, NaN]`), and with `assumeUnique` a value repeated within one input counts as in both. A zero comes back
+ * as +0 (`unique` makes every zero +0). Reads a count to the host, so it waits for the stream.
  *
  * ```ts
  * const changed = setxor1d(before, after);   // [1, 4] of [1, 2, 3] and [2, 3, 4]
@@ -250,7 +257,10 @@ export function setxor1d(a: DeviceArray, b: DeviceArray, options?: SetRoutineOpt
     const ub = assumeUnique ? b : temp(unique(b, { stream }));
     const aux = concatenate([ua, ub], { axis: null, stream });
     const n = aux.size;
-    if (n < 2) return aux; // nothing to compare: each value is in one input
+    if (n < 2) {
+      stream.sync(); // nothing to compare (each value is in one input), no count to read: the promised wait
+      return aux;
+    }
     temp(aux);
     // NumPy: flag = [True, aux[1:] != aux[:-1], True]; aux[flag[1:] & flag[:-1]] of the sorted aux.
     const sorted = temp(sort(aux, { axis: null, stream }));
