@@ -44,6 +44,10 @@ export {
   isnan, isinf, isfinite, signbit, conj, real, imag, angle, deg2rad, rad2deg, invert, logicalNot, nanToNum, type RoundOptions,
   type NanToNumOptions,
 } from "./core/array/ops/math.ts";
+export {
+  subtract, multiply, divide, trueDivide, floorDivide, remainder, power, atan2, equal, notEqual, less, lessEqual, greater, greaterEqual,
+  negative, absolute, arccos, arcsin, arctan, arccosh, arcsinh, arctanh, conjugate, radians, degrees, bitwiseNot, around, amax, amin,
+} from "./core/array/ops/numpy-names.ts";
 export type { ArrayOperand, ArithmeticName, ComparisonName } from "./core/array/methods.ts";
 export type {
   ArgReduceOptions,
