@@ -49,6 +49,21 @@ describe("hsplit, vsplit, dsplit", () => {
       [[2, 3, 2], 1],
       [[2, 3, 1], 3],
     ]);
+    // Negative positions count from the end, as Python's slices: np.hsplit(np.arange(6), [-2]) → [0, 1, 2, 3], [4, 5]
+    expect(hsplit(arr([6]), [-2]).map((p) => [p.shape, offsetOf(p)])).toEqual([
+      [[4], 0],
+      [[2], 4],
+    ]);
+    // np.vsplit(np.zeros((5, 2)), [1, -1]) → shapes (1, 2), (3, 2), (1, 2)
+    expect(vsplit(arr([5, 2]), [1, -1]).map((p) => p.shape)).toEqual([
+      [1, 2],
+      [3, 2],
+      [1, 2],
+    ]);
+    // Clamped and out of order: np.split(np.arange(6), [-9, 3, 2, 8]) → [], [0, 1, 2], [], [2, 3, 4, 5], []
+    const parts = ca.split(arr([6]), [-9, 3, 2, 8]);
+    expect(parts.map((p) => p.shape)).toEqual([[0], [3], [0], [4], [0]]);
+    expect([offsetOf(parts[1]!), offsetOf(parts[3]!)]).toEqual([0, 2]);
     // A view: the transpose's strides carry over.
     const t = x.transpose(); // [4, 3, 2], strides [1, 4, 12]
     expect(hsplit(t, 3).map((p) => [p.shape, p.strides, offsetOf(p)])).toEqual([

@@ -313,14 +313,18 @@ export function rot90(a: DeviceArray, k = 1, axes: readonly [number, number] = [
 
 // ---- splits ----
 
-/** The views of `a` between `bounds` along `axis`. */
+/**
+ * The views of `a` between `bounds` along `axis`: part k is Python's `a[bounds[k-1]:bounds[k]]` (a negative bound
+ * counts from the end, bounds past either end are clamped, a bound below the previous one gives an empty part).
+ */
 function splitAt(a: DeviceArray, bounds: readonly number[], axis: number): DeviceArray[] {
   const n = a.shape[axis]!;
+  const at = (x: number): number => (x < 0 ? Math.max(x + n, 0) : Math.min(x, n));
   const parts: DeviceArray[] = [];
   let start = 0;
   for (const b of [...bounds, n]) {
-    const lo = Math.min(Math.max(start, 0), n);
-    const hi = Math.min(Math.max(b, lo), n);
+    const lo = at(start);
+    const hi = Math.max(at(b), lo);
     const specs: SliceSpec[] = [...Array(a.ndim).keys()].map((d) => (d === axis ? [lo, hi] : null));
     parts.push(a.slice(...specs));
     start = b;
