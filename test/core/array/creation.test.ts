@@ -55,6 +55,9 @@ describe("full's dtype from its value", () => {
     expect(scalarDType(3n).name).toBe("int64");
     expect(scalarDType([1, 2]).name).toBe("complex128");
     expect(scalarDType(NaN).name).toBe("float64");
+    // A whole number past 2^53 is a double in JavaScript: float64 (np.full(2, 1e20) is float64 too).
+    expect(scalarDType(1e20).name).toBe("float64");
+    expect(scalarDType(2 ** 53 - 1).name).toBe("int64");
     expect(scalarDType(Infinity).name).toBe("float64");
     expect(() => scalarDType("3" as never)).toThrow(DTypeError);
   });

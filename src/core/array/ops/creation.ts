@@ -108,12 +108,13 @@ function checkArray(a: unknown, action: string): DeviceArray {
 
 /**
  * The dtype `full` gives a value when none is named (NumPy's for the corresponding Python value): a boolean bool, a
- * bigint or an integer-valued number int64, any other number float64, `[re, im]` complex128.
+ * bigint or an integer-valued number int64, any other number float64, `[re, im]` complex128. A whole number past
+ * 2^53 (`1e20`) is float64: a JavaScript number that large is a double, not a count (a bigint is int64).
  */
 export function scalarDType(value: ArrayScalar): DType {
   if (typeof value === "boolean") return dtypes.bool;
   if (typeof value === "bigint") return dtypes.int64;
-  if (typeof value === "number") return Number.isInteger(value) ? dtypes.int64 : dtypes.float64;
+  if (typeof value === "number") return Number.isSafeInteger(value) ? dtypes.int64 : dtypes.float64;
   if (Array.isArray(value) && value.length === 2 && typeof value[0] === "number" && typeof value[1] === "number") return dtypes.complex128;
   throw new DTypeError(`a fill value is a number, a bigint, a boolean or [re, im], got ${describeValue(value)}`);
 }
