@@ -115,6 +115,17 @@ describe("insert's plan", () => {
     expect([q.axis, q.valuesShape, q.moveValues, sources(q, 3)]).toEqual([1, [2, 2], false, [3, 0, 1, 4, 2]]);
   });
 
+  it("values with more axes drop leading axes of extent 1 for two or more positions, as NumPy's assignment", () => {
+    // np.insert(np.arange(4), [1, 2], np.array([[100, 101]])) → [0, 100, 1, 101, 2, 3]
+    const p = insertPlan([4], 0, [1, 2], [1, 2]);
+    expect([p.valuesShape, sources(p, 4)]).toEqual([[2], [0, 4, 1, 5, 2, 3]]);
+    // np.insert(m, [0, 3], np.array([[[7], [8]]]), axis=1) on (2, 3): values seen as (2, 1), broadcast to (2, 2)
+    expect(insertPlan([2, 3], 1, [0, 3], [1, 2, 1]).valuesShape).toEqual([2, 2]);
+    // One position does not drop them (NumPy refuses np.insert(np.arange(4), [1], np.array([[100, 101]])) too).
+    expect(() => insertPlan([4], 0, [1], [1, 2])).toThrow(ShapeMismatchError);
+    expect(() => insertPlan([4], 0, [1, 2], [2, 2])).toThrow(ShapeMismatchError);
+  });
+
   it("more positions: where the values land, found on the device (np.insert(arange(20), positions, values))", () => {
     const positions = [19, 0, 7, 7, 20, 3, -1, 12, 5, 0];
     const p = insertPlan([20], 0, positions, [positions.length]);

@@ -196,12 +196,24 @@ function checkBlock(shape: readonly number[], block: readonly number[]): void {
 }
 
 /**
- * The plan of `insert` (exported for tests) for an array of `shape` (already flattened without an axis) along
- * `axis`, positions `index`, and values of shape `valuesOwnShape` (before leading axes of 1 are added).
+ * How many leading axes of extent 1 values of `valuesShape` drop to have at most `ndim` axes: as NumPy's assignment
+ * into the inserted entries, for a list of two or more positions (one position turns or pads values instead).
  */
-export function insertPlan(shape: readonly number[], axis: number, index: number | readonly number[], valuesOwnShape: readonly number[]): InsertPlan {
+function droppedOnes(index: unknown, valuesShape: readonly number[], ndim: number): number {
+  if (!Array.isArray(index) || index.length < 2) return 0;
+  let k = 0;
+  while (valuesShape.length - k > ndim && valuesShape[k] === 1) k++;
+  return k;
+}
+
+/**
+ * The plan of `insert` (exported for tests) for an array of `shape` (already flattened without an axis) along
+ * `axis`, positions `index`, and values of shape `givenShape` (leading axes of 1 dropped or added to fit).
+ */
+export function insertPlan(shape: readonly number[], axis: number, index: number | readonly number[], givenShape: readonly number[]): InsertPlan {
   const what = "insert";
   const n = shape[axis]!;
+  const valuesOwnShape = givenShape.slice(droppedOnes(index, givenShape, shape.length));
   if (valuesOwnShape.length > shape.length) {
     throw new ShapeMismatchError(`${what}: values have ${valuesOwnShape.length} axes (shape ${showShape(valuesOwnShape)}) but the array has ${shape.length} (shape ${showShape(shape)}); give values at most as many axes`);
   }
@@ -276,10 +288,13 @@ export function insert(a: DeviceArray, index: number | readonly number[], values
   const stream = operationStream(what, options, [a, ...(values instanceof DeviceArray ? [values] : [])]);
   const ownValues = values instanceof DeviceArray ? undefined : DeviceArray.full([], castScalar(values, a.dtype), a.dtype, { stream });
   const flatA = flat ? flatView(a) : a;
-  const ownFlat = flatA === null ? a.copy({ stream }) : undefined;
+  let ownFlat: DeviceArray | undefined;
   try {
+    if (flatA === null) ownFlat = a.copy({ stream });
     const src = flatA ?? viewWith(ownFlat!, [a.size], [1]);
     let v = ownValues ?? (values as DeviceArray);
+    const dropped = droppedOnes(index, v.shape, shape.length);
+    if (dropped > 0) v = viewWith(v, v.shape.slice(dropped), v.strides.slice(dropped));
     const padded = [...new Array<number>(shape.length - v.ndim).fill(1), ...v.shape];
     v = viewWith(v, padded, [...new Array<number>(shape.length - v.ndim).fill(0), ...v.strides]);
     if (plan.moveValues) v = moveaxis(v, 0, axis);
