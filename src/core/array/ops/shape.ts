@@ -343,7 +343,8 @@ function checkSplit(a: DeviceArray, sections: number | readonly number[], what: 
 
 /**
  * `a` split along `axis` (default 0) into views: `sections` equal parts (ShapeMismatchError when the extent does not
- * divide), or at the indices of a list (`[2, 5]`: `a[:2]`, `a[2:5]`, `a[5:]`).
+ * divide), or at the indices of a list (`[2, 5]`: `a[:2]`, `a[2:5]`, `a[5:]`; as Python's slices, a negative index
+ * counts from the end and one past the axis is clamped to it).
  */
 export function split(a: DeviceArray, sections: number | readonly number[], options?: AxisOptions): DeviceArray[] {
   checkArray(a, "split");
