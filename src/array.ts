@@ -34,6 +34,7 @@ export { promoteTypes, resultType, canCastSafely, canCastSameKind, type Promotio
 export { astype } from "./core/array/ops/cast.ts";
 export {
   add, sub, mul, div, floorDiv, mod, divmod, pow, maximum, minimum, fmax, fmin, arctan2, hypot, copysign,
+  fmod, gcd, lcm, logaddexp, logaddexp2, heaviside, floatPower,
   bitwiseAnd, bitwiseOr, bitwiseXor, leftShift, rightShift, logicalAnd, logicalOr, logicalXor,
   eq, ne, lt, le, gt, ge, isclose, type IsCloseOptions,
 } from "./core/array/ops/arithmetic.ts";
@@ -41,12 +42,12 @@ export { where, clip } from "./core/array/ops/selection.ts";
 export {
   neg, positive, abs, sign, sqrt, cbrt, square, reciprocal, exp, exp2, expm1, log, log2, log10, log1p,
   sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, floor, ceil, trunc, rint, round,
-  isnan, isinf, isfinite, signbit, conj, real, imag, angle, deg2rad, rad2deg, invert, logicalNot, nanToNum, type RoundOptions,
+  isnan, isinf, isfinite, signbit, isposinf, isneginf, sinc, conj, real, imag, angle, deg2rad, rad2deg, invert, logicalNot, nanToNum, type RoundOptions,
   type NanToNumOptions,
 } from "./core/array/ops/math.ts";
 export {
   subtract, multiply, divide, trueDivide, floorDivide, remainder, power, atan2, equal, notEqual, less, lessEqual, greater, greaterEqual,
-  negative, absolute, arccos, arcsin, arctan, arccosh, arcsinh, arctanh, conjugate, radians, degrees, bitwiseNot, around, amax, amin,
+  negative, absolute, arccos, arcsin, arctan, arccosh, arcsinh, arctanh, conjugate, radians, degrees, bitwiseNot, around, fix, amax, amin,
 } from "./core/array/ops/numpy-names.ts";
 export type { ArrayOperand, ArithmeticName, ComparisonName } from "./core/array/methods.ts";
 export type {

@@ -35,6 +35,7 @@ describe("NumPy's other names", () => {
       ["degrees", "rad2deg"],
       ["bitwiseNot", "invert"],
       ["around", "round"],
+      ["fix", "trunc"],
       ["amax", "max"],
       ["amin", "min"],
     ];

@@ -111,12 +111,46 @@ template <typename T> __device__ __forceinline__ T _ct_ipow(T a, T b) {
   while (e != 0ull) { if (e & 1ull) r *= base; base *= base; e >>= 1; }
   return (T)r;
 }
+template <typename T> __device__ __forceinline__ T _ct_ifmod(T a, T b) {
+  if (b == (T)0) return (T)0;
+  if (_ct_signed<T>() && b == (T)(-1)) return (T)0;
+  return (T)(a % b);
+}
+template <typename T> __device__ __forceinline__ unsigned long long _ct_magnitude(T a) {
+  const unsigned long long u = (unsigned long long)(long long)a;
+  return (_ct_signed<T>() && a < (T)0) ? 0ull - u : u;
+}
+__device__ __forceinline__ unsigned long long _ct_ugcd(unsigned long long x, unsigned long long y) {
+  while (y != 0ull) { const unsigned long long t = x % y; x = y; y = t; }
+  return x;
+}
+template <typename T> __device__ __forceinline__ T _ct_gcd(T a, T b) { return (T)_ct_ugcd(_ct_magnitude(a), _ct_magnitude(b)); }
+template <typename T> __device__ __forceinline__ T _ct_lcm(T a, T b) {
+  const unsigned long long x = _ct_magnitude(a), y = _ct_magnitude(b);
+  if (x == 0ull || y == 0ull) return (T)0;
+  return (T)((x / _ct_ugcd(x, y)) * y);
+}
+template <typename T> __device__ __forceinline__ T _ct_logaddexp(T a, T b) {
+  if (a == b) return a + (T)0.693147180559945309417232121458176568;
+  const T d = a - b;
+  if (d > (T)0) return a + log1p(exp(-d));
+  if (d <= (T)0) return b + log1p(exp(d));
+  return d;
+}
+template <typename T> __device__ __forceinline__ T _ct_logaddexp2(T a, T b) {
+  if (a == b) return a + (T)1;
+  const T d = a - b;
+  if (d > (T)0) return a + log1p(exp2(-d)) * (T)1.442695040888963407359924681001892137;
+  if (d <= (T)0) return b + log1p(exp2(d)) * (T)1.442695040888963407359924681001892137;
+  return d;
+}
 __device__ __forceinline__ int _ct_cmp_su(long long s, unsigned long long u) {
   return s < 0 ? -1 : ((unsigned long long)s < u ? -1 : ((unsigned long long)s == u ? 0 : 1));
 }
 `;
 
 const complexNotOrdered = (d: DType): string | undefined => (d.kind === "c" ? "complex numbers are not ordered; compare their real parts (real) or magnitudes (abs)" : undefined);
+const noBoolDivisor = (d: DType): string | undefined => (d.kind === "b" ? "bool operands have no divisors (NumPy refuses too); convert with astype" : undefined);
 const noBoolSub = (d: DType): string | undefined => (d.kind === "b" ? "bool operands do not subtract (NumPy refuses too); use logicalXor, or convert with astype" : undefined);
 
 function spec(name: string, loops: string, code: (x: CodeContext) => string, extra: Partial<OpSpec> = {}): OpSpec {
@@ -143,6 +177,15 @@ export const BINARY_OPS = {
   arctan2: spec("arctan2", LOOPS.float, (x) => `${mathFunction("atan2", x)}(${x.a}, ${x.b})`),
   hypot: spec("hypot", LOOPS.float, (x) => `${mathFunction("hypot", x)}(${x.a}, ${x.b})`),
   copysign: spec("copysign", LOOPS.float, (x) => `${mathFunction("copysign", x)}(${x.a}, ${x.b})`),
+  fmod: spec("fmod", LOOPS.realNumeric, (x) => (isInteger(x.c) ? `_ct_ifmod<${x.w}>(${x.a}, ${x.b})` : `${mathFunction("fmod", x)}(${x.a}, ${x.b})`), {
+    refuse: (d) => (d.kind === "c" ? "complex numbers have no remainder" : undefined),
+  }),
+  gcd: spec("gcd", LOOPS.integer, (x) => `_ct_gcd<${x.w}>(${x.a}, ${x.b})`, { refuse: noBoolDivisor }),
+  lcm: spec("lcm", LOOPS.integer, (x) => `_ct_lcm<${x.w}>(${x.a}, ${x.b})`, { refuse: noBoolDivisor }),
+  logaddexp: spec("logaddexp", LOOPS.float, (x) => `_ct_logaddexp<${x.w}>(${x.a}, ${x.b})`),
+  logaddexp2: spec("logaddexp2", LOOPS.float, (x) => `_ct_logaddexp2<${x.w}>(${x.a}, ${x.b})`),
+  heaviside: spec("heaviside", LOOPS.float, (x) => `(${x.a} != ${x.a} ? ${x.a} : (${x.a} < (${x.w})0 ? (${x.w})0 : (${x.a} > (${x.w})0 ? (${x.w})1 : ${x.b})))`),
+  floatPower: spec("floatPower", "dD", (x) => `${mathFunction("pow", x)}(${x.a}, ${x.b})`),
   bitwiseAnd: spec("bitwiseAnd", LOOPS.integerBool, (x) => (x.c.kind === "b" ? `(${x.a} && ${x.b})` : `(${x.w})(${x.a} & ${x.b})`)),
   bitwiseOr: spec("bitwiseOr", LOOPS.integerBool, (x) => (x.c.kind === "b" ? `(${x.a} || ${x.b})` : `(${x.w})(${x.a} | ${x.b})`)),
   bitwiseXor: spec("bitwiseXor", LOOPS.integerBool, (x) => (x.c.kind === "b" ? `(${x.a} != ${x.b})` : `(${x.w})(${x.a} ^ ${x.b})`)),
@@ -245,6 +288,44 @@ export function hypot(a: ArrayOperand, b: ArrayOperand, options?: ElementwiseOpt
 /** `|a|` with the sign of `b`. */
 export function copysign(a: ArrayOperand, b: ArrayOperand, options?: ElementwiseOptions): DeviceArray {
   return applyBinary(BINARY_OPS.copysign, a, b, options);
+}
+/**
+ * The remainder of `a / b` with the dividend's sign, C's `fmod` (NumPy's `fmod`; `mod` takes the divisor's sign):
+ * `fmod(-7, 3)` is -1 where `mod(-7, 3)` is 2. Integers: 0 for a zero divisor (NumPy gives 0 and warns); floats: NaN.
+ * Not for complex.
+ */
+export function fmod(a: ArrayOperand, b: ArrayOperand, options?: ElementwiseOptions): DeviceArray {
+  return applyBinary(BINARY_OPS.fmod, a, b, options);
+}
+/** The greatest common divisor of `|a|` and `|b|`, elementwise (integers only; `gcd(0, 0)` is 0), as NumPy's `gcd`. */
+export function gcd(a: ArrayOperand, b: ArrayOperand, options?: ElementwiseOptions): DeviceArray {
+  return applyBinary(BINARY_OPS.gcd, a, b, options);
+}
+/** The least common multiple of `|a|` and `|b|`, elementwise (integers only; 0 where either is 0; wraps past the dtype), as NumPy's `lcm`. */
+export function lcm(a: ArrayOperand, b: ArrayOperand, options?: ElementwiseOptions): DeviceArray {
+  return applyBinary(BINARY_OPS.lcm, a, b, options);
+}
+/**
+ * `log(exp(a) + exp(b))` without overflow or underflow in between, as NumPy's `logaddexp` (for adding probabilities
+ * kept as logarithms): floats (integers compute in the float that holds them); `-inf` with `-inf` is `-inf`.
+ */
+export function logaddexp(a: ArrayOperand, b: ArrayOperand, options?: ElementwiseOptions): DeviceArray {
+  return applyBinary(BINARY_OPS.logaddexp, a, b, options);
+}
+/** `log2(2 ** a + 2 ** b)` without overflow or underflow in between, as NumPy's `logaddexp2`. */
+export function logaddexp2(a: ArrayOperand, b: ArrayOperand, options?: ElementwiseOptions): DeviceArray {
+  return applyBinary(BINARY_OPS.logaddexp2, a, b, options);
+}
+/** The Heaviside step of `x`: 0 where `x < 0`, `h0` where `x == 0`, 1 where `x > 0` (NaN stays NaN), as NumPy's `heaviside`. */
+export function heaviside(x: ArrayOperand, h0: ArrayOperand, options?: ElementwiseOptions): DeviceArray {
+  return applyBinary(BINARY_OPS.heaviside, x, h0, options);
+}
+/**
+ * `a ** b` computed in float64 (complex128 for complex operands) whatever the operands' dtypes, as NumPy's
+ * `float_power`: integers to negative powers are fractions here (`floatPower(2, -1)` is 0.5), unlike `pow`.
+ */
+export function floatPower(a: ArrayOperand, b: ArrayOperand, options?: ElementwiseOptions): DeviceArray {
+  return applyBinary(BINARY_OPS.floatPower, a, b, options);
 }
 
 // ---- bitwise and logical ----

@@ -116,6 +116,18 @@ export const UNARY_OPS = {
     result: "bool",
   }),
   signbit: spec("signbit", LOOPS.float, (x) => `(signbit(${x.a}) != 0)`, { result: "bool", refuse: noComplex("sign bit") }),
+  isposinf: spec("isposinf", LOOPS.real, (x) => (x.c.kind === "f" ? `(isinf(${x.a}) != 0 && ${x.a} > (${x.w})0)` : "false"), { result: "bool", refuse: noComplex("sign of infinity") }),
+  isneginf: spec("isneginf", LOOPS.real, (x) => (x.c.kind === "f" ? `(isinf(${x.a}) != 0 && ${x.a} < (${x.w})0)` : "false"), { result: "bool", refuse: noComplex("sign of infinity") }),
+  sinc: spec(
+    "sinc",
+    LOOPS.inexact,
+    (x) =>
+      x.c.kind === "c"
+        ? `(${x.a} == ${x.w}(0) ? ${x.w}(1) : cuda::std::sin(${x.w}(3.141592653589793238462643383279502884) * ${x.a}) / (${x.w}(3.141592653589793238462643383279502884) * ${x.a}))`
+        : `(${x.a} == (${x.w})0 ? (${x.w})1 : ${mathFunction("sin", x)}((${x.w})3.141592653589793238462643383279502884 * ${x.a}) / ((${x.w})3.141592653589793238462643383279502884 * ${x.a}))`,
+    // NumPy's sinc is sin(pi x) / (pi x) in Python: integers and bool become float64, as they do there.
+    { preamble: MATH_PREAMBLE, compute: (d) => (d.kind === "b" || d.kind === "i" || d.kind === "u" ? dtypes.float64 : d) },
+  ),
   conj: spec("conj", LOOPS.numeric, (x) => (x.c.kind === "c" ? `cuda::std::conj(${x.a})` : x.a)),
   angle: spec("angle", LOOPS.inexact, (x) => (x.c.kind === "c" ? `cuda::std::arg(${x.a})` : `${mathFunction("atan2", x)}((${x.w})0, ${x.a})`), {
     result: "real",
@@ -270,6 +282,21 @@ export function isfinite(a: DeviceArray, options?: ElementwiseOptions): DeviceAr
 /** Whether the sign bit is set (-0.0 included): a bool array. Real dtypes. */
 export function signbit(a: DeviceArray, options?: ElementwiseOptions): DeviceArray<"bool"> {
   return applyUnary(UNARY_OPS.signbit, a, options) as DeviceArray<"bool">;
+}
+/** Whether each element is +infinity (false for integers and bool; not for complex), as NumPy's `isposinf`. */
+export function isposinf(a: DeviceArray, options?: ElementwiseOptions): DeviceArray<"bool"> {
+  return applyUnary(UNARY_OPS.isposinf, a, options) as DeviceArray<"bool">;
+}
+/** Whether each element is -infinity (false for integers and bool; not for complex), as NumPy's `isneginf`. */
+export function isneginf(a: DeviceArray, options?: ElementwiseOptions): DeviceArray<"bool"> {
+  return applyUnary(UNARY_OPS.isneginf, a, options) as DeviceArray<"bool">;
+}
+/**
+ * The normalised sinc, `sin(pi x) / (pi x)` and 1 at 0, as NumPy's `sinc`: floats and complex keep their dtype,
+ * integers and bool give float64 (as NumPy's, which computes it in Python floats).
+ */
+export function sinc(a: DeviceArray, options?: ElementwiseOptions): DeviceArray {
+  return applyUnary(UNARY_OPS.sinc, a, options);
 }
 /** The complex conjugate (real dtypes: a copy; bool computes as int8). */
 export function conj(a: DeviceArray, options?: ElementwiseOptions): DeviceArray {

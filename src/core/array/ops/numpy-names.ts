@@ -41,5 +41,6 @@ export {
   rad2deg as degrees,
   invert as bitwiseNot,
   round as around,
+  trunc as fix,
 } from "./math.ts";
 export { max as amax, min as amin } from "../reductions.ts";
