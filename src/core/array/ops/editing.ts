@@ -25,10 +25,12 @@ import { broadcastStrides, normalizeAxis, showShape } from "../broadcast.ts";
 import { type SliceSpec } from "../layout.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { ArgumentError } from "../../../errors/base.ts";
+import type { Stream } from "../../stream.ts";
 import { add, sub } from "./arithmetic.ts";
 import { arange, castScalar, scalarDType } from "./creation.ts";
 import { put, take } from "./indexing.ts";
 import { searchsorted } from "./search.ts";
+import { withTemporaries } from "./temporaries.ts";
 import { checkArray, concatenate, moveaxis, split, viewWith } from "./shape.ts";
 
 /** Options of `append`, `insert` and `delete`: the axis (default: the flattened array) and the stream. */
@@ -113,6 +115,32 @@ function streamOf(options: ArrayOperationOptions | undefined): ArrayOperationOpt
 function checkScalar(value: unknown, what: string): void {
   if (typeof value !== "number" && typeof value !== "bigint" && typeof value !== "boolean" && !Array.isArray(value)) {
     throw new TypeError(`${what}: values is a DeviceArray or a scalar (a number, a bigint, a boolean or [re, im]), not ${describeValue(value)}`);
+  }
+}
+
+/** Positions (JavaScript numbers, checked already) as a 1-d int64 array on `stream`. */
+function int64Array(list: readonly number[], stream: Stream): DeviceArray {
+  return DeviceArray.from(BigInt64Array.from(list, (x) => BigInt(x)), { stream });
+}
+
+/**
+ * `arange(count)` moved by the count of the ascending `marks` at each position, on the device: "right" adds the count
+ * of marks ≤ p (a kept entry's source, past the deleted ones), "left" takes away the count of marks < p (an entry's
+ * source, before the inserted ones).
+ */
+function shiftedRange(count: number, marks: DeviceArray, side: "left" | "right", stream: Stream): DeviceArray {
+  const positions = arange(count, { stream });
+  try {
+    const shift = searchsorted(marks, positions, { side, stream });
+    try {
+      (side === "right" ? add : sub)(positions, shift, { out: positions, stream });
+    } finally {
+      shift.close(stream);
+    }
+    return positions;
+  } catch (e) {
+    positions.close(stream);
+    throw e;
   }
 }
 
@@ -303,34 +331,14 @@ export function insert(a: DeviceArray, index: number | readonly number[], values
     const along = (x: DeviceArray, from: number, to: number): DeviceArray => x.slice(...shape.map((_, d): SliceSpec => (d === axis ? [from, to] : null)));
     if (plan.pieces !== undefined) return concatenate(plan.pieces.map((p) => along(p.kind === "array" ? src : block, p.from, p.to)), opts);
     // Many positions: each entry's source in the array and the values joined, found on the device, then one take.
-    const joined = concatenate([src, block], opts);
-    try {
-      const sources = arange(shape[axis]! + plan.valuesShape[axis]!, { stream });
-      try {
-        const at = DeviceArray.from(BigInt64Array.from(plan.slots!.at, (x) => BigInt(x)), { stream });
-        try {
-          const before = searchsorted(at, sources, { side: "left", stream });
-          try {
-            sub(sources, before, { out: sources, stream });
-          } finally {
-            before.close(stream);
-          }
-          const landing = DeviceArray.from(BigInt64Array.from(plan.slots!.source, (x) => BigInt(x)), { stream });
-          try {
-            put(sources, at, landing, { stream });
-          } finally {
-            landing.close(stream);
-          }
-        } finally {
-          at.close(stream);
-        }
-        return take(joined, sources, { axis, stream });
-      } finally {
-        sources.close(stream);
-      }
-    } finally {
-      joined.close(stream);
-    }
+    // Entry q is the array's entry q - (the count of slots before q), or, at a slot, where its value was joined.
+    return withTemporaries(stream, (temp) => {
+      const joined = temp(concatenate([src, block], opts));
+      const at = temp(int64Array(plan.slots!.at, stream));
+      const sources = temp(shiftedRange(shape[axis]! + plan.valuesShape[axis]!, at, "left", stream));
+      put(sources, at, temp(int64Array(plan.slots!.source, stream)), { stream });
+      return take(joined, sources, { axis, stream });
+    });
   } finally {
     ownValues?.close(stream);
     ownFlat?.close(stream);
@@ -476,23 +484,12 @@ export function deleteItems(a: DeviceArray, index: number | readonly number[] | 
     }
   }
   const r = plan.kind === "stepRange" ? plan.stepRange : undefined;
-  const steps = r !== undefined ? arange(r.first, r.first + r.count * r.step, r.step, { stream }) : DeviceArray.from(BigInt64Array.from(plan.kind === "steps" ? plan.steps : [], (v) => BigInt(v)), { stream });
-  try {
-    const positions = arange(plan.kept, { stream });
-    try {
-      const skipped = searchsorted(steps, positions, { side: "right", stream });
-      try {
-        add(positions, skipped, { out: positions, stream });
-      } finally {
-        skipped.close(stream);
-      }
-      return take(a, positions, flat ? { stream } : { axis, stream });
-    } finally {
-      positions.close(stream);
-    }
-  } finally {
-    steps.close(stream);
-  }
+  return withTemporaries(stream, (temp) => {
+    const steps = temp(r !== undefined ? arange(r.first, r.first + r.count * r.step, r.step, { stream }) : int64Array(plan.kind === "steps" ? plan.steps : [], stream));
+    // Kept entry p is the array's entry p + (the count of steps ≤ p).
+    const positions = temp(shiftedRange(plan.kept, steps, "right", stream));
+    return take(a, positions, flat ? { stream } : { axis, stream });
+  });
 }
 
 export { deleteItems as delete };

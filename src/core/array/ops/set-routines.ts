@@ -29,6 +29,7 @@ import { extract, nonzero, take } from "./indexing.ts";
 import { isin } from "./sets.ts";
 import { concatenate, ravel } from "./shape.ts";
 import { argsort, sort, unique } from "./sort.ts";
+import { withTemporaries } from "./temporaries.ts";
 
 /** Options of `setdiff1d` and `setxor1d` (and, with `returnIndices`, of `intersect1d`). */
 export interface SetRoutineOptions extends ArrayOperationOptions {
@@ -82,21 +83,6 @@ function prepare(what: string, a: unknown, b: unknown, options: unknown, flags: 
   return { stream, dtype, flag: (name) => values.get(name) ?? false };
 }
 
-/**
- * Runs `body` with a list it adds its temporaries to (`temp(x)` returns `x`); each is closed on `stream` afterwards,
- * whether `body` returned or threw.
- */
-function withTemporaries<R>(stream: Stream, body: (temp: <A extends DeviceArray>(x: A) => A) => R): R {
-  const temps: DeviceArray[] = [];
-  try {
-    return body((x) => {
-      temps.push(x);
-      return x;
-    });
-  } finally {
-    for (const t of temps.reverse()) t.close(stream);
-  }
-}
 
 /**
  * The sorted unique elements of `a` and `b` together (both flattened), as NumPy's `union1d`: a new 1-d array of the
