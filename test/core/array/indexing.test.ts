@@ -3,15 +3,13 @@
  * (`take` along an axis or flattened, `takeAlongAxis`), the layout struct, the generated source, and the typed errors
  * that come before any stream is used.
  */
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { AxisError, BroadcastError, Buffer, DTypeError, DeviceArray, IndexError, ShapeMismatchError, type MemoryResource } from "../../../src/index.ts";
 import { compress, extract, put, putMask, take, takeAlongAxis } from "../../../src/array.ts";
 import { hostIndices, takeAlongAxisPlan, takePlan } from "../../../src/core/array/ops/indexing.ts";
 import { INDEX_LAYOUT_BYTES, INDEX_MODES, indexLayout, indexingSource } from "../../../src/core/array/ops/indexing-source.ts";
 import { dtypes } from "../../../src/core/array/dtype.ts";
+import { nvccPresent, nvccProblems } from "../../support/nvcc.ts";
 
 const BASE = 0x7f00_0000_0000n;
 const hostResource: MemoryResource = {
@@ -114,20 +112,9 @@ describe("indexing source", () => {
     expect(INDEX_MODES).toEqual({ raise: 0, wrap: 1, clip: 2, raiseNonNegative: 3 });
   });
 
-  const nvcc = spawnSync("nvcc", ["--version"], { encoding: "utf8" });
-  it.skipIf(nvcc.status !== 0)("compiles with nvcc for sm_90 where nvcc is installed (every width, signed and unsigned indices)", () => {
-    const dir = mkdtempSync(`${tmpdir()}/cuda-ts-indexing-`);
-    try {
-      for (const [width, index] of [[1, dtypes.uint8], [4, dtypes.int32], [8, dtypes.int64], [16, dtypes.uint64]] as const) {
-        const name = `w${width}_${index.name}`;
-        writeFileSync(`${dir}/${name}.cu`, indexingSource(width, index));
-        const r = spawnSync("nvcc", ["-arch=sm_90", "-cubin", "-o", `${dir}/${name}.cubin`, `${dir}/${name}.cu`], { encoding: "utf8" });
-        expect(r.stderr, name).not.toMatch(/error|warning/i);
-        expect(r.status, `${name}: ${r.stderr}`).toBe(0);
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  it.skipIf(!nvccPresent)("compiles with nvcc for sm_90 where nvcc is installed (every width, signed and unsigned indices)", () => {
+    const sources = Object.fromEntries(([[1, dtypes.uint8], [4, dtypes.int32], [8, dtypes.int64], [16, dtypes.uint64]] as const).map(([width, index]) => [`w${width}_${index.name}`, indexingSource(width, index)]));
+    expect(nvccProblems(sources)).toEqual([]);
   }, 120_000);
 });
 
