@@ -10,17 +10,20 @@ import { tmpdir } from "node:os";
 export const nvccPresent: boolean = spawnSync("nvcc", ["--version"], { encoding: "utf8" }).status === 0;
 
 /**
- * Compiles each source (by name) with `nvcc -arch=sm_90 -cubin`; what went wrong, one entry per source that failed or
- * warned (its name and nvcc's output), so that `expect(nvccProblems(...)).toEqual([])` names the culprit.
+ * Compiles each source (by name) with `nvcc -arch=sm_90 -std=c++17`, to a cubin (or to PTX only, faster, with `ptx`);
+ * what went wrong, one entry per source that failed (or warned, unless `warnings: false`) with its name and nvcc's
+ * output, so that `expect(nvccProblems(...)).toEqual([])` names the culprit.
  */
-export function nvccProblems(sources: Readonly<Record<string, string>>): string[] {
+export function nvccProblems(sources: Readonly<Record<string, string>>, options: { readonly ptx?: boolean; readonly warnings?: boolean } = {}): string[] {
   const dir = mkdtempSync(`${tmpdir()}/cuda-ts-nvcc-`);
+  const kind = options.ptx === true ? "ptx" : "cubin";
   try {
     const problems: string[] = [];
     for (const [name, source] of Object.entries(sources)) {
       writeFileSync(`${dir}/${name}.cu`, source);
-      const r = spawnSync("nvcc", ["-arch=sm_90", "-cubin", "-o", `${dir}/${name}.cubin`, `${dir}/${name}.cu`], { encoding: "utf8" });
-      if (r.status !== 0 || /error|warning/i.test(r.stderr)) problems.push(`${name}: ${r.status === 0 ? "" : `exit ${r.status}: `}${r.stderr}`);
+      const r = spawnSync("nvcc", ["-arch=sm_90", "-std=c++17", `-${kind}`, "-o", `${dir}/${name}.${kind}`, `${dir}/${name}.cu`], { encoding: "utf8" });
+      const bad = options.warnings === false ? /error/i : /error|warning/i;
+      if (r.status !== 0 || bad.test(r.stderr)) problems.push(`${name}: ${r.status === 0 ? "" : `exit ${r.status}: `}${r.stderr.slice(0, 4000)}`);
     }
     return problems;
   } finally {
