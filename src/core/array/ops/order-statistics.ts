@@ -1,14 +1,18 @@
 /**
  * Order statistics and weighted means of arrays, as NumPy's: `median`, `quantile` and `percentile` (the reduced axes
  * sorted once, then the order statistics each quantile needs read from every sorted slice as views and interpolated),
- * and `average` (the mean, or `sum(a * weights) / sum(weights)`). Composed from `sort`, slicing views and elementwise
- * operations; no kernel of their own.
+ * their NaN-skipping `nanmedian`, `nanquantile` and `nanpercentile` (the same sort, which puts each slice's NaNs last,
+ * then a count of each slice's numbers, the positions each quantile needs computed from it per slice on the device
+ * and read by `takeAlongAxis`), and `average` (the mean, or `sum(a * weights) / sum(weights)`). Composed from `sort`,
+ * slicing views, `takeAlongAxis`, the NaN-skipping count of `nanmean` and elementwise operations; no kernel of their
+ * own.
  *
  * ```ts
  * const m = median(x, { axis: 0 });                          // per column
  * const q = quantile(x, [0.25, 0.5, 0.75], { axis: -1 });    // [3, ...]: the quartiles of each row
  * const p = percentile(x, 90, { method: "nearest" });
  * const w = average(x, { axis: 1, weights: w1d });           // weights along axis 1
+ * const n = nanquantile(x, 0.5, { axis: 0 });                // per column, NaN skipped
  * ```
  *
  * Every check (dtypes, axes, q, methods, weights' shapes) comes before anything is queued on the stream, and nothing
@@ -26,9 +30,11 @@ import { elementCount, sameShape } from "../layout.ts";
 import { checkOutArray } from "./elementwise.ts";
 import { promoteTypes } from "../promotion.ts";
 import { mean, sum } from "../reductions.ts";
-import { add, div, mul, sub } from "./arithmetic.ts";
+import { add, div, eq, lt, mul, sub } from "./arithmetic.ts";
 import { astype, castInto } from "./cast.ts";
-import { isnan } from "./math.ts";
+import { ceil, floor, isnan, rint } from "./math.ts";
+import { takeAlongAxis } from "./indexing.ts";
+import { skippingKernel } from "./nan-reductions.ts";
 import { where } from "./selection.ts";
 import { sort } from "./sort.ts";
 import { broadcastTo, reshape, squeeze } from "./shape.ts";
@@ -145,6 +151,9 @@ interface OrderRequest {
   readonly axes: readonly number[];
   readonly keepdims: boolean;
   readonly picks: readonly ((n: number) => QuantilePick)[];
+  /** The quantiles (fractions) and how each is taken ("median": the mean of the two middle elements). */
+  readonly qs: readonly number[];
+  readonly method: QuantileMethod | "median";
   /** The result's shape: q's axis (a list of q), then the kept axes (the reduced ones as 1 with keepdims). */
   readonly shape: readonly number[];
   readonly scalar: boolean;
@@ -169,7 +178,7 @@ function checkOrderRequest(what: string, array: unknown, options: QuantileOption
   }
   const shape = [...(scalar ? [] : [qs.length]), ...reducedShape(a.shape, axes, keepdims)];
   const out = checkOutArray(options?.out, shape, dtype, what, (got) => new ShapeMismatchError(`${what}: out has shape ${got} but the result has shape [${shape.join(", ")}]; pass an out of that shape`));
-  return { what, a, axes, keepdims, picks: qs.map((q) => (n: number) => quantilePick(n, q, method)), shape, scalar, dtype, out };
+  return { what, a, axes, keepdims, picks: qs.map((q) => (n: number) => quantilePick(n, q, method)), qs, method, shape, scalar, dtype, out };
 }
 
 /**
@@ -305,6 +314,172 @@ export function quantile(a: DeviceArray, q: number | readonly number[], options?
 export function percentile(a: DeviceArray, q: number | readonly number[], options?: QuantileOptions): DeviceArray {
   const { qs, scalar } = checkQ(q, 100, "percentile");
   return orderStatistics(checkOrderRequest("percentile", a, options, qs, scalar, false), options);
+}
+
+// ---- nanmedian, nanquantile, nanpercentile ----
+
+/**
+ * Writes one NaN-skipping quantile of every sorted slice into `into` (the kept axes' shape): `sorted` is
+ * [...kept, n] with each slice's NaNs last, `last` (float64, `into`'s shape) the position of each slice's last number
+ * (its count of numbers less one; -1 for an all-NaN slice). The positions are computed per slice on the device, as
+ * {@link quantilePick} computes them on the host from the slice's count, and gathered by `takeAlongAxis` ("clip":
+ * an all-NaN slice reads its first element, a NaN). `temp` takes each temporary, closed by the caller.
+ */
+function nanQuantileInto(
+  sorted: DeviceArray,
+  last: DeviceArray,
+  q: number,
+  method: QuantileMethod | "median",
+  compute: DType,
+  into: DeviceArray,
+  stream: Stream,
+  temp: (x: DeviceArray) => DeviceArray,
+): void {
+  const on = { stream };
+  const column = [...into.shape, 1];
+  // NumPy's virtual index into each slice's numbers, (count - 1) * q, in float64 as quantilePick's.
+  const v = temp(mul(last, q, on));
+  // The elements at float64 positions (whole numbers), one per slice, in `into`'s shape.
+  const at = (position: DeviceArray): DeviceArray => {
+    const index = temp(astype(position, dtypes.int64, on)).reshape(column);
+    return temp(takeAlongAxis(sorted, index, { axis: -1, mode: "clip", stream })).reshape(into.shape);
+  };
+  if (method === "lower" || method === "higher" || method === "nearest") {
+    // ⌊v⌋, ⌈v⌉ or v rounded half to even: at most count - 1, as v is.
+    const position = temp(method === "lower" ? floor(v, on) : method === "higher" ? ceil(v, on) : rint(v, on));
+    castInto(stream, at(position), into);
+    return;
+  }
+  const f = temp(floor(v, on));
+  const lo = at(f);
+  // ⌊v⌋ + 1 is a number's position wherever v is not a whole number (the one case that reads it).
+  const hi = at(temp(add(f, 1, on)));
+  const single = temp(eq(v, f, on));
+  const inCompute = (x: DeviceArray): DeviceArray => (x.dtype === compute ? x : temp(astype(x, compute, on)));
+  const loC = inCompute(lo);
+  const hiC = inCompute(hi);
+  let between: DeviceArray;
+  if (method === "median") {
+    between = temp(add(loC, hiC, on));
+    div(between, 2, { stream, out: between });
+  } else if (method === "midpoint") {
+    // t = 0.5: hi - (hi - lo) * 0.5, as quantile's lerp.
+    between = temp(sub(hiC, loC, on));
+    mul(between, 0.5, { stream, out: between });
+    sub(hiC, between, { stream, out: between });
+  } else {
+    // NumPy's lerp with each slice's t = v - ⌊v⌋: lo + (hi - lo) * t below t = 0.5, hi - (hi - lo) * (1 - t) from it;
+    // t and 1 - t rounded to the compute dtype, as quantile's scalars are.
+    const t = temp(sub(v, f, on));
+    const below = temp(lt(t, 0.5, on));
+    const rest = temp(sub(1, t, on));
+    const d = temp(sub(hiC, loC, on));
+    const up = temp(mul(d, inCompute(t), on));
+    add(loC, up, { stream, out: up });
+    mul(d, inCompute(rest), { stream, out: d });
+    sub(hiC, d, { stream, out: d });
+    between = temp(where(below, up, d, on));
+  }
+  // A position on a whole number reads that element alone, as quantilePick's.
+  where(single, lo, between, { stream, out: into });
+}
+
+/** Computes a NaN-skipping median or quantile request (see {@link nanquantile}); bool and integers hold no NaN. */
+function nanOrderStatistics(r: OrderRequest, options: ReduceOptions | undefined): DeviceArray {
+  const { what, a, axes, dtype } = r;
+  if (a.dtype.kind !== "f") return orderStatistics(r, options);
+  const stream = operationStream(what, options, [a, ...(r.out !== undefined ? [r.out] : [])]);
+  const result = r.out ?? DeviceArray.empty(r.shape, dtype, { stream });
+  const n = elementCount(axes.map((d) => a.shape[d]!));
+  if (result.size === 0) return result;
+  // An empty slice has no numbers: NaN, as NumPy's (which warns).
+  if (n === 0) {
+    result.fill(result.dtype.kind === "c" ? [NaN, 0] : NaN, { stream });
+    return result;
+  }
+  const compute = dtype.name === "float16" || dtype.name === "bfloat16" ? dtypes.float32 : dtype;
+  const temps: DeviceArray[] = [];
+  const keep = (x: DeviceArray): DeviceArray => {
+    temps.push(x);
+    return x;
+  };
+  try {
+    const sorted = keep(sortedSlices(a, axes, stream));
+    // The numbers of each slice (its NaNs sort last), less one: the position of its last number, float64.
+    const count = keep(skippingKernel("count", a.dtype).launch(stream, sorted, { axis: [sorted.ndim - 1] }) as DeviceArray);
+    const last = keep(astype(count, dtypes.float64, { stream }));
+    sub(last, 1, { stream, out: last });
+    r.qs.forEach((q, j) => {
+      const slot = r.scalar ? result : result.slice(j);
+      // The result's slot with the kept axes alone (keepdims' axes of extent 1 dropped), as the slices' counts.
+      const into = r.keepdims && axes.length > 0 ? squeeze(slot, axes) : slot;
+      // This quantile's temporaries, closed once its value is queued.
+      const own: DeviceArray[] = [];
+      try {
+        nanQuantileInto(sorted, last, q, r.method, compute, into, stream, (x) => {
+          own.push(x);
+          return x;
+        });
+      } finally {
+        for (const t of own) t.close(stream);
+      }
+    });
+    return result;
+  } catch (e) {
+    if (r.out === undefined) result.close(stream);
+    throw e;
+  } finally {
+    for (const t of temps) t.close(stream);
+  }
+}
+
+/**
+ * The median of the numbers of `a` over `axis` (default: every element), NaN ignored, as NumPy's `nanmedian`: the
+ * middle number of each slice, or the mean of the two middle ones for an even count. Dtypes as {@link median} (float64
+ * for bool and integers, which hold no NaN and give `median`'s results; the dtype for floats, float16 averaged in
+ * float32; complex is a DTypeError). A slice of NaN only, or an empty one, gives NaN (NumPy's too, with a warning:
+ * here nothing is read back to warn). Sorts the slices once, counts each one's numbers and reads the middle ones at
+ * positions computed on the device; a new array (or `out`); does not wait for the stream.
+ *
+ * ```ts
+ * nanmedian(x);                               // [1, NaN, 3, 2] → 2 (a 0-d array)
+ * nanmedian(m, { axis: 1, keepdims: true });  // [rows, 1]: per row, NaN skipped
+ * ```
+ */
+export function nanmedian(a: DeviceArray, options?: MedianOptions): DeviceArray {
+  return nanOrderStatistics(checkOrderRequest("nanmedian", a, options, [0.5], true, true), options);
+}
+
+/**
+ * The `q`-th quantiles of the numbers of `a` over `axis` (default: every element), NaN ignored, as NumPy's
+ * `nanquantile`: each slice's quantile as {@link quantile} takes it from the slice's numbers alone (`i = q * (count -
+ * 1)`, count the numbers of that slice), by `method`. `q` a number in [0, 1] or a list of them (q's axis first);
+ * dtypes, methods and `out` as `quantile` (bool and integers hold no NaN and give `quantile`'s results). A slice of NaN
+ * only, or an empty one, gives NaN (NumPy's too, with a warning). A new array (or `out`); does not wait for the
+ * stream.
+ *
+ * ```ts
+ * nanquantile(x, 0.5);                                   // [1, NaN, 4, 2] → 2
+ * nanquantile(m, [0.25, 0.75], { axis: 0, method: "lower" }); // [2, columns]
+ * ```
+ */
+export function nanquantile(a: DeviceArray, q: number | readonly number[], options?: QuantileOptions): DeviceArray {
+  const { qs, scalar } = checkQ(q, 1, "nanquantile");
+  return nanOrderStatistics(checkOrderRequest("nanquantile", a, options, qs, scalar, false), options);
+}
+
+/**
+ * The `q`-th percentiles of the numbers of `a` over `axis`, NaN ignored, as NumPy's `nanpercentile`:
+ * {@link nanquantile} of `q / 100`, `q` a number in [0, 100] or a list of them.
+ *
+ * ```ts
+ * nanpercentile(x, 50);                         // nanmedian's value, for a float array
+ * nanpercentile(m, [10, 90], { axis: 1 });      // [2, rows]
+ * ```
+ */
+export function nanpercentile(a: DeviceArray, q: number | readonly number[], options?: QuantileOptions): DeviceArray {
+  const { qs, scalar } = checkQ(q, 100, "nanpercentile");
+  return nanOrderStatistics(checkOrderRequest("nanpercentile", a, options, qs, scalar, false), options);
 }
 
 // ---- average ----
