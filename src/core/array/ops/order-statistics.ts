@@ -22,7 +22,7 @@
  */
 import { DeviceArray, operationStream, type ReduceOptions } from "../device-array.ts";
 import { dtypes, type DType } from "../dtype.ts";
-import { DTypeError, ShapeMismatchError } from "../errors.ts";
+import { ArrayLayoutError, DTypeError, ShapeMismatchError } from "../errors.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { normalizeAxes, reducedShape, showShape } from "../broadcast.ts";
@@ -164,6 +164,7 @@ interface OrderRequest {
 /** Checks `median`'s and `quantile`'s array and options before anything is queued. */
 function checkOrderRequest(what: string, array: unknown, options: QuantileOptions | undefined, qs: readonly number[], scalar: boolean, median: boolean): OrderRequest {
   if (!(array instanceof DeviceArray)) throw new TypeError(`${what} takes a DeviceArray, not ${describeValue(array)}`);
+  if (array.isClosed) throw new ArrayLayoutError(`${what}: the array (${array.dtype.name} ${showShape(array.shape)}) was closed`);
   if (options !== undefined && (options === null || typeof options !== "object")) {
     throw new TypeError(`${what} takes options { axis?, keepdims?, ${median ? "" : "method?, "}out?, stream? }, got ${describeValue(options)}`);
   }
@@ -455,8 +456,8 @@ export function nanmedian(a: DeviceArray, options?: MedianOptions): DeviceArray 
  * `nanquantile`: each slice's quantile as {@link quantile} takes it from the slice's numbers alone (`i = q * (count -
  * 1)`, count the numbers of that slice), by `method`. `q` a number in [0, 1] or a list of them (q's axis first);
  * dtypes, methods and `out` as `quantile` (bool and integers hold no NaN and give `quantile`'s results). A slice of NaN
- * only, or an empty one, gives NaN (NumPy's too, with a warning). A new array (or `out`); does not wait for the
- * stream.
+ * only, or an empty one, gives NaN (NumPy's too, with a warning; for an empty array and a list of q NumPy also drops
+ * q's axis, which this keeps). A new array (or `out`); does not wait for the stream.
  *
  * ```ts
  * nanquantile(x, 0.5);                                   // [1, NaN, 4, 2] → 2

@@ -51,6 +51,8 @@ function checkOptions(options: unknown, what: string, names: readonly string[]):
 function kthList(kth: unknown, what: string): number[] {
   const list = typeof kth === "number" ? [kth] : Array.isArray(kth) ? [...(kth as readonly unknown[])] : undefined;
   if (list === undefined) throw new TypeError(`${what}: kth is an integer or a list of integers, not ${describeValue(kth)}`);
+  // NumPy refuses an empty list too (TypeError: Partition index must be integer).
+  if (list.length === 0) throw new TypeError(`${what}: kth is an empty list; give at least one position to put in place`);
   for (const k of list) {
     if (typeof k !== "number" || !Number.isSafeInteger(k)) throw new TypeError(`${what}: kth holds integers (the positions to put in place), got ${describeValue(k)}`);
   }
