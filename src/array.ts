@@ -1,8 +1,9 @@
 /**
  * `cuda-ts/array`: NumPy's functions over DeviceArrays, in the manner of CuPy: creation, arithmetic and comparison
- * with broadcasting, math, reductions, scans, sorting, searching, membership, counting and interpolation, indexing,
- * shape and padding. Each runs on the stream its options name, or on the stream of its first array operand (the one
- * that array was made on); each is also a DeviceArray method where NumPy's ndarray has one.
+ * with broadcasting, math, reductions, scans, differences and integrals, sorting, searching, membership, counting
+ * and interpolation, indexing, shape and padding. Each runs on the stream its options name, or
+ * on the stream of its first array operand (the one that array was made on); each is also a DeviceArray method where
+ * NumPy's ndarray has one.
  *
  * ```ts
  * import { Device } from "cuda-ts";
@@ -188,6 +189,20 @@ export {
   type AverageOptions,
   type AverageResult,
 } from "./core/array/ops/order-statistics.ts";
-export { diff, meshgrid, type DiffOptions, type MeshgridOptions } from "./core/array/ops/differences.ts";
+export {
+  diff,
+  ediff1d,
+  gradient,
+  trapezoid,
+  unwrap,
+  meshgrid,
+  type DiffOptions,
+  type Ediff1dOptions,
+  type GradientOptions,
+  type GradientSpacing,
+  type TrapezoidOptions,
+  type UnwrapOptions,
+  type MeshgridOptions,
+} from "./core/array/ops/differences.ts";
 export { pad, type PadOptions, type PadMode, type PadWidth, type PadValue, type PadConstantValues } from "./core/array/ops/padding.ts";
 export { interp, type InterpOptions } from "./core/array/ops/interpolation.ts";
