@@ -90,6 +90,7 @@ export {
   tril,
   triu,
   diag,
+  vander,
   asarray,
   array,
   type ArangeArguments,
@@ -101,6 +102,7 @@ export {
   type LogspaceOptions,
   type NestedData,
   type ShapeArgument,
+  type VanderOptions,
 } from "./core/array/ops/creation.ts";
 export {
   variance,

@@ -309,4 +309,50 @@ describe.skipIf(!gpu.available)(`array creation on a GPU${skipNote}`, () => {
     expect(await ca.toList(bf)).toEqual([1.5, 1.5]);
     await expect(x.item()).rejects.toThrow(/has 6 elements/);
   });
+
+  /** dtype, shape and nested elements (int64 as numbers, complex as [re, im]) of `x`, then `x` closed. */
+  async function listed(x: DeviceArray): Promise<[string, number[], unknown]> {
+    const plain = (v: unknown): unknown => (Array.isArray(v) ? v.map(plain) : typeof v === "bigint" ? Number(v) : v);
+    try {
+      return [x.dtype.name, [...x.shape], plain(await x.toList())];
+    } finally {
+      x.close();
+    }
+  }
+
+  it("vander: powers as columns, NumPy's dtypes", async () => {
+    using x = ca.asarray([1, 2, 3, 5], { stream });
+    // np.vander(np.array([1, 2, 3, 5]), increasing=True) → int64 [[1, 1, 1, 1], [1, 2, 4, 8], [1, 3, 9, 27], [1, 5, 25, 125]]
+    expect(await listed(ca.vander(x, { increasing: true }))).toEqual(["int64", [4, 4], [[1, 1, 1, 1], [1, 2, 4, 8], [1, 3, 9, 27], [1, 5, 25, 125]]]);
+    // np.vander(np.array([1, 2, 3, 5]), 3) → [[1, 1, 1], [4, 2, 1], [9, 3, 1], [25, 5, 1]]
+    expect(await listed(ca.vander(x, { N: 3 }))).toEqual(["int64", [4, 3], [[1, 1, 1], [4, 2, 1], [9, 3, 1], [25, 5, 1]]]);
+    // np.vander(np.array([1, -2, np.nan, 0.5]), 4) → [[1, 1, 1, 1], [-8, 4, -2, 1], [nan, nan, nan, 1], [0.125, 0.25, 0.5, 1]]
+    using f = ca.asarray([1, -2, NaN, 0.5], { stream });
+    expect(await listed(ca.vander(f, { N: 4 }))).toEqual(["float64", [4, 4], [[1, 1, 1, 1], [-8, 4, -2, 1], [NaN, NaN, NaN, 1], [0.125, 0.25, 0.5, 1]]]);
+    // np.vander(np.array([100, 3], dtype=np.int8), 3) → int64 [[10000, 100, 1], [9, 3, 1]]
+    using i8 = ca.asarray([100, 3], { stream, dtype: "int8" });
+    expect(await listed(ca.vander(i8, { N: 3 }))).toEqual(["int64", [2, 3], [[10000, 100, 1], [9, 3, 1]]]);
+    // np.vander(np.array([True, False]), 3) → int64 [[1, 1, 1], [0, 0, 1]]
+    using b = ca.asarray([true, false], { stream });
+    expect(await listed(ca.vander(b, { N: 3 }))).toEqual(["int64", [2, 3], [[1, 1, 1], [0, 0, 1]]]);
+    // np.vander(np.array([1j, 2], dtype=np.complex64), 3) → complex128 [[-1, 1j, 1], [4, 2, 1]]
+    using c = DeviceArray.from(Float32Array.from([0, 1, 2, 0]), { stream, dtype: "complex64" });
+    expect(await listed(ca.vander(c, { N: 3 }))).toEqual(["complex128", [2, 3], [[[-1, 0], [0, 1], [1, 0]], [[4, 0], [2, 0], [1, 0]]]]);
+    // np.vander(np.array([0.5, 2], dtype=np.float32)) → float64 [[0.5, 1], [2, 1]]
+    using f32 = ca.asarray([0.5, 2], { stream, dtype: "float32" });
+    expect(await listed(ca.vander(f32))).toEqual(["float64", [2, 2], [[0.5, 1], [2, 1]]]);
+  });
+
+  it("vander: no columns, one column, no rows, a reversed view", async () => {
+    using x = ca.asarray([1, 2, 3], { stream });
+    // np.vander(np.array([1, 2, 3]), 0) → int64 shape (3, 0); N=1 → [[1], [1], [1]]
+    expect(await listed(ca.vander(x, { N: 0 }))).toEqual(["int64", [3, 0], [[], [], []]]);
+    expect(await listed(ca.vander(x, { N: 1 }))).toEqual(["int64", [3, 1], [[1], [1], [1]]]);
+    // np.vander(np.array([], dtype=np.float32)) → float64 shape (0, 0)
+    using e = ca.asarray([], { stream, dtype: "float32" });
+    expect(await listed(ca.vander(e))).toEqual(["float64", [0, 0], []]);
+    // np.vander(np.array([1, 2, 3], dtype=np.uint64)[::-1], 2) → float64 [[3, 1], [2, 1], [1, 1]]
+    using u = ca.asarray([1, 2, 3], { stream, dtype: "uint64" });
+    expect(await listed(ca.vander(ca.flip(u), { N: 2 }))).toEqual(["float64", [3, 2], [[3, 1], [2, 1], [1, 1]]]);
+  });
 });

@@ -195,6 +195,22 @@ describe("eye, tri, tril, triu, diag", () => {
   });
 });
 
+describe("vander", () => {
+  it("checks its arguments before any stream is needed", () => {
+    expect(() => ca.vander([1, 2] as never)).toThrow(TypeError);
+    // np.vander(np.array(2.)) and np.vander(np.ones((2, 2))) → ValueError: x must be a one-dimensional array or sequence.
+    expect(() => ca.vander(fakeArray([]))).toThrow(/x is a 1-d array, got shape \[\]/);
+    expect(() => ca.vander(fakeArray([2, 2]))).toThrow(ShapeMismatchError);
+    // np.vander(np.array([1, 2, 3]), -1) → ValueError: negative dimensions are not allowed
+    expect(() => ca.vander(fakeArray([3]), { N: -1 })).toThrow(/N \(the number of columns\) is a non-negative integer/);
+    expect(() => ca.vander(fakeArray([3]), { N: 1.5 })).toThrow(ArgumentError);
+    expect(() => ca.vander(fakeArray([3]), { increasing: 1 as unknown as boolean })).toThrow(/increasing is a boolean/);
+    expect(() => ca.vander(fakeArray([3]), 3 as never)).toThrow(ArgumentError);
+    expect(() => ca.vander(fakeArray([3]), { N: 0 })).toThrow(/needs a stream/);
+    expect(() => ca.vander(fakeArray([0], "int8"))).toThrow(/needs a stream/);
+  });
+});
+
 describe("empty, zeros, ones, full and the *Like forms", () => {
   it("check shapes, dtypes and values before any stream is needed", () => {
     expect(() => ca.zeros([2, -1], {} as never)).toThrow(ShapeMismatchError);

@@ -1,8 +1,7 @@
 /**
  * Creating arrays, as NumPy's functions of the same names: `empty`, `zeros`, `ones`, `full`, the `*Like` forms,
- * `arange`, `linspace`, `logspace`, `geomspace`, `eye`, `identity`, `tri`, `tril`, `triu`, `diag`, and `asarray` /
- * `array` from nested
- * JavaScript arrays, typed arrays or DeviceArrays.
+ * `arange`, `linspace`, `logspace`, `geomspace`, `eye`, `identity`, `tri`, `tril`, `triu`, `diag`, `vander`, and
+ * `asarray` / `array` from nested JavaScript arrays, typed arrays or DeviceArrays.
  *
  * ```ts
  * const z = zeros([3, 4], { stream, dtype: "float32" });   // memset
@@ -17,7 +16,7 @@
  *
  * @module
  */
-import { DeviceArray, encodeElement, operationStream, type ArrayScalar } from "../device-array.ts";
+import { DeviceArray, encodeElement, operationStream, type ArrayOperationOptions, type ArrayScalar } from "../device-array.ts";
 import { decodeBFloat16, decodeHalf, dtypeOf, dtypeOfHostArray, dtypes, encodeBFloat16, encodeHalf, type DType, type DTypeName, type HostArray } from "../dtype.ts";
 import { DTypeError, ShapeMismatchError, ArrayLayoutError } from "../errors.ts";
 import { ArgumentError } from "../../../errors/base.ts";
@@ -26,6 +25,8 @@ import { checkShape, diagonalLayout, elementCount } from "../layout.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
 import { mul, pow } from "./arithmetic.ts";
 import { castInto } from "./cast.ts";
+import { cumprod } from "./scan.ts";
+import { promoteTypes } from "../promotion.ts";
 import { INTERNAL } from "../../base/internal.ts";
 import type { Stream } from "../../stream.ts";
 import type { CreationOptions, DTypeArgument } from "../options.ts";
@@ -647,6 +648,57 @@ export function diag(v: DeviceArray, options?: DiagonalOptions): DeviceArray {
   const out = DeviceArray.zeros([n, n], v.dtype, alloc);
   if (v.size > 0) diagonalView(out, k).copyFrom(v, { stream });
   return out;
+}
+
+/** Options of `vander`. */
+export interface VanderOptions extends ArrayOperationOptions {
+  /** The number of columns (default `x`'s length). NumPy's name, kept. */
+  readonly N?: number;
+  /** Powers increasing from the left (`x^0, x^1, ...`) instead of decreasing (default false, as NumPy). */
+  readonly increasing?: boolean;
+}
+
+/**
+ * The Vandermonde matrix of a 1-d `x`, as NumPy's `vander`: `[x.length, N]`, column `j` holding `x^(N - 1 - j)`
+ * (`x^j` with `increasing`), the column of `x^0` all ones (NaN included). The dtype is `x`'s promoted with int64, as
+ * NumPy's `promote_types(x.dtype, int)`: int64 for bool and integers, float64 for uint64 and for every float dtype
+ * (float16 and float32 too), complex128 for complex. The powers are NumPy's running product (`cumprod` along the
+ * rows of `x` repeated, in the result's dtype: integers wrap as NumPy's), not `pow`. Does not wait for the stream.
+ *
+ * ```ts
+ * vander(x);                           // [1, 2, 3] → [[1, 1, 1], [4, 2, 1], [9, 3, 1]] (int64)
+ * vander(x, { N: 4, increasing: true });
+ * ```
+ *
+ * @throws ShapeMismatchError when `x` is not 1-d; ArgumentError for an `N` that is not a non-negative integer.
+ */
+export function vander(x: DeviceArray, options?: VanderOptions): DeviceArray {
+  const what = "vander";
+  checkArray(x, what);
+  checkOptionsObject(options, what);
+  if (x.ndim !== 1) throw new ShapeMismatchError(`${what}: x is a 1-d array, got shape [${x.shape.join(", ")}]`);
+  const n = x.shape[0]!;
+  const cols = options?.N === undefined ? n : checkInteger(options.N, `${what}: N (the number of columns)`, 0);
+  const increasing = options?.increasing ?? false;
+  if (typeof increasing !== "boolean") throw new ArgumentError(`${what}: increasing is a boolean, got ${describeValue(increasing)}`);
+  const dtype = promoteTypes(x.dtype, dtypes.int64);
+  const stream = operationStream(what, options, [x]);
+  const v = DeviceArray.empty([n, cols], dtype, { stream });
+  if (n === 0 || cols === 0) return v;
+  try {
+    // The columns in increasing powers: v itself, or v with its columns reversed (a view).
+    const powers = increasing ? v : v.slice(null, [null, null, -1]);
+    powers.slice(null, 0).fill(1, { stream });
+    if (cols > 1) {
+      // x repeated along the row (stride 0), its running product into the columns of x^1 ... x^(N-1).
+      const repeated = new DeviceArray(INTERNAL, x.buffer, x.dtype, [n, cols - 1], [x.strides[0]!, 0], x.byteOffset, x, false);
+      cumprod(repeated, { axis: 1, out: powers.slice(null, [1, null]), stream });
+    }
+    return v;
+  } catch (e) {
+    v.close(stream);
+    throw e;
+  }
 }
 
 // ---- asarray, array ----
