@@ -1,7 +1,7 @@
 /**
  * `cuda-ts/array`: NumPy's functions over DeviceArrays, in the manner of CuPy: creation, arithmetic and comparison
- * with broadcasting, math, reductions, scans, differences and integrals, sorting, searching, membership, counting
- * and interpolation, indexing, shape and padding. Each runs on the stream its options name, or
+ * with broadcasting, math, reductions, scans, differences and integration, convolution, sorting, searching,
+ * membership, counting and interpolation, indexing, shape and padding. Each runs on the stream its options name, or
  * on the stream of its first array operand (the one that array was made on); each is also a DeviceArray method where
  * NumPy's ndarray has one.
  *
@@ -206,5 +206,6 @@ export {
   type UnwrapOptions,
   type MeshgridOptions,
 } from "./core/array/ops/differences.ts";
+export { convolve, correlate, type ConvolveMode, type ConvolveOptions } from "./core/array/ops/convolution.ts";
 export { pad, type PadOptions, type PadMode, type PadWidth, type PadValue, type PadConstantValues } from "./core/array/ops/padding.ts";
 export { interp, type InterpOptions } from "./core/array/ops/interpolation.ts";
