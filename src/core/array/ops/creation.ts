@@ -1,7 +1,8 @@
 /**
  * Creating arrays, as NumPy's functions of the same names: `empty`, `zeros`, `ones`, `full`, the `*Like` forms,
- * `arange`, `linspace`, `logspace`, `geomspace`, `eye`, `identity`, `tri`, `tril`, `triu`, `diag`, `vander`, and
- * `asarray` / `array` from nested JavaScript arrays, typed arrays or DeviceArrays.
+ * `arange`, `linspace`, `logspace`, `geomspace`, `eye`, `identity`, `tri`, `tril`, `triu`, `diag`, `vander`,
+ * `asarray` / `array` from nested JavaScript arrays, typed arrays or DeviceArrays, and `copy` / `ascontiguousarray` of
+ * a DeviceArray.
  *
  * ```ts
  * const z = zeros([3, 4], { stream, dtype: "float32" });   // memset
@@ -30,6 +31,7 @@ import { promoteTypes } from "../promotion.ts";
 import { INTERNAL } from "../../base/internal.ts";
 import type { Stream } from "../../stream.ts";
 import type { CreationOptions, DTypeArgument } from "../options.ts";
+import type { MemoryResource } from "../../memory/resource.ts";
 
 export type { CreationOptions } from "../options.ts";
 
@@ -829,4 +831,70 @@ export function asarray(data: DeviceArray | HostArray | NestedData, options?: As
 /** As {@link asarray}, but always a new array (a DeviceArray is copied). */
 export function array(data: DeviceArray | HostArray | NestedData, options?: AsArrayOptions): DeviceArray {
   return fromData("array", data, options, true);
+}
+
+// ---- copy, ascontiguousarray ----
+
+/** Options of `copy`: the stream and the memory resource of the new array. */
+export interface CopyOptions extends ArrayOperationOptions {
+  /** The memory resource to allocate from (default: the stream's device's). */
+  readonly memoryResource?: MemoryResource;
+}
+
+/** Options of `ascontiguousarray`: the dtype, the stream and the memory resource of a new array. */
+export interface AscontiguousarrayOptions extends CopyOptions {
+  /** The dtype of the result (default: the array's); another dtype converts as `astype` does, into a new array. */
+  readonly dtype?: DTypeArgument;
+}
+
+function allocationOf(options: CopyOptions | undefined, stream: Stream): { stream: Stream; memoryResource?: MemoryResource } {
+  return { stream, ...(options?.memoryResource !== undefined ? { memoryResource: options.memoryResource } : {}) };
+}
+
+/**
+ * A new array with `a`'s elements, as NumPy's `copy` (`a.copy()` as a function): row-major contiguous whatever
+ * `a`'s layout (NumPy's default `order="K"` keeps a transposed layout; cuda-ts arrays are row-major), writable even
+ * when `a` is read-only (a broadcast view, memory lent read-only). One memcpy, 2D memcpy or strided copy.
+ *
+ * ```ts
+ * const y = copy(x.T);                      // a contiguous [n, m] array of x's transpose
+ * ```
+ */
+export function copy(a: DeviceArray, options?: CopyOptions): DeviceArray {
+  const what = "copy";
+  checkArray(a, what);
+  checkOptionsObject(options, what);
+  const stream = operationStream(what, options, [a]);
+  return a.copy(allocationOf(options, stream));
+}
+
+/**
+ * `a` as a row-major contiguous array of at least one axis, as NumPy's `ascontiguousarray`: `a` itself when it is
+ * contiguous already and of the dtype asked for (NumPy returns the same array too; then it shares `a`'s memory and
+ * read-only flag), else a new contiguous array (a copy, converted as `astype` converts to `dtype`). A 0-d array gives
+ * a one-element 1-d array (NumPy's `ndmin=1`: a view when no copy is needed).
+ *
+ * ```ts
+ * ascontiguousarray(x) === x;               // true for a contiguous x
+ * const t = ascontiguousarray(x.T);         // a contiguous copy of the transpose
+ * const f = ascontiguousarray(x, { dtype: "float32" });
+ * ```
+ */
+export function ascontiguousarray(a: DeviceArray, options?: AscontiguousarrayOptions): DeviceArray {
+  const what = "ascontiguousarray";
+  checkArray(a, what);
+  checkOptionsObject(options, what);
+  const dtype = dtypeOption(options, a.dtype);
+  const shaped = a.ndim === 0 ? a.reshape(1) : a;
+  if (shaped.isContiguous && dtype === a.dtype) return shaped;
+  const stream = operationStream(what, options, [a]);
+  if (dtype === a.dtype) return shaped.copy(allocationOf(options, stream));
+  const out = DeviceArray.empty(shaped.shape, dtype, allocationOf(options, stream));
+  try {
+    castInto(stream, shaped, out);
+  } catch (e) {
+    out.close(stream);
+    throw e;
+  }
+  return out;
 }
