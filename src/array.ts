@@ -161,7 +161,20 @@ export {
   type AxisOptions,
   type FlipOptions,
 } from "./core/array/ops/shape.ts";
-export { hsplit, vsplit, dsplit, append, insert, deleteItems, delete, type EditOptions, type IndexSlice } from "./core/array/ops/editing.ts";
+export {
+  hsplit,
+  vsplit,
+  dsplit,
+  append,
+  insert,
+  deleteItems,
+  delete,
+  resize,
+  trimZeros,
+  type EditOptions,
+  type IndexSlice,
+  type TrimZerosOptions,
+} from "./core/array/ops/editing.ts";
 export { take, put, takeAlongAxis, nonzero, argwhere, extract, compress, putMask, type PutOptions, type TakeAlongAxisOptions, type CompressOptions } from "./core/array/ops/indexing.ts";
 export {
   triuIndices,

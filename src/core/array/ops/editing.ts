@@ -1,12 +1,15 @@
 /**
  * Splitting and editing arrays along an axis, as NumPy's functions of the same names: `hsplit`, `vsplit` and `dsplit`
- * (views, through `split`), and `append`, `insert` and `delete` (new arrays; without `axis` over the flattened array).
+ * (views, through `split`), `append`, `insert` and `delete` (new arrays; without `axis` over the flattened array),
+ * `resize` (a new shape filled by repeating the elements) and `trimZeros` (a view without the zeros at the edges).
  *
  * ```ts
  * const [left, right] = hsplit(m, 2);                     // views of the two halves of m's columns
  * const longer = append(x, y);                            // x and y flattened, joined
  * const withRow = insert(m, 1, row, { axis: 0 });         // row before m's row 1
  * const fewer = deleteItems(x, [0, 2]);                   // x flattened without elements 0 and 2
+ * const big = resize(x, [3, 4]);                          // x's elements over and over, row-major
+ * const core = trimZeros(signal);                         // [0, 0, 1, 2, 0] → a view of [1, 2]
  * ```
  *
  * `delete` is a reserved word of JavaScript: the function is `deleteItems`, also exported as `delete` for
@@ -20,18 +23,21 @@
  * @module
  */
 import { DeviceArray, encodeElement, operationStream, type ArrayOperationOptions, type ArrayScalar } from "../device-array.ts";
+import { dtypes } from "../dtype.ts";
 import { BroadcastError, IndexError, ShapeMismatchError } from "../errors.ts";
-import { broadcastStrides, normalizeAxis, showShape } from "../broadcast.ts";
-import { type SliceSpec } from "../layout.ts";
+import { broadcastStrides, normalizeAxes, normalizeAxis, showShape } from "../broadcast.ts";
+import { checkShape, elementCount, type SliceSpec } from "../layout.ts";
+import type { Stream } from "../../stream.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { ArgumentError } from "../../../errors/base.ts";
-import type { Stream } from "../../stream.ts";
 import { add, sub } from "./arithmetic.ts";
-import { arange, castScalar, scalarDType } from "./creation.ts";
+import { castInto } from "./cast.ts";
+import { arange, castScalar, scalarDType, zeros } from "./creation.ts";
 import { put, take } from "./indexing.ts";
 import { searchsorted } from "./search.ts";
+import { any, argmax } from "./statistics.ts";
 import { withTemporaries } from "./temporaries.ts";
-import { checkArray, concatenate, moveaxis, split, viewWith } from "./shape.ts";
+import { checkArray, concatenate, flip, moveaxis, ravel, split, viewWith } from "./shape.ts";
 
 /** Options of `append`, `insert` and `delete`: the axis (default: the flattened array) and the stream. */
 export interface EditOptions extends ArrayOperationOptions {
@@ -493,3 +499,142 @@ export function deleteItems(a: DeviceArray, index: number | readonly number[] | 
 }
 
 export { deleteItems as delete };
+
+// ---- resize ----
+
+/**
+ * A new array of `newShape` filled with `a`'s elements in row-major order, over and over (cut where it is full), as
+ * NumPy's `resize` (not `ndarray.resize`, which fills with zeros): `a`'s dtype; an empty `a` or an empty shape gives
+ * zeros. Made by at most two copies: the whole repeats from a stride-0 view of `a` (flattened: a copy only when
+ * `a` is not contiguous), then the first elements once more.
+ *
+ * ```ts
+ * resize(m, [2, 3]);                        // [[0, 1], [2, 3]] → [[0, 1, 2], [3, 0, 1]]
+ * resize(x, 5);                             // [1, 2] → [1, 2, 1, 2, 1]
+ * ```
+ */
+export function resize(a: DeviceArray, newShape: number | readonly number[], options?: ArrayOperationOptions): DeviceArray {
+  const what = "resize";
+  checkArray(a, what);
+  if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`${what} takes options { stream? }, got ${describeValue(options)}`);
+  const shape = checkShape(newShape, `${what}: newShape`);
+  const size = elementCount(shape);
+  if (!Number.isSafeInteger(size)) throw new ShapeMismatchError(`${what}: newShape ${showShape(shape)} has more elements than an array can hold`);
+  const stream = operationStream(what, options, [a]);
+  if (a.size === 0 || size === 0) return zeros(shape, { stream, dtype: a.dtype });
+  const flat = ravel(a, { stream });
+  const out = DeviceArray.empty(shape, a.dtype, { stream });
+  try {
+    const n = a.size;
+    const whole = Math.floor(size / n);
+    const rest = size - whole * n;
+    const step = flat.strides[0]!;
+    if (whole > 0) viewWith(out, [whole, n], [n, 1]).copyFrom(viewWith(flat, [whole, n], [0, step]), { stream });
+    if (rest > 0) viewWith(out, [rest], [1], out.byteOffset + whole * n * out.itemsize).copyFrom(viewWith(flat, [rest], [step]), { stream });
+  } catch (e) {
+    out.close(stream);
+    throw e;
+  } finally {
+    if (flat !== a && flat.base !== a) flat.close(stream); // ravel's copy of a non-contiguous a
+  }
+  return out;
+}
+
+// ---- trimZeros ----
+
+/** Options of `trimZeros`: which edges, along which axes, and the stream. */
+export interface TrimZerosOptions extends ArrayOperationOptions {
+  /** "fb" (default: both edges), "f" (the front: low indices) or "b" (the back); "bf" as "fb", upper case too, as NumPy's. */
+  readonly trim?: "fb" | "bf" | "f" | "b" | Uppercase<"fb" | "bf" | "f" | "b">;
+  /** The axes trimmed (default: every axis, the smallest box holding every non-zero element); negative counts from the end. */
+  readonly axis?: number | readonly number[] | null;
+}
+
+/**
+ * The start and stop of the non-zero elements along each of `axes` (exported for tests: the host's part), from what
+ * the device read back: `found` (whether any element is non-zero), and per axis the first true position of its
+ * "any along the other axes" and the first from the back. Where nothing is non-zero every axis gets [0, 0), as NumPy's.
+ */
+export function trimBounds(shape: readonly number[], axes: readonly number[], front: boolean, back: boolean, found: boolean, first: readonly number[], fromBack: readonly number[]): [number, number][] {
+  return axes.map((d, j) => {
+    if (!found) return [0, 0];
+    const n = shape[d]!;
+    return [front ? first[j]! : 0, back ? n - fromBack[j]! : n];
+  });
+}
+
+/**
+ * `filt` without its leading and trailing zeros, a view, as NumPy's `trim_zeros`: a 1-d array's run from the first
+ * non-zero element to the last (`trim` "f": only the leading zeros go, "b": only the trailing); an array of more axes
+ * is cut to the smallest box holding every non-zero element, along every axis or only along `axis` (NumPy 2.2's
+ * `axis`). All zeros (or empty) gives an empty view (extent 0 along the trimmed axes, whatever `trim` says, as
+ * NumPy's). A 0-d array, or `axis: []`, is returned as it is. NaN counts as non-zero.
+ *
+ * The edges are found on the device (`any` along the other axes, `argmax` from the front and of the flipped mask from
+ * the back) and read back to the host, together, to cut the view: this synchronises with the stream.
+ *
+ * ```ts
+ * trimZeros(x);                             // [0, 0, 0, 1, 2, 3, 0, 2, 1, 0] → [1, 2, 3, 0, 2, 1]
+ * trimZeros(x, { trim: "b" });              // → [0, 0, 0, 1, 2, 3, 0, 2, 1]
+ * trimZeros(m, { axis: -1 });               // columns of zeros at either side removed
+ * ```
+ */
+export function trimZeros(filt: DeviceArray, options?: TrimZerosOptions): DeviceArray {
+  const what = "trimZeros";
+  checkArray(filt, what);
+  if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`${what} takes options { trim?, axis?, stream? }, got ${describeValue(options)}`);
+  const trim: unknown = options?.trim ?? "fb";
+  if (typeof trim !== "string") throw new TypeError(`${what}: trim is a string ("fb", "f" or "b"), got ${describeValue(trim)}`);
+  const t = trim.toLowerCase();
+  if (t !== "fb" && t !== "bf" && t !== "f" && t !== "b") throw new ArgumentError(`${what}: trim is "fb" (both edges), "f" (the front) or "b" (the back), got ${describeValue(trim)}`);
+  const axes = normalizeAxes(options?.axis ?? null, filt.ndim, what);
+  if (axes.length === 0) return filt;
+  const [front, back] = [t.includes("f"), t.includes("b")];
+  let bounds: [number, number][];
+  if (filt.size === 0) bounds = trimBounds(filt.shape, axes, front, back, false, [], []);
+  else {
+    const stream = operationStream(what, options, [filt]);
+    const { found, first, fromBack } = readEdges(filt, axes, front, back, stream);
+    bounds = trimBounds(filt.shape, axes, front, back, found, first, fromBack);
+  }
+  const specs: SliceSpec[] = filt.shape.map((_, d) => {
+    const j = axes.indexOf(d);
+    return j < 0 ? null : bounds[j]!;
+  });
+  return filt.slice(...specs);
+}
+
+/** Runs the reductions `trimZeros` needs and reads their results back in one synchronised read. */
+function readEdges(filt: DeviceArray, axes: readonly number[], front: boolean, back: boolean, stream: Stream): { found: boolean; first: number[]; fromBack: number[] } {
+  const temps: DeviceArray[] = [];
+  const keep = (x: DeviceArray): DeviceArray => (temps.push(x), x);
+  try {
+    // Each 0-d result, in order: any non-zero, then per axis the first true from the front and from the back.
+    const parts: DeviceArray[] = [keep(any(filt, { stream }))];
+    for (const d of axes) {
+      const others = filt.shape.map((_, e) => e).filter((e) => e !== d);
+      let mask: DeviceArray;
+      if (others.length > 0) mask = keep(any(filt, { stream, axis: others }));
+      else if (filt.dtype === dtypes.bool) mask = filt;
+      else {
+        mask = keep(DeviceArray.empty(filt.shape, dtypes.bool, { stream }));
+        castInto(stream, filt, mask);
+      }
+      if (front) parts.push(keep(argmax(mask, { stream })));
+      if (back) parts.push(keep(argmax(flip(mask), { stream })));
+    }
+    const summary = keep(DeviceArray.empty([parts.length], dtypes.int64, { stream }));
+    parts.forEach((p, j) => castInto(stream, viewWith(p, [1], [1]), viewWith(summary, [1], [1], summary.byteOffset + j * 8)));
+    const host = Array.from(summary.toTypedArraySync({ stream }) as BigInt64Array, Number);
+    let j = 1;
+    const first: number[] = [];
+    const fromBack: number[] = [];
+    for (let k = 0; k < axes.length; k++) {
+      if (front) first.push(host[j++]!);
+      if (back) fromBack.push(host[j++]!);
+    }
+    return { found: host[0] !== 0, first, fromBack };
+  } finally {
+    for (const x of temps) x.close(stream);
+  }
+}
