@@ -177,6 +177,8 @@ export {
 } from "./core/array/ops/editing.ts";
 export { take, put, takeAlongAxis, nonzero, argwhere, extract, compress, putMask, type PutOptions, type TakeAlongAxisOptions, type CompressOptions } from "./core/array/ops/indexing.ts";
 export {
+  indices,
+  ix,
   triuIndices,
   trilIndices,
   unravelIndex,
@@ -185,6 +187,7 @@ export {
   diagflat,
   fillDiagonal,
   select,
+  type IndicesOptions,
   type TriangleIndicesOptions,
   type DiagflatOptions,
   type FillDiagonalOptions,

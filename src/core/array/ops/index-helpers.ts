@@ -1,12 +1,15 @@
 /**
- * Index helpers, as NumPy's functions of the same names: `triuIndices` and `trilIndices` (the positions of a
- * triangle), `unravelIndex` and `ravelMultiIndex` (flat positions to coordinates and back, row-major), `flatnonzero`,
- * `diagflat` (a matrix with an array on a diagonal), `fillDiagonal` (in place) and `select` (the first choice whose
- * condition holds). Each is made of existing operations: `tri`, `nonzero`, `ravel`, `diag`, the diagonal view and
- * `fill`, `put`, `floorDiv`, `mod`, `mul`, `add`, `clip` and `where`.
+ * Index helpers, as NumPy's functions of the same names: `indices` (the coordinates of a grid) and `ix` (NumPy's
+ * `ix_`: an open mesh of index arrays), `triuIndices` and `trilIndices` (the positions of a triangle), `unravelIndex`
+ * and `ravelMultiIndex` (flat positions to coordinates and back, row-major), `flatnonzero`, `diagflat` (a matrix with
+ * an array on a diagonal), `fillDiagonal` (in place) and `select` (the first choice whose condition holds). Each is
+ * made of existing operations: `arange`, views, `tri`, `nonzero`, `ravel`, `diag`, the diagonal view and `fill`,
+ * `put`, `floorDiv`, `mod`, `mul`, `add`, `clip` and `where`.
  *
  * ```ts
- * const [r, c] = triuIndices(4, { k: 1, stream });        // int64: the positions above the diagonal
+ * const grid = indices([2, 3], { stream });               // int64 [2, 2, 3]: grid[0] the rows, grid[1] the columns
+ * const [r, c] = ix(rows, cols);                          // views [n, 1] and [1, m]: they broadcast to [n, m]
+ * const [t, u] = triuIndices(4, { k: 1, stream });        // int64: the positions above the diagonal
  * const [i, j] = unravelIndex(flat, [3, 4]);              // int64 coordinates of flat positions
  * fillDiagonal(m, 0);                                     // m's main diagonal set to 0, in place
  * const y = select([x.lt(0), x.gt(9)], [0, 9], { default: x });
@@ -19,22 +22,31 @@
  * @module
  */
 import { DeviceArray, checkWritable, encodeElement, operationStream, type ArrayOperationOptions, type ArrayScalar } from "../device-array.ts";
-import { dtypes, type DType } from "../dtype.ts";
-import { DTypeError, IndexError } from "../errors.ts";
+import { dtypeOf, dtypes, type DType } from "../dtype.ts";
+import { DTypeError, IndexError, ShapeMismatchError } from "../errors.ts";
 import { broadcastShapes, showShape } from "../broadcast.ts";
-import { checkShape, elementCount } from "../layout.ts";
+import { checkShape, contiguousStrides, elementCount } from "../layout.ts";
 import type { ArrayOperand } from "../methods.ts";
+import type { DTypeArgument } from "../options.ts";
 import { resultType } from "../promotion.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import type { Stream } from "../../stream.ts";
 import { add, floorDiv, mod, mul } from "./arithmetic.ts";
 import { castInto } from "./cast.ts";
-import { castScalar, diag, scalarDType, tri } from "./creation.ts";
+import { arange, castScalar, diag, scalarDType, tri } from "./creation.ts";
 import { checkIndexRange, nonzero, put } from "./indexing.ts";
 import { logicalNot } from "./math.ts";
 import { clip, where } from "./selection.ts";
-import { broadcastTo, checkArray, ravel, viewWith } from "./shape.ts";
+import { broadcastTo, checkArray, ownedView, ravel, viewWith } from "./shape.ts";
+
+/** Options of `indices`: the dtype, whether the grid is sparse, and the stream (required). */
+export interface IndicesOptions extends ArrayOperationOptions {
+  /** The dtype of the coordinates (default int64, NumPy's `int`): any dtype `astype` converts int64 into. */
+  readonly dtype?: DTypeArgument;
+  /** One array per axis, of extent 1 on every other axis, instead of the stacked dense grid (default false). */
+  readonly sparse?: boolean;
+}
 
 /** Options of `triuIndices` and `trilIndices`: the diagonal, the number of columns, and the stream (required). */
 export interface TriangleIndicesOptions extends ArrayOperationOptions {
@@ -82,6 +94,143 @@ function checkInteger(v: unknown, what: string, min = -Infinity): number {
 
 function checkIntegerArray(a: DeviceArray, what: string): void {
   if (a.dtype.kind !== "i" && a.dtype.kind !== "u") throw new DTypeError(`${what} are an integer array, got ${a.dtype.name}; convert them with astype`);
+}
+
+// ---- indices, ix ----
+
+/** The shape of axis `k`'s array in an open mesh of `nd` axes: extent `n` on axis `k`, 1 elsewhere. */
+function meshShape(nd: number, k: number, n: number): number[] {
+  const shape = new Array<number>(nd).fill(1);
+  shape[k] = n;
+  return shape;
+}
+
+/**
+ * The coordinates of a grid of shape `dimensions`, as NumPy's `indices`: one array of shape `[ndim, ...dimensions]`
+ * whose slice `k` holds coordinate `k` of each position (`grid[k][i0, i1, ...] = ik`), or with `sparse` one array
+ * per axis of shape `[1, ..., dimensions[k], ..., 1]` (they broadcast to the grid). int64 unless `dtype` says
+ * otherwise (converted from int64 as `astype` converts: an integer dtype too narrow wraps, as NumPy's). A bool grid
+ * of an axis longer than 2 is a DTypeError (NumPy's TypeError: bool counts only to 1). Needs `{ stream }`.
+ *
+ * ```ts
+ * indices([2, 3], { stream });                   // [[[0, 0, 0], [1, 1, 1]], [[0, 1, 2], [0, 1, 2]]]
+ * const [i, j] = indices([2, 3], { stream, sparse: true });   // [[0], [1]] and [[0, 1, 2]]
+ * ```
+ */
+export function indices(dimensions: readonly number[], options: IndicesOptions & { readonly sparse: true }): DeviceArray[];
+export function indices(dimensions: readonly number[], options: IndicesOptions & { readonly sparse?: false }): DeviceArray;
+export function indices(dimensions: readonly number[], options: IndicesOptions): DeviceArray | DeviceArray[];
+export function indices(dimensions: readonly number[], options: IndicesOptions): DeviceArray | DeviceArray[] {
+  const what = "indices";
+  checkOptions(options, what, "stream, dtype?, sparse?");
+  if (!Array.isArray(dimensions)) throw new TypeError(`${what}: dimensions is a list of extents (the grid's shape), not ${describeValue(dimensions)}; wrap one extent in a list: [${describeValue(dimensions)}]`);
+  const dims = checkShape(dimensions, `${what}: dimensions`);
+  const dtype = options?.dtype === undefined ? dtypes.int64 : dtypeOf(options.dtype);
+  const sparse = options?.sparse ?? false;
+  if (typeof sparse !== "boolean") throw new TypeError(`${what}: sparse is a boolean, got ${describeValue(sparse)}`);
+  const long = dims.findIndex((n) => n > 2);
+  if (dtype === dtypes.bool && long >= 0) {
+    throw new DTypeError(`${what}: a bool grid counts only to 1 (False, True), but axis ${long} has extent ${dims[long]}; use an integer dtype`);
+  }
+  const stream = operationStream(what, options, []);
+  const nd = dims.length;
+  // Coordinate k as an int64 range seen along axis k (extent 1 elsewhere); closed by the caller.
+  const along = (k: number): DeviceArray => {
+    const r = arange(dims[k]!, { stream });
+    const shape = meshShape(nd, k, dims[k]!);
+    return ownedView(r, viewWith(r, shape, contiguousStrides(shape)));
+  };
+  if (sparse) {
+    const out: DeviceArray[] = [];
+    try {
+      for (let k = 0; k < nd; k++) {
+        const r = along(k);
+        if (dtype === dtypes.int64) {
+          out.push(r);
+          continue;
+        }
+        try {
+          const c = DeviceArray.empty(r.shape, dtype, { stream });
+          out.push(c);
+          castInto(stream, r, c);
+        } finally {
+          r.close(stream);
+        }
+      }
+    } catch (e) {
+      closeAll(out, stream);
+      throw e;
+    }
+    return out;
+  }
+  const grid = DeviceArray.empty([nd, ...dims], dtype, { stream });
+  const slab = elementCount(dims);
+  try {
+    for (let k = 0; k < nd && slab > 0; k++) {
+      const r = along(k);
+      try {
+        const part = viewWith(grid, dims, contiguousStrides(dims), grid.byteOffset + k * slab * grid.itemsize);
+        castInto(stream, broadcastTo(r, dims), part);
+      } finally {
+        r.close(stream);
+      }
+    }
+  } catch (e) {
+    grid.close(stream);
+    throw e;
+  }
+  return grid;
+}
+
+/**
+ * An open mesh of 1-d sequences, as NumPy's `ix_` (named `ix`: the trailing underscore, shared with `r_`, `c_` and
+ * `s_` of NumPy's index tricks, avoids no name here): for `n` sequences, array `k` has `n` axes, extent 1 on every
+ * axis but `k`, and they broadcast together to the cross product, so arithmetic over them covers every pair:
+ * `take(a, ravelMultiIndex([rows, cols], a.shape))` is NumPy's `a[np.ix_(rows, cols)]`. An integer (or any other
+ * non-bool) sequence gives a view of itself; a bool one is a mask, replaced by the positions of its true elements
+ * (`nonzero`: an int64 array, which synchronises with the stream). A trailing `{ stream }` names the stream `nonzero`
+ * runs on (default: the mask's). Every input is 1-d: ShapeMismatchError otherwise (NumPy's ValueError). Close the
+ * results you no longer need: a view frees nothing, a mask's positions are freed with their view.
+ *
+ * ```ts
+ * const [r, c] = ix(rows, cols);            // rows [2], cols [3] → views [2, 1] and [1, 3]
+ * const [i, j] = ix(mask, cols);            // mask [T, F, T] → [[0], [2]] (int64), cols as [1, 3]
+ * ```
+ */
+export function ix(...sequences: DeviceArray[]): DeviceArray[];
+export function ix(...args: [...sequences: DeviceArray[], options: ArrayOperationOptions]): DeviceArray[];
+export function ix(...args: (DeviceArray | ArrayOperationOptions)[]): DeviceArray[] {
+  const what = "ix";
+  const last = args[args.length - 1];
+  const options = last !== undefined && !(last instanceof DeviceArray) && typeof last === "object" && last !== null && !Array.isArray(last) ? (args.pop() as ArrayOperationOptions) : undefined;
+  const sequences = args.map((x, k) => {
+    if (!(x instanceof DeviceArray)) throw new TypeError(`${what}: sequence ${k} is a 1-d DeviceArray (an index along axis ${k}), not ${describeValue(x)}`);
+    checkArray(x, `${what}: sequence ${k}`);
+    if (x.ndim !== 1) throw new ShapeMismatchError(`${what}: sequence ${k} has shape ${showShape(x.shape)}; each sequence is 1-d (the indices along one axis of the mesh): ravel it, or pass its rows one by one`);
+    return x;
+  });
+  const nd = sequences.length;
+  const masks = sequences.filter((x) => x.dtype === dtypes.bool);
+  const stream = masks.length > 0 ? operationStream(what, options, masks) : undefined;
+  const out: DeviceArray[] = [];
+  try {
+    sequences.forEach((x, k) => {
+      if (x.dtype !== dtypes.bool) {
+        const strides = new Array<number>(nd).fill(0);
+        strides[k] = x.strides[0]!;
+        out.push(viewWith(x, meshShape(nd, k, x.size), strides));
+        return;
+      }
+      const [positions] = nonzero(x, { stream: stream! });
+      const shape = meshShape(nd, k, positions!.size);
+      out.push(ownedView(positions!, viewWith(positions!, shape, contiguousStrides(shape))));
+    });
+  } catch (e) {
+    // Views of the inputs free nothing; the positions of a mask are freed with their view.
+    if (stream !== undefined) closeAll(out, stream);
+    throw e;
+  }
+  return out;
 }
 
 // ---- triuIndices, trilIndices ----
