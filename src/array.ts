@@ -40,7 +40,7 @@ export {
   bitwiseAnd, bitwiseOr, bitwiseXor, leftShift, rightShift, logicalAnd, logicalOr, logicalXor,
   eq, ne, lt, le, gt, ge, isclose, type IsCloseOptions,
 } from "./core/array/ops/arithmetic.ts";
-export { where, clip } from "./core/array/ops/selection.ts";
+export { where, choose, clip, type ChooseOptions } from "./core/array/ops/selection.ts";
 export {
   neg, positive, abs, sign, sqrt, cbrt, square, reciprocal, exp, exp2, expm1, log, log2, log10, log1p,
   sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, floor, ceil, trunc, rint, round,

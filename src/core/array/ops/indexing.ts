@@ -64,7 +64,7 @@ export interface CompressOptions extends ArrayOperationOptions {
 // ---- the device-side index check ----
 
 /** The operations named in the flag record (its `op` field is the position here). */
-const OPERATIONS = ["take", "put", "takeAlongAxis", "unravelIndex", "ravelMultiIndex"] as const;
+const OPERATIONS = ["take", "put", "takeAlongAxis", "unravelIndex", "ravelMultiIndex", "choose"] as const;
 type IndexOperation = (typeof OPERATIONS)[number];
 
 interface FlagSlot {
@@ -116,6 +116,12 @@ provideAfterReadCheck((stream) => {
       `unravelIndex: flat position ${index} is out of range for a shape of ${extent} element${extent === 1n ? "" : "s"} (${found}). ` +
         (extent === 0n ? "A shape with no elements has no positions" : `Pass positions from 0 to ${extent - 1n}`) +
         "; the coordinates computed for it are out of range",
+    );
+  }
+  if (op === "choose") {
+    throw new IndexError(
+      `choose: entry ${index} of the index array is out of range for ${extent} choice${extent === 1n ? "" : "s"} (${found}). ` +
+        `Pass entries from 0 to ${extent - 1n}, or { mode: "wrap" } / { mode: "clip" }; the result holds choice 0 there`,
     );
   }
   if (op === "ravelMultiIndex") {
@@ -172,11 +178,11 @@ function run(stream: Stream, kernel: Kernel, maxGrid: number, n: number, args: K
 
 /**
  * Checks the integer array `indices` against [0, `extent`) on the device, for the index helpers whose positions
- * count from 0 only (NumPy's `unravel_index` and `ravel_multi_index`): one kernel that writes nothing but records
- * the first index outside in the stream's flag record, so the IndexError comes at the stream's next synchronised
- * read, as `take`'s does. Enqueued on `stream`; `indices` may be any view.
+ * count from 0 only (NumPy's `unravel_index`, `ravel_multi_index` and `choose`): one kernel that writes nothing
+ * but records the first index outside in the stream's flag record, so the IndexError comes at the stream's next
+ * synchronised read, as `take`'s does. Enqueued on `stream`; `indices` may be any view.
  */
-export function checkIndexRange(what: "unravelIndex" | "ravelMultiIndex", indices: DeviceArray, extent: number, stream: Stream): void {
+export function checkIndexRange(what: "unravelIndex" | "ravelMultiIndex" | "choose", indices: DeviceArray, extent: number, stream: Stream): void {
   if (indices.size === 0) return;
   let m = coalesceAxes(indices.shape, [indices.strides]);
   let x = indices;
