@@ -176,6 +176,7 @@ export {
   type TrimZerosOptions,
 } from "./core/array/ops/editing.ts";
 export { take, put, takeAlongAxis, nonzero, argwhere, extract, compress, putMask, type PutOptions, type TakeAlongAxisOptions, type CompressOptions } from "./core/array/ops/indexing.ts";
+export { putAlongAxis, place, type PutAlongAxisOptions } from "./core/array/ops/inserting.ts";
 export {
   indices,
   ix,

@@ -64,7 +64,7 @@ export interface CompressOptions extends ArrayOperationOptions {
 // ---- the device-side index check ----
 
 /** The operations named in the flag record (its `op` field is the position here). */
-const OPERATIONS = ["take", "put", "takeAlongAxis", "unravelIndex", "ravelMultiIndex", "choose"] as const;
+const OPERATIONS = ["take", "put", "takeAlongAxis", "unravelIndex", "ravelMultiIndex", "choose", "putAlongAxis"] as const;
 type IndexOperation = (typeof OPERATIONS)[number];
 
 interface FlagSlot {
@@ -178,11 +178,12 @@ function run(stream: Stream, kernel: Kernel, maxGrid: number, n: number, args: K
 
 /**
  * Checks the integer array `indices` against [0, `extent`) on the device, for the index helpers whose positions
- * count from 0 only (NumPy's `unravel_index`, `ravel_multi_index` and `choose`): one kernel that writes nothing
- * but records the first index outside in the stream's flag record, so the IndexError comes at the stream's next
- * synchronised read, as `take`'s does. Enqueued on `stream`; `indices` may be any view.
+ * count from 0 only (NumPy's `unravel_index`, `ravel_multi_index` and `choose`), or against [-extent, extent) with
+ * `negative` (`putAlongAxis`): one kernel that writes nothing but records the first index outside in the stream's
+ * flag record, so the IndexError comes at the stream's next synchronised read, as `take`'s does. Enqueued on
+ * `stream`; `indices` may be any view.
  */
-export function checkIndexRange(what: "unravelIndex" | "ravelMultiIndex" | "choose", indices: DeviceArray, extent: number, stream: Stream): void {
+export function checkIndexRange(what: "unravelIndex" | "ravelMultiIndex" | "choose" | "putAlongAxis", indices: DeviceArray, extent: number, stream: Stream, negative = false): void {
   if (indices.size === 0) return;
   let m = coalesceAxes(indices.shape, [indices.strides]);
   let x = indices;
@@ -198,7 +199,7 @@ export function checkIndexRange(what: "unravelIndex" | "ravelMultiIndex" | "choo
       u64(x.size),
       indexLayout(m.shape, m.strides[0]!, []),
       i64(extent),
-      i32(INDEX_MODES.raiseNonNegative),
+      i32(negative ? INDEX_MODES.raise : INDEX_MODES.raiseNonNegative),
       flagFor(stream).address,
       i32(OPERATIONS.indexOf(what)),
     ]);
