@@ -124,6 +124,13 @@ describe.skipIf(!gpu.available)(`putAlongAxis and place on a GPU${skipNote}`, ()
     putAlongAxis(s, low, 1, { axis: 1 });
     expect(() => s.toTypedArraySync()).toThrow(IndexError);
     expect(nums(s.toTypedArraySync())).toEqual([0, 1, 0, 0, 0, 0]);
+    // An index so large that index * 3 (the other axis's extent) wraps around int64 into range is still skipped:
+    // 6148914691236517206 * 3 ≡ 2 (mod 2^64), which would be t[0, 2], along axis 0 of a (2, 3) array.
+    using huge = DeviceArray.from(BigInt64Array.from([6148914691236517206n, 1n, 1n]), { stream, shape: [1, 3] });
+    using t = DeviceArray.zeros([2, 3], "int64", { stream });
+    putAlongAxis(t, huge, 1, { axis: 0 });
+    expect(() => t.toTypedArraySync()).toThrow(/^putAlongAxis: index 6148914691236517206 is out of range for an axis of extent 2/);
+    expect(nums(t.toTypedArraySync())).toEqual([0, 0, 0, 0, 1, 1]);
   });
 
   it("place: the k-th true element gets vals[k % len(vals)]", () => {

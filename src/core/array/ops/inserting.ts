@@ -147,10 +147,12 @@ export function putAlongAxis(a: DeviceArray, indices: DeviceArray, values: Devic
     const positions = DeviceArray.empty(plan.shape, dtypes.int64, { stream });
     temps.push(positions);
     castInto(stream, broadcastTo(indices, plan.shape), positions);
-    // "raise" keeps the index as it is: a negative one in range lands in [-size, 0), which put counts from the end
-    // (the right element), and one out of range lands outside [-size, size), which put skips.
+    // "raise" keeps an index in range as it is: a negative one lands in [-size, 0), which put counts from the end
+    // (the right element). One out of range is first brought to -extent - 1 or extent, so that k * rest cannot wrap
+    // around int64 into range: it lands outside [-size, size), which put skips.
     if (mode === "wrap") mod(positions, plan.extent, { stream, out: positions });
     else if (mode === "clip") clip(positions, 0, plan.extent - 1, { stream, out: positions });
+    else clip(positions, -plan.extent - 1, plan.extent, { stream, out: positions });
     mul(positions, plan.rest, { stream, out: positions });
     const base = arange(plan.rest, { stream });
     temps.push(base);
