@@ -190,6 +190,12 @@ describe.skipIf(!gpu.available)(`ediff1d, trapezoid, gradient and unwrap on a GP
     // np.trapezoid(np.array([True, False, True])) → float64 1.0
     using b = arr([true, false, true]);
     expect(read(ca.trapezoid(b))).toEqual(["float64", [], [1]]);
+    // A whole-number dx multiplies integer sums in float64, as NumPy's float dx does:
+    // np.trapezoid(np.array([100, 27], np.int8), dx=2.0) → 127.0; np.trapezoid(np.array([1, 2, 3], np.uint8), dx=-1.0) → -4.0
+    using i8 = arr([100, 27], "int8");
+    expect(read(ca.trapezoid(i8, { dx: 2 }))).toEqual(["float64", [], [127]]);
+    using u8 = arr([1, 2, 3], "uint8");
+    expect(read(ca.trapezoid(u8, { dx: -1 }))).toEqual(["float64", [], [-4]]);
     // np.trapezoid(np.array([1, 2, 3], dtype=np.float16), dx=0.5) → float16 2.0
     using h = arr([1, 2, 3], "float16");
     expect(read(ca.trapezoid(h, { dx: 0.5 }))).toEqual(["float16", [], [2]]);

@@ -140,6 +140,8 @@ describe("unwrap refuses bad arguments before the stream", () => {
     // np.unwrap(np.array([0, 1, 3], dtype=np.uint8), period=4) → OverflowError: Python integer -2 out of bounds for uint8
     expect(() => unwrap(fake([3], "uint8"), { period: 4 })).toThrow(/-2 is outside the uint8 range/);
     expect(() => unwrap(fake([3], "int8"), { period: 1000 })).toThrow(DTypeError);
+    // Both halves fit int8 but the period does not: np.unwrap(np.array([0, 1], np.int8), period=200) → OverflowError
+    expect(() => unwrap(fake([3], "int8"), { period: 200 })).toThrow(/200 is outside the int8 range/);
   });
 
   it("passes what NumPy takes on to the stream", () => {

@@ -664,8 +664,9 @@ export interface VanderOptions extends ArrayOperationOptions {
  * The Vandermonde matrix of a 1-d `x`, as NumPy's `vander`: `[x.length, N]`, column `j` holding `x^(N - 1 - j)`
  * (`x^j` with `increasing`), the column of `x^0` all ones (NaN included). The dtype is `x`'s promoted with int64, as
  * NumPy's `promote_types(x.dtype, int)`: int64 for bool and integers, float64 for uint64 and for every float dtype
- * (float16 and float32 too), complex128 for complex. The powers are NumPy's running product (`cumprod` along the
- * rows of `x` repeated, in the result's dtype: integers wrap as NumPy's), not `pow`. Does not wait for the stream.
+ * (float16 and float32 too), complex128 for complex. The powers are a running product (`cumprod` along the rows of
+ * `x` repeated, in the result's dtype: integers wrap as NumPy's), not `pow`; past 128 columns the scan multiplies in
+ * blocks, so a float may differ from NumPy's strictly sequential product in the last bit. Does not wait for the stream.
  *
  * ```ts
  * vander(x);                           // [1, 2, 3] → [[1, 1, 1], [4, 2, 1], [9, 3, 1]] (int64)

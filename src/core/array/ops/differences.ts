@@ -453,7 +453,11 @@ export function trapezoid(y: DeviceArray, options?: TrapezoidOptions): DeviceArr
       // 1 * v is v (and bool's or, made int64 by NumPy's 1 *, divides to the same float64): one pass saved. A
       // complex v keeps the product (NumPy's (1 + 0j) * v makes NaN of an infinite part's partner).
       weighted = total;
-    } else weighted = keep(mul(dx, total, { stream }));
+    } else {
+      // NumPy's dx is a float (1.0): integer and bool sums are multiplied in float64, not in their own dtype.
+      const exact = total.dtype.kind === "b" || total.dtype.kind === "i" || total.dtype.kind === "u" ? keep(astype(total, "float64", { stream })) : total;
+      weighted = keep(mul(dx, exact, { stream }));
+    }
     const halves = keep(div(weighted, 2, { stream }));
     return sum(halves, { axis, stream });
   } finally {
@@ -512,7 +516,7 @@ export function unwrap(p: DeviceArray, options?: UnwrapOptions): DeviceArray {
   const ambiguous = integral ? period - 2 * high === 0 : true;
   const low = -high;
   // The scalars meet arrays of dtype: each must fit it (NumPy's OverflowError), checked before the stream.
-  if (integral) resultType([dtype, low, high], what);
+  if (integral) resultType([dtype, low, high, period], what);
   const discont = options?.discont ?? period / 2;
   const stream = operationStream(what, options, [p]);
   const n = p.shape[axis]!;
