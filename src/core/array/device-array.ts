@@ -255,6 +255,13 @@ export function operationStream(action: string, options: ArrayOperationOptions |
 export let addressOf: (a: DeviceArray) => number;
 
 /**
+ * @internal Hands the memory `owner` allocated over to `heir`, a new array over the same buffer that owns it: `owner`
+ * is closed without freeing anything, so closing it later (a scope's end, a `close()`) leaves `heir` working, and
+ * closing `heir` frees the memory. `owner` must own its buffer and `heir` must not.
+ */
+export let transferOwnership: <N extends DTypeName>(owner: DeviceArray<N>, heir: (owns: true) => DeviceArray<N>) => DeviceArray<N>;
+
+/**
  * Refuses to write a read-only array (see {@link DeviceArray.readOnly}): an ArgumentError naming `what` (the operation
  * and the argument, e.g. "add: out") and what to do.
  */
@@ -311,6 +318,12 @@ export class DeviceArray<N extends DTypeName = DTypeName> extends ArrayMethods {
     addressOf = (a) => {
       if (a.#addressNumber < 0) a.#addressNumber = Number(a.address);
       return a.#addressNumber;
+    };
+    transferOwnership = (owner, heir) => {
+      if (!owner.#ownsBuffer || owner.#closed) throw new ArrayLayoutError("an array that does not own its open memory has none to hand over");
+      const a = heir(true);
+      owner.#closed = true;
+      return a;
     };
   }
 

@@ -18,7 +18,7 @@
  * @module
  */
 import { mayShareMemory } from "./overlap.ts";
-import { DeviceArray, checkWritable, operationStream, type ArrayOperationOptions } from "../device-array.ts";
+import { DeviceArray, checkWritable, operationStream, transferOwnership, type ArrayOperationOptions } from "../device-array.ts";
 import { dtypeOf, type DType } from "../dtype.ts";
 import { AxisError, DTypeError, ShapeMismatchError } from "../errors.ts";
 import { broadcastShapes, broadcastStrides, normalizeAxis, showShape } from "../broadcast.ts";
@@ -75,10 +75,11 @@ export function viewWith<N extends DType["name"]>(a: DeviceArray<N>, shape: read
 
 /**
  * @internal A view of `owner`'s memory in `view`'s layout that owns that memory: closing it frees the memory. For an
- * array an operation allocated for itself (no base) and hands out only through the view; `owner` is dropped.
+ * array an operation allocated for itself (no base) and hands out only through the view; `owner` is closed without
+ * freeing, so a scope that adopted it (or anyone) closing it later leaves the view working.
  */
 export function ownedView<N extends DType["name"]>(owner: DeviceArray<N>, view: DeviceArray<N>): DeviceArray<N> {
-  return new DeviceArray<N>(INTERNAL, owner.buffer, owner.dtype, view.shape, view.strides, view.byteOffset, undefined, true, owner.stream);
+  return transferOwnership(owner, (owns) => new DeviceArray<N>(INTERNAL, owner.buffer, owner.dtype, view.shape, view.strides, view.byteOffset, undefined, owns, owner.stream));
 }
 
 // ---- views ----
