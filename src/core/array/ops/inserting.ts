@@ -183,7 +183,8 @@ function valuesFor(value: DeviceArray | ArrayScalar, plan: PutAlongAxisPlan, a: 
  * row-major order; `mask` of any dtype, non-zero is true, with `arr`'s number of elements) gets `vals.flat[k %
  * vals.size]` (a scalar: every one). A vals array must convert safely to `arr`'s dtype (DTypeError otherwise, as
  * NumPy's TypeError: int16 into float32 is fine, float64 into int64 is not); a scalar converts as `full` converts its
- * value. Unlike `putMask`, which gives position i the value `i % vals.size`, the values are used in turn, only as
+ * value (a JavaScript `[re, im]` is one complex scalar, as everywhere in cuda-ts/array, not a list of values: give a
+ * DeviceArray to use several values in turn). Unlike `putMask`, which gives position i the value `i % vals.size`, the values are used in turn, only as
  * many as there are true elements. Nothing is read back, except
  * for an empty `vals`: then the mask's count is (a synchronisation), and a mask with a true element is an
  * ArgumentError (NumPy's ValueError), one without is a no-op.
