@@ -335,6 +335,10 @@ describe.skipIf(!gpu.available)(`sort and argsort on a GPU${skipNote}`, () => {
     expect(() => sort(z)).toThrow(AxisError);
     expect(list(sort(z, { axis: null }))).toEqual([5]);
     expect(list(argsort(z, { axis: null }))).toEqual([0n]);
+    // np.argsort(np.array(5)) → [0] (a 1-d result), with axis -1 or 0 too
+    expect(list(argsort(z))).toEqual([0n]);
+    using along0 = argsort(z, { axis: 0 });
+    expect(along0.shape).toEqual([1]);
     using col = DeviceArray.from(new Float32Array([3, 1, 2]), { stream, shape: [3, 1] });
     expect(list(col.sort())).toEqual([3, 1, 2]);
     expect(list(col.argsort())).toEqual([0n, 0n, 0n]);

@@ -31,6 +31,8 @@ import {
 import { sortAxis } from "../../../src/core/array/ops/sort.ts";
 import { seededUniform as rng } from "../../support/arrays.ts";
 import { nvccPresent, nvccProblems } from "../../support/nvcc.ts";
+import { fakeArray } from "../../support/fake-arrays.ts";
+import * as ca from "../../../src/array.ts";
 
 const ALL: DTypeName[] = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float16", "bfloat16", "float32", "float64", "complex64", "complex128"];
 
@@ -579,6 +581,15 @@ describe("sort axis", () => {
     expect(() => sortAxis(2, 2, "sort")).toThrow(AxisError);
     expect(() => sortAxis(-1, 0, "sort")).toThrow(/0-d array/);
     expect(() => sortAxis(0.5, 1, "argsort")).toThrow(AxisError);
+  });
+
+  it("argsort of a 0-d array sorts it as a 1-d one (NumPy's [0]); sort of one needs axis null", () => {
+    const z = fakeArray([], "float32");
+    // np.argsort(np.array(5.)) → [0], with axis -1, 0 or None too; np.sort(np.array(5.)) → AxisError
+    for (const axis of [undefined, -1, 0, null]) expect(() => ca.argsort(z, axis === undefined ? undefined : { axis }), String(axis)).toThrow("needs a stream");
+    expect(() => ca.argsort(z, { axis: 1 })).toThrow(AxisError);
+    expect(() => ca.sort(z)).toThrow(AxisError);
+    expect(() => ca.sort(z, { axis: null })).toThrow("needs a stream");
   });
 });
 

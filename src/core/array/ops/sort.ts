@@ -174,7 +174,9 @@ function sortImpl(a: DeviceArray, options: SortOptions | undefined, indices: boo
   const action = indices ? "argsort" : "sort";
   checkArray(a, action);
   if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`${action} takes its options as an object ({ axis?, stream? }), not ${describeValue(options)}`);
-  const axis = sortAxis(options?.axis, a.ndim, action);
+  // NumPy's argsort of a 0-d array sorts it as a 1-d one (axis -1, 0 or None): [0]. Its sort needs axis None.
+  const scalarArgsort = indices && a.ndim === 0 && (options?.axis === undefined || options.axis === null || options.axis === 0 || options.axis === -1);
+  const axis = scalarArgsort ? null : sortAxis(options?.axis, a.ndim, action);
   const stream = operationStream(action, options, [a]);
   const outDType = indices ? dtypes.int64 : a.dtype;
   // The sorted axis is made the last of a contiguous array (a copy where the layout is not so already).
@@ -231,7 +233,8 @@ export function sort<A extends DeviceArray>(a: A, options?: SortOptions): A {
 
 /**
  * The int64 indices that sort `a` along `axis` (default -1, the last; `null`: the flattened array), each index
- * within its row; stable: equal elements keep their order (`-0.0` equals `+0.0`; NaNs go last, in their order).
+ * within its row; stable: equal elements keep their order (`-0.0` equals `+0.0`; NaNs go last, in their order). A 0-d
+ * array gives `[0]` (axis -1, 0 or null), as NumPy's.
  *
  * ```ts
  * const order = argsort(scores);   // scores.argsort()
