@@ -37,6 +37,7 @@ import { takeAlongAxis } from "./indexing.ts";
 import { skippingKernel } from "./nan-reductions.ts";
 import { where } from "./selection.ts";
 import { sort } from "./sort.ts";
+import { withTemporaries } from "./temporaries.ts";
 import { broadcastTo, reshape, squeeze } from "./shape.ts";
 import type { Stream } from "../../stream.ts";
 
@@ -198,8 +199,30 @@ function sortedSlices(a: DeviceArray, axes: readonly number[], stream: Stream): 
   }
 }
 
-/** Computes a median or quantile request (see {@link quantile}). */
-function orderStatistics(r: OrderRequest, options: ReduceOptions | undefined): DeviceArray {
+/** What every q of an order statistic shares: the stream, the sorted slices, their length, the compute dtype. */
+interface SortedRequest {
+  readonly stream: Stream;
+  /** The array with its reduced axes merged into one last axis, each slice sorted (NaNs last). */
+  readonly sorted: DeviceArray;
+  /** The length of a slice. */
+  readonly n: number;
+  /** The dtype the values are combined in: float32 for half precision (rounded once), else the result's. */
+  readonly compute: DType;
+  /** Keeps a temporary of the whole request (closed at its end). */
+  readonly keep: <A extends DeviceArray>(x: A) => A;
+}
+
+/**
+ * The frame of the order statistics: the result (or `out`), NaN for empty slices, the sorted slices, and each q's
+ * slot of the result (its kept axes alone: keepdims' axes of extent 1 dropped, as the slices' views) given to the
+ * writer `prepare` returns, with a list its temporaries go to (closed once that q's value is queued). `prepare` runs
+ * once, after the sort. The result is closed if anything throws (unless it is `out`).
+ */
+function eachQuantile(
+  r: OrderRequest,
+  options: ReduceOptions | undefined,
+  prepare: (s: SortedRequest) => (j: number, into: DeviceArray, temp: <A extends DeviceArray>(x: A) => A) => void,
+): DeviceArray {
   const { what, a, axes, dtype } = r;
   const stream = operationStream(what, options, [a, ...(r.out !== undefined ? [r.out] : [])]);
   const result = r.out ?? DeviceArray.empty(r.shape, dtype, { stream });
@@ -212,58 +235,53 @@ function orderStatistics(r: OrderRequest, options: ReduceOptions | undefined): D
   }
   // Half-precision results are computed in float32 and rounded once; integers and bool in float64.
   const compute = dtype.name === "float16" || dtype.name === "bfloat16" ? dtypes.float32 : dtype;
-  const temps: DeviceArray[] = [];
   try {
-    const sorted = sortedSlices(a, axes, stream);
-    temps.push(sorted);
-    const lead = sorted.shape.slice(0, -1).map(() => null);
-    const at = (k: number): DeviceArray => sorted.slice(...lead, k);
-    // A slice holding a NaN has it last once sorted, and its quantiles are NaN (as NumPy's).
-    const last = at(n - 1);
-    const nan = a.dtype.kind === "f" ? isnan(last, { stream }) : undefined;
-    if (nan !== undefined) temps.push(nan);
-    r.picks.forEach((pickOf, j) => {
-      const slot = r.scalar ? result : result.slice(j);
-      // The result's slot with the kept axes alone (keepdims' axes of extent 1 dropped), as the sorted slices' views.
-      const into = r.keepdims && axes.length > 0 ? squeeze(slot, axes) : slot;
-      const p = pickOf(n);
-      // This quantile's temporaries, closed once its value is queued.
-      const own: DeviceArray[] = [];
-      const temp = (x: DeviceArray): DeviceArray => {
-        own.push(x);
-        return x;
-      };
-      const inCompute = (x: DeviceArray): DeviceArray => (x.dtype === compute ? x : temp(astype(x, compute, { stream })));
-      try {
-        if (p.t === 0) castInto(stream, at(p.lower), into);
-        else if (p.combine === "mean") {
-          const s = temp(add(inCompute(at(p.lower)), inCompute(at(p.upper)), { stream }));
-          div(s, 2, { stream, out: into });
-        } else {
-          // NumPy's lerp: lo + (hi - lo) * t below t = 0.5, hi - (hi - lo) * (1 - t) from it (exact at both ends).
-          const lo = inCompute(at(p.lower));
-          const hi = inCompute(at(p.upper));
-          const d = temp(sub(hi, lo, { stream }));
-          if (p.t < 0.5) {
-            mul(d, p.t, { stream, out: d });
-            add(lo, d, { stream, out: into });
-          } else {
-            mul(d, 1 - p.t, { stream, out: d });
-            sub(hi, d, { stream, out: into });
-          }
-        }
-        if (nan !== undefined) where(nan, last, into, { stream, out: into });
-      } finally {
-        for (const t of own) t.close(stream);
+    withTemporaries(stream, (keep) => {
+      const write = prepare({ stream, sorted: keep(sortedSlices(a, axes, stream)), n, compute, keep });
+      for (let j = 0; j < r.qs.length; j++) {
+        const slot = r.scalar ? result : result.slice(j);
+        const into = r.keepdims && axes.length > 0 ? squeeze(slot, axes) : slot;
+        withTemporaries(stream, (temp) => write(j, into, temp));
       }
     });
     return result;
   } catch (e) {
     if (r.out === undefined) result.close(stream);
     throw e;
-  } finally {
-    for (const t of temps) t.close(stream);
   }
+}
+
+/** Computes a median or quantile request (see {@link quantile}). */
+function orderStatistics(r: OrderRequest, options: ReduceOptions | undefined): DeviceArray {
+  return eachQuantile(r, options, ({ stream, sorted, n, compute, keep }) => {
+    const lead = sorted.shape.slice(0, -1).map(() => null);
+    const at = (k: number): DeviceArray => sorted.slice(...lead, k);
+    // A slice holding a NaN has it last once sorted, and its quantiles are NaN (as NumPy's).
+    const last = at(n - 1);
+    const nan = r.a.dtype.kind === "f" ? keep(isnan(last, { stream })) : undefined;
+    return (j, into, temp) => {
+      const p = r.picks[j]!(n);
+      const inCompute = (x: DeviceArray): DeviceArray => (x.dtype === compute ? x : temp(astype(x, compute, { stream })));
+      if (p.t === 0) castInto(stream, at(p.lower), into);
+      else if (p.combine === "mean") {
+        const s = temp(add(inCompute(at(p.lower)), inCompute(at(p.upper)), { stream }));
+        div(s, 2, { stream, out: into });
+      } else {
+        // NumPy's lerp: lo + (hi - lo) * t below t = 0.5, hi - (hi - lo) * (1 - t) from it (exact at both ends).
+        const lo = inCompute(at(p.lower));
+        const hi = inCompute(at(p.upper));
+        const d = temp(sub(hi, lo, { stream }));
+        if (p.t < 0.5) {
+          mul(d, p.t, { stream, out: d });
+          add(lo, d, { stream, out: into });
+        } else {
+          mul(d, 1 - p.t, { stream, out: d });
+          sub(hi, d, { stream, out: into });
+        }
+      }
+      if (nan !== undefined) where(nan, last, into, { stream, out: into });
+    };
+  });
 }
 
 /**
@@ -387,51 +405,14 @@ function nanQuantileInto(
 
 /** Computes a NaN-skipping median or quantile request (see {@link nanquantile}); bool and integers hold no NaN. */
 function nanOrderStatistics(r: OrderRequest, options: ReduceOptions | undefined): DeviceArray {
-  const { what, a, axes, dtype } = r;
-  if (a.dtype.kind !== "f") return orderStatistics(r, options);
-  const stream = operationStream(what, options, [a, ...(r.out !== undefined ? [r.out] : [])]);
-  const result = r.out ?? DeviceArray.empty(r.shape, dtype, { stream });
-  const n = elementCount(axes.map((d) => a.shape[d]!));
-  if (result.size === 0) return result;
-  // An empty slice has no numbers: NaN, as NumPy's (which warns).
-  if (n === 0) {
-    result.fill(result.dtype.kind === "c" ? [NaN, 0] : NaN, { stream });
-    return result;
-  }
-  const compute = dtype.name === "float16" || dtype.name === "bfloat16" ? dtypes.float32 : dtype;
-  const temps: DeviceArray[] = [];
-  const keep = (x: DeviceArray): DeviceArray => {
-    temps.push(x);
-    return x;
-  };
-  try {
-    const sorted = keep(sortedSlices(a, axes, stream));
+  if (r.a.dtype.kind !== "f") return orderStatistics(r, options);
+  return eachQuantile(r, options, ({ stream, sorted, compute, keep }) => {
     // The numbers of each slice (its NaNs sort last), less one: the position of its last number, float64.
-    const count = keep(skippingKernel("count", a.dtype).launch(stream, sorted, { axis: [sorted.ndim - 1] }) as DeviceArray);
+    const count = keep(skippingKernel("count", r.a.dtype).launch(stream, sorted, { axis: [sorted.ndim - 1] }) as DeviceArray);
     const last = keep(astype(count, dtypes.float64, { stream }));
     sub(last, 1, { stream, out: last });
-    r.qs.forEach((q, j) => {
-      const slot = r.scalar ? result : result.slice(j);
-      // The result's slot with the kept axes alone (keepdims' axes of extent 1 dropped), as the slices' counts.
-      const into = r.keepdims && axes.length > 0 ? squeeze(slot, axes) : slot;
-      // This quantile's temporaries, closed once its value is queued.
-      const own: DeviceArray[] = [];
-      try {
-        nanQuantileInto(sorted, last, q, r.method, compute, into, stream, (x) => {
-          own.push(x);
-          return x;
-        });
-      } finally {
-        for (const t of own) t.close(stream);
-      }
-    });
-    return result;
-  } catch (e) {
-    if (r.out === undefined) result.close(stream);
-    throw e;
-  } finally {
-    for (const t of temps) t.close(stream);
-  }
+    return (j, into, temp) => nanQuantileInto(sorted, last, r.qs[j]!, r.method, compute, into, stream, temp);
+  });
 }
 
 /**
