@@ -4,29 +4,19 @@
  * bool, mixed dtypes, float16, NaN and an infinity in the shorter input, a 0-d input, strided views, and inputs long
  * enough to be computed in several chunks. Skips without a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, DeviceArray, type DTypeName, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { DeviceArray, type DTypeName, type Stream } from "../../../src/index.ts";
 import * as ca from "../../../src/array.ts";
 import { decodeElement } from "../../../src/core/array/ops/host.ts";
 import type { NestedData } from "../../../src/core/array/ops/creation.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream } from "../../support/gpu-arrays.ts";
 
 type Value = number | boolean | readonly [number, number];
 
 describe.skipIf(!gpu.available)(`convolve and correlate on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   const arr = (data: NestedData, dtype?: DTypeName): DeviceArray => ca.asarray(data, { stream, ...(dtype !== undefined ? { dtype } : {}) });
   const cplx = (pairs: readonly (readonly [number, number])[], dtype: "complex64" | "complex128" = "complex128"): DeviceArray =>

@@ -3,29 +3,16 @@
  * copies of views (transposed, sliced, broadcast) that are contiguous, writable and apart from their source, and
  * ascontiguousarray's identity, copies and conversions. Skips without a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, DeviceArray, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { DeviceArray, type Stream } from "../../../src/index.ts";
 import { ascontiguousarray, broadcastTo, copy, mayShareMemory } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream, nums, read } from "../../support/gpu-arrays.ts";
 
-const nums = (a: ArrayLike<number | bigint>): number[] => Array.from(a as ArrayLike<number>, (v) => Number(v));
-/** dtype, shape and elements (row-major) of an array, read back. */
-const read = (a: DeviceArray): [string, number[], number[]] => [a.dtype.name, [...a.shape], nums(a.toTypedArraySync())];
 
 describe.skipIf(!gpu.available)(`copy and ascontiguousarray on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   it("copy: a new contiguous, writable array", () => {
     using x = DeviceArray.from(BigInt64Array.from([0n, 1n, 2n, 3n, 4n, 5n]), { stream, shape: [2, 3] });

@@ -8,27 +8,17 @@
  * bool, float16 and uint64 data, transposed data with transposed weights, and a million float32 values. Skips without
  * a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ArgumentError, Device, DeviceArray, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { ArgumentError, DeviceArray, type Stream } from "../../../src/index.ts";
 import { bincount, histogram } from "../../../src/array.ts";
 import { decodeHalf, encodeHalf } from "../../../src/core/array/dtype.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream } from "../../support/gpu-arrays.ts";
 import { readAndClose } from "../../support/arrays.ts";
 
 describe.skipIf(!gpu.available)(`bincount and histogram on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   const read = (x: DeviceArray): number[] => readAndClose(x, stream);
   const ints = (xs: readonly number[]): DeviceArray => DeviceArray.from(Int32Array.from(xs), { stream });

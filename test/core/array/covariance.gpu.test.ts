@@ -4,26 +4,16 @@
  * for); complex128 (the conjugate in X·Xᴴ); and the correlation matrix. Small values, compared with toBeCloseTo
  * (12 digits, 6 for float32). Skips without a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, DeviceArray, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { DeviceArray, type Stream } from "../../../src/index.ts";
 import { corrcoef, cov } from "../../../src/array-linalg.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream } from "../../support/gpu-arrays.ts";
 import { nums } from "./math-host.ts";
 
 describe.skipIf(!gpu.available)(`cov and corrcoef on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   // m = np.array([[0, 1, 2, 3, 4], [2, 1, 0, 1, 2], [1, 3, 2, 5, 4]], dtype=float)
   const M = [0, 1, 2, 3, 4, 2, 1, 0, 1, 2, 1, 3, 2, 5, 4];

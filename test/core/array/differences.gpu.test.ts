@@ -5,13 +5,14 @@
  * against NumPy 2.4's results (each NumPy call in a comment): dtypes, empty and 0-d inputs, several axes, views,
  * integer, float16, float and complex inputs, NaN and infinities. Skips without a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, DeviceArray, type DTypeName, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { DeviceArray, type DTypeName, type Stream } from "../../../src/index.ts";
 import * as ca from "../../../src/array.ts";
 import { diff, meshgrid } from "../../../src/array.ts";
 import { decodeElement } from "../../../src/core/array/ops/host.ts";
 import type { NestedData } from "../../../src/core/array/ops/creation.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream } from "../../support/gpu-arrays.ts";
 import { readAndClose } from "../../support/arrays.ts";
 
 type Value = number | boolean | readonly [number, number];
@@ -41,19 +42,8 @@ function expectClose(got: readonly Value[], want: readonly number[], rel: number
 }
 
 describe.skipIf(!gpu.available)(`diff and meshgrid on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   const read = (x: DeviceArray): number[] => readAndClose(x, stream);
 
@@ -120,19 +110,8 @@ describe.skipIf(!gpu.available)(`diff and meshgrid on a GPU${skipNote}`, () => {
 });
 
 describe.skipIf(!gpu.available)(`ediff1d, trapezoid, gradient and unwrap on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   const arr = (data: NestedData, dtype?: DTypeName): DeviceArray => ca.asarray(data, { stream, ...(dtype !== undefined ? { dtype } : {}) });
   const cplx = (pairs: readonly (readonly [number, number])[], dtype: "complex64" | "complex128" = "complex128"): DeviceArray =>

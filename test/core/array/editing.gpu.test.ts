@@ -4,31 +4,17 @@
  * (one position, several, NumPy's turn of values for a number, a value converted to the array's dtype, a view, an
  * empty list) and delete (numbers, lists, slices, views, empty results). Skips without a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, DeviceArray, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { DeviceArray, type Stream } from "../../../src/index.ts";
 import * as ca from "../../../src/array.ts";
 import { append, deleteItems, dsplit, hsplit, insert, vsplit } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream, nums, iota, read } from "../../support/gpu-arrays.ts";
 
-const nums = (a: ArrayLike<number | bigint>): number[] => Array.from(a as ArrayLike<number>, (v) => Number(v));
-const iota = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
-/** dtype, shape and elements (row-major) of an array, read back. */
-const read = (a: DeviceArray): [string, number[], number[]] => [a.dtype.name, [...a.shape], nums(a.toTypedArraySync())];
 
 describe.skipIf(!gpu.available)(`splitting and editing on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   it("hsplit, vsplit and dsplit read back as NumPy's", () => {
     using x = DeviceArray.from(Int32Array.from(iota(24)), { stream, shape: [2, 3, 4] });

@@ -8,10 +8,11 @@
  * Many kernels compile here (one per operation and dtype signature): the tests have long timeouts.
  */
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, DeviceArray, decodeBFloat16, decodeHalf, encodeBFloat16, encodeHalf, type DTypeName, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { DeviceArray, decodeBFloat16, decodeHalf, encodeBFloat16, encodeHalf, type DTypeName, type Stream } from "../../../src/index.ts";
 import * as ca from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream } from "../../support/gpu-arrays.ts";
 
 interface ArrayDesc {
   dtype: DTypeName;
@@ -132,19 +133,8 @@ function mismatches(label: string, a: DeviceArray, expected: ArrayDesc, stream: 
 type AnyOp = (...args: unknown[]) => DeviceArray;
 
 describe.skipIf(!gpu.available)(`elementwise operations on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   const upload = (d: ArrayDesc): DeviceArray => DeviceArray.from(hostOf(d.dtype, d.data), { stream, dtype: d.dtype, shape: d.shape });
 

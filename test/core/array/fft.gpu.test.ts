@@ -4,26 +4,16 @@
  * than three axes too), float32 in complex64, integers in complex128, round trips, fftfreq, rfftfreq, fftshift and
  * ifftshift. Skips without a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, DeviceArray, DTypeError, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { DeviceArray, DTypeError, type Stream } from "../../../src/index.ts";
 import { fft, fft2, fftfreq, fftn, fftshift, ifft, ifftn, ifftshift, irfft, irfft2, rfft, rfft2, rfftfreq, rfftn } from "../../../src/array-fft.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream } from "../../support/gpu-arrays.ts";
 import { expectClose, hostDft, nums, numpyFixture as F, values } from "./math-host.ts";
 
 describe.skipIf(!gpu.available)(`array fft on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   const f64 = (data: readonly number[], shape: readonly number[]): DeviceArray => DeviceArray.from(Float64Array.from(data), { stream, shape });
   const host = (a: DeviceArray): number[] => {

@@ -3,15 +3,12 @@
  * dense and sparse grids of several dtypes (a wrapping int8, bool), empty grids; open meshes of integer, strided,
  * float and bool sequences (a mask's positions), and a gather through them. Skips without a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, DeviceArray, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { DeviceArray, type Stream } from "../../../src/index.ts";
 import { add, indices, ix, mayShareMemory, mul, take } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream, nums, iota, read } from "../../support/gpu-arrays.ts";
 
-const nums = (a: ArrayLike<number | bigint>): number[] => Array.from(a as ArrayLike<number>, (v) => Number(v));
-const iota = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
-/** dtype, shape and elements (row-major) of an array, read back. */
-const read = (a: DeviceArray): [string, number[], number[]] => [a.dtype.name, [...a.shape], nums(a.toTypedArraySync())];
 /** Reads the arrays back, then closes them. */
 const readAll = (list: DeviceArray[]): [string, number[], number[]][] => {
   try {
@@ -22,19 +19,8 @@ const readAll = (list: DeviceArray[]): [string, number[], number[]][] => {
 };
 
 describe.skipIf(!gpu.available)(`indices and ix on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   it("indices: dense grids", () => {
     // np.indices((2, 3)) → int64 (2, 2, 3)

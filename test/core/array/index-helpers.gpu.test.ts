@@ -5,15 +5,12 @@
  * cycling array value, a transposed view), select (first true wins, dtypes, broadcasting) and divmod. Skips
  * without a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, DeviceArray, IndexError, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { DeviceArray, IndexError, type Stream } from "../../../src/index.ts";
 import { diagflat, divmod, fillDiagonal, flatnonzero, ravelMultiIndex, select, trilIndices, triuIndices, unravelIndex } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream, nums, iota, read } from "../../support/gpu-arrays.ts";
 
-const nums = (a: ArrayLike<number | bigint>): number[] => Array.from(a as ArrayLike<number>, (v) => Number(v));
-const iota = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
-/** dtype, shape and elements (row-major) of an array, read back. */
-const read = (a: DeviceArray): [string, number[], number[]] => [a.dtype.name, [...a.shape], nums(a.toTypedArraySync())];
 /** Reads the arrays back, then closes them. */
 const readAll = (list: DeviceArray[]): [string, number[], number[]][] => {
   try {
@@ -24,19 +21,8 @@ const readAll = (list: DeviceArray[]): [string, number[], number[]][] => {
 };
 
 describe.skipIf(!gpu.available)(`index helpers on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   it("triuIndices and trilIndices", () => {
     // np.triu_indices(3, k=1, m=4) → ([0, 0, 0, 1, 1, 2], [1, 2, 3, 2, 3, 3])

@@ -5,13 +5,12 @@
  * compress, putMask). Out-of-range index arrays: nothing is written outside the array, and the IndexError comes at
  * the next read (naming the operation, the index and the extent), once. Skips without a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, DeviceArray, IndexError, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { DeviceArray, IndexError, type Stream } from "../../../src/index.ts";
 import { argwhere, compress, extract, nonzero, put, putMask, take, takeAlongAxis } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream, nums, iota } from "../../support/gpu-arrays.ts";
 
-const nums = (a: ArrayLike<number | bigint>): number[] => Array.from(a as ArrayLike<number>, (v) => Number(v));
-const iota = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
 /** take on the CPU: row-major `data` of `shape`, flat `idx` of `idxShape`, along `axis`. */
 function hostTake(data: readonly number[], shape: readonly number[], idx: readonly number[], axis: number): number[] {
@@ -24,19 +23,8 @@ function hostTake(data: readonly number[], shape: readonly number[], idx: readon
 }
 
 describe.skipIf(!gpu.available)(`indexing on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   it("take of the flattened array and along every axis of a 3-d array", () => {
     const shape = [3, 4, 5];

@@ -5,30 +5,16 @@
  * clipped indices), indices out of range found on the device; place with masks of other dtypes and shapes, cycling
  * and longer values, a scalar, a transposed array, strided values and an empty vals. Skips without a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ArgumentError, Device, DeviceArray, IndexError, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { ArgumentError, DeviceArray, IndexError, type Stream } from "../../../src/index.ts";
 import { place, putAlongAxis } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream, nums, iota, read } from "../../support/gpu-arrays.ts";
 
-const nums = (a: ArrayLike<number | bigint>): number[] => Array.from(a as ArrayLike<number>, (v) => Number(v));
-const iota = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
-/** dtype, shape and elements (row-major) of an array, read back. */
-const read = (a: DeviceArray): [string, number[], number[]] => [a.dtype.name, [...a.shape], nums(a.toTypedArraySync())];
 
 describe.skipIf(!gpu.available)(`putAlongAxis and place on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   const i64 = (values: number[], shape?: number[]): DeviceArray => DeviceArray.from(BigInt64Array.from(values, BigInt), { stream, ...(shape !== undefined ? { shape } : {}) });
 

@@ -6,27 +6,17 @@
  * orthonormal q, u·diag(s)·vh = a, a·v = v·diag(w)), batched, real and complex; and the typed errors of singular and
  * indefinite matrices. Skips without a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ClosedError, Device, DeviceArray, dtypes, DTypeError, ShapeMismatchError, type HostArray, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { ClosedError, DeviceArray, dtypes, DTypeError, ShapeMismatchError, type HostArray, type Stream } from "../../../src/index.ts";
 import { cholesky, det, dot, eigh, eigvalsh, inv, lstsq, matmul, NotPositiveDefiniteError, outer, qr, SingularMatrixError, slogdet, solve, svd, vdot } from "../../../src/array-linalg.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream } from "../../support/gpu-arrays.ts";
 import { decodeBFloat16, decodeHalf, encodeBFloat16, encodeHalf } from "../../../src/core/array/dtype.ts";
 import { expectClose, hostAdjoint, hostEye, hostMatmul, hostScaleColumns, nums, numpyFixture as F, values } from "./math-host.ts";
 
 describe.skipIf(!gpu.available)(`array linalg on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   const f64 = (data: readonly number[], shape: readonly number[]): DeviceArray => DeviceArray.from(Float64Array.from(data), { stream, shape });
   const f32 = (data: readonly number[], shape: readonly number[]): DeviceArray => DeviceArray.from(Float32Array.from(data), { stream, shape });

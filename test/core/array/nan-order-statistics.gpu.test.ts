@@ -5,10 +5,11 @@
  * float32 and float64, and integer and bool arrays (which give median's and quantile's results); all-NaN and empty
  * slices. Skips without a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, DeviceArray, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { DeviceArray, type Stream } from "../../../src/index.ts";
 import { median, nanmedian, nanpercentile, nanquantile, quantile, type QuantileMethod } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream } from "../../support/gpu-arrays.ts";
 import { readAndClose } from "../../support/arrays.ts";
 
 const N = NaN;
@@ -16,19 +17,8 @@ const f32 = (xs: readonly number[]): number[] => xs.map(Math.fround);
 const METHODS: readonly QuantileMethod[] = ["linear", "lower", "higher", "nearest", "midpoint"];
 
 describe.skipIf(!gpu.available)(`nanmedian, nanquantile and nanpercentile on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   const read = (x: DeviceArray): number[] => readAndClose(x, stream);
   /** The shape, dtype and elements of `x`, then `x` closed. */

@@ -5,26 +5,16 @@
  * extremes, 0 and 1 for the sum and product), keepdims, float32 and float64, and integer arrays (the plain
  * reductions). Skips without a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ArgumentError, Device, DeviceArray, ShapeMismatchError, encodeHalf, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { ArgumentError, DeviceArray, ShapeMismatchError, encodeHalf, type Stream } from "../../../src/index.ts";
 import { nanargmax, nanargmin, nancumprod, nancumsum, nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar, ptp } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream } from "../../support/gpu-arrays.ts";
 import { readAndClose } from "../../support/arrays.ts";
 
 describe.skipIf(!gpu.available)(`NaN-ignoring reductions on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   const read = (x: DeviceArray): number[] => readAndClose(x, stream);
 

@@ -5,26 +5,16 @@
  * averages with and without weights, 1-d weights along an axis, `returned`, zero weights; rolls of 1-d and 2-d arrays
  * along one axis, several, and flattened. Skips without a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, DeviceArray, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { DeviceArray, type Stream } from "../../../src/index.ts";
 import { average, median, percentile, quantile, roll, type QuantileMethod } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream } from "../../support/gpu-arrays.ts";
 import { readAndClose } from "../../support/arrays.ts";
 
 describe.skipIf(!gpu.available)(`median, quantile, percentile, average and roll on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   const read = (x: DeviceArray): number[] => readAndClose(x, stream);
   /** The shape, dtype and elements of `x`, then `x` closed. */

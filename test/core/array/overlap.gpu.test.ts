@@ -3,27 +3,17 @@
  * axis given an `out` that shares memory with an input give NumPy's results (computed as if into a new array, then
  * copied), and an in-place scan stays in place. Skips without a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, DeviceArray, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { DeviceArray, type Stream } from "../../../src/index.ts";
 import { ReductionKernel } from "../../../src/kernels.ts";
 import { concatenate, cumsum, take } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream } from "../../support/gpu-arrays.ts";
 import { numbers } from "../../support/arrays.ts";
 
 describe.skipIf(!gpu.available)(`outputs overlapping their inputs on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   const read = (x: DeviceArray): number[] => numbers(x.toTypedArraySync({ stream }) as ArrayLike<number | bigint>);
 

@@ -7,25 +7,15 @@
  * right), one sample point, NaN, float32 and integer inputs (a float64 result), 2-d and transposed x, strided points,
  * complex values, a period, and a scalar x. Skips without a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, DeviceArray, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { DeviceArray, type Stream } from "../../../src/index.ts";
 import { arange, asarray, astype, interp, item, mayShareMemory, mod, pad, sum, zeros } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream } from "../../support/gpu-arrays.ts";
 
 describe.skipIf(!gpu.available)(`pad and interp on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   /** The elements of `x` as NumPy's `tolist` gives them, then `x` closed. */
   const list = async (x: DeviceArray): Promise<unknown> => {

@@ -5,27 +5,17 @@
  * operands), 2-component cross products, negative and zero powers, cut-offs and Hermitian input. Floats compared with
  * toBeCloseTo (10 digits, 5 for float32), integers exactly. Skips without a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, DeviceArray, dtypes, type DTypeName, type HostArray, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { DeviceArray, dtypes, type DTypeName, type HostArray, type Stream } from "../../../src/index.ts";
 import { cross, inner, kron, matmul, matrixPower, matrixRank, pinv } from "../../../src/array-linalg.ts";
 import { decodeHalf } from "../../../src/core/array/dtype.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream } from "../../support/gpu-arrays.ts";
 import { nums } from "./math-host.ts";
 
 describe.skipIf(!gpu.available)(`cross, kron, inner, matrixPower, pinv and matrixRank on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   /** A device array of `dtype` from numbers (complex: interleaved [re, im, ...]; bool: 0 and 1). */
   const arr = (dtype: DTypeName, data: readonly number[], shape: readonly number[]): DeviceArray => {

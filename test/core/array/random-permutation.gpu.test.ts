@@ -5,10 +5,11 @@
  * weights p never draws a weight-0 entry and draws the others in proportion (p unnormalised too); draws from arrays;
  * the same seed gives the same results; the module-level functions. Skips without a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, DeviceArray, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { DeviceArray, type Stream } from "../../../src/index.ts";
 import { choice, defaultRng, permutation, seed, shuffle } from "../../../src/array-random.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream } from "../../support/gpu-arrays.ts";
 import { numbers as ints, readAndClose } from "../../support/arrays.ts";
 
 /** Whether `xs` holds each of 0..n-1 once. */
@@ -30,19 +31,8 @@ function rowsOf(xs: readonly number[], cols: number): string[] {
 }
 
 describe.skipIf(!gpu.available)(`random permutations and choices on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   const read = (x: DeviceArray): number[] => readAndClose(x, stream);
 

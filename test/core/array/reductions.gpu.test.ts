@@ -6,11 +6,12 @@
  * reductions' `out` (written by the kernel, converted into, or over the input itself) and `dtype`; and the typed
  * errors. Values are small integers, so float32 sums are exact. Skips without a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AxisError, Device, DeviceArray, ShapeMismatchError, max, mean, min, prod, sum, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { AxisError, DeviceArray, ShapeMismatchError, max, mean, min, prod, sum, type Stream } from "../../../src/index.ts";
 import { any, nanmax, nansum, ptp, std } from "../../../src/array.ts";
 import { ReductionKernel } from "../../../src/kernels.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream, nums } from "../../support/gpu-arrays.ts";
 
 /** Reduces row-major host data of `shape` over `axes` (sorted, non-negative) with `f` from `init`; the kept axes' shape. */
 function hostReduce(data: ArrayLike<number>, shape: readonly number[], axes: readonly number[], f: (a: number, b: number) => number, init: number): number[] {
@@ -34,22 +35,10 @@ function hostReduce(data: ArrayLike<number>, shape: readonly number[], axes: rea
 }
 
 const plus = (a: number, b: number): number => a + b;
-const nums = (a: ArrayLike<number | bigint>): number[] => Array.from(a as ArrayLike<number>, (v) => Number(v));
 
 describe.skipIf(!gpu.available)(`reductions along axes on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   it("sum of a float32 [3, 4] over axis 0, 1, -1, [0, 1], none, with keepdims", () => {
     const d = Float32Array.from({ length: 12 }, (_, i) => (i * 5) % 7 - 3);

@@ -5,13 +5,13 @@
  * each), strided and transposed inputs, a given `out`, `dtype`, cumprod, complex64. Values are small integers where
  * sums must be exact. Skips without a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AxisError, Device, DeviceArray, decodeHalf, encodeHalf, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { AxisError, DeviceArray, decodeHalf, encodeHalf, type Stream } from "../../../src/index.ts";
 import { cumprod, cumsum } from "../../../src/array.ts";
 import { scanContiguous } from "../../../src/core/array/ops/scan.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream, nums } from "../../support/gpu-arrays.ts";
 
-const nums = (a: ArrayLike<number | bigint>): number[] => Array.from(a as ArrayLike<number>, (v) => Number(v));
 
 /** Deterministic small integers in [lo, hi]. */
 function ints(n: number, lo: number, hi: number, seed = 1): number[] {
@@ -55,19 +55,8 @@ function firstDifference(a: readonly number[], b: readonly number[]): string {
 }
 
 describe.skipIf(!gpu.available)(`scans on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   it("cumsum of 2^20 + 12345 int32 into int64 (many tiles, a partial last one)", () => {
     const n = (1 << 20) + 12345;

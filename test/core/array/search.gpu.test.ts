@@ -5,12 +5,13 @@
  * values, a non-contiguous sorted array, a sorter (and one out of range: an IndexError at the next read), `out`, empty
  * inputs, the method, and NumPy's `digitize` examples. Skips without a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Device, DeviceArray, DeviceMismatchError, IndexError, type Stream } from "../../../src/index.ts";
 import { argsort, digitize, searchsorted } from "../../../src/array.ts";
 import { decodeHalf, encodeHalf, type HostArray } from "../../../src/core/array/dtype.ts";
 import { driver } from "../../../src/bindings/driver-entry.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream } from "../../support/gpu-arrays.ts";
 import { numbers as ints, readAndClose, seededUniform as rng } from "../../support/arrays.ts";
 
 /** NumPy's order: x before y (NaN after every other value, NaNs equal). */
@@ -34,19 +35,8 @@ function floatValue(r: () => number): number {
 }
 
 describe.skipIf(!gpu.available)(`searchsorted and digitize on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   const read = (x: DeviceArray): number[] => readAndClose(x, stream);
 

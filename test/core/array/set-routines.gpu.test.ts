@@ -7,26 +7,16 @@
  * and 20,000 against 15,000 random int32 and 3,000 float64 with NaNs checked against a host computation. Skips without
  * a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, DeviceArray, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { DeviceArray, type Stream } from "../../../src/index.ts";
 import { intersect1d, setdiff1d, setxor1d, union1d, type Intersect1dResult } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream } from "../../support/gpu-arrays.ts";
 import { readAndClose, seededUniform as rng } from "../../support/arrays.ts";
 
 describe.skipIf(!gpu.available)(`union1d, intersect1d, setdiff1d and setxor1d on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   /** The elements of a 1-d result of `dtype`, read to the host; the result is closed. */
   const values = (x: DeviceArray, dtype: string): number[] => {

@@ -8,11 +8,12 @@
  * test elements and elements, an empty test set, an empty element, complex, float16, bool, views, and 10,000 int64
  * against 1,000 int32. Skips without a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, DeviceArray, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { DeviceArray, type Stream } from "../../../src/index.ts";
 import { isin, unique } from "../../../src/array.ts";
 import { encodeHalf } from "../../../src/core/array/dtype.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream } from "../../support/gpu-arrays.ts";
 import { readAndClose, seededUniform as rng } from "../../support/arrays.ts";
 
 /** What unique's object holds, read to the host (each array closed): the values and the int64 results as numbers, with the inverse's shape. */
@@ -25,19 +26,8 @@ interface Read {
 }
 
 describe.skipIf(!gpu.available)(`unique's indices, inverse and counts, and isin, on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   const read = (x: DeviceArray): number[] => readAndClose(x, stream);
 

@@ -5,8 +5,8 @@
  * `out`), stack, hstack and vstack, columnStack and dstack, repeat and tile, and fliplr, flipud and rot90 read
  * back against NumPy's results. Skips without a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, DeviceArray, ShapeMismatchError, decodeHalf, encodeHalf, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { DeviceArray, ShapeMismatchError, decodeHalf, encodeHalf, type Stream } from "../../../src/index.ts";
 import {
   broadcastTo,
   columnStack,
@@ -31,9 +31,8 @@ import {
   vstack,
 } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream, nums, iota } from "../../support/gpu-arrays.ts";
 
-const nums = (a: ArrayLike<number | bigint>): number[] => Array.from(a as ArrayLike<number>, (v) => Number(v));
-const iota = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
 /** Row-major elements of `data` (of `shape`) permuted by `perm` (a transpose on the CPU). */
 function hostTranspose(data: readonly number[], shape: readonly number[], perm: readonly number[]): number[] {
@@ -55,19 +54,8 @@ function hostTranspose(data: readonly number[], shape: readonly number[], perm: 
 }
 
 describe.skipIf(!gpu.available)(`shape operations on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   it("diagonal reads (and writes) the diagonals in place; trace sums them as NumPy does", () => {
     using x = DeviceArray.from(Int32Array.from(iota(24)), { stream, shape: [2, 3, 4] });

@@ -6,11 +6,12 @@
  * bool, complex, uint64 and int64), keys as a list and as a 2-d array (and a transposed view), along each axis, ties
  * (stable), 0-d and empty keys; sortComplex of each kind of dtype with NumPy's result dtype. Skips without a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, DeviceArray, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { DeviceArray, type Stream } from "../../../src/index.ts";
 import { argpartition, lexsort, partition, sortComplex } from "../../../src/array.ts";
 import { decodeHalf, encodeHalf } from "../../../src/core/array/dtype.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream } from "../../support/gpu-arrays.ts";
 
 /** dtype, shape and elements (row-major; complex as re, im pairs; float16 decoded) of an array, read back. */
 const read = (a: DeviceArray): [string, number[], number[]] => {
@@ -21,19 +22,8 @@ const read = (a: DeviceArray): [string, number[], number[]] => {
 const bigints = (a: DeviceArray): bigint[] => Array.from(a.toTypedArraySync() as ArrayLike<bigint>);
 
 describe.skipIf(!gpu.available)(`partition, argpartition, lexsort and sortComplex on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   it("partition and argpartition of floats: the kth in place, NaN last", () => {
     // x = np.array([3, 4, 2, 1, 7, nan, 0], np.float32)

@@ -5,11 +5,12 @@
  * flat array split into chunks), any/all/countNonzero, norm (vector and matrix orders), allclose and arrayEqual.
  * Skips without a GPU.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, DeviceArray, type Stream } from "../../../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { DeviceArray, type Stream } from "../../../src/index.ts";
 import * as ca from "../../../src/array.ts";
 import { decodeHalf, encodeHalf } from "../../../src/core/array/dtype.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream } from "../../support/gpu-arrays.ts";
 import fixture from "../../fixtures/arrays/creation-statistics.json" with { type: "json" };
 
 const num = (v: number | string): number => (v === "nan" ? NaN : v === "inf" ? Infinity : v === "-inf" ? -Infinity : (v as number));
@@ -62,19 +63,8 @@ async function values(a: DeviceArray): Promise<number[]> {
 }
 
 describe.skipIf(!gpu.available)(`statistics on a GPU${skipNote}`, () => {
-  let dev: Device;
   let stream: Stream;
-
-  beforeAll(() => {
-    if (!gpu.available) return;
-    dev = new Device(0);
-    dev.setCurrent();
-    stream = dev.createStream();
-  });
-
-  afterAll(() => {
-    stream?.close();
-  });
+  onGpuStream((s) => (stream = s));
 
   it("var and std of float64 give NumPy's values (axes, ddof)", async () => {
     const data = fixture.stats.data.flat();
