@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll } from "vitest";
 import { Device, type DeviceArray, type Stream } from "../../src/index.ts";
+import { decodeElement } from "../../src/core/array/ops/host.ts";
 import { gpu } from "./gpu.ts";
 
 /**
@@ -32,3 +33,23 @@ export const iota = (n: number): number[] => Array.from({ length: n }, (_, i) =>
 
 /** dtype, shape and elements (row-major) of an array, read back. */
 export const read = (a: DeviceArray): [string, number[], number[]] => [a.dtype.name, [...a.shape], nums(a.toTypedArraySync())];
+
+/** One element as a test compares it: a number (int64 too), a boolean, or a complex number's [re, im]. */
+export type ElementValue = number | boolean | readonly [number, number];
+
+/**
+ * dtype, shape and elements (row-major; int64 as numbers, complex as [re, im], float16 decoded, bool as booleans) of
+ * `x`, read on `stream`; then `x` is closed.
+ */
+export function readDecoded(x: DeviceArray, stream: Stream): [string, number[], ElementValue[]] {
+  try {
+    const host = x.toTypedArraySync({ stream });
+    const values = Array.from({ length: x.size }, (_, j) => {
+      const v = decodeElement(x.dtype, host, j);
+      return typeof v === "bigint" ? Number(v) : v;
+    });
+    return [x.dtype.name, [...x.shape], values];
+  } finally {
+    x.close();
+  }
+}

@@ -7,12 +7,10 @@
 import { describe, expect, it } from "vitest";
 import { DeviceArray, type DTypeName, type Stream } from "../../../src/index.ts";
 import * as ca from "../../../src/array.ts";
-import { decodeElement } from "../../../src/core/array/ops/host.ts";
 import type { NestedData } from "../../../src/core/array/ops/creation.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
-import { onGpuStream } from "../../support/gpu-arrays.ts";
+import { onGpuStream, readDecoded, type ElementValue } from "../../support/gpu-arrays.ts";
 
-type Value = number | boolean | readonly [number, number];
 
 describe.skipIf(!gpu.available)(`convolve and correlate on a GPU${skipNote}`, () => {
   let stream: Stream;
@@ -21,19 +19,8 @@ describe.skipIf(!gpu.available)(`convolve and correlate on a GPU${skipNote}`, ()
   const arr = (data: NestedData, dtype?: DTypeName): DeviceArray => ca.asarray(data, { stream, ...(dtype !== undefined ? { dtype } : {}) });
   const cplx = (pairs: readonly (readonly [number, number])[], dtype: "complex64" | "complex128" = "complex128"): DeviceArray =>
     DeviceArray.from((dtype === "complex64" ? Float32Array : Float64Array).from(pairs.flat()), { stream, dtype });
-  /** dtype, shape and elements (int64 as numbers, complex as [re, im], float16 decoded, bool as booleans), then closed. */
-  const read = (x: DeviceArray): [string, number[], Value[]] => {
-    try {
-      const host = x.toTypedArraySync({ stream });
-      const values = Array.from({ length: x.size }, (_, j) => {
-        const v = decodeElement(x.dtype, host, j);
-        return typeof v === "bigint" ? Number(v) : v;
-      });
-      return [x.dtype.name, [...x.shape], values];
-    } finally {
-      x.close();
-    }
-  };
+  const read = (x: DeviceArray): [string, number[], ElementValue[]] => readDecoded(x, stream);
+
 
   it("every mode, as NumPy", () => {
     using a = arr([1, 2, 3], "float64");

@@ -9,30 +9,14 @@ import { describe, expect, it } from "vitest";
 import { DeviceArray, type DTypeName, type Stream } from "../../../src/index.ts";
 import * as ca from "../../../src/array.ts";
 import { diff, meshgrid } from "../../../src/array.ts";
-import { decodeElement } from "../../../src/core/array/ops/host.ts";
 import type { NestedData } from "../../../src/core/array/ops/creation.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
-import { onGpuStream } from "../../support/gpu-arrays.ts";
+import { onGpuStream, readDecoded, type ElementValue } from "../../support/gpu-arrays.ts";
 import { readAndClose } from "../../support/arrays.ts";
 
-type Value = number | boolean | readonly [number, number];
-
-/** dtype, shape and elements (row-major; int64 as numbers, complex as [re, im], float16 decoded) of `x`, then `x` closed. */
-function readBack(x: DeviceArray, stream: Stream): [string, number[], Value[]] {
-  try {
-    const host = x.toTypedArraySync({ stream });
-    const values = Array.from({ length: x.size }, (_, j) => {
-      const v = decodeElement(x.dtype, host, j);
-      return typeof v === "bigint" ? Number(v) : v;
-    });
-    return [x.dtype.name, [...x.shape], values];
-  } finally {
-    x.close();
-  }
-}
 
 /** Each of `got` within `rel` (relative, or absolute below 1) of `want`; NaN and infinities exactly. */
-function expectClose(got: readonly Value[], want: readonly number[], rel: number): void {
+function expectClose(got: readonly ElementValue[], want: readonly number[], rel: number): void {
   expect(got.length).toBe(want.length);
   got.forEach((g, i) => {
     const w = want[i]!;
@@ -116,7 +100,7 @@ describe.skipIf(!gpu.available)(`ediff1d, trapezoid, gradient and unwrap on a GP
   const arr = (data: NestedData, dtype?: DTypeName): DeviceArray => ca.asarray(data, { stream, ...(dtype !== undefined ? { dtype } : {}) });
   const cplx = (pairs: readonly (readonly [number, number])[], dtype: "complex64" | "complex128" = "complex128"): DeviceArray =>
     DeviceArray.from((dtype === "complex64" ? Float32Array : Float64Array).from(pairs.flat()), { stream, dtype });
-  const read = (x: DeviceArray): [string, number[], Value[]] => readBack(x, stream);
+  const read = (x: DeviceArray): [string, number[], ElementValue[]] => readDecoded(x, stream);
 
   it("ediff1d: flattened differences with values before and after, in a's dtype", () => {
     using a = arr([1, 2, 4, 7, 0], "int32");
