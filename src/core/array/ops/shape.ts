@@ -20,7 +20,7 @@
 import { mayShareMemory } from "./overlap.ts";
 import { DeviceArray, checkWritable, operationStream, transferOwnership, type ArrayOperationOptions } from "../device-array.ts";
 import { dtypeOf, type DType } from "../dtype.ts";
-import { AxisError, DTypeError, ShapeMismatchError } from "../errors.ts";
+import { ArrayLayoutError, AxisError, DTypeError, ShapeMismatchError } from "../errors.ts";
 import { broadcastShapes, broadcastStrides, normalizeAxis, showShape } from "../broadcast.ts";
 import { checkShape, contiguousStrides, diagonalLayout, elementCount, reshapeLayout, sameShape, type SliceSpec } from "../layout.ts";
 import { provideArrayMethods } from "../methods.ts";
@@ -56,7 +56,7 @@ export interface FlipOptions {
 /** `a`, checked to be an open DeviceArray: TypeError otherwise, ShapeMismatchError once closed (the shape functions' check). */
 export function checkArray(a: unknown, what: string): DeviceArray {
   if (!(a instanceof DeviceArray)) throw new TypeError(`${what} takes a DeviceArray, not ${describeValue(a)}`);
-  if (a.isClosed) throw new ShapeMismatchError(`${what}: the array (${a.dtype.name} ${showShape(a.shape)}) was closed`);
+  if (a.isClosed) throw new ArrayLayoutError(`${what}: the array (${a.dtype.name} ${showShape(a.shape)}) was closed`);
   return a;
 }
 
