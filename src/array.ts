@@ -28,6 +28,7 @@ export { DeviceArray, type ArrayScalar, type ArrayOperationOptions, type ReduceO
 export { sum, prod, min, max, mean, trace } from "./core/array/reductions.ts";
 export { sort, argsort, unique, type UniqueOptions, type UniqueResult, type UniqueResultPart } from "./core/array/ops/sort.ts";
 export { partition, argpartition, lexsort, sortComplex, type PartitionKth, type LexsortOptions } from "./core/array/ops/sort-routines.ts";
+export { uniqueValues, uniqueCounts, uniqueInverse, uniqueAll, type UniqueCountsResult, type UniqueInverseResult, type UniqueAllResult } from "./core/array/ops/unique-results.ts";
 export { searchsorted, digitize, type DigitizeOptions } from "./core/array/ops/search.ts";
 export { isin, type IsinOptions } from "./core/array/ops/sets.ts";
 export { union1d, intersect1d, setdiff1d, setxor1d, type SetRoutineOptions, type Intersect1dOptions, type Intersect1dResult } from "./core/array/ops/set-routines.ts";
