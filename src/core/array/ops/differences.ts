@@ -26,6 +26,7 @@ import { where } from "./selection.ts";
 import { all } from "./statistics.ts";
 import { broadcastTo, concatenate, ownedView, ravel, reshape, viewWith } from "./shape.ts";
 import { canCastSameKind, resultType } from "../promotion.ts";
+import { withTemporaries } from "./temporaries.ts";
 
 /** Slice specs taking `spec` along `axis` (every axis before it whole): `a.slice(...along(axis, [1, null]))`. */
 function along(axis: number, spec: SliceSpec): SliceSpec[] {
@@ -282,99 +283,94 @@ export function gradient(f: DeviceArray, ...args: (GradientSpacing | GradientOpt
   const stream = operationStream(what, options, [f, ...arrays]);
   const o = { stream };
   const results: DeviceArray[] = [];
-  const temps: DeviceArray[] = [];
-  const keep = (t: DeviceArray): DeviceArray => {
-    temps.push(t);
-    return t;
-  };
   try {
-    // Integers in float64 first, as NumPy (no wrapping differences).
-    const g = f.dtype.kind === "i" || f.dtype.kind === "u" ? keep(astype(f, "float64", o)) : f;
-    axes.forEach((axis, i) => {
-      const out = DeviceArray.empty(f.shape, otype, o);
-      results.push(out);
-      const n = f.shape[axis]!;
-      const F = (spec: SliceSpec): DeviceArray => g.slice(...along(axis, spec));
-      const at = (spec: SliceSpec): DeviceArray => out.slice(...along(axis, spec));
-      const s = per[i]!;
-      let uniform: number | DeviceArray | undefined;
-      let steps: DeviceArray | undefined;
-      if (typeof s === "number") uniform = s;
-      else if (s.ndim === 0) {
-        // An integer 0-d spacing in float64, as NumPy's float arithmetic with it gives (2. * dx, -1.5 / dx).
-        uniform = s.dtype.kind === "i" || s.dtype.kind === "u" ? keep(astype(s, "float64", o)) : s;
-      } else {
-        const coords = s.dtype.kind === "i" || s.dtype.kind === "u" ? keep(astype(s, "float64", o)) : s;
-        const d = keep(diff(coords, o));
-        // NumPy's test: equal differences make the spacing the scalar d[0] (its uniform formulas). Read back.
-        const same = keep(all(keep(eq(d, d.slice(0), o)), o));
-        if ((same.toTypedArraySync(o) as Uint8Array)[0] !== 0) uniform = d.slice(0);
-        else steps = d;
-      }
-      if (n > 2) {
-        if (uniform !== undefined) {
-          // (f[2:] - f[:-2]) / (2 * dx)
-          const twice = typeof uniform === "number" ? 2 * uniform : keep(mul(2, uniform, o));
-          div(keep(sub(F([2, null]), F([0, n - 2]), o)), twice, { stream, out: at([1, n - 1]) });
+    return withTemporaries(stream, (keep) => {
+      // Integers in float64 first, as NumPy (no wrapping differences).
+      const g = f.dtype.kind === "i" || f.dtype.kind === "u" ? keep(astype(f, "float64", o)) : f;
+      axes.forEach((axis, i) => {
+        const out = DeviceArray.empty(f.shape, otype, o);
+        results.push(out);
+        const n = f.shape[axis]!;
+        const F = (spec: SliceSpec): DeviceArray => g.slice(...along(axis, spec));
+        const at = (spec: SliceSpec): DeviceArray => out.slice(...along(axis, spec));
+        const s = per[i]!;
+        let uniform: number | DeviceArray | undefined;
+        let steps: DeviceArray | undefined;
+        if (typeof s === "number") uniform = s;
+        else if (s.ndim === 0) {
+          // An integer 0-d spacing in float64, as NumPy's float arithmetic with it gives (2. * dx, -1.5 / dx).
+          uniform = s.dtype.kind === "i" || s.dtype.kind === "u" ? keep(astype(s, "float64", o)) : s;
         } else {
-          // a * f[:-2] + b * f[1:-1] + c * f[2:], the coefficients from the neighbouring steps dx1 and dx2.
-          const dx1 = steps!.slice([0, n - 2]);
-          const dx2 = steps!.slice([1, n - 1]);
-          const sum12 = keep(add(dx1, dx2, o));
-          const shape = f.shape.map((e, d) => (d === axis ? n - 2 : 1));
-          const a = reshape(keep(div(keep(neg(dx2, o)), keep(mul(dx1, sum12, o)), o)), shape);
-          const b = reshape(keep(div(keep(sub(dx2, dx1, o)), keep(mul(dx1, dx2, o)), o)), shape);
-          const c = reshape(keep(div(dx1, keep(mul(dx2, sum12, o)), o)), shape);
-          const ab = keep(add(keep(mul(a, F([0, n - 2]), o)), keep(mul(b, F([1, n - 1]), o)), o));
-          add(ab, keep(mul(c, F([2, null]), o)), { stream, out: at([1, n - 1]) });
+          const coords = s.dtype.kind === "i" || s.dtype.kind === "u" ? keep(astype(s, "float64", o)) : s;
+          const d = keep(diff(coords, o));
+          // NumPy's test: equal differences make the spacing the scalar d[0] (its uniform formulas). Read back.
+          const same = keep(all(keep(eq(d, d.slice(0), o)), o));
+          if ((same.toTypedArraySync(o) as Uint8Array)[0] !== 0) uniform = d.slice(0);
+          else steps = d;
         }
-      }
-      if (edgeOrder === 1) {
-        // (f[1] - f[0]) / dx[0] and (f[-1] - f[-2]) / dx[-1]
-        div(keep(sub(F(1), F(0), o)), uniform ?? steps!.slice(0), { stream, out: at(0) });
-        div(keep(sub(F(n - 1), F(n - 2), o)), uniform ?? steps!.slice(n - 2), { stream, out: at(n - 1) });
-        return;
-      }
-      // Second order: a * f[0] + b * f[1] + c * f[2] and a * f[-3] + b * f[-2] + c * f[-1].
-      let first: [ArrayOperand, ArrayOperand, ArrayOperand];
-      let lastThree: [ArrayOperand, ArrayOperand, ArrayOperand];
-      if (typeof uniform === "number") {
-        first = [-1.5 / uniform, 2 / uniform, -0.5 / uniform];
-        lastThree = [0.5 / uniform, -2 / uniform, 1.5 / uniform];
-      } else if (uniform !== undefined) {
-        const u = uniform;
-        first = [keep(div(-1.5, u, o)), keep(div(2, u, o)), keep(div(-0.5, u, o))];
-        lastThree = [keep(div(0.5, u, o)), keep(div(-2, u, o)), keep(div(1.5, u, o))];
-      } else {
-        // NumPy's: dx1, dx2 the first two steps (then the last two).
-        const [p, q] = [steps!.slice(0), steps!.slice(1)];
-        const pq = keep(add(p, q, o));
-        first = [
-          keep(div(keep(neg(keep(add(keep(mul(2, p, o)), q, o)), o)), keep(mul(p, pq, o)), o)), // -(2 dx1 + dx2) / (dx1 (dx1 + dx2))
-          keep(div(pq, keep(mul(p, q, o)), o)), // (dx1 + dx2) / (dx1 dx2)
-          keep(div(keep(neg(p, o)), keep(mul(q, pq, o)), o)), // -dx1 / (dx2 (dx1 + dx2))
-        ];
-        const [r, t] = [steps!.slice(n - 3), steps!.slice(n - 2)];
-        const rt = keep(add(r, t, o));
-        lastThree = [
-          keep(div(t, keep(mul(r, rt, o)), o)), // dx2 / (dx1 (dx1 + dx2))
-          keep(div(keep(neg(rt, o)), keep(mul(r, t, o)), o)), // -(dx2 + dx1) / (dx1 dx2)
-          keep(div(keep(add(keep(mul(2, t, o)), r, o)), keep(mul(t, rt, o)), o)), // (2 dx2 + dx1) / (dx2 (dx1 + dx2))
-        ];
-      }
-      const edge = (c: [ArrayOperand, ArrayOperand, ArrayOperand], f0: DeviceArray, f1: DeviceArray, f2: DeviceArray, into: DeviceArray): void => {
-        const ab = keep(add(keep(mul(c[0], f0, o)), keep(mul(c[1], f1, o)), o));
-        add(ab, keep(mul(c[2], f2, o)), { stream, out: into });
-      };
-      edge(first, F(0), F(1), F(2), at(0));
-      edge(lastThree, F(n - 3), F(n - 2), F(n - 1), at(n - 1));
+        if (n > 2) {
+          if (uniform !== undefined) {
+            // (f[2:] - f[:-2]) / (2 * dx)
+            const twice = typeof uniform === "number" ? 2 * uniform : keep(mul(2, uniform, o));
+            div(keep(sub(F([2, null]), F([0, n - 2]), o)), twice, { stream, out: at([1, n - 1]) });
+          } else {
+            // a * f[:-2] + b * f[1:-1] + c * f[2:], the coefficients from the neighbouring steps dx1 and dx2.
+            const dx1 = steps!.slice([0, n - 2]);
+            const dx2 = steps!.slice([1, n - 1]);
+            const sum12 = keep(add(dx1, dx2, o));
+            const shape = f.shape.map((e, d) => (d === axis ? n - 2 : 1));
+            const a = reshape(keep(div(keep(neg(dx2, o)), keep(mul(dx1, sum12, o)), o)), shape);
+            const b = reshape(keep(div(keep(sub(dx2, dx1, o)), keep(mul(dx1, dx2, o)), o)), shape);
+            const c = reshape(keep(div(dx1, keep(mul(dx2, sum12, o)), o)), shape);
+            const ab = keep(add(keep(mul(a, F([0, n - 2]), o)), keep(mul(b, F([1, n - 1]), o)), o));
+            add(ab, keep(mul(c, F([2, null]), o)), { stream, out: at([1, n - 1]) });
+          }
+        }
+        if (edgeOrder === 1) {
+          // (f[1] - f[0]) / dx[0] and (f[-1] - f[-2]) / dx[-1]
+          div(keep(sub(F(1), F(0), o)), uniform ?? steps!.slice(0), { stream, out: at(0) });
+          div(keep(sub(F(n - 1), F(n - 2), o)), uniform ?? steps!.slice(n - 2), { stream, out: at(n - 1) });
+          return;
+        }
+        // Second order: a * f[0] + b * f[1] + c * f[2] and a * f[-3] + b * f[-2] + c * f[-1].
+        let first: [ArrayOperand, ArrayOperand, ArrayOperand];
+        let lastThree: [ArrayOperand, ArrayOperand, ArrayOperand];
+        if (typeof uniform === "number") {
+          first = [-1.5 / uniform, 2 / uniform, -0.5 / uniform];
+          lastThree = [0.5 / uniform, -2 / uniform, 1.5 / uniform];
+        } else if (uniform !== undefined) {
+          const u = uniform;
+          first = [keep(div(-1.5, u, o)), keep(div(2, u, o)), keep(div(-0.5, u, o))];
+          lastThree = [keep(div(0.5, u, o)), keep(div(-2, u, o)), keep(div(1.5, u, o))];
+        } else {
+          // NumPy's: dx1, dx2 the first two steps (then the last two).
+          const [p, q] = [steps!.slice(0), steps!.slice(1)];
+          const pq = keep(add(p, q, o));
+          first = [
+            keep(div(keep(neg(keep(add(keep(mul(2, p, o)), q, o)), o)), keep(mul(p, pq, o)), o)), // -(2 dx1 + dx2) / (dx1 (dx1 + dx2))
+            keep(div(pq, keep(mul(p, q, o)), o)), // (dx1 + dx2) / (dx1 dx2)
+            keep(div(keep(neg(p, o)), keep(mul(q, pq, o)), o)), // -dx1 / (dx2 (dx1 + dx2))
+          ];
+          const [r, t] = [steps!.slice(n - 3), steps!.slice(n - 2)];
+          const rt = keep(add(r, t, o));
+          lastThree = [
+            keep(div(t, keep(mul(r, rt, o)), o)), // dx2 / (dx1 (dx1 + dx2))
+            keep(div(keep(neg(rt, o)), keep(mul(r, t, o)), o)), // -(dx2 + dx1) / (dx1 dx2)
+            keep(div(keep(add(keep(mul(2, t, o)), r, o)), keep(mul(t, rt, o)), o)), // (2 dx2 + dx1) / (dx2 (dx1 + dx2))
+          ];
+        }
+        const edge = (c: [ArrayOperand, ArrayOperand, ArrayOperand], f0: DeviceArray, f1: DeviceArray, f2: DeviceArray, into: DeviceArray): void => {
+          const ab = keep(add(keep(mul(c[0], f0, o)), keep(mul(c[1], f1, o)), o));
+          add(ab, keep(mul(c[2], f2, o)), { stream, out: into });
+        };
+        edge(first, F(0), F(1), F(2), at(0));
+        edge(lastThree, F(n - 3), F(n - 2), F(n - 1), at(n - 1));
+      });
+      return axes.length === 1 ? results[0]! : results;
     });
-    return axes.length === 1 ? results[0]! : results;
   } catch (e) {
     for (const r of results) r.close(stream);
     throw e;
-  } finally {
-    for (const t of temps) t.close(stream);
   }
 }
 
@@ -438,12 +434,7 @@ export function trapezoid(y: DeviceArray, options?: TrapezoidOptions): DeviceArr
   }
   checkOneDevice(what, [["y", y], ["x", x]]);
   const stream = operationStream(what, options, [y, x]);
-  const temps: DeviceArray[] = [];
-  const keep = (t: DeviceArray): DeviceArray => {
-    temps.push(t);
-    return t;
-  };
-  try {
+  return withTemporaries(stream, (keep) => {
     const total = keep(add(y.slice(...along(axis, [1, null])), y.slice(...along(axis, [0, Math.max(n - 1, 0)])), { stream }));
     let weighted: DeviceArray;
     if (x !== undefined) {
@@ -460,9 +451,7 @@ export function trapezoid(y: DeviceArray, options?: TrapezoidOptions): DeviceArr
     }
     const halves = keep(div(weighted, 2, { stream }));
     return sum(halves, { axis, stream });
-  } finally {
-    for (const t of temps) t.close(stream);
-  }
+  });
 }
 
 /** Options of `unwrap`. */
@@ -522,28 +511,23 @@ export function unwrap(p: DeviceArray, options?: UnwrapOptions): DeviceArray {
   const n = p.shape[axis]!;
   if (n <= 1 || p.size === 0) return astype(p, dtype, { stream });
   const o = { stream };
-  const temps: DeviceArray[] = [];
-  const keep = (t: DeviceArray): DeviceArray => {
-    temps.push(t);
-    return t;
-  };
   let up: DeviceArray | undefined;
   try {
-    const dd = keep(diff(p, { axis, stream }));
-    const ddmod = keep(add(keep(mod(keep(sub(dd, low, o)), period, o)), low, o));
-    if (ambiguous) where(keep(logicalAnd(keep(eq(ddmod, low, o)), keep(gt(dd, 0, o)), o)), high, ddmod, { stream, out: ddmod });
-    const correction = keep(sub(ddmod, dd, o));
-    where(keep(lt(keep(abs(dd, o)), discont, o)), 0, correction, { stream, out: correction });
-    const running = keep(cumsum(correction, { axis, stream }));
-    up = DeviceArray.empty(p.shape, dtype, o);
-    castInto(stream, p.slice(...along(axis, [0, 1])), up.slice(...along(axis, [0, 1])));
-    add(p.slice(...along(axis, [1, null])), running, { stream, out: up.slice(...along(axis, [1, null])) });
-    return up;
+    return withTemporaries(stream, (keep) => {
+      const dd = keep(diff(p, { axis, stream }));
+      const ddmod = keep(add(keep(mod(keep(sub(dd, low, o)), period, o)), low, o));
+      if (ambiguous) where(keep(logicalAnd(keep(eq(ddmod, low, o)), keep(gt(dd, 0, o)), o)), high, ddmod, { stream, out: ddmod });
+      const correction = keep(sub(ddmod, dd, o));
+      where(keep(lt(keep(abs(dd, o)), discont, o)), 0, correction, { stream, out: correction });
+      const running = keep(cumsum(correction, { axis, stream }));
+      up = DeviceArray.empty(p.shape, dtype, o);
+      castInto(stream, p.slice(...along(axis, [0, 1])), up.slice(...along(axis, [0, 1])));
+      add(p.slice(...along(axis, [1, null])), running, { stream, out: up.slice(...along(axis, [1, null])) });
+      return up;
+    });
   } catch (e) {
     up?.close(stream);
     throw e;
-  } finally {
-    for (const t of temps) t.close(stream);
   }
 }
 

@@ -606,9 +606,7 @@ export function trimZeros(filt: DeviceArray, options?: TrimZerosOptions): Device
 
 /** Runs the reductions `trimZeros` needs and reads their results back in one synchronised read. */
 function readEdges(filt: DeviceArray, axes: readonly number[], front: boolean, back: boolean, stream: Stream): { found: boolean; first: number[]; fromBack: number[] } {
-  const temps: DeviceArray[] = [];
-  const keep = (x: DeviceArray): DeviceArray => (temps.push(x), x);
-  try {
+  return withTemporaries(stream, (keep) => {
     // Each 0-d result, in order: any non-zero, then per axis the first true from the front and from the back.
     const parts: DeviceArray[] = [keep(any(filt, { stream }))];
     for (const d of axes) {
@@ -634,7 +632,5 @@ function readEdges(filt: DeviceArray, axes: readonly number[], front: boolean, b
       if (back) fromBack.push(host[j++]!);
     }
     return { found: host[0] !== 0, first, fromBack };
-  } finally {
-    for (const x of temps) x.close(stream);
-  }
+  });
 }

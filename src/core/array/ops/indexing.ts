@@ -467,8 +467,8 @@ export function put(a: DeviceArray, indices: DeviceArray | readonly number[], va
 
 // ---- masks ----
 
-/** A mask as contiguous bool bytes (any dtype: non-zero is true), and whether it was made here. */
-function maskBytes(mask: DeviceArray, stream: Stream): { array: DeviceArray; owned: boolean } {
+/** A mask as contiguous bool bytes (any dtype: non-zero is true), and whether it was made here (then the caller closes it). */
+export function maskBytes(mask: DeviceArray, stream: Stream): { array: DeviceArray; owned: boolean } {
   if (mask.dtype === dtypes.bool && mask.isContiguous) return { array: mask, owned: false };
   const m = DeviceArray.empty(mask.shape, dtypes.bool, { stream });
   castInto(stream, mask, m);

@@ -27,12 +27,13 @@ import { add, mul, mod } from "./arithmetic.ts";
 import { castInto } from "./cast.ts";
 import { arange, castScalar } from "./creation.ts";
 import { INDEX_MAX_DIMS } from "./indexing-source.ts";
-import { checkIndexRange, put, putMask, take } from "./indexing.ts";
+import { checkIndexRange, maskBytes, put, putMask, take } from "./indexing.ts";
 import { mayShareMemory } from "./overlap.ts";
 import { scanContiguous } from "./scan.ts";
 import { clip } from "./selection.ts";
 import { any } from "./statistics.ts";
 import { broadcastTo, checkArray, moveaxis, reshape, viewWith } from "./shape.ts";
+import { withTemporaries } from "./temporaries.ts";
 
 /** Options of `putAlongAxis`: the axis (required, as NumPy's), what an index out of range does, and the stream. */
 export interface PutAlongAxisOptions extends ArrayOperationOptions {
@@ -141,11 +142,9 @@ export function putAlongAxis(a: DeviceArray, indices: DeviceArray, values: Devic
   checkLayout(moved, what);
   const stream = operationStream(what, options, [a, indices, ...(value instanceof DeviceArray ? [value] : [])]);
   if (elementCount(plan.shape) === 0) return;
-  const temps: DeviceArray[] = [];
-  try {
+  withTemporaries(stream, (temp) => {
     if (mode === "raise") checkIndexRange(what, indices, plan.extent, stream, true);
-    const positions = DeviceArray.empty(plan.shape, dtypes.int64, { stream });
-    temps.push(positions);
+    const positions = temp(DeviceArray.empty(plan.shape, dtypes.int64, { stream }));
     castInto(stream, broadcastTo(indices, plan.shape), positions);
     // "raise" keeps an index in range as it is: a negative one lands in [-size, 0), which put counts from the end
     // (the right element). One out of range is first brought to -extent - 1 or extent, so that k * rest cannot wrap
@@ -154,24 +153,20 @@ export function putAlongAxis(a: DeviceArray, indices: DeviceArray, values: Devic
     else if (mode === "clip") clip(positions, 0, plan.extent - 1, { stream, out: positions });
     else clip(positions, -plan.extent - 1, plan.extent, { stream, out: positions });
     mul(positions, plan.rest, { stream, out: positions });
-    const base = arange(plan.rest, { stream });
-    temps.push(base);
+    const base = temp(arange(plan.rest, { stream }));
     add(positions, broadcastTo(viewWith(base, plan.baseShape, contiguousStrides(plan.baseShape)), plan.shape), { stream, out: positions });
-    put(moved, positions, valuesFor(value, plan, a, stream, temps), { stream });
-  } finally {
-    for (const t of temps) t.close(stream);
-  }
+    put(moved, positions, valuesFor(value, plan, a, stream, temp), { stream });
+  });
 }
 
 /** The values `put` cycles through: a scalar, a one-element array, or the values broadcast to the writes' shape in `a`'s dtype. */
-function valuesFor(value: DeviceArray | ArrayScalar, plan: PutAlongAxisPlan, a: DeviceArray, stream: Stream, temps: DeviceArray[]): DeviceArray | ArrayScalar {
+function valuesFor(value: DeviceArray | ArrayScalar, plan: PutAlongAxisPlan, a: DeviceArray, stream: Stream, temp: <A extends DeviceArray>(x: A) => A): DeviceArray | ArrayScalar {
   if (!(value instanceof DeviceArray) || value.size === 1) return value;
   const v = plan.valuesShape!;
   const view = viewWith(value, v, value.strides.slice(value.ndim - v.length));
   const exact = v.length === plan.shape.length && v.every((n, d) => n === plan.shape[d]);
   if (exact && value.dtype === a.dtype && value.isContiguous && !mayShareMemory(value, a)) return view;
-  const c = DeviceArray.empty(plan.shape, a.dtype, { stream });
-  temps.push(c);
+  const c = temp(DeviceArray.empty(plan.shape, a.dtype, { stream }));
   castInto(stream, broadcastTo(view, plan.shape), c);
   return c;
 }
@@ -211,42 +206,29 @@ export function place(arr: DeviceArray, mask: DeviceArray, vals: DeviceArray | A
   checkLayout(arr, what);
   const stream = operationStream(what, options, [arr, mask, ...(value instanceof DeviceArray ? [value] : [])]);
   if (arr.size === 0) return;
-  const temps: DeviceArray[] = [];
-  try {
+  withTemporaries(stream, (temp) => {
     if (value instanceof DeviceArray && value.size === 0) {
-      const found = any(mask, { stream });
-      temps.push(found);
-      if (found.toTypedArraySync({ stream })[0] !== 0) {
+      if (temp(any(mask, { stream })).toTypedArraySync({ stream })[0] !== 0) {
         throw new ArgumentError(`${what}: vals is empty but the mask selects elements; give at least one value (NumPy: "Cannot insert from an empty array")`);
       }
       return;
     }
     // The mask in the array's shape (putMask's), as one run of bool bytes.
-    let bytes = mask;
-    if (mask.dtype !== dtypes.bool || !mask.isContiguous) {
-      bytes = DeviceArray.empty(mask.shape, dtypes.bool, { stream });
-      temps.push(bytes);
-      castInto(stream, mask, bytes);
-    }
+    const { array: bytes, owned } = maskBytes(mask, stream);
+    if (owned) temp(bytes);
     const shaped = reshape(bytes, arr.shape);
     if (!(value instanceof DeviceArray) || value.size === 1) {
       putMask(arr, shaped, value, { stream });
       return;
     }
     // Before each position, the number of true elements before it: the k of a true element.
-    const counts = DeviceArray.empty([arr.size], dtypes.int64, { stream });
-    temps.push(counts);
+    const counts = temp(DeviceArray.empty([arr.size], dtypes.int64, { stream }));
     scanContiguous(stream, "sum", bytes, counts, true);
     let source = value;
     if (value.dtype !== arr.dtype) {
-      source = DeviceArray.empty(value.shape, arr.dtype, { stream });
-      temps.push(source);
+      source = temp(DeviceArray.empty(value.shape, arr.dtype, { stream }));
       castInto(stream, value, source);
     }
-    const picked = take(source, counts, { stream, mode: "wrap" });
-    temps.push(picked);
-    putMask(arr, shaped, picked, { stream });
-  } finally {
-    for (const t of temps) t.close(stream);
-  }
+    putMask(arr, shaped, temp(take(source, counts, { stream, mode: "wrap" })), { stream });
+  });
 }
