@@ -37,7 +37,7 @@ export { promoteTypes, resultType, canCastSafely, canCastSameKind, type Promotio
 export { astype } from "./core/array/ops/cast.ts";
 export {
   add, sub, mul, div, floorDiv, mod, divmod, pow, maximum, minimum, fmax, fmin, arctan2, hypot, copysign,
-  fmod, gcd, lcm, logaddexp, logaddexp2, heaviside, floatPower,
+  fmod, gcd, lcm, logaddexp, logaddexp2, heaviside, floatPower, nextafter,
   bitwiseAnd, bitwiseOr, bitwiseXor, leftShift, rightShift, logicalAnd, logicalOr, logicalXor,
   eq, ne, lt, le, gt, ge, isclose, type IsCloseOptions,
 } from "./core/array/ops/arithmetic.ts";
@@ -45,7 +45,7 @@ export { where, choose, clip, type ChooseOptions } from "./core/array/ops/select
 export {
   neg, positive, abs, sign, sqrt, cbrt, square, reciprocal, exp, exp2, expm1, log, log2, log10, log1p,
   sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, floor, ceil, trunc, rint, round,
-  isnan, isinf, isfinite, signbit, isposinf, isneginf, sinc, conj, real, imag, angle, deg2rad, rad2deg, invert, logicalNot, nanToNum, type RoundOptions,
+  isnan, isinf, isfinite, signbit, isposinf, isneginf, spacing, sinc, conj, real, imag, angle, deg2rad, rad2deg, invert, logicalNot, nanToNum, type RoundOptions,
   type NanToNumOptions,
 } from "./core/array/ops/math.ts";
 export {

@@ -108,13 +108,16 @@ function closeTo(got: number, want: number, tol: number, scale: number): boolean
   return Math.abs(got - want) <= tol * Math.max(Math.abs(want), scale);
 }
 
-/** Mismatches between an array and expected values (exact for integers and bool). */
-function mismatches(label: string, a: DeviceArray, expected: ArrayDesc, stream: Stream): string[] {
+/** Operations whose results are exact in every dtype (a step of one unit in the last place is the whole answer). */
+const EXACT_OPS = new Set(["nextafter", "spacing"]);
+
+/** Mismatches between an array and expected values (exact for integers, bool and {@link EXACT_OPS}). */
+function mismatches(label: string, a: DeviceArray, expected: ArrayDesc, stream: Stream, exact = false): string[] {
   const bad: string[] = [];
   if (a.dtype.name !== expected.dtype) return [`${label}: dtype ${a.dtype.name}, NumPy ${expected.dtype}`];
   if (a.shape.join() !== expected.shape.join()) return [`${label}: shape [${a.shape.join(", ")}], NumPy [${expected.shape.join(", ")}]`];
   const got = valuesOf(a, stream);
-  const tol = TOL[a.dtype.name] ?? 0;
+  const tol = exact ? 0 : (TOL[a.dtype.name] ?? 0);
   expected.data.forEach((w, i) => {
     const g = got[i]!;
     let ok: boolean;
@@ -153,7 +156,7 @@ describe.skipIf(!gpu.available)(`elementwise operations on a GPU${skipNote}`, ()
       result = f(...inputs);
     }
     try {
-      return mismatches(label, result, c.expected, stream);
+      return mismatches(label, result, c.expected, stream, EXACT_OPS.has(c.op));
     } finally {
       for (const x of inputs) if (x instanceof DeviceArray) x.close();
       if (!inputs.includes(result)) result.close();
@@ -183,6 +186,18 @@ describe.skipIf(!gpu.available)(`elementwise operations on a GPU${skipNote}`, ()
     },
     LONG,
   );
+
+  it("nextafter and spacing of bfloat16 step by a bfloat16's unit in the last place", () => {
+    const bits = Uint16Array.from([1, -1, 0, 2, 100], encodeBFloat16);
+    using a = DeviceArray.from(bits, { stream, dtype: "bfloat16" });
+    using up = ca.nextafter(a, 1000);
+    expect(up.dtype.name).toBe("bfloat16");
+    expect(valuesOf(up, stream)).toEqual([1 + 2 ** -7, -1 + 2 ** -8, 2 ** -133, 2 + 2 ** -6, 100.5]);
+    using down = ca.nextafter(a, -1000);
+    expect(valuesOf(down, stream)).toEqual([1 - 2 ** -8, -1 - 2 ** -7, -(2 ** -133), 2 - 2 ** -7, 99.5]);
+    using sp = ca.spacing(a);
+    expect(valuesOf(sp, stream)).toEqual([2 ** -7, -(2 ** -7), 2 ** -133, 2 ** -6, 0.5]);
+  });
 
   it(
     "bfloat16: computed in float32, rounded once; with weak scalars; astype both ways",

@@ -149,6 +149,32 @@ __device__ __forceinline__ int _ct_cmp_su(long long s, unsigned long long u) {
 }
 `;
 
+/**
+ * Device functions stepping a float16 or bfloat16 value (held in a float) to its neighbour toward another: the step
+ * is one unit in the last place of the 16-bit type, which float's `nextafterf` would not take.
+ */
+export function nextafterPreamble(c: DType): string {
+  if (c.name !== "float16" && c.name !== "bfloat16") return "";
+  const [bits, fromBits, toFloat, fromFloat] =
+    c.name === "float16" ? ["__half_as_ushort", "__ushort_as_half", "__half2float", "__float2half_rn"] : ["__bfloat16_as_ushort", "__ushort_as_bfloat16", "__bfloat162float", "__float2bfloat16_rn"];
+  return `
+__device__ __forceinline__ float _ct_nextafter16(float a, float b) {
+  if (a != a || b != b) return a + b;
+  if (a == b) return b;
+  unsigned short u;
+  if (a == 0.0f) u = (unsigned short)(b < 0.0f ? 0x8001u : 0x0001u);
+  else { u = ${bits}(${fromFloat}(a)); u = (unsigned short)(((a < b) == (a > 0.0f)) ? u + 1u : u - 1u); }
+  return ${toFloat}(${fromBits}(u));
+}
+`;
+}
+
+/** The C++ of `nextafter(a, b)` in the compute dtype `c`'s own precision (a float16 steps by a float16's ulp). */
+export function nextafterCall(c: DType, a: string, b: string): string {
+  if (c.name === "float16" || c.name === "bfloat16") return `_ct_nextafter16(${a}, ${b})`;
+  return `${c.name === "float32" ? "nextafterf" : "nextafter"}(${a}, ${b})`;
+}
+
 const complexNotOrdered = (d: DType): string | undefined => (d.kind === "c" ? "complex numbers are not ordered; compare their real parts (real) or magnitudes (abs)" : undefined);
 const noBoolDivisor = (d: DType): string | undefined => (d.kind === "b" ? "bool operands have no divisors (NumPy refuses too); convert with astype" : undefined);
 const noBoolSub = (d: DType): string | undefined => (d.kind === "b" ? "bool operands do not subtract (NumPy refuses too); use logicalXor, or convert with astype" : undefined);
@@ -184,6 +210,7 @@ export const BINARY_OPS = {
   lcm: spec("lcm", LOOPS.integer, (x) => `_ct_lcm<${x.w}>(${x.a}, ${x.b})`, { refuse: noBoolDivisor }),
   logaddexp: spec("logaddexp", LOOPS.float, (x) => `_ct_logaddexp<${x.w}>(${x.a}, ${x.b})`),
   logaddexp2: spec("logaddexp2", LOOPS.float, (x) => `_ct_logaddexp2<${x.w}>(${x.a}, ${x.b})`),
+  nextafter: spec("nextafter", LOOPS.float, (x) => nextafterCall(x.c, x.a, x.b), { preamble: (c) => ARITHMETIC_PREAMBLE + nextafterPreamble(c) }),
   heaviside: spec("heaviside", LOOPS.float, (x) => `(${x.a} != ${x.a} ? ${x.a} : (${x.a} < (${x.w})0 ? (${x.w})0 : (${x.a} > (${x.w})0 ? (${x.w})1 : ${x.b})))`),
   floatPower: spec("floatPower", "dD", (x) => `${mathFunction("pow", x)}(${x.a}, ${x.b})`),
   bitwiseAnd: spec("bitwiseAnd", LOOPS.integerBool, (x) => (x.c.kind === "b" ? `(${x.a} && ${x.b})` : `(${x.w})(${x.a} & ${x.b})`)),
@@ -315,6 +342,14 @@ export function logaddexp(a: ArrayOperand, b: ArrayOperand, options?: Elementwis
 /** `log2(2 ** a + 2 ** b)` without overflow or underflow in between, as NumPy's `logaddexp2`. */
 export function logaddexp2(a: ArrayOperand, b: ArrayOperand, options?: ElementwiseOptions): DeviceArray {
   return applyBinary(BINARY_OPS.logaddexp2, a, b, options);
+}
+/**
+ * The next representable value after `a` toward `b`, in the floats' own precision (a float16 steps by a float16's
+ * unit in the last place), as NumPy's `nextafter`: `nextafter(1, 2)` in float32 is 1.0000001; NaN in either gives NaN;
+ * `a == b` gives `b`. Floats (integers compute in the float that holds them).
+ */
+export function nextafter(a: ArrayOperand, b: ArrayOperand, options?: ElementwiseOptions): DeviceArray {
+  return applyBinary(BINARY_OPS.nextafter, a, b, options);
 }
 /** The Heaviside step of `x`: 0 where `x < 0`, `h0` where `x == 0`, 1 where `x > 0` (NaN stays NaN), as NumPy's `heaviside`. */
 export function heaviside(x: ArrayOperand, h0: ArrayOperand, options?: ElementwiseOptions): DeviceArray {

@@ -23,7 +23,7 @@ import { INTERNAL } from "../../base/internal.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { ROUNDING_PREAMBLE, castExpression, castInto, fromWorking, toWorking, workingType } from "./cast.ts";
-import { mathFunction } from "./arithmetic.ts";
+import { mathFunction, nextafterCall, nextafterPreamble } from "./arithmetic.ts";
 import { LOOPS, applyUnary, cachedKernel, checkOut, computeDType, launchInto, resultDType, scalarFor, searchLoop, type CodeContext, type OpSpec } from "./elementwise.ts";
 
 const isInteger = (c: DType): boolean => c.kind === "i" || c.kind === "u";
@@ -118,6 +118,17 @@ export const UNARY_OPS = {
   signbit: spec("signbit", LOOPS.float, (x) => `(signbit(${x.a}) != 0)`, { result: "bool", refuse: noComplex("sign bit") }),
   isposinf: spec("isposinf", LOOPS.real, (x) => (x.c.kind === "f" ? `(isinf(${x.a}) != 0 && ${x.a} > (${x.w})0)` : "false"), { result: "bool", refuse: noComplex("sign of infinity") }),
   isneginf: spec("isneginf", LOOPS.real, (x) => (x.c.kind === "f" ? `(isinf(${x.a}) != 0 && ${x.a} < (${x.w})0)` : "false"), { result: "bool", refuse: noComplex("sign of infinity") }),
+  spacing: spec(
+    "spacing",
+    LOOPS.float,
+    // NumPy's float16 spacing is the step up toward +infinity (positive, and toward zero for a negative power of
+    // two); its float32 and float64 spacings step away from zero (negative for negative elements).
+    (x) =>
+      x.c.name === "float16"
+        ? `(isinf(${x.a}) != 0 ? ${x.a} - ${x.a} : ${nextafterCall(x.c, x.a, "__int_as_float(0x7f800000)")} - ${x.a})`
+        : `(isinf(${x.a}) != 0 ? ${x.a} - ${x.a} : (${x.a} == (${x.w})0 ? ${nextafterCall(x.c, `(${x.w})0`, `(${x.w})1`)} : ${nextafterCall(x.c, x.a, `${x.a} * (${x.w})2`)} - ${x.a}))`,
+    { preamble: nextafterPreamble, refuse: noComplex("spacing") },
+  ),
   sinc: spec(
     "sinc",
     LOOPS.inexact,
@@ -290,6 +301,16 @@ export function isposinf(a: DeviceArray, options?: ElementwiseOptions): DeviceAr
 /** Whether each element is -infinity (false for integers and bool; not for complex), as NumPy's `isneginf`. */
 export function isneginf(a: DeviceArray, options?: ElementwiseOptions): DeviceArray<"bool"> {
   return applyUnary(UNARY_OPS.isneginf, a, options) as DeviceArray<"bool">;
+}
+/**
+ * The distance from each element to the next representable value away from zero, in its own dtype, as NumPy's
+ * `spacing` (the size of one unit in the last place, negative for negative elements): `spacing(1)` in float32 is
+ * 2^-23; 0 gives the smallest subnormal, infinities and NaN give NaN. float16 follows NumPy's float16 loop, which
+ * steps toward +infinity instead (always positive: `spacing(-1)` is 2^-11). Floats (integers compute in the float
+ * that holds them); not for complex.
+ */
+export function spacing(a: DeviceArray, options?: ElementwiseOptions): DeviceArray {
+  return applyUnary(UNARY_OPS.spacing, a, options);
 }
 /**
  * The normalised sinc, `sin(pi x) / (pi x)` and 1 at 0, as NumPy's `sinc`: floats and complex keep their dtype,
