@@ -38,6 +38,11 @@ describe("NumPy's other names", () => {
       ["fix", "trunc"],
       ["amax", "max"],
       ["amin", "min"],
+      ["bitwiseLeftShift", "leftShift"],
+      ["bitwiseRightShift", "rightShift"],
+      ["bitwiseInvert", "invert"],
+      ["concat", "concatenate"],
+      ["permuteDims", "transpose"],
     ];
     for (const [long, short] of pairs) {
       expect(typeof ca[long], long).toBe("function");

@@ -29,6 +29,8 @@ import {
   tile,
   trace,
   vstack,
+  unstack,
+  matrixTranspose,
 } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 import { onGpuStream, nums, iota } from "../../support/gpu-arrays.ts";
@@ -112,6 +114,19 @@ describe.skipIf(!gpu.available)(`shape operations on a GPU${skipNote}`, () => {
     expect(c!.shape).toEqual([4, 2]);
     const halves = split(x, 2);
     expect(nums(halves[1]!.toTypedArraySync())).toEqual(iota(24).slice(12));
+  });
+
+  it("unstack gives each slice along an axis; matrixTranspose each matrix of a stack (views), as NumPy's", () => {
+    using x = DeviceArray.from(Int32Array.from(iota(6)), { stream, shape: [2, 3] });
+    // np.unstack(np.arange(6).reshape(2, 3), axis=1) → ([0, 3], [1, 4], [2, 5])
+    expect(unstack(x, { axis: 1 }).map((v) => nums(v.toTypedArraySync()))).toEqual([[0, 3], [1, 4], [2, 5]]);
+    expect(unstack(x).map((v) => nums(v.toTypedArraySync()))).toEqual([[0, 1, 2], [3, 4, 5]]);
+    // Views of the flipped array: np.unstack(np.flip(x, 1), axis=1) → ([2, 5], [1, 4], [0, 3])
+    expect(unstack(flip(x, { axis: 1 }), { axis: 1 }).map((v) => nums(v.toTypedArraySync()))).toEqual([[2, 5], [1, 4], [0, 3]]);
+    using st = DeviceArray.from(Int32Array.from(iota(12)), { stream, shape: [2, 2, 3] });
+    // np.matrix_transpose(np.arange(12).reshape(2, 2, 3)) → [[[0, 3], [1, 4], [2, 5]], [[6, 9], [7, 10], [8, 11]]]
+    using t = flatten(matrixTranspose(st), { stream });
+    expect(nums(t.toTypedArraySync())).toEqual([0, 3, 1, 4, 2, 5, 6, 9, 7, 10, 8, 11]);
   });
 
   it("concatenate along each axis, with one dtype and with promotion", () => {

@@ -32,6 +32,8 @@ import {
   swapaxes,
   tile,
   transpose,
+  matrixTranspose,
+  unstack,
 } from "../../../src/array.ts";
 import { concatenatePlan, rollShifts } from "../../../src/core/array/ops/shape.ts";
 
@@ -80,6 +82,29 @@ describe("views", () => {
     expect(moveaxis(a, [0, 1], [-1, -2]).shape).toEqual([4, 3, 2]);
     expect(() => moveaxis(a, [0, 1], [0])).toThrow(AxisError);
     expect(() => moveaxis(a, [0, 0], [1, 2])).toThrow("named twice");
+  });
+
+  it("matrixTranspose swaps the last two axes; unstack gives views along an axis", () => {
+    const a = arr([2, 3, 4]);
+    const t = matrixTranspose(a);
+    expect(t.shape).toEqual([2, 4, 3]);
+    expect(t.strides).toEqual([12, 1, 4]);
+    expect(() => matrixTranspose(arr([3]))).toThrow(ShapeMismatchError);
+    expect(() => matrixTranspose(arr([3]))).toThrow("needs an array of at least 2 axes");
+    const rows = unstack(a);
+    expect(rows.map((r) => r.shape)).toEqual([[3, 4], [3, 4]]);
+    expect(rows.map((r) => r.byteOffset)).toEqual([0, 48]);
+    const cols = unstack(a, { axis: -1 });
+    expect(cols).toHaveLength(4);
+    expect(cols[3]!.shape).toEqual([2, 3]);
+    expect(cols[3]!.strides).toEqual([12, 4]);
+    expect(cols[3]!.byteOffset).toBe(12);
+    const back = unstack(flip(arr([3])));
+    expect(back.map((x) => x.shape)).toEqual([[], [], []]);
+    expect(back.map((x) => x.byteOffset)).toEqual([8, 4, 0]);
+    expect(unstack(arr([0, 2]))).toEqual([]);
+    expect(() => unstack(arr([2]), { axis: 1 })).toThrow(AxisError);
+    expect(() => unstack(DeviceArray.fromBuffer(Buffer.fromHandle(BASE, 4, { memoryResource: hostResource }), { dtype: "float32", shape: [] }))).toThrow("a 0-d array has no axis");
   });
 
   it("squeeze and expandDims", () => {

@@ -1,7 +1,7 @@
 /**
  * NumPy's other names for functions of `cuda-ts/array`: the long names NumPy 1 and CuPy use (`multiply`, `arccos`,
- * `greater_equal`, ...) and NumPy 2's array-API names (`atan2`), each the very function of the short name, so a
- * script ported from NumPy or CuPy reads as it did.
+ * `greater_equal`, ...) and NumPy 2's array-API names (`atan2`, `concat`, `permuteDims`, `bitwiseInvert`), each the
+ * very function of the short name, so a script ported from NumPy or CuPy reads as it did.
  *
  * ```ts
  * ca.multiply(a, b);          // ca.mul(a, b)
@@ -26,6 +26,8 @@ export {
   le as lessEqual,
   gt as greater,
   ge as greaterEqual,
+  leftShift as bitwiseLeftShift,
+  rightShift as bitwiseRightShift,
 } from "./arithmetic.ts";
 export {
   neg as negative,
@@ -40,7 +42,9 @@ export {
   deg2rad as radians,
   rad2deg as degrees,
   invert as bitwiseNot,
+  invert as bitwiseInvert,
   round as around,
   trunc as fix,
 } from "./math.ts";
 export { max as amax, min as amin } from "../reductions.ts";
+export { concatenate as concat, transpose as permuteDims } from "./shape.ts";

@@ -145,6 +145,36 @@ export function swapaxes(a: DeviceArray, axis1: number, axis2: number): DeviceAr
   return a.transpose(perm);
 }
 
+/**
+ * A view with the last two axes exchanged: each matrix of a stack transposed, as NumPy 2's `matrix_transpose` (the
+ * array API's; `transpose` reverses every axis). `a` needs at least 2 axes.
+ *
+ * ```ts
+ * matrixTranspose(batch);          // [b, m, n] → [b, n, m]
+ * ```
+ */
+export function matrixTranspose(a: DeviceArray): DeviceArray {
+  checkArray(a, "matrixTranspose");
+  if (a.ndim < 2) throw new ShapeMismatchError(`matrixTranspose: needs an array of at least 2 axes (a matrix or a stack of them), got shape ${showShape(a.shape)}; use transpose for any array`);
+  return swapaxes(a, -1, -2);
+}
+
+/**
+ * Views of `a` split along `axis` (default 0) into its `a.shape[axis]` slices, each without that axis, as NumPy 2's
+ * `unstack` (the inverse of `stack`): a `[3, 4]` array gives three views of shape `[4]`, or with `{ axis: 1 }` four
+ * of shape `[3]`. No copy; the views share `a`'s memory.
+ */
+export function unstack(a: DeviceArray, options?: { readonly axis?: number }): DeviceArray[] {
+  checkArray(a, "unstack");
+  if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`unstack takes options { axis? }, got ${describeValue(options)}`);
+  if (a.ndim === 0) throw new AxisError("unstack: a 0-d array has no axis to split along; give an array of at least 1 axis");
+  const axis = normalizeAxis(options?.axis ?? 0, a.ndim, "unstack");
+  const shape = a.shape.filter((_, d) => d !== axis);
+  const strides = a.strides.filter((_, d) => d !== axis);
+  const step = a.strides[axis]! * a.itemsize;
+  return Array.from({ length: a.shape[axis]! }, (_, i) => viewWith(a, shape, strides, a.byteOffset + i * step));
+}
+
 /** A view with the axes `source` moved to the positions `destination` (the other axes keep their order). */
 export function moveaxis(a: DeviceArray, source: number | readonly number[], destination: number | readonly number[]): DeviceArray {
   checkArray(a, "moveaxis");
