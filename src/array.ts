@@ -51,6 +51,7 @@ export {
 export {
   subtract, multiply, divide, trueDivide, floorDivide, remainder, power, atan2, equal, notEqual, less, lessEqual, greater, greaterEqual,
   negative, absolute, arccos, arcsin, arctan, arccosh, arcsinh, arctanh, conjugate, radians, degrees, bitwiseNot, around, fix, amax, amin,
+  bitwiseLeftShift, bitwiseRightShift, bitwiseInvert, concat, permuteDims,
 } from "./core/array/ops/numpy-names.ts";
 export type { ArrayOperand, ArithmeticName, ComparisonName } from "./core/array/methods.ts";
 export type {
@@ -130,6 +131,8 @@ export {
   reshape,
   transpose,
   swapaxes,
+  matrixTranspose,
+  unstack,
   diagonal,
   moveaxis,
   squeeze,
@@ -196,7 +199,8 @@ export {
   type RavelMultiIndexOptions,
   type SelectOptions,
 } from "./core/array/ops/index-helpers.ts";
-export { cumsum, cumprod } from "./core/array/ops/scan.ts";
+export { cumsum, cumprod, cumulativeSum, cumulativeProd, type CumulativeOptions } from "./core/array/ops/scan.ts";
+export { vecdot, type VecdotOptions } from "./core/array/ops/vecdot.ts";
 export { mayShareMemory } from "./core/array/ops/overlap.ts";
 export { nansum, nanprod, nanmean, nanvar, nanstd, nanmin, nanmax, nanargmin, nanargmax, nancumsum, nancumprod, ptp } from "./core/array/ops/nan-reductions.ts";
 export {

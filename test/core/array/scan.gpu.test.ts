@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { AxisError, DeviceArray, decodeHalf, encodeHalf, type Stream } from "../../../src/index.ts";
-import { cumprod, cumsum } from "../../../src/array.ts";
+import { cumprod, cumsum, cumulativeProd, cumulativeSum } from "../../../src/array.ts";
 import { scanContiguous } from "../../../src/core/array/ops/scan.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 import { onGpuStream, nums } from "../../support/gpu-arrays.ts";
@@ -188,6 +188,35 @@ describe.skipIf(!gpu.available)(`scans on a GPU${skipNote}`, () => {
     const xt: number[] = [];
     for (let j = 0; j < 30; j++) for (let i = 0; i < 20; i++) xt.push(v[i * 30 + j]!);
     expect(nums(o2.toTypedArraySync())).toEqual(hostScanAxis(xt, [30, 20], 1));
+  });
+
+  it("cumulativeSum and cumulativeProd: one axis, the identity first with includeInitial, 0-d as 1-d, out", () => {
+    using x = DeviceArray.from(Int32Array.from([1, 2, 3, 4, 5, 6]), { stream, shape: [2, 3] });
+    // np.cumulative_sum(x, axis=1, include_initial=True) → int64 [[0, 1, 3, 6], [0, 4, 9, 15]]
+    using s = cumulativeSum(x, { axis: 1, includeInitial: true });
+    expect([s.dtype.name, s.shape, nums(s.toTypedArraySync())]).toEqual(["int64", [2, 4], [0, 1, 3, 6, 0, 4, 9, 15]]);
+    // np.cumulative_prod(x, axis=0, include_initial=True) → [[1, 1, 1], [1, 2, 3], [4, 10, 18]]
+    using p = cumulativeProd(x, { axis: 0, includeInitial: true });
+    expect([p.shape, nums(p.toTypedArraySync())]).toEqual([[3, 3], [1, 1, 1, 1, 2, 3, 4, 10, 18]]);
+    // np.cumulative_sum(x.T, axis=0, include_initial=True) → [[0, 0], [1, 4], [3, 9], [6, 15]]
+    using t = cumulativeSum(x.T, { axis: 0, includeInitial: true });
+    expect([t.shape, nums(t.toTypedArraySync())]).toEqual([[4, 2], [0, 0, 1, 4, 3, 9, 6, 15]]);
+    // Without includeInitial: cumsum along the axis.
+    using r = cumulativeSum(x, { axis: -1 });
+    expect(nums(r.toTypedArraySync())).toEqual([1, 3, 6, 4, 9, 15]);
+    // np.cumulative_sum(np.float32(3)) → float32 [3.]; np.cumulative_sum(int8 [0, 1, 2, 3], include_initial=True) → int64 [0, 0, 1, 3, 6]
+    using z = DeviceArray.from(Float32Array.from([3]), { stream, shape: [] });
+    using zs = cumulativeSum(z);
+    expect([zs.dtype.name, zs.shape, nums(zs.toTypedArraySync())]).toEqual(["float32", [1], [3]]);
+    using b = DeviceArray.from(Int8Array.from([0, 1, 2, 3]), { stream });
+    using bs = cumulativeSum(b, { includeInitial: true });
+    expect([bs.dtype.name, nums(bs.toTypedArraySync())]).toEqual(["int64", [0, 0, 1, 3, 6]]);
+    using out = DeviceArray.full([2, 4], 7, "float64", { stream });
+    expect(cumulativeSum(x, { axis: 1, includeInitial: true, out })).toBe(out);
+    expect(nums(out.toTypedArraySync())).toEqual([0, 1, 3, 6, 0, 4, 9, 15]);
+    using e = DeviceArray.zeros([0, 3], "float32", { stream });
+    using es = cumulativeProd(e, { axis: 0, includeInitial: true });
+    expect([es.shape, nums(es.toTypedArraySync())]).toEqual([[1, 3], [1, 1, 1]]);
   });
 
   it("cumprod of int64 and float64, and cumsum of complex64", () => {

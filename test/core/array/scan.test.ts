@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { AxisError, Buffer, DTypeError, DeviceArray, ShapeMismatchError, dtypes, type DType, type MemoryResource } from "../../../src/index.ts";
-import { cumprod, cumsum, nancumprod, nancumsum } from "../../../src/array.ts";
+import { cumprod, cumsum, cumulativeProd, cumulativeSum, nancumprod, nancumsum } from "../../../src/array.ts";
 import { scanDTypes, scanPlan, scanScratchLayout, SCAN_TILES_MIN_LENGTH } from "../../../src/core/array/ops/scan.ts";
 import { SCAN_LINES_BYTES, scanAccumulateName, scanLinesLayout, scanOutputAlign, scanSource, scanTileShape, scanTuning } from "../../../src/core/array/ops/scan-source.ts";
 
@@ -193,6 +193,20 @@ describe("scan errors before the stream", () => {
     expect(() => cumprod(a, { out: arr([3, 4]) })).toThrow("out has shape [3, 4] but the result has shape [12]");
     expect(() => cumsum(a, { dtype: "int32", out: arr([12]) })).toThrow(DTypeError);
     expect(() => cumsum(a)).toThrow("needs a stream");
+  });
+
+  it("cumulativeSum and cumulativeProd need an axis past 1-d and check includeInitial's out", () => {
+    const a = arr([3, 4]);
+    expect(() => cumulativeSum(a)).toThrow(AxisError);
+    expect(() => cumulativeSum(a)).toThrow("cumulativeSum: give axis for an array of 2 axes (shape [3, 4])");
+    expect(() => cumulativeProd(a, { axis: 2 })).toThrow("cumulativeProd: axis 2 is out of range");
+    expect(() => cumulativeSum(a, { axis: 1, includeInitial: 1 as never })).toThrow("includeInitial is a boolean");
+    expect(() => cumulativeSum(a, { axis: 1, includeInitial: true, out: arr([3, 4]) })).toThrow(
+      "cumulativeSum: out has shape [3, 4] but the result (with the initial 0) has shape [3, 5]",
+    );
+    expect(() => cumulativeSum(a, { axis: 1, out: arr([3, 5]) })).toThrow("cumulativeSum: out has shape [3, 5] but the result has shape [3, 4]");
+    expect(() => cumulativeSum(arr([4]))).toThrow("cumulativeSum needs a stream");
+    expect(() => cumulativeProd(a, { axis: 0, includeInitial: true })).toThrow("cumulativeProd needs a stream");
   });
 
   it("nancumsum and nancumprod check as cumsum and cumprod, under their own names", () => {

@@ -1,5 +1,6 @@
 /**
- * Scans: `cumsum` and `cumprod`, as functions of `cuda-ts/array` and as DeviceArray methods.
+ * Scans: `cumsum` and `cumprod`, as functions of `cuda-ts/array` and as DeviceArray methods, and NumPy 2's
+ * `cumulativeSum` and `cumulativeProd` (one axis, optionally the identity first).
  *
  * ```ts
  * const c = cumsum(x);                        // the flattened array's running sum (1-d)
@@ -18,7 +19,7 @@
 import { mayShareMemory, sameElements } from "./overlap.ts";
 import { DeviceArray, checkWritable, operationStream } from "../device-array.ts";
 import { dtypeOf, dtypes, type DType } from "../dtype.ts";
-import { ArrayLayoutError, DTypeError, ShapeMismatchError } from "../errors.ts";
+import { ArrayLayoutError, AxisError, DTypeError, ShapeMismatchError } from "../errors.ts";
 import { coalesceAxes, normalizeAxis } from "../broadcast.ts";
 import { elementCount, sameShape } from "../layout.ts";
 import { provideArrayMethods } from "../methods.ts";
@@ -334,6 +335,80 @@ export function cumsum(a: DeviceArray, options?: ScanOptions): DeviceArray {
 /** The running product of `a` along `axis` (default: the flattened array); dtypes as {@link cumsum}. Also `a.cumprod(options)`. */
 export function cumprod(a: DeviceArray, options?: ScanOptions): DeviceArray {
   return scan("prod", a, options);
+}
+
+/** Options of `cumulativeSum` and `cumulativeProd`: those of `cumsum`, and whether the identity comes first. */
+export interface CumulativeOptions extends ScanOptions {
+  /** Whether the result starts with the identity (0 for a sum, 1 for a product), one longer along the axis (default false). */
+  readonly includeInitial?: boolean;
+}
+
+/** NumPy 2's `cumulative_sum` and `cumulative_prod` over {@link scan}: one axis, required past 1-d; 0-d is 1-d. */
+function cumulative(op: ScanOp, a: DeviceArray, opts: CumulativeOptions | undefined, what: string): DeviceArray {
+  if (!(a instanceof DeviceArray)) throw new TypeError(`${what} takes a DeviceArray, not ${describeValue(a)}`);
+  if (opts !== undefined && (opts === null || typeof opts !== "object")) throw new TypeError(`${what} takes options { axis?, dtype?, includeInitial?, out?, stream? }, got ${describeValue(opts)}`);
+  if (a.isClosed) throw new ArrayLayoutError(`${what}: the array was closed`);
+  const { includeInitial = false, ...options } = opts ?? {};
+  if (typeof includeInitial !== "boolean") throw new TypeError(`${what}: includeInitial is a boolean, got ${describeValue(includeInitial)}`);
+  if (a.ndim > 1 && (options.axis === undefined || options.axis === null)) {
+    throw new AxisError(`${what}: give axis for an array of ${a.ndim} axes (shape [${a.shape.join(", ")}]); it scans one axis, where cum${op} scans the flattened array`);
+  }
+  const src = a.ndim === 0 ? a.reshape([1]) : a;
+  const axis = normalizeAxis(options.axis ?? 0, src.ndim, what);
+  if (!includeInitial) return scan(op, src, { ...options, axis }, what);
+  const given = options.out;
+  if (given !== undefined && !(given instanceof DeviceArray)) throw new TypeError(`${what}: out is a DeviceArray, not ${describeValue(given)}`);
+  if (given !== undefined) checkWritable(given, `${what}: out`);
+  const requested = options.dtype !== undefined ? dtypeOf(options.dtype) : given?.dtype;
+  if (options.dtype !== undefined && given !== undefined && given.dtype !== requested) {
+    throw new DTypeError(`${what}: dtype is ${requested!.name} but out is ${given.dtype.name}; pass one of them, or both the same`);
+  }
+  const { out: outType } = scanDTypes(op, src.dtype, requested, what);
+  const shape = src.shape.map((n, d) => (d === axis ? n + 1 : n));
+  if (given !== undefined && !sameShape(given.shape, shape)) {
+    throw new ShapeMismatchError(`${what}: out has shape [${given.shape.join(", ")}] but the result (with the initial ${op === "sum" ? 0 : 1}) has shape [${shape.join(", ")}]`);
+  }
+  if (given?.isClosed) throw new ArrayLayoutError(`${what}: out was closed`);
+  const stream = operationStream(what, options, [a, ...(given !== undefined ? [given] : [])]);
+  if (given !== undefined && mayShareMemory(given, src)) {
+    // The identity row would overwrite input not yet scanned: scan into a new array, then copy.
+    const staged = cumulative(op, src, { axis, dtype: outType.name, includeInitial, stream }, what);
+    try {
+      given.copyFrom(staged, { stream });
+    } finally {
+      staged.close(stream);
+    }
+    return given;
+  }
+  const result = given ?? DeviceArray.empty(shape, outType, { stream });
+  const along = (spec: readonly [number, number | null]) => result.slice(...shape.map((_, d) => (d === axis ? spec : null)));
+  try {
+    along([0, 1]).fill(op === "sum" ? 0 : 1, { stream });
+    scan(op, src, { axis, out: along([1, null]), stream }, what);
+  } catch (e) {
+    if (given === undefined) result.close(stream);
+    throw e;
+  }
+  return result;
+}
+
+/**
+ * The running sum of `a` along one axis, as NumPy 2's `cumulative_sum` (the array API's): `axis` may be left out
+ * only for a 1-d array (a 0-d one counts as 1-d; `cumsum` instead scans the flattened array); `includeInitial`
+ * puts 0 first, the result one longer along the axis. Dtypes, `out` and the stream as {@link cumsum}.
+ *
+ * ```ts
+ * cumulativeSum(x, { includeInitial: true });     // [1, 2, 3] → [0, 1, 3, 6]
+ * cumulativeSum(m, { axis: 1 });                  // each row's running sum
+ * ```
+ */
+export function cumulativeSum(a: DeviceArray, options?: CumulativeOptions): DeviceArray {
+  return cumulative("sum", a, options, "cumulativeSum");
+}
+
+/** The running product of `a` along one axis, as NumPy 2's `cumulative_prod`; `includeInitial` puts 1 first. As {@link cumulativeSum}. */
+export function cumulativeProd(a: DeviceArray, options?: CumulativeOptions): DeviceArray {
+  return cumulative("prod", a, options, "cumulativeProd");
 }
 
 provideArrayMethods({
