@@ -384,6 +384,43 @@ describe.skipIf(!gpu.available)(`sort and argsort on a GPU${skipNote}`, () => {
     expect(unique(e).shape).toEqual([0]);
   });
 
+  it("unique along an axis: the distinct rows or columns, with their first index, inverse and counts, as NumPy's", () => {
+    const int64s = (x: DeviceArray): number[] => list(x).map(Number);
+    using a = DeviceArray.from(Int8Array.from([1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 0, 9]), { stream, shape: [5, 3] });
+    // np.unique(a, axis=0, return_index=True, return_inverse=True, return_counts=True)
+    // → [[0, 0, 9], [0, 1, 0], [1, 0, 1]], [4, 1, 0], [2, 1, 2, 1, 0], [1, 2, 2]
+    const r = unique(a, { axis: 0, returnIndex: true, returnInverse: true, returnCounts: true });
+    expect([r.values.dtype.name, r.values.shape, list(r.values)]).toEqual(["int8", [3, 3], [0, 0, 9, 0, 1, 0, 1, 0, 1]]);
+    expect(int64s(r.indices)).toEqual([4, 1, 0]);
+    expect(int64s(r.inverse)).toEqual([2, 1, 2, 1, 0]);
+    expect(int64s(r.counts)).toEqual([1, 2, 2]);
+    for (const x of [r.values, r.indices, r.inverse, r.counts]) x.close();
+    // np.unique(a, axis=1, return_index=True, return_inverse=True, return_counts=True): columns [0, 1, 1, ...] first
+    const c = unique(a, { axis: 1, returnIndex: true, returnInverse: true, returnCounts: true });
+    expect([c.values.shape, list(c.values)]).toEqual([[5, 3], [0, 1, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 9]]);
+    expect([int64s(c.indices), int64s(c.inverse), int64s(c.counts)]).toEqual([[1, 0, 2], [1, 0, 2], [1, 1, 1]]);
+    for (const x of [c.values, c.indices, c.inverse, c.counts]) x.close();
+    // Rows with NaN stay apart; -0.0 and 0.0 are one: np.unique([[nan, 1], [0., 2], [nan, 1], [-0., 2]], axis=0, ...)
+    // → [[0, 2], [nan, 1], [nan, 1]], [1, 0, 2], [1, 0, 2, 0], [2, 1, 1]
+    using f = DeviceArray.from(Float64Array.from([NaN, 1, 0, 2, NaN, 1, -0, 2]), { stream, shape: [4, 2] });
+    const u = unique(f, { axis: 0, returnIndex: true, returnInverse: true, returnCounts: true });
+    expect(list(u.values)).toEqual([0, 2, NaN, 1, NaN, 1]);
+    expect(Object.is(list(u.values)[0], 0)).toBe(true);
+    expect([int64s(u.indices), int64s(u.inverse), int64s(u.counts)]).toEqual([[1, 0, 2], [1, 0, 2, 0], [2, 1, 1]]);
+    for (const x of [u.values, u.indices, u.inverse, u.counts]) x.close();
+    // A 3-d array along its last axis: np.unique(np.arange(24).reshape(2, 3, 4) % 3, axis=2)
+    using b = DeviceArray.from(Int32Array.from({ length: 24 }, (_, i) => i % 3), { stream, shape: [2, 3, 4] });
+    using v = unique(b, { axis: 2 });
+    expect([v.shape, list(v)]).toEqual([[2, 3, 3], [0, 1, 2, 1, 2, 0, 2, 0, 1, 0, 1, 2, 1, 2, 0, 2, 0, 1]]);
+    // Empty: np.unique(np.zeros((3, 0)), axis=0) has shape (1, 0) and counts [3]; of np.zeros((0, 3)) shape (0, 3).
+    using e = DeviceArray.zeros([3, 0], "float32", { stream });
+    const ee = unique(e, { axis: 0, returnCounts: true, returnInverse: true });
+    expect([ee.values.shape, int64s(ee.counts), int64s(ee.inverse)]).toEqual([[1, 0], [3], [0, 0, 0]]);
+    using z = DeviceArray.zeros([0, 3], "float32", { stream });
+    using zu = unique(z, { axis: 0 });
+    expect(zu.shape).toEqual([0, 3]);
+  });
+
   it("sorts on the stream it is given, and the array's stream by default", () => {
     using other = dev.createStream();
     const h = Float32Array.from({ length: 5000 }, (_, i) => (i * 7919) % 5000);

@@ -31,6 +31,8 @@ import { i32, u32 } from "../../launch/scalars.ts";
 import type { Stream } from "../../stream.ts";
 import { compileKernels, configFor } from "../../kernels/compile.ts";
 import { diff } from "./differences.ts";
+import { uniqueAlongAxis } from "./unique-axis.ts";
+import { normalizeAxis } from "../broadcast.ts";
 import { HISTOGRAM_BLOCK, HISTOGRAM_ITEMS, PassFlag, RADIX, SORT_KERNELS, UNIQUE_BLOCK, UNIQUE_CHUNK, UNIQUE_SCAN_BLOCK, onesweepVariant, passTarget, sortKeyType, sortPlan, sortSource, sortTuningKey, type OnesweepVariant, type SortPlan } from "./sort-kernels.ts";
 
 export type { SortOptions } from "../options.ts";
@@ -277,6 +279,12 @@ export interface UniqueOptions extends ArrayOperationOptions {
   readonly returnInverse?: boolean;
   /** Whether `counts` comes back: how many elements equal each value (NumPy's `return_counts`; default false). */
   readonly returnCounts?: boolean;
+  /**
+   * The axis whose distinct sub-arrays are wanted (the rows of a matrix for 0; negative counts from the end), as
+   * NumPy's `axis`: `values` keeps the other axes, `indices`, `inverse` and `counts` are along the axis (1-d). Default:
+   * the flattened array's distinct elements.
+   */
+  readonly axis?: number | null;
 }
 
 /** One of `unique`'s further results: present where option `K` is true, absent where it is false, maybe where a boolean. */
@@ -307,6 +315,8 @@ function flagOption(options: UniqueOptions | undefined, name: "returnIndex" | "r
 /**
  * The sorted unique elements of `a` (flattened), a new 1-d array of its dtype, as NumPy's `unique`: NaNs count as one
  * value (the last; of complex numbers, every one with a NaN part), `-0.0` and `+0.0` as one (`+0.0`). Reads the count to the host, so it waits for the stream.
+ * With `axis`, the distinct sub-arrays along that axis instead (`unique(m, { axis: 0 })`: the distinct rows, in
+ * lexicographic order), compared element by element: a row holding NaN equals no other, as in NumPy 2.
  *
  * With `returnIndex`, `returnInverse` or `returnCounts` (NumPy's `return_index`, `return_inverse`, `return_counts`)
  * it returns `{ values, indices?, inverse?, counts? }` instead (see {@link UniqueResult}): the first occurrence of
@@ -328,12 +338,21 @@ export function unique(a: DeviceArray, options?: UniqueOptions): DeviceArray | U
 export function unique(a: DeviceArray, options?: UniqueOptions): DeviceArray | UniqueResult {
   checkArray(a, "unique");
   if (options !== undefined && (options === null || typeof options !== "object")) {
-    throw new TypeError(`unique takes its options as an object ({ returnIndex?, returnInverse?, returnCounts?, stream? }), not ${describeValue(options)}`);
+    throw new TypeError(`unique takes its options as an object ({ axis?, returnIndex?, returnInverse?, returnCounts?, stream? }), not ${describeValue(options)}`);
   }
   const returnIndex = flagOption(options, "returnIndex");
   const returnInverse = flagOption(options, "returnInverse");
   const returnCounts = flagOption(options, "returnCounts");
+  const axis = options?.axis;
+  if (axis !== undefined && axis !== null) {
+    if (typeof axis !== "number") throw new AxisError(`unique: axis is an integer or null, got ${describeValue(axis)}`);
+    normalizeAxis(axis, a.ndim, "unique");
+  }
   const stream = operationStream("unique", options, [a]);
+  if (axis !== undefined && axis !== null) {
+    const r = uniqueAlongAxis(a, axis, stream, { indices: returnIndex, inverse: returnInverse, counts: returnCounts });
+    return returnIndex || returnInverse || returnCounts ? (r as UniqueResult) : r.values;
+  }
   if (returnIndex || returnInverse || returnCounts) return uniqueRuns(a, stream, returnIndex, returnInverse, returnCounts);
   const n = a.size;
   if (n === 0) return DeviceArray.empty([0], a.dtype, { stream });
