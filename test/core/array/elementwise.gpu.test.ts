@@ -108,7 +108,7 @@ function closeTo(got: number, want: number, tol: number, scale: number): boolean
   return Math.abs(got - want) <= tol * Math.max(Math.abs(want), scale);
 }
 
-/** Operations whose results are exact in every dtype (a step of one unit in the last place is the whole answer). */
+/** Operations whose results are exact in every dtype, zeros' signs included (a step of one unit in the last place is the whole answer). */
 const EXACT_OPS = new Set(["nextafter", "spacing"]);
 
 /** Mismatches between an array and expected values (exact for integers, bool and {@link EXACT_OPS}). */
@@ -126,6 +126,7 @@ function mismatches(label: string, a: DeviceArray, expected: ArrayDesc, stream: 
       const scale = Math.max(Math.abs(num(w[0]!)), Math.abs(num(w[1]!)), 1);
       ok = closeTo(gr, num(w[0]!), tol, scale) && closeTo(gi, num(w[1]!), tol, scale);
     } else if (typeof g === "bigint") ok = g === BigInt(typeof w === "boolean" ? (w ? 1 : 0) : (w as number | string));
+    else if (exact) ok = Object.is(g, num(w)); // zeros' signs count
     else if (tol === 0) ok = g === num(w) || (Number.isNaN(g) && Number.isNaN(num(w)));
     else ok = closeTo(g as number, num(w), tol, 1);
     if (!ok) bad.push(`${label}[${i}]: ${JSON.stringify(typeof g === "bigint" ? String(g) : g)}, NumPy ${JSON.stringify(w)}`);

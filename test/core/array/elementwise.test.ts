@@ -496,4 +496,39 @@ describe.skipIf(compiler === undefined)(`generated kernels compile with ${compil
     }
     expect(sources.length).toBeGreaterThan(400);
   }, 600_000);
+
+  it("kernels computing in float16 without a float16 argument compile without the fp16 header", () => {
+    // int8 operands compute in float16 (NumPy's loop); written into float32, no argument is half, so no kernel
+    // includes cuda_fp16.h: their device helpers must do without it.
+    const sources: string[] = [];
+    const int8 = dtypes.int8;
+    for (const spec of Object.values(BINARY_OPS)) {
+      const c = computeDType(spec, int8);
+      if (c.name !== "float16") continue;
+      const r = resultDType(spec, c);
+      sources.push(sourceOf(binaryKernel(spec, int8, int8, c, r, r.kind === "b" ? r : dtypes.float32), false));
+    }
+    for (const spec of Object.values(UNARY_OPS)) {
+      try {
+        const c = computeDType(spec, int8);
+        const r = resultDType(spec, c);
+        if (c.name === "float16") sources.push(sourceOf(unaryKernel(spec, int8, c, r, r.kind === "b" ? r : dtypes.float32), false));
+      } catch {
+        // no loop for int8
+      }
+    }
+    expect(sources.length).toBeGreaterThan(20);
+    const unit = bundle(sources);
+    expect(unit).not.toContain("cuda_fp16");
+    if (compiler === "nvcc") {
+      expect(nvccProblems({ "elementwise-half-no-header": unit }, { ptx: true, warnings: false })).toEqual([]);
+      return;
+    }
+    const program = new Program(unit, "c++", { arch: "compute_90", std: "c++17", includePath: headerDirs()!, name: "elementwise-half-no-header.cu" });
+    try {
+      expect(program.compile("ptx").code.byteLength).toBeGreaterThan(0);
+    } finally {
+      program.close();
+    }
+  }, 600_000);
 });

@@ -151,20 +151,26 @@ __device__ __forceinline__ int _ct_cmp_su(long long s, unsigned long long u) {
 
 /**
  * Device functions stepping a float16 or bfloat16 value (held in a float) to its neighbour toward another: the step
- * is one unit in the last place of the 16-bit type, which float's `nextafterf` would not take.
+ * is one unit in the last place of the 16-bit type, which float's `nextafterf` would not take. They need no fp16
+ * header (a kernel computing in float16 may have no float16 argument): float16's bits come from PTX conversions,
+ * bfloat16's are a float's top half. Equal values give `a` for float16 (NumPy's float16 loop: `nextafter(-0, 0)` is
+ * -0) and `b` for bfloat16, as C's `nextafter` and NumPy's float32 and float64 loops.
  */
 export function nextafterPreamble(c: DType): string {
   if (c.name !== "float16" && c.name !== "bfloat16") return "";
-  const [bits, fromBits, toFloat, fromFloat] =
-    c.name === "float16" ? ["__half_as_ushort", "__ushort_as_half", "__half2float", "__float2half_rn"] : ["__bfloat16_as_ushort", "__ushort_as_bfloat16", "__bfloat162float", "__float2bfloat16_rn"];
+  const half = c.name === "float16";
+  const toBits = half ? `unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(v)); return h;` : "return (unsigned short)(__float_as_uint(v) >> 16);";
+  const fromBits = half ? `float r; asm("cvt.f32.f16 %0, %1;" : "=f"(r) : "h"(u)); return r;` : "return __uint_as_float((unsigned int)u << 16);";
   return `
+__device__ __forceinline__ unsigned short _ct_bits16(float v) { ${toBits} }
+__device__ __forceinline__ float _ct_from_bits16(unsigned short u) { ${fromBits} }
 __device__ __forceinline__ float _ct_nextafter16(float a, float b) {
   if (a != a || b != b) return a + b;
-  if (a == b) return b;
+  if (a == b) return ${half ? "a" : "b"};
   unsigned short u;
   if (a == 0.0f) u = (unsigned short)(b < 0.0f ? 0x8001u : 0x0001u);
-  else { u = ${bits}(${fromFloat}(a)); u = (unsigned short)(((a < b) == (a > 0.0f)) ? u + 1u : u - 1u); }
-  return ${toFloat}(${fromBits}(u));
+  else { u = _ct_bits16(a); u = (unsigned short)(((a < b) == (a > 0.0f)) ? u + 1u : u - 1u); }
+  return _ct_from_bits16(u);
 }
 `;
 }
@@ -346,7 +352,8 @@ export function logaddexp2(a: ArrayOperand, b: ArrayOperand, options?: Elementwi
 /**
  * The next representable value after `a` toward `b`, in the floats' own precision (a float16 steps by a float16's
  * unit in the last place), as NumPy's `nextafter`: `nextafter(1, 2)` in float32 is 1.0000001; NaN in either gives NaN;
- * `a == b` gives `b`. Floats (integers compute in the float that holds them).
+ * `a == b` gives `b` (float16: `a`, as NumPy's float16 loop, which tells only for zeros of two signs). Floats
+ * (integers compute in the float that holds them).
  */
 export function nextafter(a: ArrayOperand, b: ArrayOperand, options?: ElementwiseOptions): DeviceArray {
   return applyBinary(BINARY_OPS.nextafter, a, b, options);
