@@ -4,7 +4,7 @@
  * axes broadcast, and a given `out`. Skips without a GPU.
  */
 import { describe, expect, it } from "vitest";
-import { DeviceArray, type Stream } from "../../../src/index.ts";
+import { DeviceArray, decodeHalf, encodeHalf, type Stream } from "../../../src/index.ts";
 import { vecdot } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 import { onGpuStream, readDecoded } from "../../support/gpu-arrays.ts";
@@ -29,6 +29,18 @@ describe.skipIf(!gpu.available)(`vecdot on a GPU${skipNote}`, () => {
     using p = DeviceArray.from(Uint8Array.from([1, 0, 0, 1]), { stream, dtype: "bool", shape: [2, 2] });
     using q = DeviceArray.from(Uint8Array.from([1, 0]), { stream, dtype: "bool" });
     expect(readDecoded(vecdot(p, q), stream)).toEqual(["bool", [2], [true, false]]);
+  });
+
+  it("float16 multiplies and adds in float32, rounding once", () => {
+    const half = (v: number[]): DeviceArray => DeviceArray.from(Uint16Array.from(v, encodeHalf), { stream, dtype: "float16" });
+    using a = half([300, 300]);
+    using b = half([300, -300]);
+    // np.vecdot(f16 [300, 300], f16 [300, -300]) → 0.0 (the products 90000 overflow float16 alone)
+    expect(readDecoded(vecdot(a, b), stream)).toEqual(["float16", [], [0]]);
+    using c = half([1.0009765625, 1.0009765625]);
+    using d = half([1.0009765625, -1]);
+    // np.vecdot(f16 [1.0009765625] * 2, f16 [1.0009765625, -1]) → 0.0009775 (float16 0x1401)
+    expect(readDecoded(vecdot(c, d), stream)).toEqual(["float16", [], [decodeHalf(0x1401)]]);
   });
 
   it("vectors along axis 0, the other axes broadcast; out", () => {

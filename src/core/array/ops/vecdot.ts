@@ -12,6 +12,8 @@
 import { DeviceArray, operationStream, type ArrayOperationOptions } from "../device-array.ts";
 import { ShapeMismatchError } from "../errors.ts";
 import { normalizeAxis } from "../broadcast.ts";
+import { promoteTypes } from "../promotion.ts";
+import { astype } from "./cast.ts";
 import { sum } from "../reductions.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { logicalAnd, mul } from "./arithmetic.ts";
@@ -31,7 +33,8 @@ export interface VecdotOptions extends ArrayOperationOptions {
 /**
  * The dot products of the vectors along `axis` of `a` and `b` (the same length in both), the other axes broadcast
  * together (NumPy's rules), as NumPy 2's `vecdot`: `sum(conj(a) * b)` along the axis, complex `a` conjugated, in the
- * promoted dtype of `a` and `b` (int8 stays int8 and wraps, as NumPy's; bool gives whether any pair is both true).
+ * promoted dtype of `a` and `b` (int8 stays int8 and wraps, as NumPy's; bool gives whether any pair is both true;
+ * float16 and bfloat16 multiply and add in float32, rounded once).
  * A new array, or `options.out`, on the stream of `options` or the operands'.
  *
  * @throws ShapeMismatchError when the vectors' lengths differ or the other axes do not broadcast; AxisError for an
@@ -55,6 +58,12 @@ export function vecdot(a: DeviceArray, b: DeviceArray, options?: VecdotOptions):
     const x = moveaxis(a, i, -1);
     const y = moveaxis(b, j, -1);
     if (a.dtype.kind === "b" && b.dtype.kind === "b") return any(temp(logicalAnd(x, y, { stream })), reduce);
+    const promoted = promoteTypes(a.dtype, b.dtype);
+    if (promoted.name === "float16" || promoted.name === "bfloat16") {
+      // NumPy's half loop multiplies and adds in float32 and rounds once: no product rounded (or overflowing) alone.
+      const wide = (v: DeviceArray): DeviceArray => temp(astype(v, "float32", { stream }));
+      return sum(temp(mul(wide(x), wide(y), { stream })), { ...reduce, dtype: promoted.name });
+    }
     const products = temp(mul(a.dtype.kind === "c" ? temp(conj(x, { stream })) : x, y, { stream }));
     return sum(products, { ...reduce, dtype: products.dtype.name });
   });
