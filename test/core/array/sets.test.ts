@@ -21,12 +21,13 @@ describe("unique's options, before any stream is used", () => {
     expect(() => unique(arr([4]), { returnIndex: 1 as unknown as boolean })).toThrow("unique: returnIndex is a boolean, not 1");
     expect(() => unique(arr([4]), { returnInverse: "yes" as unknown as boolean })).toThrow('unique: returnInverse is a boolean, not "yes"');
     expect(() => unique(arr([4]), { returnCounts: 0 as unknown as boolean })).toThrow("unique: returnCounts is a boolean, not 0");
-    expect(() => unique(arr([4]), 3 as unknown as object)).toThrow("unique takes its options as an object ({ axis?, returnIndex?, returnInverse?, returnCounts?, stream? }), not 3");
+    expect(() => unique(arr([4]), 3 as unknown as object)).toThrow("unique takes its options as an object ({ axis?, returnIndex?, returnInverse?, returnCounts?, equalNan?, stream? }), not 3");
     expect(() => unique([1, 2] as unknown as DeviceArray, { returnCounts: true })).toThrow("unique takes a DeviceArray");
     expect(() => unique(arr([4]), { axis: 1 })).toThrow(AxisError);
     expect(() => unique(arr([4]), { axis: 1 })).toThrow("unique: axis 1 is out of range");
     expect(() => unique(arr([4]), { axis: "0" as unknown as number })).toThrow('unique: axis is an integer or null, got "0"');
     expect(() => unique(arr([4]), { axis: 0 })).toThrow("unique needs a stream");
+    expect(() => unique(arr([4]), { equalNan: 0 as unknown as boolean })).toThrow("unique: equalNan is a boolean, not 0");
   });
 
   it("gets as far as the stream with good options (fake arrays have none)", () => {

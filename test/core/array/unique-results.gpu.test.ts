@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { DeviceArray, type Stream } from "../../../src/index.ts";
-import { uniqueAll, uniqueCounts, uniqueInverse, uniqueValues } from "../../../src/array.ts";
+import { unique, uniqueAll, uniqueCounts, uniqueInverse, uniqueValues } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 import { onGpuStream, readDecoded } from "../../support/gpu-arrays.ts";
 
@@ -44,6 +44,20 @@ describe.skipIf(!gpu.available)(`NumPy 2's unique functions on a GPU${skipNote}`
     expect(read(r.indices)).toEqual(["int64", [3], [1, 2, 0]]);
     expect(read(r.inverseIndices)).toEqual(["int64", [4], [2, 0, 1, 0]]);
     expect(read(r.counts)).toEqual(["int64", [3], [2, 1, 1]]);
+  });
+
+  it("unique with equalNan: false keeps each NaN, as NumPy's equal_nan=False", () => {
+    using x = f64([3, NaN, 1, NaN, 3]);
+    // np.unique([3, nan, 1, nan, 3], equal_nan=False) → [1, 3, nan, nan]
+    expect(read(unique(x, { equalNan: false }))).toEqual(["float64", [4], [1, 3, NaN, NaN]]);
+    // with return_index, return_inverse, return_counts → [2, 0, 1, 3], [1, 2, 0, 3, 1], [1, 2, 1, 1]
+    const r = unique(x, { equalNan: false, returnIndex: true, returnInverse: true, returnCounts: true });
+    expect(read(r.values)).toEqual(["float64", [4], [1, 3, NaN, NaN]]);
+    expect(read(r.indices)).toEqual(["int64", [4], [2, 0, 1, 3]]);
+    expect(read(r.inverse)).toEqual(["int64", [5], [1, 2, 0, 3, 1]]);
+    expect(read(r.counts)).toEqual(["int64", [4], [1, 2, 1, 1]]);
+    // The default merges them: np.unique(x) → [1, 3, nan]
+    expect(read(unique(x))).toEqual(["float64", [3], [1, 3, NaN]]);
   });
 
   it("uniqueValues, uniqueCounts and uniqueInverse", () => {

@@ -32,6 +32,7 @@ import type { Stream } from "../../stream.ts";
 import { compileKernels, configFor } from "../../kernels/compile.ts";
 import { diff } from "./differences.ts";
 import { uniqueAlongAxis } from "./unique-axis.ts";
+import { splitNaNs } from "./unique-results.ts";
 import { normalizeAxis } from "../broadcast.ts";
 import { HISTOGRAM_BLOCK, HISTOGRAM_ITEMS, PassFlag, RADIX, SORT_KERNELS, UNIQUE_BLOCK, UNIQUE_CHUNK, UNIQUE_SCAN_BLOCK, onesweepVariant, passTarget, sortKeyType, sortPlan, sortSource, sortTuningKey, type OnesweepVariant, type SortPlan } from "./sort-kernels.ts";
 
@@ -285,6 +286,12 @@ export interface UniqueOptions extends ArrayOperationOptions {
    * the flattened array's distinct elements.
    */
   readonly axis?: number | null;
+  /**
+   * Whether NaNs count as one value (default true, NumPy's `equal_nan`); false keeps each NaN a value of its own (its
+   * own index and count of 1), as `uniqueValues` and the other array-API forms do. Not used with `axis` (rows holding
+   * NaN are never equal).
+   */
+  readonly equalNan?: boolean;
 }
 
 /** One of `unique`'s further results: present where option `K` is true, absent where it is false, maybe where a boolean. */
@@ -338,11 +345,13 @@ export function unique(a: DeviceArray, options?: UniqueOptions): DeviceArray | U
 export function unique(a: DeviceArray, options?: UniqueOptions): DeviceArray | UniqueResult {
   checkArray(a, "unique");
   if (options !== undefined && (options === null || typeof options !== "object")) {
-    throw new TypeError(`unique takes its options as an object ({ axis?, returnIndex?, returnInverse?, returnCounts?, stream? }), not ${describeValue(options)}`);
+    throw new TypeError(`unique takes its options as an object ({ axis?, returnIndex?, returnInverse?, returnCounts?, equalNan?, stream? }), not ${describeValue(options)}`);
   }
   const returnIndex = flagOption(options, "returnIndex");
   const returnInverse = flagOption(options, "returnInverse");
   const returnCounts = flagOption(options, "returnCounts");
+  const equalNan = options?.equalNan ?? true;
+  if (typeof equalNan !== "boolean") throw new TypeError(`unique: equalNan is a boolean, not ${describeValue(equalNan)}`);
   const axis = options?.axis;
   if (axis !== undefined && axis !== null) {
     if (typeof axis !== "number") throw new AxisError(`unique: axis is an integer or null, got ${describeValue(axis)}`);
@@ -353,7 +362,23 @@ export function unique(a: DeviceArray, options?: UniqueOptions): DeviceArray | U
     const r = uniqueAlongAxis(a, axis, stream, { indices: returnIndex, inverse: returnInverse, counts: returnCounts });
     return returnIndex || returnInverse || returnCounts ? (r as UniqueResult) : r.values;
   }
-  if (returnIndex || returnInverse || returnCounts) return uniqueRuns(a, stream, returnIndex, returnInverse, returnCounts);
+  const further = returnIndex || returnInverse || returnCounts;
+  if (!equalNan && (a.dtype.kind === "f" || a.dtype.kind === "c")) {
+    const parts: UniqueResult = further ? uniqueRuns(a, stream, returnIndex, returnInverse, returnCounts) : { values: uniqueSorted(a, stream) };
+    try {
+      const split = splitNaNs(a, { ...parts }, stream);
+      return further ? (split as UniqueResult) : split.values;
+    } catch (e) {
+      for (const x of Object.values(parts) as (DeviceArray | undefined)[]) x?.close(stream);
+      throw e;
+    }
+  }
+  if (further) return uniqueRuns(a, stream, returnIndex, returnInverse, returnCounts);
+  return uniqueSorted(a, stream);
+}
+
+/** The sorted distinct elements of `a` (flattened; NaNs as one, `-0.0` as `+0.0`): one sort, one wait for the count. */
+function uniqueSorted(a: DeviceArray, stream: Stream): DeviceArray {
   const n = a.size;
   if (n === 0) return DeviceArray.empty([0], a.dtype, { stream });
   const input = a.isContiguous ? a : a.copy({ stream });

@@ -52,7 +52,8 @@ export interface UniqueAllResult {
   readonly counts: DeviceArray<"int64">;
 }
 
-interface Parts {
+/** @internal unique's results: the values and the int64 arrays asked for. */
+export interface Parts {
   values: DeviceArray;
   indices?: DeviceArray<"int64">;
   inverse?: DeviceArray<"int64">;
@@ -83,8 +84,8 @@ function uniqueEachNaN(what: string, x: DeviceArray, want: { indices: boolean; i
   }
 }
 
-/** `parts` with their merged NaN split into one entry per NaN of `x` (closing the arrays it replaces). */
-function splitNaNs(x: DeviceArray, parts: Parts, stream: Stream): Parts {
+/** @internal `parts` (unique's results for `x`) with their merged NaN split into one entry per NaN of `x` (closing the arrays it replaces). */
+export function splitNaNs(x: DeviceArray, parts: Parts, stream: Stream): Parts {
   return withTemporaries(stream, (temp) => {
     const flat = ravel(x, { stream });
     if (flat.base === undefined) temp(flat); // ravel's own copy of a strided x
