@@ -170,6 +170,8 @@ export function sliceLayout(layout: Layout, specs: readonly SliceSpec[]): Layout
     shape.push(b.count);
     strides.push(b.count <= 1 && b.step !== 1 ? stride : stride * b.step);
   }
+  // An empty slice holds no element: it stays where the array starts (its offset could point past an empty buffer).
+  if (shape.includes(0)) return { shape, strides, offset: layout.offset };
   return { shape, strides, offset };
 }
 

@@ -98,6 +98,12 @@ describe("slices", () => {
     expect(sliceLayout(base, [-1]).offset).toBe(90);
   });
 
+  it("an empty slice stays where the array starts (an empty array's buffer may have no bytes)", () => {
+    expect(sliceLayout(L([2, 0]), [[1, null]])).toEqual({ shape: [1, 0], strides: [1, 1], offset: 0 });
+    expect(sliceLayout(L([3, 4]), [[2, 2]]).offset).toBe(0);
+    expect(sliceLayout({ shape: [5], strides: [1], offset: 3 }, [[4, 1]]).offset).toBe(3);
+  });
+
   it("refuses indices out of range, zero steps and too many axes with ArrayLayoutError", () => {
     expect(() => sliceLayout(L([4]), [4])).toThrow(/index 4 is out of range for axis 0 of extent 4/);
     expect(() => sliceLayout(L([4]), [-5])).toThrow(ArrayLayoutError);

@@ -103,6 +103,8 @@ describe("views", () => {
     expect(back.map((x) => x.shape)).toEqual([[], [], []]);
     expect(back.map((x) => x.byteOffset)).toEqual([8, 4, 0]);
     expect(unstack(arr([0, 2]))).toEqual([]);
+    const empty = DeviceArray.fromBuffer(Buffer.fromHandle(BASE, 0, { memoryResource: hostResource }), { dtype: "float32", shape: [3, 0] });
+    expect(unstack(empty).map((x) => [x.shape, x.byteOffset])).toEqual([[[0], 0], [[0], 0], [[0], 0]]);
     expect(() => unstack(arr([2]), { axis: 1 })).toThrow(AxisError);
     expect(() => unstack(DeviceArray.fromBuffer(Buffer.fromHandle(BASE, 4, { memoryResource: hostResource }), { dtype: "float32", shape: [] }))).toThrow("a 0-d array has no axis");
   });

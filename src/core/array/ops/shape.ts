@@ -171,7 +171,8 @@ export function unstack(a: DeviceArray, options?: { readonly axis?: number }): D
   const axis = normalizeAxis(options?.axis ?? 0, a.ndim, "unstack");
   const shape = a.shape.filter((_, d) => d !== axis);
   const strides = a.strides.filter((_, d) => d !== axis);
-  const step = a.strides[axis]! * a.itemsize;
+  // Empty slices hold no element and stay where `a` starts (their offsets could point past an empty buffer).
+  const step = shape.includes(0) ? 0 : a.strides[axis]! * a.itemsize;
   return Array.from({ length: a.shape[axis]! }, (_, i) => viewWith(a, shape, strides, a.byteOffset + i * step));
 }
 
