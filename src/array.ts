@@ -26,7 +26,8 @@
 import "./index.ts";
 export { DeviceArray, type ArrayScalar, type ArrayOperationOptions, type ReduceOptions, type ReductionName } from "./core/array/device-array.ts";
 export { sum, prod, min, max, mean, trace } from "./core/array/reductions.ts";
-export { sort, argsort, unique, type UniqueOptions, type UniqueResult, type UniqueResultPart } from "./core/array/ops/sort.ts";
+export { sort, argsort, type UniqueOptions, type UniqueResult, type UniqueResultPart } from "./core/array/ops/sort.ts";
+export { unique } from "./core/array/ops/unique.ts";
 export { partition, argpartition, lexsort, sortComplex, type PartitionKth, type LexsortOptions } from "./core/array/ops/sort-routines.ts";
 export { uniqueValues, uniqueCounts, uniqueInverse, uniqueAll, type UniqueCountsResult, type UniqueInverseResult, type UniqueAllResult } from "./core/array/ops/unique-results.ts";
 export { searchsorted, digitize, type DigitizeOptions } from "./core/array/ops/search.ts";

@@ -28,7 +28,8 @@ import { checkArrayArgument, checkOneDevice } from "./elementwise.ts";
 import { extract, nonzero, take } from "./indexing.ts";
 import { isin } from "./sets.ts";
 import { concatenate, ravel } from "./shape.ts";
-import { argsort, sort, unique } from "./sort.ts";
+import { argsort, sort } from "./sort.ts";
+import { unique } from "./unique.ts";
 import { withTemporaries } from "./temporaries.ts";
 
 /** Options of `setdiff1d` and `setxor1d` (and, with `returnIndices`, of `intersect1d`). */

@@ -31,9 +31,6 @@ import { i32, u32 } from "../../launch/scalars.ts";
 import type { Stream } from "../../stream.ts";
 import { compileKernels, configFor } from "../../kernels/compile.ts";
 import { diff } from "./differences.ts";
-import { uniqueAlongAxis } from "./unique-axis.ts";
-import { splitNaNs } from "./unique-results.ts";
-import { normalizeAxis } from "../broadcast.ts";
 import { HISTOGRAM_BLOCK, HISTOGRAM_ITEMS, PassFlag, RADIX, SORT_KERNELS, UNIQUE_BLOCK, UNIQUE_CHUNK, UNIQUE_SCAN_BLOCK, onesweepVariant, passTarget, sortKeyType, sortPlan, sortSource, sortTuningKey, type OnesweepVariant, type SortPlan } from "./sort-kernels.ts";
 
 export type { SortOptions } from "../options.ts";
@@ -152,7 +149,8 @@ export function planOfSort(dtype: DType, n: number, rowLength: number, argsort: 
   return sortPlan(sortKeyType(dtype), n, rowLength, argsort);
 }
 
-function checkArray(a: unknown, action: string): DeviceArray {
+/** @internal `a` as a DeviceArray that is open; TypeError or the closed-array error naming `action` otherwise. */
+export function checkSortable(a: unknown, action: string): DeviceArray {
   if (!(a instanceof DeviceArray)) throw new TypeError(`${action} takes a DeviceArray, not ${describeValue(a)}`);
   if (a.isClosed) throw closedError(a, `this DeviceArray (${a.dtype.name} [${a.shape.join(", ")}])`, action);
   return a;
@@ -175,7 +173,7 @@ export function sortAxis(axis: unknown, ndim: number, action: string): number | 
 
 function sortImpl(a: DeviceArray, options: SortOptions | undefined, indices: boolean): DeviceArray {
   const action = indices ? "argsort" : "sort";
-  checkArray(a, action);
+  checkSortable(a, action);
   if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`${action} takes its options as an object ({ axis?, stream? }), not ${describeValue(options)}`);
   // NumPy's argsort of a 0-d array sorts it as a 1-d one (axis -1, 0 or None): [0]. Its sort needs axis None.
   const scalarArgsort = indices && a.ndim === 0 && (options?.axis === undefined || options.axis === null || options.axis === 0 || options.axis === -1);
@@ -253,7 +251,7 @@ export function argsort(a: DeviceArray, options?: SortOptions): DeviceArray<"int
  * indices). Float keys come back with `-0.0` as `+0.0` and NaNs canonical.
  */
 export function sortWithIndices(a: DeviceArray, options?: ArrayOperationOptions): { keys: DeviceArray; indices: DeviceArray<"int64"> } {
-  checkArray(a, "sortWithIndices");
+  checkSortable(a, "sortWithIndices");
   const stream = operationStream("sortWithIndices", options, [a]);
   const n = a.size;
   const keys = DeviceArray.empty([n], a.dtype, { stream });
@@ -312,73 +310,8 @@ export type UniqueResult<O extends UniqueOptions = UniqueOptions> = { readonly v
   UniqueResultPart<O, "returnInverse", "inverse"> &
   UniqueResultPart<O, "returnCounts", "counts">;
 
-/** The option `name` of `unique`, a boolean (default false). */
-function flagOption(options: UniqueOptions | undefined, name: "returnIndex" | "returnInverse" | "returnCounts"): boolean {
-  const v = options?.[name] ?? false;
-  if (typeof v !== "boolean") throw new TypeError(`unique: ${name} is a boolean, not ${describeValue(v)}`);
-  return v;
-}
-
-/**
- * The sorted unique elements of `a` (flattened), a new 1-d array of its dtype, as NumPy's `unique`: NaNs count as one
- * value (the last; of complex numbers, every one with a NaN part), `-0.0` and `+0.0` as one (`+0.0`). Reads the count to the host, so it waits for the stream.
- * With `axis`, the distinct sub-arrays along that axis instead (`unique(m, { axis: 0 })`: the distinct rows, in
- * lexicographic order), compared element by element: a row holding NaN equals no other, as in NumPy 2.
- *
- * With `returnIndex`, `returnInverse` or `returnCounts` (NumPy's `return_index`, `return_inverse`, `return_counts`)
- * it returns `{ values, indices?, inverse?, counts? }` instead (see {@link UniqueResult}): the first occurrence of
- * each value in the flattened `a` (of `-0.0` and `+0.0` together, of the NaNs together), the index of each element's
- * value (of `a`'s shape, as NumPy 2's), how many elements equal each value; int64 arrays from one sort that carries
- * the indices (none for `returnCounts` alone), still one wait for the stream.
- *
- * ```ts
- * const labels = unique(y);   // e.g. [0, 1, 2] of an int32 label array
- * const { values, counts } = unique(y, { returnCounts: true });
- * const { inverse } = unique(y, { returnInverse: true });   // y's shape: y.flat[i] is values[inverse.flat[i]]
- * ```
- */
-export function unique(a: DeviceArray, options?: UniqueOptions & { readonly returnIndex?: false; readonly returnInverse?: false; readonly returnCounts?: false }): DeviceArray;
-/** The sorted unique elements of `a` and the further results `options` asks for (see the first overload). */
-export function unique<O extends UniqueOptions & ({ readonly returnIndex: true } | { readonly returnInverse: true } | { readonly returnCounts: true })>(a: DeviceArray, options: O): UniqueResult<O>;
-/** The sorted unique elements of `a`, and the further results where `options` asks for any (see the first overload). */
-export function unique(a: DeviceArray, options?: UniqueOptions): DeviceArray | UniqueResult;
-export function unique(a: DeviceArray, options?: UniqueOptions): DeviceArray | UniqueResult {
-  checkArray(a, "unique");
-  if (options !== undefined && (options === null || typeof options !== "object")) {
-    throw new TypeError(`unique takes its options as an object ({ axis?, returnIndex?, returnInverse?, returnCounts?, equalNan?, stream? }), not ${describeValue(options)}`);
-  }
-  const returnIndex = flagOption(options, "returnIndex");
-  const returnInverse = flagOption(options, "returnInverse");
-  const returnCounts = flagOption(options, "returnCounts");
-  const equalNan = options?.equalNan ?? true;
-  if (typeof equalNan !== "boolean") throw new TypeError(`unique: equalNan is a boolean, not ${describeValue(equalNan)}`);
-  const axis = options?.axis;
-  if (axis !== undefined && axis !== null) {
-    if (typeof axis !== "number") throw new AxisError(`unique: axis is an integer or null, got ${describeValue(axis)}`);
-    normalizeAxis(axis, a.ndim, "unique");
-  }
-  const stream = operationStream("unique", options, [a]);
-  if (axis !== undefined && axis !== null) {
-    const r = uniqueAlongAxis(a, axis, stream, { indices: returnIndex, inverse: returnInverse, counts: returnCounts });
-    return returnIndex || returnInverse || returnCounts ? (r as UniqueResult) : r.values;
-  }
-  const further = returnIndex || returnInverse || returnCounts;
-  if (!equalNan && (a.dtype.kind === "f" || a.dtype.kind === "c")) {
-    const parts: UniqueResult = further ? uniqueRuns(a, stream, returnIndex, returnInverse, returnCounts) : { values: uniqueSorted(a, stream) };
-    try {
-      const split = splitNaNs(a, { ...parts }, stream);
-      return further ? (split as UniqueResult) : split.values;
-    } catch (e) {
-      for (const x of Object.values(parts) as (DeviceArray | undefined)[]) x?.close(stream);
-      throw e;
-    }
-  }
-  if (further) return uniqueRuns(a, stream, returnIndex, returnInverse, returnCounts);
-  return uniqueSorted(a, stream);
-}
-
-/** The sorted distinct elements of `a` (flattened; NaNs as one, `-0.0` as `+0.0`): one sort, one wait for the count. */
-function uniqueSorted(a: DeviceArray, stream: Stream): DeviceArray {
+/** @internal The sorted distinct elements of `a` (flattened; NaNs as one, `-0.0` as `+0.0`): one sort, one wait for the count. */
+export function uniqueSorted(a: DeviceArray, stream: Stream): DeviceArray {
   const n = a.size;
   if (n === 0) return DeviceArray.empty([0], a.dtype, { stream });
   const input = a.isContiguous ? a : a.copy({ stream });
@@ -406,7 +339,7 @@ function uniqueSorted(a: DeviceArray, stream: Stream): DeviceArray {
  * (one wait for the count), then one kernel that writes the values, each head's original index, each run's start and
  * each element's run at its original place; the counts are the differences of the starts.
  */
-function uniqueRuns(a: DeviceArray, stream: Stream, returnIndex: boolean, returnInverse: boolean, returnCounts: boolean): UniqueResult {
+export function uniqueRuns(a: DeviceArray, stream: Stream, returnIndex: boolean, returnInverse: boolean, returnCounts: boolean): UniqueResult {
   const n = a.size;
   const made: DeviceArray[] = [];
   const temps: DeviceArray[] = [];

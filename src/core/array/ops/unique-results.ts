@@ -29,7 +29,7 @@ import { isnan } from "./math.ts";
 import { cumsum } from "./scan.ts";
 import { where } from "./selection.ts";
 import { checkArray, concatenate, ravel } from "./shape.ts";
-import { argsort, unique, type UniqueResult } from "./sort.ts";
+import { argsort, uniqueRuns, uniqueSorted, type UniqueResult } from "./sort.ts";
 import { withTemporaries } from "./temporaries.ts";
 
 /** What `uniqueCounts` gives: the values and how many elements equal each (NaNs: 1 each). */
@@ -72,8 +72,7 @@ function uniqueEachNaN(what: string, x: DeviceArray, want: { indices: boolean; i
   checkArray(x, what);
   checkOptions(options, what);
   const stream = operationStream(what, options, [x]);
-  const got = unique(x, { stream, returnIndex: want.indices, returnInverse: want.inverse, returnCounts: want.counts });
-  const r: UniqueResult = got instanceof DeviceArray ? { values: got } : got;
+  const r: UniqueResult = want.indices || want.inverse || want.counts ? uniqueRuns(x, stream, want.indices, want.inverse, want.counts) : { values: uniqueSorted(x, stream) };
   const parts: Parts = { values: r.values, ...(r.indices !== undefined ? { indices: r.indices } : {}), ...(r.inverse !== undefined ? { inverse: r.inverse } : {}), ...(r.counts !== undefined ? { counts: r.counts } : {}) };
   if (x.dtype.kind !== "f" && x.dtype.kind !== "c") return parts;
   try {
