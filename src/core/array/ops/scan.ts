@@ -254,6 +254,18 @@ function checkOptions(options: unknown, what: string): ScanOptions {
   return options as ScanOptions;
 }
 
+/** A scan's `out` (checked: a writable DeviceArray of the requested dtype, if both are given) and its dtypes. */
+function scanResult(op: ScanOp, input: DType, options: ScanOptions, what: string): { given: DeviceArray | undefined; out: DType; accumulate: DType } {
+  const given = options.out;
+  if (given !== undefined && !(given instanceof DeviceArray)) throw new TypeError(`${what}: out is a DeviceArray, not ${describeValue(given)}`);
+  if (given !== undefined) checkWritable(given, `${what}: out`);
+  const requested = options.dtype !== undefined ? dtypeOf(options.dtype) : given?.dtype;
+  if (options.dtype !== undefined && given !== undefined && given.dtype !== requested) {
+    throw new DTypeError(`${what}: dtype is ${requested!.name} but out is ${given.dtype.name}; pass one of them, or both the same`);
+  }
+  return { given, ...scanDTypes(op, input, requested, what) };
+}
+
 /**
  * @internal The scans (`cumsum`, `cumprod`, and the NaN-skipping ones, named `what`): every check before anything is
  * queued. `input`, given, makes the array actually scanned from `a` on the scan's stream (a new array of `a`'s shape
@@ -263,14 +275,7 @@ export function scan(op: ScanOp, a: DeviceArray, opts: ScanOptions | undefined, 
   if (!(a instanceof DeviceArray)) throw new TypeError(`${what} takes a DeviceArray, not ${describeValue(a)}`);
   const options = checkOptions(opts, what);
   if (a.isClosed) throw new ArrayLayoutError(`${what}: the array was closed`);
-  const given = options.out;
-  if (given !== undefined && !(given instanceof DeviceArray)) throw new TypeError(`${what}: out is a DeviceArray, not ${describeValue(given)}`);
-  if (given !== undefined) checkWritable(given, `${what}: out`);
-  const requested = options.dtype !== undefined ? dtypeOf(options.dtype) : given?.dtype;
-  if (options.dtype !== undefined && given !== undefined && given.dtype !== requested) {
-    throw new DTypeError(`${what}: dtype is ${requested!.name} but out is ${given.dtype.name}; pass one of them, or both the same`);
-  }
-  const { out: outType, accumulate } = scanDTypes(op, a.dtype, requested, what);
+  const { given, out: outType, accumulate } = scanResult(op, a.dtype, options, what);
   let axis: number | undefined;
   if (options.axis !== undefined && options.axis !== null) {
     axis = normalizeAxis(options.axis, a.ndim, what);
@@ -356,14 +361,7 @@ function cumulative(op: ScanOp, a: DeviceArray, opts: CumulativeOptions | undefi
   const src = a.ndim === 0 ? a.reshape([1]) : a;
   const axis = normalizeAxis(options.axis ?? 0, src.ndim, what);
   if (!includeInitial) return scan(op, src, { ...options, axis }, what);
-  const given = options.out;
-  if (given !== undefined && !(given instanceof DeviceArray)) throw new TypeError(`${what}: out is a DeviceArray, not ${describeValue(given)}`);
-  if (given !== undefined) checkWritable(given, `${what}: out`);
-  const requested = options.dtype !== undefined ? dtypeOf(options.dtype) : given?.dtype;
-  if (options.dtype !== undefined && given !== undefined && given.dtype !== requested) {
-    throw new DTypeError(`${what}: dtype is ${requested!.name} but out is ${given.dtype.name}; pass one of them, or both the same`);
-  }
-  const { out: outType } = scanDTypes(op, src.dtype, requested, what);
+  const { given, out: outType } = scanResult(op, src.dtype, options, what);
   const shape = src.shape.map((n, d) => (d === axis ? n + 1 : n));
   if (given !== undefined && !sameShape(given.shape, shape)) {
     throw new ShapeMismatchError(`${what}: out has shape [${given.shape.join(", ")}] but the result (with the initial ${op === "sum" ? 0 : 1}) has shape [${shape.join(", ")}]`);
