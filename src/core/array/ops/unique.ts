@@ -31,7 +31,8 @@ function flagOption(options: UniqueOptions | undefined, name: "returnIndex" | "r
  * The sorted unique elements of `a` (flattened), a new 1-d array of its dtype, as NumPy's `unique`: NaNs count as one
  * value (the last; of complex numbers, every one with a NaN part), `-0.0` and `+0.0` as one (`+0.0`). Reads the count to the host, so it waits for the stream.
  * With `axis`, the distinct sub-arrays along that axis instead (`unique(m, { axis: 0 })`: the distinct rows, in
- * lexicographic order), compared element by element: a row holding NaN equals no other, as in NumPy 2.
+ * lexicographic order), compared element by element: a row holding NaN equals no other, as in NumPy 2; the further
+ * results are then 1-d, along the axis. `equalNan: false` (NumPy's `equal_nan=False`) keeps each NaN a value of its own.
  *
  * With `returnIndex`, `returnInverse` or `returnCounts` (NumPy's `return_index`, `return_inverse`, `return_counts`)
  * it returns `{ values, indices?, inverse?, counts? }` instead (see {@link UniqueResult}): the first occurrence of
