@@ -102,11 +102,6 @@ export function dsplit(a: DeviceArray, sections: number | readonly number[]): De
 
 // ---- helpers ----
 
-/** `a` flattened as a view where it is contiguous (else null: `take` without an axis flattens it). */
-function flatView(a: DeviceArray): DeviceArray | null {
-  return a.isContiguous ? viewWith(a, [a.size], [1]) : null;
-}
-
 /** The axis of an edit (undefined: the flattened array). */
 function editAxis(a: DeviceArray, options: EditOptions | undefined, what: string): number | undefined {
   const axis = options?.axis;
@@ -321,11 +316,10 @@ export function insert(a: DeviceArray, index: number | readonly number[], values
   const plan = insertPlan(shape, axis, index, values instanceof DeviceArray ? values.shape : []);
   const stream = operationStream(what, options, [a, ...(values instanceof DeviceArray ? [values] : [])]);
   const ownValues = values instanceof DeviceArray ? undefined : DeviceArray.full([], castScalar(values, a.dtype), a.dtype, { stream });
-  const flatA = flat ? flatView(a) : a;
   let ownFlat: DeviceArray | undefined;
   try {
-    if (flatA === null) ownFlat = a.copy({ stream });
-    const src = flatA ?? viewWith(ownFlat!, [a.size], [1]);
+    const src = flat ? ravel(a, { stream }) : a;
+    if (src.base === undefined && src !== a) ownFlat = src; // ravel's own copy of a strided array
     let v = ownValues ?? (values as DeviceArray);
     const dropped = droppedOnes(index, v.shape, shape.length);
     if (dropped > 0) v = viewWith(v, v.shape.slice(dropped), v.strides.slice(dropped));
@@ -480,13 +474,11 @@ export function deleteItems(a: DeviceArray, index: number | readonly number[] | 
   if (plan.kept === 0) return DeviceArray.empty(flat ? [0] : a.shape.map((s, d) => (d === axis ? 0 : s)), a.dtype, { stream });
   if (plan.kind === "runs") {
     if (!flat) return concatenate(plan.runs.map(([from, to]) => a.slice(...a.shape.map((_, d): SliceSpec => (d === axis ? [from, to] : null)))), { axis, stream });
-    const flatA = flatView(a);
-    const ownFlat = flatA === null ? a.copy({ stream }) : undefined;
+    const src = ravel(a, { stream });
     try {
-      const src = flatA ?? viewWith(ownFlat!, [a.size], [1]);
       return concatenate(plan.runs.map(([from, to]) => src.slice([from, to])), { axis: 0, stream });
     } finally {
-      ownFlat?.close(stream);
+      if (src.base === undefined) src.close(stream); // ravel's own copy of a strided array
     }
   }
   const r = plan.kind === "stepRange" ? plan.stepRange : undefined;

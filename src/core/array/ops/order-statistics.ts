@@ -22,7 +22,7 @@
  */
 import { DeviceArray, operationStream, type ReduceOptions } from "../device-array.ts";
 import { dtypes, type DType } from "../dtype.ts";
-import { ArrayLayoutError, DTypeError, ShapeMismatchError } from "../errors.ts";
+import { DTypeError, ShapeMismatchError } from "../errors.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { normalizeAxes, reducedShape, showShape } from "../broadcast.ts";
@@ -38,7 +38,7 @@ import { skippingKernel } from "./nan-reductions.ts";
 import { where } from "./selection.ts";
 import { sort } from "./sort.ts";
 import { withTemporaries } from "./temporaries.ts";
-import { broadcastTo, reshape, squeeze } from "./shape.ts";
+import { broadcastTo, checkArray, reshape, squeeze } from "./shape.ts";
 import type { Stream } from "../../stream.ts";
 
 // ---- median, quantile, percentile ----
@@ -164,12 +164,10 @@ interface OrderRequest {
 
 /** Checks `median`'s and `quantile`'s array and options before anything is queued. */
 function checkOrderRequest(what: string, array: unknown, options: QuantileOptions | undefined, qs: readonly number[], scalar: boolean, median: boolean): OrderRequest {
-  if (!(array instanceof DeviceArray)) throw new TypeError(`${what} takes a DeviceArray, not ${describeValue(array)}`);
-  if (array.isClosed) throw new ArrayLayoutError(`${what}: the array (${array.dtype.name} ${showShape(array.shape)}) was closed`);
+  const a = checkArray(array, what);
   if (options !== undefined && (options === null || typeof options !== "object")) {
     throw new TypeError(`${what} takes options { axis?, keepdims?, ${median ? "" : "method?, "}out?, stream? }, got ${describeValue(options)}`);
   }
-  const a = array;
   const dtype = orderStatisticDType(a.dtype, what);
   const axes = normalizeAxes(options?.axis, a.ndim, what);
   const keepdims = options?.keepdims ?? false;

@@ -169,11 +169,7 @@ export function unstack(a: DeviceArray, options?: { readonly axis?: number }): D
   if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`unstack takes options { axis? }, got ${describeValue(options)}`);
   if (a.ndim === 0) throw new AxisError("unstack: a 0-d array has no axis to split along; give an array of at least 1 axis");
   const axis = normalizeAxis(options?.axis ?? 0, a.ndim, "unstack");
-  const shape = a.shape.filter((_, d) => d !== axis);
-  const strides = a.strides.filter((_, d) => d !== axis);
-  // Empty slices hold no element and stay where `a` starts (their offsets could point past an empty buffer).
-  const step = shape.includes(0) ? 0 : a.strides[axis]! * a.itemsize;
-  return Array.from({ length: a.shape[axis]! }, (_, i) => viewWith(a, shape, strides, a.byteOffset + i * step));
+  return Array.from({ length: a.shape[axis]! }, (_, i) => a.slice(...a.shape.map((_, d): SliceSpec => (d === axis ? i : null))));
 }
 
 /** A view with the axes `source` moved to the positions `destination` (the other axes keep their order). */

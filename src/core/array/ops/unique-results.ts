@@ -21,7 +21,6 @@ import { dtypes } from "../dtype.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import type { Stream } from "../../stream.ts";
 import { add, sub } from "./arithmetic.ts";
-import { astype } from "./cast.ts";
 import { arange, ones } from "./creation.ts";
 import { put, take } from "./indexing.ts";
 import { flatnonzero } from "./index-helpers.ts";
@@ -52,8 +51,8 @@ export interface UniqueAllResult {
   readonly counts: DeviceArray<"int64">;
 }
 
-/** @internal unique's results: the values and the int64 arrays asked for. */
-export interface Parts {
+/** unique's results: the values and the int64 arrays asked for. */
+interface Parts {
   values: DeviceArray;
   indices?: DeviceArray<"int64">;
   inverse?: DeviceArray<"int64">;
@@ -71,9 +70,15 @@ function checkOptions(options: unknown, what: string): void {
 function uniqueEachNaN(what: string, x: DeviceArray, want: { indices: boolean; inverse: boolean; counts: boolean }, options: ArrayOperationOptions | undefined): Parts {
   checkArray(x, what);
   checkOptions(options, what);
-  const stream = operationStream(what, options, [x]);
-  const r: UniqueResult = want.indices || want.inverse || want.counts ? uniqueRuns(x, stream, want.indices, want.inverse, want.counts) : { values: uniqueSorted(x, stream) };
-  const parts: Parts = { values: r.values, ...(r.indices !== undefined ? { indices: r.indices } : {}), ...(r.inverse !== undefined ? { inverse: r.inverse } : {}), ...(r.counts !== undefined ? { counts: r.counts } : {}) };
+  return uniqueSplittingNaNs(x, operationStream(what, options, [x]), want);
+}
+
+/**
+ * @internal `unique`'s results for `x` (flattened, checked) on `stream`, each NaN a value of its own: the arrays
+ * `want` asks for beside the values; nothing is left open if it throws.
+ */
+export function uniqueSplittingNaNs(x: DeviceArray, stream: Stream, want: { indices: boolean; inverse: boolean; counts: boolean }): Parts {
+  const parts = (want.indices || want.inverse || want.counts ? { ...uniqueRuns(x, stream, want.indices, want.inverse, want.counts) } : { values: uniqueSorted(x, stream) }) as Parts;
   if (x.dtype.kind !== "f" && x.dtype.kind !== "c") return parts;
   try {
     return splitNaNs(x, parts, stream);
@@ -83,8 +88,8 @@ function uniqueEachNaN(what: string, x: DeviceArray, want: { indices: boolean; i
   }
 }
 
-/** @internal `parts` (unique's results for `x`) with their merged NaN split into one entry per NaN of `x` (closing the arrays it replaces). */
-export function splitNaNs(x: DeviceArray, parts: Parts, stream: Stream): Parts {
+/** `parts` (unique's results for `x`) with their merged NaN split into one entry per NaN of `x` (closing the arrays it replaces). */
+function splitNaNs(x: DeviceArray, parts: Parts, stream: Stream): Parts {
   return withTemporaries(stream, (temp) => {
     const flat = ravel(x, { stream });
     if (flat.base === undefined) temp(flat); // ravel's own copy of a strided x
@@ -105,7 +110,7 @@ export function splitNaNs(x: DeviceArray, parts: Parts, stream: Stream): Parts {
         // The j-th NaN in x's order takes slot kept + (its rank in the sorted order): rank[order[r]] = r.
         const rank = temp(DeviceArray.empty([count], dtypes.int64, { stream }));
         put(rank, order, temp(arange(count, { stream })), { stream });
-        const nth = temp(cumsum(temp(astype(nan, dtypes.int64, { stream })), { stream }));
+        const nth = temp(cumsum(nan, { stream })); // int64, as every bool scan
         sub(nth, 1, { stream, out: nth });
         const slot = temp(take(rank, nth, { stream, mode: "clip" }));
         add(slot, kept, { stream, out: slot });

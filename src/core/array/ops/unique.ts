@@ -18,7 +18,7 @@ import { normalizeAxis } from "../broadcast.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { checkSortable, uniqueRuns, uniqueSorted, type UniqueOptions, type UniqueResult } from "./sort.ts";
 import { uniqueAlongAxis } from "./unique-axis.ts";
-import { splitNaNs } from "./unique-results.ts";
+import { uniqueSplittingNaNs } from "./unique-results.ts";
 
 /** The option `name` of `unique`, a boolean (default false). */
 function flagOption(options: UniqueOptions | undefined, name: "returnIndex" | "returnInverse" | "returnCounts"): boolean {
@@ -61,28 +61,19 @@ export function unique(a: DeviceArray, options?: UniqueOptions): DeviceArray | U
   const returnCounts = flagOption(options, "returnCounts");
   const equalNan = options?.equalNan ?? true;
   if (typeof equalNan !== "boolean") throw new TypeError(`unique: equalNan is a boolean, not ${describeValue(equalNan)}`);
+  const further = returnIndex || returnInverse || returnCounts;
   const axis = options?.axis;
+  let ax: number | undefined;
   if (axis !== undefined && axis !== null) {
     if (typeof axis !== "number") throw new AxisError(`unique: axis is an integer or null, got ${describeValue(axis)}`);
-    normalizeAxis(axis, a.ndim, "unique");
+    ax = normalizeAxis(axis, a.ndim, "unique");
   }
   const stream = operationStream("unique", options, [a]);
-  if (axis !== undefined && axis !== null) {
-    const r = uniqueAlongAxis(a, axis, stream, { indices: returnIndex, inverse: returnInverse, counts: returnCounts });
-    return returnIndex || returnInverse || returnCounts ? (r as UniqueResult) : r.values;
-  }
-  const further = returnIndex || returnInverse || returnCounts;
-  if (!equalNan && (a.dtype.kind === "f" || a.dtype.kind === "c")) {
-    const parts: UniqueResult = further ? uniqueRuns(a, stream, returnIndex, returnInverse, returnCounts) : { values: uniqueSorted(a, stream) };
-    try {
-      const split = splitNaNs(a, { ...parts }, stream);
-      return further ? (split as UniqueResult) : split.values;
-    } catch (e) {
-      for (const x of Object.values(parts) as (DeviceArray | undefined)[]) x?.close(stream);
-      throw e;
-    }
-  }
-  if (further) return uniqueRuns(a, stream, returnIndex, returnInverse, returnCounts);
-  return uniqueSorted(a, stream);
+  const want = { indices: returnIndex, inverse: returnInverse, counts: returnCounts };
+  let r: UniqueResult;
+  if (ax !== undefined) r = uniqueAlongAxis(a, ax, stream, want) as UniqueResult;
+  else if (!equalNan) r = uniqueSplittingNaNs(a, stream, want) as UniqueResult;
+  else return further ? uniqueRuns(a, stream, returnIndex, returnInverse, returnCounts) : uniqueSorted(a, stream);
+  return further ? r : r.values;
 }
 
