@@ -49,6 +49,7 @@ export {
   isnan, isinf, isfinite, signbit, isposinf, isneginf, spacing, sinc, conj, real, imag, angle, deg2rad, rad2deg, invert, logicalNot, nanToNum, type RoundOptions,
   type NanToNumOptions,
 } from "./core/array/ops/math.ts";
+export { frexp, ldexp, modf } from "./core/array/ops/float-parts.ts";
 export {
   subtract, multiply, divide, trueDivide, floorDivide, remainder, power, atan2, equal, notEqual, less, lessEqual, greater, greaterEqual,
   negative, absolute, arccos, arcsin, arctan, arccosh, arcsinh, arctanh, conjugate, radians, degrees, bitwiseNot, around, fix, amax, amin,

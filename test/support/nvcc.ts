@@ -30,3 +30,15 @@ export function nvccProblems(sources: Readonly<Record<string, string>>, options:
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** Sources of many kernels in one translation unit: each in a namespace of its own, the includes once, at the top. */
+export function bundleKernels(sources: readonly string[]): string {
+  const includes = new Set<string>();
+  const parts = sources.map((src, k) => {
+    const lines = src.split("\n");
+    for (const l of lines) if (l.startsWith("#include")) includes.add(l);
+    // extern "C" names are one namespace: each kernel's gets the bundle's index.
+    return `namespace k${k} {\n${lines.filter((l) => !l.startsWith("#include")).join("\n").replaceAll("void cuda_ts_", `void cuda_ts_k${k}_`)}\n}`;
+  });
+  return [...includes, ...parts].join("\n") + "\n";
+}

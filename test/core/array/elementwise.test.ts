@@ -31,7 +31,7 @@ import { nvrtc } from "../../../src/bindings/nvrtc.ts";
 import { Program } from "../../../src/core/program/program.ts";
 import { pathfinder } from "../../../src/pathfinder/on-demand.ts";
 import { generatedSection, promotionTable, unaryTable } from "./elementwise-tables.ts";
-import { nvccPresent, nvccProblems } from "../../support/nvcc.ts";
+import { bundleKernels as bundle, nvccPresent, nvccProblems } from "../../support/nvcc.ts";
 
 interface Fixture {
   numpy: string;
@@ -421,18 +421,6 @@ function headerDirs(): string[] | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Sources of many kernels in one translation unit: each in a namespace of its own, the includes once, at the top. */
-function bundle(sources: readonly string[]): string {
-  const includes = new Set<string>();
-  const parts = sources.map((src, k) => {
-    const lines = src.split("\n");
-    for (const l of lines) if (l.startsWith("#include")) includes.add(l);
-    // extern "C" names are one namespace: each kernel's gets the bundle's index.
-    return `namespace k${k} {\n${lines.filter((l) => !l.startsWith("#include")).join("\n").replaceAll("void cuda_ts_", `void cuda_ts_k${k}_`)}\n}`;
-  });
-  return [...includes, ...parts].join("\n") + "\n";
 }
 
 /** The source of a kernel of the cache with every input an array, or with its second input a scalar. */
