@@ -47,6 +47,7 @@ export {
   neg, positive, abs, sign, sqrt, cbrt, square, reciprocal, exp, exp2, expm1, log, log2, log10, log1p,
   sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, floor, ceil, trunc, rint, round,
   isnan, isinf, isfinite, signbit, isposinf, isneginf, spacing, sinc, conj, real, imag, angle, deg2rad, rad2deg, invert, logicalNot, nanToNum, type RoundOptions,
+  fabs, i0, bitwiseCount,
   type NanToNumOptions,
 } from "./core/array/ops/math.ts";
 export { frexp, ldexp, modf } from "./core/array/ops/float-parts.ts";

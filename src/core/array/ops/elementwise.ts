@@ -56,8 +56,8 @@ export const LOOPS = Object.freeze({
   integer: "bBhHiIqQ",
 });
 
-/** How an operation's result dtype follows from the dtype it computes in. */
-export type ResultRule = "same" | "bool" | "real";
+/** How an operation's result dtype follows from the dtype it computes in: that dtype, bool, its real part, or uint8 (a count of bits). */
+export type ResultRule = "same" | "bool" | "real" | "uint8";
 
 /** What an operation's code is generated from: the operands in the working type, and the dtypes. */
 export interface CodeContext {
@@ -140,7 +140,7 @@ export function loopInputs(operands: readonly (ArrayOperand | DType)[], promoted
 
 /** The result dtype of `spec` computing in `c`. */
 export function resultDType(spec: OpSpec, c: DType): DType {
-  return spec.result === "bool" ? dtypes.bool : spec.result === "real" ? realOf(c) : c;
+  return spec.result === "bool" ? dtypes.bool : spec.result === "real" ? realOf(c) : spec.result === "uint8" ? dtypes.uint8 : c;
 }
 
 const isScalarValue = (v: unknown): v is ArrayScalar =>

@@ -147,6 +147,20 @@ export const UNARY_OPS = {
   }),
   deg2rad: spec("deg2rad", LOOPS.float, (x) => `(${x.a} * (${x.w})0.017453292519943295)`, { refuse: noComplex("degrees") }),
   rad2deg: spec("rad2deg", LOOPS.float, (x) => `(${x.a} * (${x.w})57.29577951308232)`, { refuse: noComplex("degrees") }),
+  fabs: spec("fabs", LOOPS.float, (x) => `${mathFunction("fabs", x)}(${x.a})`, {
+    refuse: (d) => (d.kind === "c" ? "it takes real numbers (NumPy refuses complex too); abs gives a complex number's magnitude" : undefined),
+  }),
+  i0: spec("i0", LOOPS.float, (x) => `${x.w === "float" ? "cyl_bessel_i0f" : "cyl_bessel_i0"}(${x.a})`, {
+    // NumPy's i0 is a function, not a ufunc: floats keep their dtype, integers and bool become float64.
+    compute: (d) => (d.kind === "f" ? d : d.kind === "c" ? undefined : dtypes.float64),
+    refuse: (d) => (d.kind === "c" ? "i0 is not defined for complex numbers (NumPy refuses them too)" : undefined),
+  }),
+  bitwiseCount: spec(
+    "bitwiseCount",
+    LOOPS.integer,
+    (x) => `__popcll(${x.c.kind === "i" ? `(${x.a} < 0 ? 0ull - (unsigned long long)(long long)${x.a} : (unsigned long long)(long long)${x.a})` : `(unsigned long long)${x.a}`})`,
+    { result: "uint8", refuse: (d) => (d.kind === "f" || d.kind === "c" ? "it counts the bits of integers (NumPy refuses floats too)" : undefined) },
+  ),
   invert: spec("invert", LOOPS.integerBool, (x) => (x.c.kind === "b" ? `(!${x.a})` : `(${x.w})(~${x.a})`)),
   logicalNot: spec("logicalNot", "?", (x) => `(!${x.a})`, { result: "bool", compute: () => dtypes.bool }),
 } as const satisfies Record<string, OpSpec>;
@@ -334,6 +348,25 @@ export function deg2rad(a: DeviceArray, options?: ElementwiseOptions): DeviceArr
 /** Radians to degrees. */
 export function rad2deg(a: DeviceArray, options?: ElementwiseOptions): DeviceArray {
   return applyUnary(UNARY_OPS.rad2deg, a, options);
+}
+/** `|a|` of real numbers, in the float that holds the dtype (`fabs` of int8 is float16), as NumPy's `fabs`; not for complex (`abs` is). */
+export function fabs(a: DeviceArray, options?: ElementwiseOptions): DeviceArray {
+  return applyUnary(UNARY_OPS.fabs, a, options);
+}
+/**
+ * The modified Bessel function of the first kind, order 0 (CUDA's `cyl_bessel_i0`), as NumPy's `i0`: floats keep
+ * their dtype (float16 and bfloat16 compute in float32), integers and bool give float64; not for complex. An
+ * infinity gives +Infinity (NumPy's formula gives NaN there).
+ */
+export function i0(a: DeviceArray, options?: ElementwiseOptions): DeviceArray {
+  return applyUnary(UNARY_OPS.i0, a, options);
+}
+/**
+ * The number of 1 bits in each element's absolute value, as NumPy 2's `bitwise_count`: a uint8 array (`-1` counts
+ * 1, int8 `-128` counts 1); integers and bool only.
+ */
+export function bitwiseCount(a: DeviceArray, options?: ElementwiseOptions): DeviceArray<"uint8"> {
+  return applyUnary(UNARY_OPS.bitwiseCount, a, options) as DeviceArray<"uint8">;
 }
 /** `~a` of integers (bool: logical not). */
 export function invert(a: DeviceArray, options?: ElementwiseOptions): DeviceArray {
