@@ -51,10 +51,11 @@ export {
   type NanToNumOptions,
 } from "./core/array/ops/math.ts";
 export { frexp, ldexp, modf } from "./core/array/ops/float-parts.ts";
+export { copyto, type CopytoOptions, type CastingRule } from "./core/array/ops/copyto.ts";
 export {
   subtract, multiply, divide, trueDivide, floorDivide, remainder, power, atan2, equal, notEqual, less, lessEqual, greater, greaterEqual,
   negative, absolute, arccos, arcsin, arctan, arccosh, arcsinh, arctanh, conjugate, radians, degrees, bitwiseNot, around, fix, amax, amin,
-  bitwiseLeftShift, bitwiseRightShift, bitwiseInvert, concat, permuteDims,
+  bitwiseLeftShift, bitwiseRightShift, bitwiseInvert, concat, permuteDims, putmask,
 } from "./core/array/ops/numpy-names.ts";
 export type { ArrayOperand, ArithmeticName, ComparisonName } from "./core/array/methods.ts";
 export type {

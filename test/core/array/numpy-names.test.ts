@@ -43,6 +43,7 @@ describe("NumPy's other names", () => {
       ["bitwiseInvert", "invert"],
       ["concat", "concatenate"],
       ["permuteDims", "transpose"],
+      ["putmask", "putMask"],
     ];
     for (const [long, short] of pairs) {
       expect(typeof ca[long], long).toBe("function");

@@ -48,3 +48,4 @@ export {
 } from "./math.ts";
 export { max as amax, min as amin } from "../reductions.ts";
 export { concatenate as concat, transpose as permuteDims } from "./shape.ts";
+export { putMask as putmask } from "./indexing.ts";

@@ -1,0 +1,145 @@
+/**
+ * `copyto`: values written into an existing array, as NumPy's `copyto` (CuPy's too): the source broadcast to the
+ * destination's shape, converted under a casting rule, optionally only where a mask holds.
+ *
+ * ```ts
+ * copyto(dst, src);                              // dst[...] = src, broadcast, "same_kind" casting
+ * copyto(dst, 0, { where: dst.lt(0) });          // negative elements set to 0
+ * copyto(f32, f64, { casting: "unsafe" });       // any conversion
+ * ```
+ *
+ * @module
+ */
+import { DeviceArray, checkWritable, operationStream, type ArrayOperationOptions, type ArrayScalar } from "../device-array.ts";
+import type { DType } from "../dtype.ts";
+import { BroadcastError, DTypeError } from "../errors.ts";
+import { canCastSafely, canCastSameKind, resultType } from "../promotion.ts";
+import { describeValue } from "../../../errors/describe.ts";
+import { ArgumentError } from "../../../errors/base.ts";
+import { ElementwiseKernel } from "../../kernels/elementwise.ts";
+import { castExpression, castInto } from "./cast.ts";
+import { castScalar } from "./creation.ts";
+import { cachedKernel, checkArrayArgument, checkOperand } from "./elementwise.ts";
+import { mayShareMemory, sameElements } from "./overlap.ts";
+import { broadcastTo } from "./shape.ts";
+
+/** NumPy's casting rules, from the strictest: the same dtype, the same dtype, no loss, no loss of kind, anything. */
+export type CastingRule = "no" | "equiv" | "safe" | "same_kind" | "unsafe";
+
+const CASTING: readonly CastingRule[] = ["no", "equiv", "safe", "same_kind", "unsafe"];
+
+/** Options of {@link copyto}: the casting rule, a mask, and the stream. */
+export interface CopytoOptions extends ArrayOperationOptions {
+  /** Which conversions of the source to the destination's dtype are allowed (default "same_kind", as NumPy's). */
+  readonly casting?: CastingRule;
+  /** A bool array (broadcast to the destination's shape) or a boolean: only where it holds is written (default true). */
+  readonly where?: DeviceArray | boolean;
+}
+
+/** Whether an array of `from` may be written into `to` under `rule`. */
+function castAllowed(from: DType, to: DType, rule: CastingRule): boolean {
+  switch (rule) {
+    case "no":
+    case "equiv":
+      return from === to;
+    case "safe":
+      return canCastSafely(from, to);
+    case "same_kind":
+      return canCastSameKind(from, to);
+    default:
+      return true;
+  }
+}
+
+/**
+ * A scalar source as a value of `to`: under every rule but "unsafe", a JavaScript scalar is weak, as a Python scalar
+ * in NumPy 2 (it takes the destination's dtype if its kind allows and it fits: 5 into int8 under "no" too, 300 or
+ * 1.5 into int8 not); "unsafe" converts anything (a complex value's real part into a real dtype, 1.5 truncated).
+ */
+function scalarValue(value: ArrayScalar, to: DType, rule: CastingRule): ArrayScalar {
+  if (rule === "unsafe") return castScalar(Array.isArray(value) && to.kind !== "c" ? value[0]! : value, to);
+  const r = resultType([to, value], "copyto");
+  if (r !== to) {
+    throw new DTypeError(`copyto: the scalar ${describeValue(value)} is a ${r.kind === "c" ? "complex" : r.kind === "f" ? "float" : "integer"} and cannot be written into a ${to.name} array under "${rule}" casting; pass casting: "unsafe" to convert it anyway`);
+  }
+  return castScalar(value, to);
+}
+
+/**
+ * Writes `src` into `dst`, as NumPy's `copyto(dst, src, casting, where)`: `src` (an array or a scalar) broadcast to
+ * `dst`'s shape (one way: `dst` does not grow), converted to `dst`'s dtype as `astype` converts, where the conversion
+ * is allowed under `casting` (default "same_kind": int64 into int8 or float64 into float32 yes, float into integer or
+ * int64 into uint8 not). With `where` (a bool array broadcast to `dst`'s shape) only the elements where it holds are
+ * written. A source (or mask) that overlaps `dst` in another layout is copied first, so that every element reads the
+ * source's value from before the call. Queued on the stream (of the options, else `dst`'s); returns nothing.
+ *
+ * @throws BroadcastError where `src` or `where` does not broadcast to `dst`'s shape; DTypeError for a conversion the
+ * casting rule refuses, or a `where` that is not bool; ReadOnlyArrayError for a read-only `dst`.
+ */
+export function copyto(dst: DeviceArray, src: DeviceArray | ArrayScalar, options?: CopytoOptions): void {
+  const what = "copyto";
+  checkArrayArgument(dst, what, "dst");
+  checkWritable(dst, `${what}: dst`);
+  checkOperand(src, what, "src");
+  if (src instanceof DeviceArray) checkArrayArgument(src, what, "src");
+  if (options !== undefined && (options === null || typeof options !== "object" || Array.isArray(options))) {
+    throw new TypeError(`${what} takes options { casting?, where?, stream? }, got ${describeValue(options)}`);
+  }
+  const rule = options?.casting ?? "same_kind";
+  if (!CASTING.includes(rule)) throw new ArgumentError(`${what}: casting is one of ${CASTING.map((c) => `"${c}"`).join(", ")}, got ${describeValue(rule)}`);
+  const where = options?.where ?? true;
+  if (typeof where !== "boolean") {
+    checkArrayArgument(where, what, "where");
+    if (where.dtype.kind !== "b") throw new DTypeError(`${what}: where is a bool array, got ${where.dtype.name} (NumPy refuses other dtypes too); compare it first (x.ne(0))`);
+  }
+  let value: ArrayScalar | undefined;
+  if (src instanceof DeviceArray) {
+    if (!castAllowed(src.dtype, dst.dtype, rule)) {
+      throw new DTypeError(`${what}: cannot write ${src.dtype.name} into a ${dst.dtype.name} array under "${rule}" casting; pass casting: "unsafe" to convert anyway, or convert the source first (astype)`);
+    }
+  } else value = scalarValue(src, dst.dtype, rule);
+  const source = src instanceof DeviceArray ? broadcastInto(src, dst, "src") : undefined;
+  const mask = typeof where === "boolean" ? undefined : broadcastInto(where, dst, "where");
+  const stream = operationStream(what, options, [dst, src, typeof where === "boolean" ? undefined : where]);
+  if (where === false || dst.size === 0) return;
+  const temporaries: DeviceArray[] = [];
+  // A copy of what overlaps dst in another layout: every element then reads the value from before the call.
+  const apart = (x: DeviceArray): DeviceArray => {
+    if (!mayShareMemory(x, dst) || sameElements(x, dst)) return x;
+    const t = x.copy({ stream });
+    temporaries.push(t);
+    return t;
+  };
+  try {
+    if (mask === undefined) {
+      if (source === undefined) dst.fill(value!, { stream });
+      else if (source.dtype === dst.dtype) {
+        if (!sameElements(source, dst)) dst.copyFrom(apart(source), { stream });
+      } else castInto(stream, source, dst); // the elementwise builder stages an overlapping source itself
+      return;
+    }
+    const m = apart(mask);
+    if (source === undefined) maskedKernel(mask.dtype, dst.dtype, dst.dtype, true).launch(stream, m, value!, dst);
+    else maskedKernel(mask.dtype, source.dtype, dst.dtype, false).launch(stream, m, apart(source), dst);
+  } finally {
+    for (const t of temporaries) t.close(stream);
+  }
+}
+
+/** `x` as a view of `dst`'s shape (BroadcastError naming `name` where it does not broadcast to it). */
+function broadcastInto(x: DeviceArray, dst: DeviceArray, name: string): DeviceArray {
+  try {
+    return broadcastTo(x, dst.shape);
+  } catch (e) {
+    if (!(e instanceof BroadcastError)) throw e;
+    throw new BroadcastError(`copyto: ${name} has shape [${x.shape.join(", ")}], which does not broadcast to dst's shape [${dst.shape.join(", ")}] (dst does not grow); pass a ${name} of a shape that does`);
+  }
+}
+
+/** The kernel writing `s` (converted) into `d` where `m` holds; `s` a scalar of `d`'s dtype where `scalar`. */
+function maskedKernel(mask: DType, from: DType, to: DType, scalar: boolean): ElementwiseKernel {
+  return cachedKernel(`copyto|${mask.name}|${from.name}|${to.name}|${scalar ? "scalar" : "array"}`, () => {
+    // The destination is read and written in place, element for element: an unmasked element keeps its value.
+    return new ElementwiseKernel(`${mask.name} m, ${from.name} s`, `${to.name} d`, `if (m) d = ${castExpression("s", from, to)};`, `cuda_ts_copyto_${from.name}_${to.name}`);
+  });
+}

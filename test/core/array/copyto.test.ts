@@ -1,0 +1,58 @@
+/**
+ * copyto's checks without a GPU, against NumPy 2.4's `copyto` (each refusal NumPy's too): casting rules for arrays
+ * and for weak scalars, shapes that do not broadcast into the destination, masks that are not bool, read-only
+ * destinations and bad options, all before anything reaches a stream.
+ */
+import { describe, expect, it } from "vitest";
+import { ArgumentError } from "../../../src/errors/base.ts";
+import { BroadcastError, DTypeError, copyto } from "../../../src/array.ts";
+import { fakeArray } from "../../support/fake-arrays.ts";
+
+/** What a call needs once its checks pass, on this machine: a stream (no array here was made on one). */
+const NEEDS_STREAM = /needs a stream/;
+
+describe("copyto checks", () => {
+  it("casting rules for arrays: same_kind by default, safe, no, unsafe", () => {
+    const i8 = fakeArray([3], "int8");
+    // np.copyto(int8, int64) works (same_kind); under "safe" it is a TypeError
+    expect(() => copyto(i8, fakeArray([3], "int64"))).toThrow(NEEDS_STREAM);
+    expect(() => copyto(i8, fakeArray([3], "int64"), { casting: "safe" })).toThrow(DTypeError);
+    expect(() => copyto(i8, fakeArray([3], "int8"), { casting: "no" })).toThrow(NEEDS_STREAM);
+    expect(() => copyto(i8, fakeArray([3], "int16"), { casting: "equiv" })).toThrow(DTypeError);
+    // int64 into uint8 and float into int are not "same_kind"; "unsafe" takes them
+    expect(() => copyto(fakeArray([3], "uint8"), fakeArray([3], "int64"))).toThrow('cannot write int64 into a uint8 array under "same_kind" casting');
+    expect(() => copyto(i8, fakeArray([3], "float32"))).toThrow(DTypeError);
+    expect(() => copyto(i8, fakeArray([3], "float32"), { casting: "unsafe" })).toThrow(NEEDS_STREAM);
+    expect(() => copyto(fakeArray([3], "float32"), fakeArray([3], "complex64"))).toThrow(DTypeError);
+    expect(() => copyto(i8, fakeArray([3], "int8"), { casting: "sometimes" as never })).toThrow(ArgumentError);
+  });
+
+  it("weak scalars: the destination's dtype where the kind allows and the value fits", () => {
+    const i8 = fakeArray([3], "int8");
+    expect(() => copyto(i8, 5, { casting: "no" })).toThrow(NEEDS_STREAM);
+    expect(() => copyto(i8, true)).toThrow(NEEDS_STREAM);
+    expect(() => copyto(i8, 300)).toThrow("outside the int8 range");
+    expect(() => copyto(fakeArray([3], "uint8"), -1)).toThrow(DTypeError);
+    expect(() => copyto(i8, 1.5)).toThrow('the scalar 1.5 is a float and cannot be written into a int8 array under "same_kind" casting');
+    expect(() => copyto(i8, 1.5, { casting: "unsafe" })).toThrow(NEEDS_STREAM);
+    expect(() => copyto(fakeArray([3], "float32"), 1e300)).toThrow(NEEDS_STREAM);
+    expect(() => copyto(fakeArray([3], "float32"), [0, 1])).toThrow(DTypeError);
+    expect(() => copyto(fakeArray([3], "float32"), [0, 1], { casting: "unsafe" })).toThrow(NEEDS_STREAM);
+    expect(() => copyto(fakeArray([3], "bool"), 2)).toThrow(DTypeError);
+    expect(() => copyto(i8, "5" as never)).toThrow(TypeError);
+  });
+
+  it("src and where broadcast into dst's shape, which does not grow; where is bool", () => {
+    const dst = fakeArray([2, 3], "float32");
+    expect(() => copyto(dst, fakeArray([3], "float32"))).toThrow(NEEDS_STREAM);
+    expect(() => copyto(dst, fakeArray([2, 1], "float32"))).toThrow(NEEDS_STREAM);
+    expect(() => copyto(dst, fakeArray([2], "float32"))).toThrow(BroadcastError);
+    expect(() => copyto(fakeArray([3], "float32"), fakeArray([2, 3], "float32"))).toThrow("src has shape [2, 3], which does not broadcast to dst's shape [3]");
+    expect(() => copyto(dst, 1, { where: fakeArray([3], "bool") })).toThrow(NEEDS_STREAM);
+    expect(() => copyto(dst, 1, { where: fakeArray([4], "bool") })).toThrow("where has shape [4]");
+    expect(() => copyto(dst, 1, { where: fakeArray([3], "int64") })).toThrow("where is a bool array, got int64");
+    expect(() => copyto(dst, 1, { where: false })).toThrow(NEEDS_STREAM);
+    expect(() => copyto(dst, 1, 3 as never)).toThrow(TypeError);
+    expect(() => copyto(3 as never, 1)).toThrow(TypeError);
+  });
+});
