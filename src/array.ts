@@ -52,6 +52,7 @@ export {
 } from "./core/array/ops/math.ts";
 export { frexp, ldexp, modf } from "./core/array/ops/float-parts.ts";
 export { copyto, type CopytoOptions, type CastingRule } from "./core/array/ops/copyto.ts";
+export { bartlett, blackman, hamming, hanning, kaiser, type WindowOptions } from "./core/array/ops/windows.ts";
 export {
   subtract, multiply, divide, trueDivide, floorDivide, remainder, power, atan2, equal, notEqual, less, lessEqual, greater, greaterEqual,
   negative, absolute, arccos, arcsin, arctan, arccosh, arcsinh, arctanh, conjugate, radians, degrees, bitwiseNot, around, fix, amax, amin,
