@@ -39,16 +39,21 @@ export type ElementValue = number | boolean | readonly [number, number];
 
 /**
  * dtype, shape and elements (row-major; int64 as numbers, complex as [re, im], float16 decoded, bool as booleans) of
- * `x`, read on `stream`; then `x` is closed.
+ * `x`, read on `stream`; `x` stays open (see {@link readDecoded}).
  */
+export function peekDecoded(x: DeviceArray, stream: Stream): [string, number[], ElementValue[]] {
+  const host = x.toTypedArraySync({ stream });
+  const values = Array.from({ length: x.size }, (_, j) => {
+    const v = decodeElement(x.dtype, host, j);
+    return typeof v === "bigint" ? Number(v) : v;
+  });
+  return [x.dtype.name, [...x.shape], values];
+}
+
+/** As {@link peekDecoded}; then `x` is closed. */
 export function readDecoded(x: DeviceArray, stream: Stream): [string, number[], ElementValue[]] {
   try {
-    const host = x.toTypedArraySync({ stream });
-    const values = Array.from({ length: x.size }, (_, j) => {
-      const v = decodeElement(x.dtype, host, j);
-      return typeof v === "bigint" ? Number(v) : v;
-    });
-    return [x.dtype.name, [...x.shape], values];
+    return peekDecoded(x, stream);
   } finally {
     x.close();
   }

@@ -171,7 +171,7 @@ export function ldexp(a: ArrayOperand, b: ArrayOperand, options?: ElementwiseOpt
   const k = cachedKernel(`ldexp|${ta.name}|${te.name}|${c.name}|${to.name}`, () => {
     const w = workingType(c);
     // Exponents past ±100,000 scale every finite number of every dtype to infinity or zero, as the exponent does.
-    const n = te.itemsize === 8 || te.name === "uint32" ? "(int)(n > 100000 ? 100000 : n < -100000 ? -100000 : n)" : "(int)n";
+    const n = te.name === "int64" ? "(int)(n > 100000 ? 100000 : n < -100000 ? -100000 : n)" : te.name === "uint32" ? "(int)(n > 100000u ? 100000u : n)" : "(int)n";
     const body = `z = ${fromWorking(`${mathName("ldexp", c)}(${toWorking("x", ta, c)}, ${n})`, c, to)};`;
     return new ElementwiseKernel(`${ta.name} x, ${te.name} n`, `${to.name} z`, body, `cuda_ts_ldexp_${ta.name}_${te.name}_${c.name}_${to.name}`, { preamble: ROUNDING_PREAMBLE });
   });
