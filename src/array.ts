@@ -53,6 +53,7 @@ export {
 export { frexp, ldexp, modf } from "./core/array/ops/float-parts.ts";
 export { copyto, type CopytoOptions, type CastingRule } from "./core/array/ops/copyto.ts";
 export { bartlett, blackman, hamming, hanning, kaiser, type WindowOptions } from "./core/array/ops/windows.ts";
+export { iscomplex, isreal, iscomplexobj, isrealobj } from "./core/array/ops/type-testing.ts";
 export {
   subtract, multiply, divide, trueDivide, floorDivide, remainder, power, atan2, equal, notEqual, less, lessEqual, greater, greaterEqual,
   negative, absolute, arccos, arcsin, arctan, arccosh, arcsinh, arctanh, conjugate, radians, degrees, bitwiseNot, around, fix, amax, amin,
@@ -146,6 +147,7 @@ export {
   ravel,
   broadcastTo,
   broadcastArrays,
+  broadcastShapes,
   atleast1d,
   atleast2d,
   atleast3d,
@@ -191,6 +193,10 @@ export {
   ix,
   triuIndices,
   trilIndices,
+  triuIndicesFrom,
+  trilIndicesFrom,
+  diagIndices,
+  diagIndicesFrom,
   unravelIndex,
   ravelMultiIndex,
   flatnonzero,
@@ -199,6 +205,8 @@ export {
   select,
   type IndicesOptions,
   type TriangleIndicesOptions,
+  type TriangleIndicesFromOptions,
+  type DiagIndicesOptions,
   type DiagflatOptions,
   type FillDiagonalOptions,
   type RavelMultiIndexOptions,

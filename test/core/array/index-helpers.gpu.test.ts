@@ -1,13 +1,13 @@
 /**
  * Index helpers and divmod on a real GPU, read back against NumPy 2.4's results (each NumPy call in a comment):
- * triuIndices and trilIndices (k, m, empty), unravelIndex and ravelMultiIndex (arrays of several shapes and dtypes,
+ * triuIndices and trilIndices (k, m, empty) and their `From` forms, diagIndices and diagIndicesFrom, unravelIndex and ravelMultiIndex (arrays of several shapes and dtypes,
  * numbers, views, wrap and clip), flatnonzero (of a view, empty), diagflat, fillDiagonal (scalars, wrap, 3-d, a
  * cycling array value, a transposed view), select (first true wins, dtypes, broadcasting) and divmod. Skips
  * without a GPU.
  */
 import { describe, expect, it } from "vitest";
 import { DeviceArray, IndexError, type Stream } from "../../../src/index.ts";
-import { diagflat, divmod, fillDiagonal, flatnonzero, ravelMultiIndex, select, trilIndices, triuIndices, unravelIndex } from "../../../src/array.ts";
+import { diagIndices, diagIndicesFrom, diagflat, divmod, fillDiagonal, flatnonzero, ravelMultiIndex, select, trilIndices, trilIndicesFrom, triuIndices, triuIndicesFrom, unravelIndex } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 import { onGpuStream, nums, iota, read } from "../../support/gpu-arrays.ts";
 
@@ -49,6 +49,33 @@ describe.skipIf(!gpu.available)(`index helpers on a GPU${skipNote}`, () => {
     expect(readAll(triuIndices(0, { stream }))).toEqual([
       ["int64", [0], []],
       ["int64", [0], []],
+    ]);
+  });
+
+  it("triuIndicesFrom, trilIndicesFrom, diagIndices and diagIndicesFrom", () => {
+    using m = DeviceArray.zeros([3, 4], "float32", { stream });
+    // np.triu_indices_from(np.zeros((3, 4)), k=1) → ([0, 0, 0, 1, 1, 2], [1, 2, 3, 2, 3, 3])
+    expect(readAll(triuIndicesFrom(m, { k: 1 }))).toEqual([
+      ["int64", [6], [0, 0, 0, 1, 1, 2]],
+      ["int64", [6], [1, 2, 3, 2, 3, 3]],
+    ]);
+    // np.tril_indices_from(np.zeros((3, 4)), k=-1) → ([1, 2, 2], [0, 0, 1])
+    expect(readAll(trilIndicesFrom(m, { k: -1 }))).toEqual([
+      ["int64", [3], [1, 2, 2]],
+      ["int64", [3], [0, 0, 1]],
+    ]);
+    // np.diag_indices(3, ndim=3) → three [0, 1, 2]
+    expect(readAll(diagIndices(3, { ndim: 3, stream }))).toEqual([
+      ["int64", [3], [0, 1, 2]],
+      ["int64", [3], [0, 1, 2]],
+      ["int64", [3], [0, 1, 2]],
+    ]);
+    using cube = DeviceArray.zeros([2, 2, 2], "int8", { stream });
+    // np.diag_indices_from(np.zeros((2, 2, 2))) → three [0, 1]
+    expect(readAll(diagIndicesFrom(cube))).toEqual([
+      ["int64", [2], [0, 1]],
+      ["int64", [2], [0, 1]],
+      ["int64", [2], [0, 1]],
     ]);
   });
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ArgumentError, BroadcastError, DTypeError, DeviceArray, IndexError, ShapeMismatchError } from "../../../src/index.ts";
-import { diagflat, divmod, fillDiagonal, flatnonzero, ravelMultiIndex, select, trilIndices, triuIndices, unravelIndex } from "../../../src/array.ts";
+import { diagIndices, diagIndicesFrom, diagflat, divmod, fillDiagonal, flatnonzero, ravelMultiIndex, select, trilIndices, trilIndicesFrom, triuIndices, triuIndicesFrom, unravelIndex } from "../../../src/array.ts";
 import { fillDiagonalPlan, ravelHost, unravelHost } from "../../../src/core/array/ops/index-helpers.ts";
 import { fakeArray } from "../../support/fake-arrays.ts";
 
@@ -142,5 +142,20 @@ describe("the other helpers' checks", () => {
     expect(() => divmod(arr([3]), 2, { out: arr([3]) } as never)).toThrow(TypeError);
     expect(() => divmod(arr([3]), 2)).toThrow("needs a stream");
     expect(() => divmod(arr([3]), arr([4]))).toThrow(BroadcastError);
+  });
+});
+
+describe("diagIndices and the triangle indices of an array", () => {
+  it("check n, ndim and the array's shape before they need a stream", () => {
+    expect(() => diagIndices(3, {})).toThrow(/needs a stream/);
+    expect(() => diagIndices(-1, {})).toThrow(ArgumentError);
+    expect(() => diagIndices(3, { ndim: 1.5 })).toThrow("diagIndices: ndim is a non-negative integer");
+    expect(() => diagIndicesFrom(arr([3, 3]))).toThrow(/needs a stream/);
+    expect(() => diagIndicesFrom(arr([3]))).toThrow(ShapeMismatchError);
+    expect(() => diagIndicesFrom(arr([3, 4]))).toThrow("diagIndicesFrom: every axis must have one extent, but the shape is [3, 4]");
+    expect(() => triuIndicesFrom(arr([3, 4]))).toThrow(/needs a stream/);
+    expect(() => trilIndicesFrom(arr([2, 3, 4]))).toThrow("trilIndicesFrom: the array must have 2 axes, got shape [2, 3, 4]");
+    expect(() => triuIndicesFrom(arr([3, 4]), { k: 0.5 })).toThrow("triuIndicesFrom: k is an integer");
+    expect(() => triuIndicesFrom(5 as never)).toThrow(TypeError);
   });
 });

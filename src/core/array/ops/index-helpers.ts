@@ -281,6 +281,81 @@ export function trilIndices(n: number, options: TriangleIndicesOptions): [Device
   return triangleIndices("trilIndices", true, n, options);
 }
 
+/** Options of `diagIndices`: the number of axes (default 2) and the stream (required). */
+export interface DiagIndicesOptions extends ArrayOperationOptions {
+  /** The number of axes of the array the indices are for (default 2). */
+  readonly ndim?: number;
+}
+
+/**
+ * The indices of the main diagonal of an array of `ndim` axes (default 2) each of extent `n`, as NumPy's
+ * `diag_indices`: `ndim` int64 arrays `[0, 1, ..., n-1]` (NumPy repeats one array; these are separate arrays, each
+ * to be closed). Needs `{ stream }`.
+ *
+ * ```ts
+ * const [r, c] = diagIndices(3, { stream });       // r [0, 1, 2], c [0, 1, 2]
+ * ```
+ */
+export function diagIndices(n: number, options: DiagIndicesOptions): DeviceArray[] {
+  const what = "diagIndices";
+  checkOptions(options, what, "ndim?, stream");
+  checkInteger(n, `${what}: n`, 0);
+  const ndim = options?.ndim === undefined ? 2 : checkInteger(options.ndim, `${what}: ndim`, 0);
+  const stream = operationStream(what, options, []);
+  const list: DeviceArray[] = [];
+  try {
+    for (let d = 0; d < ndim; d++) list.push(arange(n, { stream }));
+  } catch (e) {
+    for (const x of list) x.close(stream);
+    throw e;
+  }
+  return list;
+}
+
+/**
+ * The indices of `a`'s main diagonal, as NumPy's `diag_indices_from`: `a` has at least 2 axes, all of one extent;
+ * `diagIndices(a.shape[0], { ndim: a.ndim })` on `a`'s stream (or the options').
+ */
+export function diagIndicesFrom(a: DeviceArray, options?: ArrayOperationOptions): DeviceArray[] {
+  const what = "diagIndicesFrom";
+  checkArray(a, what);
+  if (a.ndim < 2) throw new ShapeMismatchError(`${what}: the array has ${a.ndim} axis${a.ndim === 1 ? "" : "es"} (shape ${showShape(a.shape)}); it needs at least 2`);
+  if (a.shape.some((e) => e !== a.shape[0])) throw new ShapeMismatchError(`${what}: every axis must have one extent, but the shape is ${showShape(a.shape)}`);
+  const stream = operationStream(what, options, [a]);
+  return diagIndices(a.shape[0]!, { ndim: a.ndim, stream });
+}
+
+/** The matrix a `*IndicesFrom` function reads the shape of: 2 axes, as NumPy requires. */
+function matrixShape(a: DeviceArray, what: string): [number, number] {
+  checkArray(a, what);
+  if (a.ndim !== 2) throw new ShapeMismatchError(`${what}: the array must have 2 axes, got shape ${showShape(a.shape)}`);
+  return [a.shape[0]!, a.shape[1]!];
+}
+
+/** Options of `triuIndicesFrom` and `trilIndicesFrom`: the diagonal and the stream (default the array's). */
+export interface TriangleIndicesFromOptions extends ArrayOperationOptions {
+  /** The diagonal the triangle starts at (default 0; positive above the main diagonal, negative below). */
+  readonly k?: number;
+}
+
+/** The indices of the upper triangle of the 2-d `a`, as NumPy's `triu_indices_from`: {@link triuIndices} of `a`'s shape. */
+export function triuIndicesFrom(a: DeviceArray, options?: TriangleIndicesFromOptions): [DeviceArray, DeviceArray] {
+  const [n, m] = matrixShape(a, "triuIndicesFrom");
+  checkOptions(options, "triuIndicesFrom", "k?, stream?");
+  const k = options?.k === undefined ? 0 : checkInteger(options.k, "triuIndicesFrom: k");
+  const stream = operationStream("triuIndicesFrom", options, [a]);
+  return triuIndices(n, { m, k, stream });
+}
+
+/** The indices of the lower triangle of the 2-d `a`, as NumPy's `tril_indices_from`: {@link trilIndices} of `a`'s shape. */
+export function trilIndicesFrom(a: DeviceArray, options?: TriangleIndicesFromOptions): [DeviceArray, DeviceArray] {
+  const [n, m] = matrixShape(a, "trilIndicesFrom");
+  checkOptions(options, "trilIndicesFrom", "k?, stream?");
+  const k = options?.k === undefined ? 0 : checkInteger(options.k, "trilIndicesFrom: k");
+  const stream = operationStream("trilIndicesFrom", options, [a]);
+  return trilIndices(n, { m, k, stream });
+}
+
 // ---- unravelIndex, ravelMultiIndex ----
 
 /** The row-major coordinates of flat positions in an array of `shape` (exported for tests), checked: IndexError. */

@@ -21,7 +21,7 @@ import { mayShareMemory } from "./overlap.ts";
 import { DeviceArray, checkWritable, operationStream, transferOwnership, type ArrayOperationOptions } from "../device-array.ts";
 import { dtypeOf, type DType } from "../dtype.ts";
 import { ArrayLayoutError, AxisError, DTypeError, ShapeMismatchError } from "../errors.ts";
-import { broadcastShapes, broadcastStrides, normalizeAxis, showShape } from "../broadcast.ts";
+import { broadcastShapes as broadcastNamedShapes, broadcastStrides, normalizeAxis, showShape } from "../broadcast.ts";
 import { checkShape, contiguousStrides, diagonalLayout, elementCount, reshapeLayout, sameShape, type SliceSpec } from "../layout.ts";
 import { provideArrayMethods } from "../methods.ts";
 import type { DiagonalViewOptions, DTypeArgument } from "../options.ts";
@@ -253,8 +253,25 @@ export function broadcastTo(a: DeviceArray, shape: number | readonly number[]): 
 export function broadcastArrays(arrays: readonly DeviceArray[]): DeviceArray[] {
   if (!Array.isArray(arrays)) throw new TypeError(`broadcastArrays takes a list of DeviceArrays, not ${describeValue(arrays)}`);
   arrays.forEach((a, k) => checkArray(a, `broadcastArrays: array ${k}`));
-  const shape = broadcastShapes(arrays.map((a, k) => ({ name: `array ${k}`, shape: a.shape })), "broadcastArrays");
+  const shape = broadcastNamedShapes(arrays.map((a, k) => ({ name: `array ${k}`, shape: a.shape })), "broadcastArrays");
   return arrays.map((a) => broadcastTo(a, shape));
+}
+
+/**
+ * The shape arrays of these shapes broadcast to, as NumPy's `broadcast_shapes`: shapes aligned at their last axis,
+ * extents equal or 1 (a number is a 1-d shape; no shapes give `[]`). Host only: nothing is allocated or queued.
+ *
+ * ```ts
+ * broadcastShapes([3, 1], [1, 4]);        // [3, 4]
+ * broadcastShapes([5], [2, 1], []);       // [2, 5]
+ * ```
+ *
+ * @throws BroadcastError naming the two shapes and the axis where they do not broadcast; ShapeMismatchError for a
+ * shape that is not a list of non-negative integers.
+ */
+export function broadcastShapes(...shapes: (number | readonly number[])[]): number[] {
+  const named = shapes.map((s, k) => ({ name: `shape ${k}`, shape: checkShape(s, `broadcastShapes: shape ${k}`) }));
+  return broadcastNamedShapes(named, "broadcastShapes");
 }
 
 /** `a` with at least one axis: a 0-d array becomes [1] (a view). */
