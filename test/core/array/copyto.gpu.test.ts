@@ -29,6 +29,22 @@ describe.skipIf(!gpu.available)(`copyto on a GPU${skipNote}`, () => {
     expect(peekDecoded(i8, stream)).toEqual(["int8", [3], [5, 5, 5]]);
     copyto(i8, 1.9, { casting: "unsafe" });
     expect(peekDecoded(i8, stream)).toEqual(["int8", [3], [1, 1, 1]]);
+    // "unsafe" scalars convert as arrays do: np.copyto(uint8, -1.5, casting="unsafe") → 255, NaN and 2j into bool → True
+    using u8 = DeviceArray.zeros([2], "uint8", { stream });
+    copyto(u8, -1.5, { casting: "unsafe" });
+    expect(peekDecoded(u8, stream)).toEqual(["uint8", [2], [255, 255]]);
+    using flags = DeviceArray.zeros([2], "bool", { stream });
+    copyto(flags, Number.NaN, { casting: "unsafe" });
+    expect(peekDecoded(flags, stream)).toEqual(["bool", [2], [true, true]]);
+    flags.fill(false, { stream });
+    using mask = DeviceArray.from(Uint8Array.from([0, 1]), { stream, dtype: "bool" });
+    copyto(flags, [0, 2], { casting: "unsafe", where: mask });
+    expect(peekDecoded(flags, stream)).toEqual(["bool", [2], [false, true]]);
+    // np.copyto(np.zeros(3), np.ones((1, 1, 3))): the source's leading axes of extent 1 are dropped
+    using three = DeviceArray.zeros([3], "float64", { stream });
+    using lifted = DeviceArray.from(Float64Array.from([4, 5, 6]), { stream, shape: [1, 1, 3] });
+    copyto(three, lifted);
+    expect(peekDecoded(three, stream)).toEqual(["float64", [3], [4, 5, 6]]);
     using c = DeviceArray.zeros([2], "complex64", { stream });
     copyto(c, [1, -2]);
     expect(peekDecoded(c, stream)).toEqual(["complex64", [2], [[1, -2], [1, -2]]]);

@@ -20,7 +20,7 @@ describe("copyto checks", () => {
     expect(() => copyto(i8, fakeArray([3], "int8"), { casting: "no" })).toThrow(NEEDS_STREAM);
     expect(() => copyto(i8, fakeArray([3], "int16"), { casting: "equiv" })).toThrow(DTypeError);
     // int64 into uint8 and float into int are not "same_kind"; "unsafe" takes them
-    expect(() => copyto(fakeArray([3], "uint8"), fakeArray([3], "int64"))).toThrow('cannot write int64 into a uint8 array under "same_kind" casting');
+    expect(() => copyto(fakeArray([3], "uint8"), fakeArray([3], "int64"))).toThrow('cannot write int64 into dst (uint8) under "same_kind" casting');
     expect(() => copyto(i8, fakeArray([3], "float32"))).toThrow(DTypeError);
     expect(() => copyto(i8, fakeArray([3], "float32"), { casting: "unsafe" })).toThrow(NEEDS_STREAM);
     expect(() => copyto(fakeArray([3], "float32"), fakeArray([3], "complex64"))).toThrow(DTypeError);
@@ -33,7 +33,7 @@ describe("copyto checks", () => {
     expect(() => copyto(i8, true)).toThrow(NEEDS_STREAM);
     expect(() => copyto(i8, 300)).toThrow("outside the int8 range");
     expect(() => copyto(fakeArray([3], "uint8"), -1)).toThrow(DTypeError);
-    expect(() => copyto(i8, 1.5)).toThrow('the scalar 1.5 is a float and cannot be written into a int8 array under "same_kind" casting');
+    expect(() => copyto(i8, 1.5)).toThrow('the scalar 1.5 cannot be written into dst (int8) under "same_kind" casting (it is a float)');
     expect(() => copyto(i8, 1.5, { casting: "unsafe" })).toThrow(NEEDS_STREAM);
     expect(() => copyto(fakeArray([3], "float32"), 1e300)).toThrow(NEEDS_STREAM);
     expect(() => copyto(fakeArray([3], "float32"), [0, 1])).toThrow(DTypeError);
@@ -42,11 +42,33 @@ describe("copyto checks", () => {
     expect(() => copyto(i8, "5" as never)).toThrow(TypeError);
   });
 
+  it("weak scalars under \"no\" and \"equiv\" as NumPy 2.4: no boolean into another dtype; equiv only into the scalar's own dtype", () => {
+    const i8 = fakeArray([3], "int8");
+    expect(() => copyto(i8, true, { casting: "no" })).toThrow("a boolean goes only into bool");
+    expect(() => copyto(fakeArray([3], "bool"), true, { casting: "no" })).toThrow(NEEDS_STREAM);
+    expect(() => copyto(fakeArray([3], "float32"), 1.5, { casting: "no" })).toThrow(NEEDS_STREAM);
+    expect(() => copyto(i8, 5, { casting: "equiv" })).toThrow('"equiv" takes a JavaScript scalar only into its own dtype, int64');
+    expect(() => copyto(fakeArray([3], "int64"), 5, { casting: "equiv" })).toThrow(NEEDS_STREAM);
+    expect(() => copyto(fakeArray([3], "float32"), 1.5, { casting: "equiv" })).toThrow(DTypeError);
+    expect(() => copyto(fakeArray([3], "float64"), 1.5, { casting: "equiv" })).toThrow(NEEDS_STREAM);
+    expect(() => copyto(i8, true, { casting: "safe" })).toThrow(NEEDS_STREAM);
+  });
+
+  it("\"unsafe\" takes every scalar, converted on the device as arrays are", () => {
+    expect(() => copyto(fakeArray([3], "uint8"), -1.5, { casting: "unsafe" })).toThrow(NEEDS_STREAM);
+    expect(() => copyto(fakeArray([3], "int8"), 300.5, { casting: "unsafe" })).toThrow(NEEDS_STREAM);
+    expect(() => copyto(fakeArray([3], "int32"), Number.NaN, { casting: "unsafe" })).toThrow(NEEDS_STREAM);
+    expect(() => copyto(fakeArray([3], "bool"), [0, 2], { casting: "unsafe" })).toThrow(NEEDS_STREAM);
+  });
+
   it("src and where broadcast into dst's shape, which does not grow; where is bool", () => {
     const dst = fakeArray([2, 3], "float32");
     expect(() => copyto(dst, fakeArray([3], "float32"))).toThrow(NEEDS_STREAM);
     expect(() => copyto(dst, fakeArray([2, 1], "float32"))).toThrow(NEEDS_STREAM);
     expect(() => copyto(dst, fakeArray([2], "float32"))).toThrow(BroadcastError);
+    // NumPy drops a source's leading axes of extent 1: np.copyto(np.zeros(3), np.ones((1, 1, 3))) works
+    expect(() => copyto(fakeArray([3], "float32"), fakeArray([1, 1, 3], "float32"))).toThrow(NEEDS_STREAM);
+    expect(() => copyto(fakeArray([3], "float32"), 1, { where: fakeArray([1, 3], "bool") })).toThrow(BroadcastError);
     expect(() => copyto(fakeArray([3], "float32"), fakeArray([2, 3], "float32"))).toThrow("src has shape [2, 3], which does not broadcast to dst's shape [3]");
     expect(() => copyto(dst, 1, { where: fakeArray([3], "bool") })).toThrow(NEEDS_STREAM);
     expect(() => copyto(dst, 1, { where: fakeArray([4], "bool") })).toThrow("where has shape [4]");

@@ -44,7 +44,7 @@ describe("frexp, ldexp and modf: checks before the stream", () => {
       expect(() => modf(fakeArray([3], d))).toThrow("modf: not supported for " + d);
       expect(() => ldexp(fakeArray([3], d), 1)).toThrow(DTypeError);
     }
-    expect(() => ldexp([1, 2], 3)).toThrow(DTypeError);
+    expect(() => ldexp([1, 2], fakeArray([3], "int32"))).toThrow(DTypeError);
   });
 
   it("kernels in the float dtype NumPy's loops give", () => {
@@ -80,6 +80,7 @@ describe("frexp, ldexp and modf: checks before the stream", () => {
     expect(() => ldexp(m, 3n)).toThrow(NEEDS_STREAM);
     expect(() => ldexp(m, true)).toThrow(NEEDS_STREAM);
     expect(() => ldexp(m, "3" as never)).toThrow(TypeError);
+    expect(() => ldexp(1.5, 3)).toThrow("ldexp: the mantissa or the exponent must be a DeviceArray");
   });
 
   it("broadcasts, checks out, and takes no out for two results", () => {

@@ -12,7 +12,7 @@ import { bundleKernels, nvccPresent, nvccProblems } from "../../support/nvcc.ts"
 const NEEDS_STREAM = /needs a stream/;
 
 describe("window functions: checks", () => {
-  it("take an integer number of points, kaiser a finite beta, and options with the stream", () => {
+  it("take an integer number of points, kaiser a number beta, and options with the stream", () => {
     for (const f of [bartlett, blackman, hamming, hanning]) {
       expect(() => f(5, {})).toThrow(NEEDS_STREAM);
       expect(() => f(-3, {})).toThrow(NEEDS_STREAM);
@@ -21,7 +21,7 @@ describe("window functions: checks", () => {
       expect(() => f(5, undefined as never)).toThrow(TypeError);
     }
     expect(() => kaiser(5, 8.6, {})).toThrow(NEEDS_STREAM);
-    expect(() => kaiser(5, Number.NaN, {})).toThrow("kaiser: beta is a finite number");
+    expect(() => kaiser(5, Number.NaN, {})).toThrow(NEEDS_STREAM);
     expect(() => kaiser(5, "2" as never, {})).toThrow(ArgumentError);
   });
 });

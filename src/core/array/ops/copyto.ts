@@ -18,10 +18,10 @@ import { describeValue } from "../../../errors/describe.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
 import { castExpression, castInto } from "./cast.ts";
-import { castScalar } from "./creation.ts";
-import { cachedKernel, checkArrayArgument, checkOperand } from "./elementwise.ts";
+import { castScalar, scalarDType } from "./creation.ts";
+import { cachedKernel, checkArrayArgument, checkOperand, scalarFor } from "./elementwise.ts";
 import { mayShareMemory, sameElements } from "./overlap.ts";
-import { broadcastTo } from "./shape.ts";
+import { broadcastTo, squeeze } from "./shape.ts";
 
 /** NumPy's casting rules, from the strictest: the same dtype, the same dtype, no loss, no loss of kind, anything. */
 export type CastingRule = "no" | "equiv" | "safe" | "same_kind" | "unsafe";
@@ -51,23 +51,38 @@ function castAllowed(from: DType, to: DType, rule: CastingRule): boolean {
   }
 }
 
+/** What NumPy's "equiv" takes a Python scalar as: its default dtype only (int64, float64, complex128, bool). */
+const EQUIV_DTYPE: Readonly<Record<string, string>> = { b: "bool", i: "int64", f: "float64", c: "complex128" };
+
 /**
- * A scalar source as a value of `to`: under every rule but "unsafe", a JavaScript scalar is weak, as a Python scalar
- * in NumPy 2 (it takes the destination's dtype if its kind allows and it fits: 5 into int8 under "no" too, 300 or
- * 1.5 into int8 not); "unsafe" converts anything (a complex value's real part into a real dtype, 1.5 truncated).
+ * A scalar source and the dtype it is passed to the kernel as. Under "safe" and "same_kind" a JavaScript scalar is
+ * weak, as a Python scalar in NumPy 2: it takes the destination's dtype if its kind allows and it fits (5 into int8,
+ * not 300 or 1.5). "no" is as weak but refuses a boolean into another dtype, and "equiv" takes a scalar only into its
+ * default dtype (int64, float64, complex128, bool), as NumPy 2.4 does. "unsafe" converts anything on the device, as
+ * arrays convert (`astype`'s rules: -1.5 into uint8 is 255, NaN into bool is true, `[0, 2]` into a real dtype 0).
  */
-function scalarValue(value: ArrayScalar, to: DType, rule: CastingRule): ArrayScalar {
-  if (rule === "unsafe") return castScalar(Array.isArray(value) && to.kind !== "c" ? value[0]! : value, to);
-  const r = resultType([to, value], "copyto");
-  if (r !== to) {
-    throw new DTypeError(`copyto: the scalar ${describeValue(value)} is a ${r.kind === "c" ? "complex" : r.kind === "f" ? "float" : "integer"} and cannot be written into a ${to.name} array under "${rule}" casting; pass casting: "unsafe" to convert it anyway`);
+function scalarSource(value: ArrayScalar, to: DType, rule: CastingRule): { value: ArrayScalar; dtype: DType } {
+  if (rule === "unsafe") {
+    const from = scalarDType(value);
+    return { value: scalarFor(value, from), dtype: from };
   }
-  return castScalar(value, to);
+  const kind = typeof value === "boolean" ? "b" : undefined;
+  const refuse = (why: string): never => {
+    throw new DTypeError(`copyto: the scalar ${describeValue(value)} cannot be written into dst (${to.name}) under "${rule}" casting (${why}); pass casting: "unsafe" to convert it anyway`);
+  };
+  if (rule === "no" && kind === "b" && to.kind !== "b") refuse("a boolean goes only into bool");
+  if (rule === "equiv") {
+    const own = EQUIV_DTYPE[scalarDType(value).kind]!;
+    if (own !== to.name) refuse(`"equiv" takes a JavaScript scalar only into its own dtype, ${own}`);
+  }
+  const r = resultType([to, value], "copyto");
+  if (r !== to) refuse(`it is ${r.kind === "c" ? "complex" : r.kind === "f" ? "a float" : "an integer"}`);
+  return { value: castScalar(value, to), dtype: to };
 }
 
 /**
  * Writes `src` into `dst`, as NumPy's `copyto(dst, src, casting, where)`: `src` (an array or a scalar) broadcast to
- * `dst`'s shape (one way: `dst` does not grow), converted to `dst`'s dtype as `astype` converts, where the conversion
+ * `dst`'s shape (one way: `dst` does not grow; leading axes of extent 1 beyond `dst`'s are dropped), converted to `dst`'s dtype as `astype` converts, where the conversion
  * is allowed under `casting` (default "same_kind": int64 into int8 or float64 into float32 yes, float into integer or
  * int64 into uint8 not). With `where` (a bool array broadcast to `dst`'s shape) only the elements where it holds are
  * written. A source (or mask) that overlaps `dst` in another layout is copied first, so that every element reads the
@@ -92,12 +107,12 @@ export function copyto(dst: DeviceArray, src: DeviceArray | ArrayScalar, options
     checkArrayArgument(where, what, "where");
     if (where.dtype.kind !== "b") throw new DTypeError(`${what}: where is a bool array, got ${where.dtype.name} (NumPy refuses other dtypes too); compare it first (x.ne(0))`);
   }
-  let value: ArrayScalar | undefined;
+  let scalar: { value: ArrayScalar; dtype: DType } | undefined;
   if (src instanceof DeviceArray) {
     if (!castAllowed(src.dtype, dst.dtype, rule)) {
-      throw new DTypeError(`${what}: cannot write ${src.dtype.name} into a ${dst.dtype.name} array under "${rule}" casting; pass casting: "unsafe" to convert anyway, or convert the source first (astype)`);
+      throw new DTypeError(`${what}: cannot write ${src.dtype.name} into dst (${dst.dtype.name}) under "${rule}" casting; pass casting: "unsafe" to convert anyway, or convert the source first (astype)`);
     }
-  } else value = scalarValue(src, dst.dtype, rule);
+  } else scalar = scalarSource(src, dst.dtype, rule);
   const source = src instanceof DeviceArray ? broadcastInto(src, dst, "src") : undefined;
   const mask = typeof where === "boolean" ? undefined : broadcastInto(where, dst, "where");
   const stream = operationStream(what, options, [dst, src, typeof where === "boolean" ? undefined : where]);
@@ -111,24 +126,29 @@ export function copyto(dst: DeviceArray, src: DeviceArray | ArrayScalar, options
     return t;
   };
   try {
-    if (mask === undefined) {
-      if (source === undefined) dst.fill(value!, { stream });
-      else if (source.dtype === dst.dtype) {
-        if (!sameElements(source, dst)) dst.copyFrom(apart(source), { stream });
-      } else castInto(stream, source, dst); // the elementwise builder stages an overlapping source itself
-      return;
-    }
-    const m = apart(mask);
-    if (source === undefined) maskedKernel(mask.dtype, dst.dtype, dst.dtype, true).launch(stream, m, value!, dst);
-    else maskedKernel(mask.dtype, source.dtype, dst.dtype, false).launch(stream, m, apart(source), dst);
+    if (mask !== undefined) {
+      const m = apart(mask);
+      if (scalar !== undefined) maskedKernel(mask.dtype, scalar.dtype, dst.dtype, true).launch(stream, m, scalar.value, dst);
+      else maskedKernel(mask.dtype, source!.dtype, dst.dtype, false).launch(stream, m, apart(source!), dst);
+    } else if (scalar !== undefined) {
+      if (scalar.dtype === dst.dtype) dst.fill(scalar.value, { stream });
+      else castKernel(scalar.dtype, dst.dtype).launch(stream, scalar.value, dst);
+    } else if (source!.dtype === dst.dtype) {
+      if (!sameElements(source!, dst)) dst.copyFrom(apart(source!), { stream });
+    } else castInto(stream, source!, dst); // the elementwise builder stages an overlapping source itself
   } finally {
     for (const t of temporaries) t.close(stream);
   }
 }
 
-/** `x` as a view of `dst`'s shape (BroadcastError naming `name` where it does not broadcast to it). */
+/**
+ * `x` as a view of `dst`'s shape (BroadcastError naming `name` where it does not broadcast to it). A source's leading
+ * axes of extent 1 beyond `dst`'s rank are dropped first, as NumPy drops them (a mask's are not).
+ */
 function broadcastInto(x: DeviceArray, dst: DeviceArray, name: string): DeviceArray {
   try {
+    const extra = x.ndim - dst.ndim;
+    if (name === "src" && extra > 0 && x.shape.slice(0, extra).every((e) => e === 1)) return broadcastTo(squeeze(x, [...Array(extra).keys()]), dst.shape);
     return broadcastTo(x, dst.shape);
   } catch (e) {
     if (!(e instanceof BroadcastError)) throw e;
@@ -136,10 +156,15 @@ function broadcastInto(x: DeviceArray, dst: DeviceArray, name: string): DeviceAr
   }
 }
 
-/** The kernel writing `s` (converted) into `d` where `m` holds; `s` a scalar of `d`'s dtype where `scalar`. */
+/** The kernel writing `s` (converted) into `d` where `m` holds (`s` a scalar where `scalar`: the key tells them apart). */
 function maskedKernel(mask: DType, from: DType, to: DType, scalar: boolean): ElementwiseKernel {
   return cachedKernel(`copyto|${mask.name}|${from.name}|${to.name}|${scalar ? "scalar" : "array"}`, () => {
     // The destination is read and written in place, element for element: an unmasked element keeps its value.
     return new ElementwiseKernel(`${mask.name} m, ${from.name} s`, `${to.name} d`, `if (m) d = ${castExpression("s", from, to)};`, `cuda_ts_copyto_${from.name}_${to.name}`);
   });
+}
+
+/** The kernel writing the scalar `s`, converted, into every element of `d` (an "unsafe" scalar of another dtype). */
+function castKernel(from: DType, to: DType): ElementwiseKernel {
+  return cachedKernel(`copyto|${from.name}|${to.name}|fill`, () => new ElementwiseKernel(`${from.name} s`, `${to.name} d`, `d = ${castExpression("s", from, to)};`, `cuda_ts_copyto_fill_${from.name}_${to.name}`));
 }

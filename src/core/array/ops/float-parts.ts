@@ -129,7 +129,7 @@ function checkExponentDType(d: DType): void {
 
 /**
  * `a * 2**b`, elementwise and broadcast, as NumPy's `ldexp`: `a` gives the float dtype (see the module's description;
- * a JavaScript number is float64), `b` the integer exponents: an array of bool or an integer dtype up to int64
+ * a JavaScript number is float64, where NumPy takes a Python int as float16), `b` the integer exponents: an array of bool or an integer dtype up to int64
  * (uint64 and floats are refused, as NumPy refuses them) or a JavaScript integer within int32's range. Exact where the
  * result is representable; past the range, infinities and zeros with `a`'s sign (`ldexp(1, 1e5)` is Infinity).
  * A new array of that dtype, or `options.out` (NumPy's "same_kind" casting).
@@ -145,6 +145,9 @@ export function ldexp(a: ArrayOperand, b: ArrayOperand, options?: ElementwiseOpt
   checkOperand(b, what, "the exponent");
   if (a instanceof DeviceArray) checkArrayArgument(a, what, "the mantissa");
   if (b instanceof DeviceArray) checkArrayArgument(b, what, "the exponent");
+  if (!(a instanceof DeviceArray) && !(b instanceof DeviceArray)) {
+    throw new TypeError(`${what}: the mantissa or the exponent must be a DeviceArray; both are scalars (${describeValue(a)}, ${describeValue(b)}): compute ${describeValue(a)} * 2 ** ${describeValue(b)} in JavaScript, or make one an array`);
+  }
   let c: DType;
   if (a instanceof DeviceArray) c = floatLoop(what, a.dtype);
   else if (typeof a === "number" || typeof a === "bigint" || typeof a === "boolean") c = dtypes.float64;

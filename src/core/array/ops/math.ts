@@ -356,7 +356,8 @@ export function fabs(a: DeviceArray, options?: ElementwiseOptions): DeviceArray 
 /**
  * The modified Bessel function of the first kind, order 0 (CUDA's `cyl_bessel_i0`), as NumPy's `i0`: floats keep
  * their dtype (float16 and bfloat16 compute in float32), integers and bool give float64; not for complex. An
- * infinity gives +Infinity (NumPy's formula gives NaN there).
+ * infinity gives +Infinity (NumPy's formula gives NaN there); NumPy computes in the input's own float, so its float16
+ * `i0(12)` and float32 `i0(89)` overflow to Infinity where these give the finite values (1.894e4, 1.9e37).
  */
 export function i0(a: DeviceArray, options?: ElementwiseOptions): DeviceArray {
   return applyUnary(UNARY_OPS.i0, a, options);

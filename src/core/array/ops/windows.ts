@@ -84,9 +84,10 @@ export function hanning(m: number, options: WindowOptions): DeviceArray<"float64
 
 /**
  * The Kaiser window of `m` points and shape `beta`, as NumPy's `kaiser`: `i0(beta sqrt(1 - (2n/(m-1) - 1)^2)) /
- * i0(beta)` for `n = 0 .. m-1` (`beta` 0 is rectangular; 5 is near a Hamming window, 8.6 a Blackman). float64.
+ * i0(beta)` for `n = 0 .. m-1` (`beta` 0 is rectangular; 5 is near a Hamming window, 8.6 a Blackman; NaN or an
+ * infinity gives NaN, as NumPy's). float64.
  */
 export function kaiser(m: number, beta: number, options: WindowOptions): DeviceArray<"float64"> {
-  if (typeof beta !== "number" || !Number.isFinite(beta)) throw new ArgumentError(`kaiser: beta is a finite number, got ${describeValue(beta)}`);
+  if (typeof beta !== "number") throw new ArgumentError(`kaiser: beta is a number, got ${describeValue(beta)}`);
   return makeWindow("kaiser", m, beta, options);
 }
