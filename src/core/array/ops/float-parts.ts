@@ -23,6 +23,7 @@ import type { ElementwiseOptions } from "../options.ts";
 import type { ArrayOperand } from "../methods.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
+import type { Stream } from "../../stream.ts";
 import { ROUNDING_PREAMBLE, fromWorking, toWorking, workingType } from "./cast.ts";
 import { LOOPS, broadcastOf, cachedKernel, checkArrayArgument, checkOperand, checkOut, launchInto, searchLoop } from "./elementwise.ts";
 
@@ -43,6 +44,19 @@ function checkPairOptions(what: string, options: ArrayOperationOptions | undefin
   if (options === undefined) return;
   if (options === null || typeof options !== "object" || Array.isArray(options)) throw new TypeError(`${what} takes options { stream? }, got ${describeValue(options)}`);
   if ("out" in options) throw new TypeError(`${what} takes no out (it makes two new arrays); copy its results where they must go (copyFrom)`);
+}
+
+/** Launches `k` from `a` into two new arrays of `a`'s shape and dtypes `first` and `second` (closed if it fails). */
+function launchPair(k: ElementwiseKernel, stream: Stream, a: DeviceArray, first: DType, second: DType): [DeviceArray, DeviceArray] {
+  const made: DeviceArray[] = [];
+  try {
+    made.push(DeviceArray.empty(a.shape, first, { stream }), DeviceArray.empty(a.shape, second, { stream }));
+    k.launch(stream, a, made[0]!, made[1]!);
+  } catch (err) {
+    for (const x of made) x.close(stream);
+    throw err;
+  }
+  return [made[0]!, made[1]!];
 }
 
 /**
@@ -73,18 +87,7 @@ export function frexp(a: DeviceArray, options?: ArrayOperationOptions): [DeviceA
     ].join(" ");
     return new ElementwiseKernel(`${a.dtype.name} x`, `${c.name} m, int32 e`, body, `cuda_ts_frexp_${a.dtype.name}_${c.name}`, { preamble: ROUNDING_PREAMBLE });
   });
-  const stream = operationStream(what, options, [a]);
-  const m = DeviceArray.empty(a.shape, c, { stream });
-  let e: DeviceArray<"int32"> | undefined;
-  try {
-    e = DeviceArray.empty(a.shape, "int32", { stream });
-    k.launch(stream, a, m, e);
-  } catch (err) {
-    e?.close(stream);
-    m.close(stream);
-    throw err;
-  }
-  return [m, e];
+  return launchPair(k, operationStream(what, options, [a]), a, c, dtypes.int32) as [DeviceArray, DeviceArray<"int32">];
 }
 
 /**
@@ -106,18 +109,7 @@ export function modf(a: DeviceArray, options?: ArrayOperationOptions): [DeviceAr
     const body = `const ${w} _v = ${toWorking("x", a.dtype, c)}; ${w} _n; const ${w} _f = ${mathName("modf", c)}(_v, &_n); f = ${fromWorking("_f", c, c)}; n = ${fromWorking("_n", c, c)};`;
     return new ElementwiseKernel(`${a.dtype.name} x`, `${c.name} f, ${c.name} n`, body, `cuda_ts_modf_${a.dtype.name}_${c.name}`, { preamble: ROUNDING_PREAMBLE });
   });
-  const stream = operationStream(what, options, [a]);
-  const f = DeviceArray.empty(a.shape, c, { stream });
-  let n: DeviceArray | undefined;
-  try {
-    n = DeviceArray.empty(a.shape, c, { stream });
-    k.launch(stream, a, f, n);
-  } catch (err) {
-    n?.close(stream);
-    f.close(stream);
-    throw err;
-  }
-  return [f, n];
+  return launchPair(k, operationStream(what, options, [a]), a, c, c);
 }
 
 /** Checks an exponent array's dtype: one that converts safely to int32 or int64 (NumPy's `i` and `l` loops). */

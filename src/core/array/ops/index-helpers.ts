@@ -325,13 +325,6 @@ export function diagIndicesFrom(a: DeviceArray, options?: ArrayOperationOptions)
   return diagIndices(a.shape[0]!, { ndim: a.ndim, stream });
 }
 
-/** The matrix a `*IndicesFrom` function reads the shape of: 2 axes, as NumPy requires. */
-function matrixShape(a: DeviceArray, what: string): [number, number] {
-  checkArray(a, what);
-  if (a.ndim !== 2) throw new ShapeMismatchError(`${what}: the array must have 2 axes, got shape ${showShape(a.shape)}`);
-  return [a.shape[0]!, a.shape[1]!];
-}
-
 /** Options of `triuIndicesFrom` and `trilIndicesFrom`: the diagonal and the stream (default the array's). */
 export interface TriangleIndicesFromOptions extends ArrayOperationOptions {
   /** The diagonal the triangle starts at (default 0; positive above the main diagonal, negative below). */
@@ -340,20 +333,22 @@ export interface TriangleIndicesFromOptions extends ArrayOperationOptions {
 
 /** The indices of the upper triangle of the 2-d `a`, as NumPy's `triu_indices_from`: {@link triuIndices} of `a`'s shape. */
 export function triuIndicesFrom(a: DeviceArray, options?: TriangleIndicesFromOptions): [DeviceArray, DeviceArray] {
-  const [n, m] = matrixShape(a, "triuIndicesFrom");
-  checkOptions(options, "triuIndicesFrom", "k?, stream?");
-  const k = options?.k === undefined ? 0 : checkInteger(options.k, "triuIndicesFrom: k");
-  const stream = operationStream("triuIndicesFrom", options, [a]);
-  return triuIndices(n, { m, k, stream });
+  return triangleIndicesFrom("triuIndicesFrom", false, a, options);
 }
 
 /** The indices of the lower triangle of the 2-d `a`, as NumPy's `tril_indices_from`: {@link trilIndices} of `a`'s shape. */
 export function trilIndicesFrom(a: DeviceArray, options?: TriangleIndicesFromOptions): [DeviceArray, DeviceArray] {
-  const [n, m] = matrixShape(a, "trilIndicesFrom");
-  checkOptions(options, "trilIndicesFrom", "k?, stream?");
-  const k = options?.k === undefined ? 0 : checkInteger(options.k, "trilIndicesFrom: k");
-  const stream = operationStream("trilIndicesFrom", options, [a]);
-  return trilIndices(n, { m, k, stream });
+  return triangleIndicesFrom("trilIndicesFrom", true, a, options);
+}
+
+/** The triangle indices of a matrix `a` (2 axes, as NumPy requires), on its stream. */
+function triangleIndicesFrom(what: string, lower: boolean, a: DeviceArray, options: TriangleIndicesFromOptions | undefined): [DeviceArray, DeviceArray] {
+  checkArray(a, what);
+  if (a.ndim !== 2) throw new ShapeMismatchError(`${what}: the array must have 2 axes, got shape ${showShape(a.shape)}`);
+  checkOptions(options, what, "k?, stream?");
+  const k = options?.k === undefined ? 0 : checkInteger(options.k, `${what}: k`);
+  const stream = operationStream(what, options, [a]);
+  return triangleIndices(what, lower, a.shape[0]!, { m: a.shape[1]!, k, stream });
 }
 
 // ---- unravelIndex, ravelMultiIndex ----
