@@ -34,6 +34,16 @@ export { searchsorted, digitize, type DigitizeOptions } from "./core/array/ops/s
 export { isin, type IsinOptions } from "./core/array/ops/sets.ts";
 export { union1d, intersect1d, setdiff1d, setxor1d, type SetRoutineOptions, type Intersect1dOptions, type Intersect1dResult } from "./core/array/ops/set-routines.ts";
 export { bincount, histogram, type BincountOptions, type HistogramOptions, type HistogramResult } from "./core/array/ops/counting.ts";
+export {
+  histogramdd,
+  histogram2d,
+  histogramBinEdges,
+  type HistogramddBins,
+  type HistogramddOptions,
+  type HistogramddResult,
+  type Histogram2dOptions,
+  type Histogram2dResult,
+} from "./core/array/ops/histogramdd.ts";
 export { promoteTypes, resultType, canCastSafely, canCastSameKind, type PromotionOperand } from "./core/array/promotion.ts";
 export { astype } from "./core/array/ops/cast.ts";
 export {
