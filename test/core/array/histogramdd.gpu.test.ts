@@ -1,6 +1,7 @@
 /**
  * histogramdd, histogram2d and histogramBinEdges on a real GPU against NumPy 2.4 (each call in a comment): counted
- * bins over the data's range and a given one, edges given as numbers (int64 edges, as `np.asarray` makes them),
+ * bins over the data's range and a given one, variables of different dtypes, edges given as numbers (int64 edges,
+ * as `np.asarray` makes them),
  * values on the last edge, outliers and NaN, weights, density, float32 edges from float32 data. Skips without a GPU.
  */
 import { describe, expect, it } from "vitest";
@@ -27,6 +28,16 @@ describe.skipIf(!gpu.available)(`histogramdd and histogram2d on a GPU${skipNote}
     expect(readDecoded(same.hist, stream)).toEqual(["float64", [3, 3], [1, 0, 0, 0, 1, 0, 0, 0, 1]]);
     expect(readDecoded(same.xedges, stream)).toEqual(["float64", [4], [0, 1, 1.5, 2]]);
     same.yedges.close();
+  });
+
+  it("variables of different dtypes: the edges in their common dtype, as NumPy's one sample array", () => {
+    using x = DeviceArray.from(Float32Array.from({ length: 8 }, (_, k) => 1000 + k * 2 ** -14), { stream });
+    using y = DeviceArray.zeros([8], "float64", { stream });
+    // np.histogram2d(f32 1000 + k * 2**-14 for k < 8, zeros(8), bins=[3, 1]) → [3, 2, 3], float64 edges
+    const { hist, xedges, yedges } = histogram2d(x, y, { bins: [3, 1] });
+    expect(readDecoded(hist, stream)).toEqual(["float64", [3, 1], [3, 2, 3]]);
+    expect(readDecoded(xedges, stream)).toEqual(["float64", [4], [1000, 1000.0001424153646, 1000.0002848307291, 1000.0004272460938]]);
+    expect(readDecoded(yedges, stream)).toEqual(["float64", [2], [-0.5, 0.5]]);
   });
 
   it("histogramdd of int32 samples: counted bins, edges given, weights, density", () => {
@@ -74,5 +85,7 @@ describe.skipIf(!gpu.available)(`histogramdd and histogram2d on a GPU${skipNote}
     using ints = DeviceArray.from(BigInt64Array.from([1n, 2n, 3n, 4n]), { stream });
     // np.histogram_bin_edges([1, 2, 3, 4], bins=3) → [1, 2, 3, 4]
     expect(readDecoded(histogramBinEdges(ints, { bins: 3 }), stream)).toEqual(["float64", [4], [1, 2, 3, 4]]);
+    // np.histogram_bin_edges(f, bins=[0, 1, 2]) → int64 [0, 1, 2]
+    expect(readDecoded(histogramBinEdges(f, { bins: [0, 1, 2] }), stream)).toEqual(["int64", [3], [0, 1, 2]]);
   });
 });

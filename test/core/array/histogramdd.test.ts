@@ -37,6 +37,8 @@ describe("histogramdd checks", () => {
     expect(() => histogramdd(s, { range: [[0, 1]] })).toThrow("range has one entry per dimension (2)");
     expect(() => histogramdd(s, { range: [[1, 0], null] })).toThrow("range[0] is [lo, hi] with lo <= hi");
     expect(() => histogramdd(s, { range: [[0, Infinity], null] })).toThrow("is not finite");
+    // NumPy reads a range only where the bins are counted: np.histogramdd(x, bins=[[0, 1], 2], range=[(5, 0), None]) works
+    expect(() => histogramdd(s, { bins: [[0, 1], 2], range: [[5, 0], null] })).toThrow(NEEDS_STREAM);
   });
 
   it("weights: one per sample, real; density a boolean; options an object", () => {
@@ -56,7 +58,9 @@ describe("histogram2d and histogramBinEdges checks", () => {
     expect(() => histogram2d(x, y)).toThrow(NEEDS_STREAM);
     expect(() => histogram2d(x, y, { bins: [4, 3] })).toThrow(NEEDS_STREAM);
     expect(() => histogram2d(x, y, { bins: [0, 1, 2] })).toThrow(NEEDS_STREAM);
-    expect(() => histogram2d(x, y, { bins: fakeArray([2], "float64") })).toThrow(NEEDS_STREAM);
+    expect(() => histogram2d(x, y, { bins: fakeArray([3], "float64") })).toThrow(NEEDS_STREAM);
+    // NumPy reads an array of one or two elements as counts: refused, with what to pass instead
+    expect(() => histogram2d(x, y, { bins: fakeArray([2], "float64") })).toThrow("which NumPy reads as counts");
     expect(() => histogram2d(x, y, { bins: [4] })).toThrow("bins has 1 entries but the sample has 2 dimensions");
     expect(() => histogram2d(x, fakeArray([3], "float32"))).toThrow(ShapeMismatchError);
   });

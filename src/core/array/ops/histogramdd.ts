@@ -13,7 +13,8 @@
  * @module
  */
 import { DeviceArray, operationStream, type ArrayOperationOptions } from "../device-array.ts";
-import { dtypes } from "../dtype.ts";
+import { dtypes, type DType } from "../dtype.ts";
+import { promoteTypes } from "../promotion.ts";
 import { DTypeError, ShapeMismatchError } from "../errors.ts";
 import { max, min, sum } from "../reductions.ts";
 import { describeValue } from "../../../errors/describe.ts";
@@ -23,7 +24,7 @@ import { div, eq, sub } from "./arithmetic.ts";
 import { bincount, histogram, uniformBins, uniformEdges, type HistogramOptions } from "./counting.ts";
 import { asarray } from "./creation.ts";
 import { diff } from "./differences.ts";
-import { checkArrayArgument } from "./elementwise.ts";
+import { checkArrayArgument, checkOneDevice } from "./elementwise.ts";
 import { decodeElement } from "./host.ts";
 import { ravelMultiIndex } from "./index-helpers.ts";
 import { searchsorted } from "./search.ts";
@@ -116,7 +117,7 @@ function readNumber(a: DeviceArray, stream: Stream): number {
  * are integers), the range widened by 0.5 each way where it is one value, [0, 1] for no data; edges given are checked
  * to increase and copied (numbers as `asarray` makes them: int64 when all are integers).
  */
-function dimensionEdges(col: DeviceArray, bins: DimBins, range: readonly [number, number] | undefined, i: number, what: string, stream: Stream): DeviceArray {
+function dimensionEdges(col: DeviceArray, common: DType, bins: DimBins, range: readonly [number, number] | undefined, i: number, what: string, stream: Stream): DeviceArray {
   if ("count" in bins) {
     let found: { min: number; max: number } | undefined;
     if (range === undefined && col.size > 0) {
@@ -127,7 +128,7 @@ function dimensionEdges(col: DeviceArray, bins: DimBins, range: readonly [number
         throw new ArgumentError(`${what}: the autodetected range [${found.min}, ${found.max}] of dimension ${i} is not finite; pass range[${i}] = [lo, hi] to count the values inside it`);
       }
     }
-    const b = uniformBins(col.dtype, range, found);
+    const b = uniformBins(common, range, found);
     // NumPy's linspace(lo, hi) computes in and gives the dtype of lo and hi: the data's float, or float64.
     const values = uniformEdges(b.lo, b.hi, bins.count, b.calc);
     return asarray(values, { dtype: b.calc, stream });
@@ -141,7 +142,9 @@ function dimensionEdges(col: DeviceArray, bins: DimBins, range: readonly [number
   for (let j = 0; j + 1 < host.length; j++) {
     if (host[j]! > host[j + 1]!) throw new ArgumentError(`${what}: bins[${i}] must increase monotonically when edges: edge ${j} (${host[j]}) is greater than edge ${j + 1} (${host[j + 1]})`);
   }
-  return given instanceof DeviceArray ? given.copy({ stream }) : asarray([...host], { stream });
+  if (given instanceof DeviceArray) return given.copy({ stream });
+  // np.asarray's dtype: int64 where every edge is an integer (one past int64 is a float in Python too), else float64.
+  return asarray([...host], { stream, dtype: host.every((v) => Number.isSafeInteger(v)) ? "int64" : "float64" });
 }
 
 /**
@@ -196,7 +199,8 @@ export function histogramdd(sample: DeviceArray | readonly DeviceArray[], option
   if (rangeOption !== undefined && (!Array.isArray(rangeOption) || rangeOption.length !== D)) {
     throw new ShapeMismatchError(`${what}: range has one entry per dimension (${D}), got ${describeValue(rangeOption)}`);
   }
-  const ranges = Array.from({ length: D }, (_, i) => checkRangeEntry(rangeOption?.[i], i, what));
+  // NumPy reads a dimension's range only where its bins are counted.
+  const ranges = Array.from({ length: D }, (_, i) => ("count" in bins[i]! ? checkRangeEntry(rangeOption?.[i], i, what) : undefined));
   const weights = options?.weights;
   if (weights !== undefined) {
     checkArrayArgument(weights, what, "weights");
@@ -205,8 +209,14 @@ export function histogramdd(sample: DeviceArray | readonly DeviceArray[], option
   }
   const density = options?.density ?? false;
   if (typeof density !== "boolean") throw new TypeError(`${what}: density is a boolean, not ${describeValue(density)}`);
+  const givenEdges = bins.flatMap((b) => ("edges" in b && b.edges instanceof DeviceArray ? [b.edges] : []));
+  const named = [...columns.map((c, i) => [`sample[${i}]`, c] as const), ["weights", weights] as const, ...givenEdges.map((e, i) => [`edges ${i}`, e] as const)];
+  checkOneDevice(what, named);
   const stream = operationStream(what, options, [...columns, weights]);
-  // NumPy reads bool data as uint8 here too (the same bytes).
+  checkOneDevice(what, named, stream);
+  // NumPy makes one array of the variables: their common dtype sets the counted edges' dtype. The comparisons below
+  // promote each variable with the edges' dtype, which gives the same answers; bool compares as its bytes (0 and 1).
+  const common = columns.map((c) => c.dtype).reduce((a, b) => promoteTypes(a, b));
   const data = columns.map((c) => (c.dtype.kind === "b" ? c.view(dtypes.uint8) : c));
   const edges: DeviceArray[] = [];
   const temps: DeviceArray[] = [];
@@ -216,7 +226,7 @@ export function histogramdd(sample: DeviceArray | readonly DeviceArray[], option
   };
   let hist: DeviceArray | undefined;
   try {
-    for (let i = 0; i < D; i++) edges.push(dimensionEdges(data[i]!, bins[i]!, ranges[i], i, what, stream));
+    for (let i = 0; i < D; i++) edges.push(dimensionEdges(data[i]!, common, bins[i]!, ranges[i], i, what, stream));
     const nbin = edges.map((e) => e.size + 1);
     // Each sample's bin along each dimension, 0 and nbin - 1 the outliers; a value on the last edge goes in the last bin.
     const index = data.map((col, i) => {
@@ -270,9 +280,13 @@ export function histogram2d(x: DeviceArray, y: DeviceArray, options?: Histogram2
   }
   const b = options?.bins;
   let bins: number | readonly HistogramddBins[] | undefined;
-  // NumPy takes a list of a length other than 1 and 2 as the edges of both (a DeviceArray always: its elements are not counts).
-  if (b instanceof DeviceArray) bins = [b, b];
-  else if (Array.isArray(b) && b.length !== 1 && b.length !== 2) bins = [b as readonly number[], b as readonly number[]];
+  // NumPy takes a list of a length other than 1 and 2 as the edges of both; one of two elements as the counts.
+  if (b instanceof DeviceArray) {
+    if (b.ndim === 1 && (b.size === 1 || b.size === 2)) {
+      throw new ArgumentError(`${what}: bins is a DeviceArray of ${b.size} element${b.size === 1 ? "" : "s"}, which NumPy reads as counts; pass the counts as numbers ([bx, by]), or edges of 3 or more`);
+    }
+    bins = [b, b];
+  } else if (Array.isArray(b) && b.length !== 1 && b.length !== 2) bins = [b as readonly number[], b as readonly number[]];
   else bins = b as number | readonly HistogramddBins[] | undefined;
   const { hist, edges } = histogramdd([x, y], { ...options, ...(bins !== undefined ? { bins } : {}) } as HistogramddOptions);
   return { hist, xedges: edges[0]!, yedges: edges[1]! };
@@ -280,11 +294,17 @@ export function histogram2d(x: DeviceArray, y: DeviceArray, options?: Histogram2
 
 /**
  * The bin edges `histogram` would use for `a` with these `bins` and `range`, as NumPy's `histogram_bin_edges` (a
- * count of equal bins over the range or the data's own, or edges given, copied). The data are counted and the counts
- * dropped: the edges are exactly `histogram`'s.
+ * count of equal bins over the range or the data's own, or edges given, copied: numbers as `np.asarray` makes them,
+ * int64 where all are integers). The data are counted and the counts dropped: counted edges are exactly `histogram`'s.
  */
 export function histogramBinEdges(a: DeviceArray, options?: Pick<HistogramOptions, "bins" | "range" | "weights" | "stream">): DeviceArray {
   const { hist, binEdges } = histogram(a, options);
-  hist.close(hist.stream);
-  return binEdges;
+  const stream = operationStream("histogramBinEdges", options, [a]);
+  hist.close(stream);
+  const bins = options?.bins;
+  if (!Array.isArray(bins)) return binEdges;
+  // Edges given as numbers: np.asarray's dtype (int64 where all are integers), where histogram keeps float64.
+  binEdges.close(stream);
+  const host = bins as readonly number[];
+  return asarray([...host], { stream, dtype: host.every((v) => Number.isSafeInteger(v)) ? "int64" : "float64" });
 }
