@@ -6,7 +6,11 @@
 import { describe, expect, it } from "vitest";
 import { ArgumentError } from "../../../src/errors/base.ts";
 import { BroadcastError, DTypeError, copyto } from "../../../src/array.ts";
+import { dtypes, type DTypeName } from "../../../src/index.ts";
+import { castKernel, maskedKernel } from "../../../src/core/array/ops/copyto.ts";
+import type { Binding } from "../../../src/core/kernels/params.ts";
 import { fakeArray } from "../../support/fake-arrays.ts";
+import { bundleKernels, nvccPresent, nvccProblems } from "../../support/nvcc.ts";
 
 /** What a call needs once its checks pass, on this machine: a stream (no array here was made on one). */
 const NEEDS_STREAM = /needs a stream/;
@@ -77,4 +81,37 @@ describe("copyto checks", () => {
     expect(() => copyto(dst, 1, 3 as never)).toThrow(TypeError);
     expect(() => copyto(3 as never, 1)).toThrow(TypeError);
   });
+});
+
+const binding = (k: { params: readonly { type: string; output?: boolean }[] }, scalar: readonly boolean[]): Binding => ({
+  types: new Map(),
+  dtypes: k.params.map((p) => dtypes[p.type as DTypeName]),
+  scalar: [...scalar],
+  shape: [1],
+  key: "",
+});
+
+describe.skipIf(!nvccPresent)(`copyto's kernels compile with nvcc${nvccPresent ? "" : " [skipped: no nvcc here]"}`, () => {
+  it("masked arrays and scalars, and the unsafe scalar fill, from every scalar dtype into every dtype", () => {
+    const sources: string[] = [];
+    const into: DTypeName[] = ["bool", "int8", "uint8", "int64", "uint64", "float16", "bfloat16", "float32", "float64", "complex64", "complex128"];
+    for (const from of ["bool", "int64", "float64", "complex128"] as const) {
+      for (const to of into) {
+        const m = maskedKernel(dtypes.bool, dtypes[from], dtypes[to], true);
+        sources.push(m.source(binding(m, [false, true, false])));
+        if (from !== to) {
+          const c = castKernel(dtypes[from], dtypes[to]);
+          sources.push(c.source(binding(c, [true, false])));
+        }
+      }
+    }
+    for (const from of ["int8", "float16", "float32", "complex64"] as const) {
+      for (const to of into) {
+        const m = maskedKernel(dtypes.bool, dtypes[from], dtypes[to], false);
+        sources.push(m.source(binding(m, [false, false, false])));
+      }
+    }
+    expect(sources.length).toBeGreaterThan(80);
+    expect(nvccProblems({ copyto: bundleKernels(sources) }, { ptx: true, warnings: false })).toEqual([]);
+  }, 300_000);
 });

@@ -156,15 +156,15 @@ function broadcastInto(x: DeviceArray, dst: DeviceArray, name: string): DeviceAr
   }
 }
 
-/** The kernel writing `s` (converted) into `d` where `m` holds (`s` a scalar where `scalar`: the key tells them apart). */
-function maskedKernel(mask: DType, from: DType, to: DType, scalar: boolean): ElementwiseKernel {
+/** @internal The kernel writing `s` (converted) into `d` where `m` holds (`s` a scalar where `scalar`: the key tells them apart). */
+export function maskedKernel(mask: DType, from: DType, to: DType, scalar: boolean): ElementwiseKernel {
   return cachedKernel(`copyto|${mask.name}|${from.name}|${to.name}|${scalar ? "scalar" : "array"}`, () => {
     // The destination is read and written in place, element for element: an unmasked element keeps its value.
     return new ElementwiseKernel(`${mask.name} m, ${from.name} s`, `${to.name} d`, `if (m) d = ${castExpression("s", from, to)};`, `cuda_ts_copyto_${from.name}_${to.name}`);
   });
 }
 
-/** The kernel writing the scalar `s`, converted, into every element of `d` (an "unsafe" scalar of another dtype). */
-function castKernel(from: DType, to: DType): ElementwiseKernel {
+/** @internal The kernel writing the scalar `s`, converted, into every element of `d` (an "unsafe" scalar of another dtype). */
+export function castKernel(from: DType, to: DType): ElementwiseKernel {
   return cachedKernel(`copyto|${from.name}|${to.name}|fill`, () => new ElementwiseKernel(`${from.name} s`, `${to.name} d`, `d = ${castExpression("s", from, to)};`, `cuda_ts_copyto_fill_${from.name}_${to.name}`));
 }
