@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { ArgumentError } from "../../../src/errors/base.ts";
 import { BroadcastError, DTypeError, copyto } from "../../../src/array.ts";
 import { dtypes, type DTypeName } from "../../../src/index.ts";
-import { castKernel, maskedKernel } from "../../../src/core/array/ops/copyto.ts";
+import { maskedKernel } from "../../../src/core/array/ops/copyto.ts";
+import { castKernel } from "../../../src/core/array/ops/cast.ts";
 import type { Binding } from "../../../src/core/kernels/params.ts";
 import { fakeArray } from "../../support/fake-arrays.ts";
 import { bundleKernels, nvccPresent, nvccProblems } from "../../support/nvcc.ts";
@@ -97,7 +98,7 @@ describe.skipIf(!nvccPresent)(`copyto's kernels compile with nvcc${nvccPresent ?
     const into: DTypeName[] = ["bool", "int8", "uint8", "int64", "uint64", "float16", "bfloat16", "float32", "float64", "complex64", "complex128"];
     for (const from of ["bool", "int64", "float64", "complex128"] as const) {
       for (const to of into) {
-        const m = maskedKernel(dtypes.bool, dtypes[from], dtypes[to], true);
+        const m = maskedKernel(dtypes.bool, dtypes[from], dtypes[to]);
         sources.push(m.source(binding(m, [false, true, false])));
         if (from !== to) {
           const c = castKernel(dtypes[from], dtypes[to]);
@@ -107,7 +108,7 @@ describe.skipIf(!nvccPresent)(`copyto's kernels compile with nvcc${nvccPresent ?
     }
     for (const from of ["int8", "float16", "float32", "complex64"] as const) {
       for (const to of into) {
-        const m = maskedKernel(dtypes.bool, dtypes[from], dtypes[to], false);
+        const m = maskedKernel(dtypes.bool, dtypes[from], dtypes[to]);
         sources.push(m.source(binding(m, [false, false, false])));
       }
     }

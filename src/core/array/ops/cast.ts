@@ -134,8 +134,8 @@ __device__ __forceinline__ float _ct_round_bf16(float x) {
 
 const casts = new Map<string, ElementwiseKernel>();
 
-/** The kernel converting `from` to `to`, made once. */
-function castKernel(from: DType, to: DType): ElementwiseKernel {
+/** @internal The kernel converting `from` to `to` (an array or a scalar `x`), made once. */
+export function castKernel(from: DType, to: DType): ElementwiseKernel {
   const key = `${from.name}>${to.name}`;
   let k = casts.get(key);
   if (k === undefined) {

@@ -17,7 +17,7 @@ import { canCastSafely, canCastSameKind, resultType } from "../promotion.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
-import { castExpression, castInto } from "./cast.ts";
+import { castExpression, castInto, castKernel } from "./cast.ts";
 import { castScalar, scalarDType } from "./creation.ts";
 import { cachedKernel, checkArrayArgument, checkOperand, scalarFor } from "./elementwise.ts";
 import { mayShareMemory, sameElements } from "./overlap.ts";
@@ -128,8 +128,8 @@ export function copyto(dst: DeviceArray, src: DeviceArray | ArrayScalar, options
   try {
     if (mask !== undefined) {
       const m = apart(mask);
-      if (scalar !== undefined) maskedKernel(mask.dtype, scalar.dtype, dst.dtype, true).launch(stream, m, scalar.value, dst);
-      else maskedKernel(mask.dtype, source!.dtype, dst.dtype, false).launch(stream, m, apart(source!), dst);
+      if (scalar !== undefined) maskedKernel(mask.dtype, scalar.dtype, dst.dtype).launch(stream, m, scalar.value, dst);
+      else maskedKernel(mask.dtype, source!.dtype, dst.dtype).launch(stream, m, apart(source!), dst);
     } else if (scalar !== undefined) {
       if (scalar.dtype === dst.dtype) dst.fill(scalar.value, { stream });
       else castKernel(scalar.dtype, dst.dtype).launch(stream, scalar.value, dst);
@@ -156,15 +156,10 @@ function broadcastInto(x: DeviceArray, dst: DeviceArray, name: string): DeviceAr
   }
 }
 
-/** @internal The kernel writing `s` (converted) into `d` where `m` holds (`s` a scalar where `scalar`: the key tells them apart). */
-export function maskedKernel(mask: DType, from: DType, to: DType, scalar: boolean): ElementwiseKernel {
-  return cachedKernel(`copyto|${mask.name}|${from.name}|${to.name}|${scalar ? "scalar" : "array"}`, () => {
+/** @internal The kernel writing `s` (an array or a scalar, converted) into `d` where `m` holds. */
+export function maskedKernel(mask: DType, from: DType, to: DType): ElementwiseKernel {
+  return cachedKernel(`copyto|${mask.name}|${from.name}|${to.name}`, () => {
     // The destination is read and written in place, element for element: an unmasked element keeps its value.
     return new ElementwiseKernel(`${mask.name} m, ${from.name} s`, `${to.name} d`, `if (m) d = ${castExpression("s", from, to)};`, `cuda_ts_copyto_${from.name}_${to.name}`);
   });
-}
-
-/** @internal The kernel writing the scalar `s`, converted, into every element of `d` (an "unsafe" scalar of another dtype). */
-export function castKernel(from: DType, to: DType): ElementwiseKernel {
-  return cachedKernel(`copyto|${from.name}|${to.name}|fill`, () => new ElementwiseKernel(`${from.name} s`, `${to.name} d`, `d = ${castExpression("s", from, to)};`, `cuda_ts_copyto_fill_${from.name}_${to.name}`));
 }

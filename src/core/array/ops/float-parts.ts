@@ -24,6 +24,7 @@ import type { ArrayOperand } from "../methods.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
 import type { Stream } from "../../stream.ts";
+import { mathFunction } from "./arithmetic.ts";
 import { ROUNDING_PREAMBLE, fromWorking, toWorking, workingType } from "./cast.ts";
 import { LOOPS, broadcastOf, cachedKernel, checkArrayArgument, checkOperand, checkOut, launchInto, searchLoop } from "./elementwise.ts";
 
@@ -36,8 +37,8 @@ function floatLoop(what: string, d: DType): DType {
   return c;
 }
 
-/** The C++ of the float `v` in the working type of `c` (float or double): `frexp`, `modf` and `ldexp` of it. */
-const mathName = (name: string, c: DType): string => (workingType(c) === "float" ? `${name}f` : name);
+/** The C math function `name` for the working type of float dtype `c`: `frexpf` for float, `frexp` for double. */
+const mathName = (name: string, c: DType): string => mathFunction(name, { c, w: workingType(c) });
 
 /** Checks the options of the two-result functions: `{ stream? }` (their two results are new arrays). */
 function checkPairOptions(what: string, options: ArrayOperationOptions | undefined): void {

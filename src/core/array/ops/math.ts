@@ -150,7 +150,7 @@ export const UNARY_OPS = {
   fabs: spec("fabs", LOOPS.float, (x) => `${mathFunction("fabs", x)}(${x.a})`, {
     refuse: (d) => (d.kind === "c" ? "it takes real numbers (NumPy refuses complex too); abs gives a complex number's magnitude" : undefined),
   }),
-  i0: spec("i0", LOOPS.float, (x) => `${x.w === "float" ? "cyl_bessel_i0f" : "cyl_bessel_i0"}(${x.a})`, {
+  i0: spec("i0", LOOPS.float, (x) => `${mathFunction("cyl_bessel_i0", x)}(${x.a})`, {
     // NumPy's i0 is a function, not a ufunc: floats keep their dtype, integers and bool become float64.
     compute: (d) => (d.kind === "f" ? d : d.kind === "c" ? undefined : dtypes.float64),
     refuse: (d) => (d.kind === "c" ? "i0 is not defined for complex numbers (NumPy refuses them too)" : undefined),
