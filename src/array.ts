@@ -64,6 +64,8 @@ export { frexp, ldexp, modf } from "./core/array/ops/float-parts.ts";
 export { copyto, type CopytoOptions, type CastingRule } from "./core/array/ops/copyto.ts";
 export { bartlett, blackman, hamming, hanning, kaiser, type WindowOptions } from "./core/array/ops/windows.ts";
 export { iscomplex, isreal, iscomplexobj, isrealobj } from "./core/array/ops/type-testing.ts";
+export { polyval, polyadd, polysub, polymul, polyder, polyint, type PolynomialCoefficients, type PolyintOptions } from "./core/array/ops/polynomials.ts";
+export { packbits, unpackbits, type BitOrder, type PackbitsOptions, type UnpackbitsOptions } from "./core/array/ops/bit-packing.ts";
 export {
   subtract, multiply, divide, trueDivide, floorDivide, remainder, power, atan2, equal, notEqual, less, lessEqual, greater, greaterEqual,
   negative, absolute, arccos, arcsin, arctan, arccosh, arcsinh, arctanh, conjugate, radians, degrees, bitwiseNot, around, fix, amax, amin,

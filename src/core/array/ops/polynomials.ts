@@ -1,0 +1,252 @@
+/**
+ * Polynomials as coefficient arrays, highest power first, as NumPy's (and CuPy's) `polyval`, `polyadd`, `polysub`,
+ * `polymul`, `polyder` and `polyint`: `[3, 0, 1]` is `3x² + 1`. (`polyfit` and `roots` need cuSOLVER and live in
+ * `cuda-ts/array/linalg`.)
+ *
+ * ```ts
+ * const p = asarray([3, 0, 1], { stream, dtype: "float32" });
+ * polyval(p, x);                 // 3x² + 1 at each element of x, one kernel (Horner's rule)
+ * polyder(p);                    // [6, 0]
+ * polyint(p);                    // [1, 0, 1, 0]
+ * polymul(p, p);                 // [9, 0, 6, 0, 1]
+ * ```
+ *
+ * Coefficients may be a 1-d DeviceArray or a JavaScript list of numbers (copied to the device as NumPy's array of
+ * them: int64 when every value is an integer, float64 otherwise). Results are new arrays in NumPy's dtypes; none
+ * waits for the stream.
+ *
+ * @module
+ */
+import { DeviceArray, operationStream, type ArrayOperationOptions, type ArrayScalar } from "../device-array.ts";
+import { ArgumentError } from "../../../errors/base.ts";
+import { describeValue } from "../../../errors/describe.ts";
+import { ShapeMismatchError } from "../errors.ts";
+import { dtypes, type DType } from "../dtype.ts";
+import { promoteTypes } from "../promotion.ts";
+import { ElementwiseKernel } from "../../kernels/elementwise.ts";
+import { ROUNDING_PREAMBLE, castExpression, toWorking, workingType } from "./cast.ts";
+import { cachedKernel, checkArrayArgument, checkOneDevice } from "./elementwise.ts";
+import { add, div, mul, sub } from "./arithmetic.ts";
+import { arange, asarray, full, scalarDType } from "./creation.ts";
+import type { Stream } from "../../stream.ts";
+import { concatenate } from "./shape.ts";
+import { convolve } from "./convolution.ts";
+import { withTemporaries } from "./temporaries.ts";
+
+/** Coefficients of a polynomial, highest power first: a 1-d array, or a list of numbers. */
+export type PolynomialCoefficients = DeviceArray | readonly number[];
+
+/** Options of `polyint`. */
+export interface PolyintOptions extends ArrayOperationOptions {
+  /** The integration constants, one per integration (the first for the first); one value serves every integration. Default 0. */
+  readonly k?: number | readonly number[];
+}
+
+/** Checks `p` without a stream: a 1-d open DeviceArray, or a list of numbers. */
+function checkCoefficients(p: unknown, what: string, name: string): void {
+  if (!(p instanceof DeviceArray)) {
+    listOf(p, what, name);
+    return;
+  }
+  checkArrayArgument(p, what, name);
+  if (p.ndim !== 1) throw new ShapeMismatchError(`${what}: ${name} is a 1-d array of coefficients (highest power first), got shape [${p.shape.join(", ")}]; pass a 1-d array (ravel it)`);
+}
+
+/** `p` (checked) as a 1-d device array on `stream`: a list is copied there, a temporary of `temp`. */
+function coefficients(p: PolynomialCoefficients, stream: Stream, temp: <A extends DeviceArray>(x: A) => A): DeviceArray {
+  return p instanceof DeviceArray ? p : temp(asarray([...p], { stream }));
+}
+
+function listOf(p: unknown, what: string, name: string): number[] {
+  if (!Array.isArray(p) || !p.every((v) => typeof v === "number")) {
+    throw new TypeError(`${what}: ${name} is a 1-d DeviceArray or a list of numbers (highest power first), got ${describeValue(p)}`);
+  }
+  return p as number[];
+}
+
+/** The stream of an operation on coefficient arguments (each a DeviceArray or a list). */
+function polyStream(what: string, options: ArrayOperationOptions | undefined, args: readonly unknown[]): Stream {
+  if (options !== undefined && (options === null || typeof options !== "object" || Array.isArray(options))) {
+    throw new TypeError(`${what} takes options { stream? }, got ${describeValue(options)}`);
+  }
+  const arrays = args.filter((a): a is DeviceArray => a instanceof DeviceArray);
+  const stream = operationStream(what, options, arrays);
+  checkOneDevice(what, arrays.map((a, k) => [`argument ${k}`, a] as [string, DeviceArray]), stream);
+  return stream;
+}
+
+/**
+ * The Horner kernel of `polyval` (exported for tests: no GPU needed): `raw tp p, tx x, int64 len` in, `tr z` out,
+ * each step `z = z * x + p[k]` in the result's dtype as NumPy's loop computes it (rounded to a half type after each
+ * operation, wrapping for integers, and/or for bool).
+ */
+export function polyvalKernel(tp: DType, tx: DType, tr: DType): ElementwiseKernel {
+  return cachedKernel(`polyval|${tp.name}|${tx.name}|${tr.name}`, () => {
+    const w = workingType(tr);
+    const xw = toWorking("x", tx, tr);
+    const pw = toWorking("p[k]", tp, tr);
+    let step: string;
+    if (tr.kind === "b") step = `acc = (acc && xv) || ${pw};`;
+    else if (tr.kind === "i" || tr.kind === "u") {
+      const u = tr.itemsize === 8 ? "unsigned long long" : "unsigned int";
+      step = `acc = (${w})((${u})acc * (${u})xv + (${u})${pw});`;
+    } else if (tr.name === "float16" || tr.name === "bfloat16") {
+      const r = tr.name === "float16" ? "_ct_round_f16" : "_ct_round_bf16";
+      step = `acc = ${r}(${r}(acc * xv) + ${pw});`;
+    } else step = `acc = acc * xv + ${pw};`;
+    const body = [`const ${w} xv = ${xw};`, `${w} acc = ${w === "bool" ? "false" : `(${w})0`};`, `for (long long k = 0; k < len; k++) { ${step} }`, `z = ${castBack("acc", tr)};`].join(" ");
+    return new ElementwiseKernel(`raw ${tp.name} p, ${tx.name} x, int64 len`, `${tr.name} z`, body, `cuda_ts_polyval_${tp.name}_${tx.name}_${tr.name}`, { preamble: ROUNDING_PREAMBLE });
+  });
+}
+
+/** The working value `expr` stored as `tr` (a half type from its float). */
+function castBack(expr: string, tr: DType): string {
+  return tr.name === "float16" || tr.name === "bfloat16" ? castExpression(expr, dtypes.float32, tr) : expr;
+}
+
+/**
+ * The polynomial `p` at each element of `x`, as NumPy's `polyval`: `p[0]·xᴺ⁻¹ + ... + p[N-1]`, by Horner's rule in
+ * one kernel. The result has `x`'s shape and the dtype `p` and `x` promote to (a JavaScript number `x` counts as
+ * NumPy's array of it: int64 or float64, giving a 0-d result); an empty `p` gives zeros of `x`'s dtype. Does not
+ * wait for the stream.
+ *
+ * ```ts
+ * polyval([3, 0, 1], x);           // 3x² + 1
+ * polyval(p, 2, { stream });       // a 0-d array: p at 2
+ * ```
+ *
+ * @throws ShapeMismatchError when `p` is not 1-d; TypeError when it is neither a DeviceArray nor a list of numbers.
+ * @throws DeviceMismatchError when the arrays are on different devices.
+ */
+export function polyval(p: PolynomialCoefficients, x: DeviceArray | number, options?: ArrayOperationOptions): DeviceArray {
+  const what = "polyval";
+  checkCoefficients(p, what, "p");
+  if (x instanceof DeviceArray) checkArrayArgument(x, what, "x");
+  else if (typeof x !== "number") throw new TypeError(`${what}: x is a DeviceArray or a number, got ${describeValue(x)}`);
+  const stream = polyStream(what, options, [p, x]);
+  return withTemporaries(stream, (temp) => {
+    const coef = coefficients(p, stream, temp);
+    const xs = x instanceof DeviceArray ? x : temp(full([], x, { stream, dtype: scalarDType(x).name }));
+    if (coef.size === 0) return DeviceArray.zeros(xs.shape, xs.dtype, { stream });
+    const tr = promoteTypes(coef.dtype, xs.dtype);
+    const out = DeviceArray.empty(xs.shape, tr, { stream });
+    if (out.size === 0) return out;
+    try {
+      // The coefficients read as a contiguous block: a strided p is copied first.
+      const pc = coef.isContiguous ? coef : temp(coef.copy({ stream }));
+      polyvalKernel(pc.dtype, xs.dtype, tr).launch(stream, pc, xs, pc.size, out);
+    } catch (e) {
+      out.close(stream);
+      throw e;
+    }
+    return out;
+  });
+}
+
+/** `a1` and `a2` aligned at their last coefficient and combined by `op`: polyadd and polysub. */
+function combine(what: string, a1: PolynomialCoefficients, a2: PolynomialCoefficients, op: typeof add, options: ArrayOperationOptions | undefined): DeviceArray {
+  checkCoefficients(a1, what, "a1");
+  checkCoefficients(a2, what, "a2");
+  const stream = polyStream(what, options, [a1, a2]);
+  return withTemporaries(stream, (temp) => {
+    const x = coefficients(a1, stream, temp);
+    const y = coefficients(a2, stream, temp);
+    const diff = x.size - y.size;
+    // The shorter one gets leading zeros of its own dtype, as NumPy's.
+    const lift = (a: DeviceArray, by: number): DeviceArray => (by <= 0 ? a : temp(concatenate([temp(DeviceArray.zeros([by], a.dtype, { stream })), a], { stream })));
+    return op(lift(x, -diff), lift(y, diff), { stream });
+  });
+}
+
+/**
+ * The sum of two polynomials, as NumPy's `polyadd`: the shorter padded with leading zeros, then added (the dtype
+ * the two promote to).
+ */
+export function polyadd(a1: PolynomialCoefficients, a2: PolynomialCoefficients, options?: ArrayOperationOptions): DeviceArray {
+  return combine("polyadd", a1, a2, add, options);
+}
+
+/** The difference `a1 - a2` of two polynomials, as NumPy's `polysub` (bool coefficients are refused, as NumPy's subtraction refuses them). */
+export function polysub(a1: PolynomialCoefficients, a2: PolynomialCoefficients, options?: ArrayOperationOptions): DeviceArray {
+  return combine("polysub", a1, a2, sub, options);
+}
+
+/** The product of two polynomials, as NumPy's `polymul`: the full convolution of their coefficients. */
+export function polymul(a1: PolynomialCoefficients, a2: PolynomialCoefficients, options?: ArrayOperationOptions): DeviceArray {
+  const what = "polymul";
+  checkCoefficients(a1, what, "a1");
+  checkCoefficients(a2, what, "a2");
+  const stream = polyStream(what, options, [a1, a2]);
+  return withTemporaries(stream, (temp) => {
+    return convolve(coefficients(a1, stream, temp), coefficients(a2, stream, temp), { stream });
+  });
+}
+
+function orderArgument(m: unknown, what: string): number {
+  if (typeof m !== "number" || !Number.isSafeInteger(m) || m < 0) throw new ArgumentError(`${what}: the order m is a non-negative integer, got ${describeValue(m)}`);
+  return m;
+}
+
+/**
+ * The `m`-th derivative of a polynomial (default the first), as NumPy's `polyder`: `[3, 0, 1]` → `[6, 0]`. Each
+ * derivative multiplies by NumPy's int64 powers, so the dtype is the coefficients' promoted with int64 (float32 →
+ * float64, as NumPy's); `m` of 0 returns a copy; past the degree the result is empty.
+ *
+ * @throws ArgumentError for an `m` that is not a non-negative integer.
+ */
+export function polyder(p: PolynomialCoefficients, m = 1, options?: ArrayOperationOptions): DeviceArray {
+  const what = "polyder";
+  const order = orderArgument(m, what);
+  checkCoefficients(p, what, "p");
+  const stream = polyStream(what, options, [p]);
+  return withTemporaries(stream, (temp) => {
+    let cur = coefficients(p, stream, temp);
+    if (order === 0) return cur.copy({ stream });
+    for (let k = 0; k < order; k++) {
+      const n = cur.size - 1;
+      const powers = temp(arange(Math.max(n, 0), 0, -1, { stream, dtype: "int64" }));
+      const next = mul(cur.slice([0, Math.max(n, 0)]), powers, { stream });
+      if (k === order - 1) return next;
+      cur = temp(next);
+    }
+    return cur;
+  });
+}
+
+/**
+ * The `m`-th antiderivative of a polynomial (default the first), as NumPy's `polyint`: `[3, 0, 1]` → `[1, 0, 1, 0]`,
+ * each integration adding its constant from `k` (default 0; one value serves every integration). Integration
+ * divides by NumPy's int64 powers, so the result is float64 for real coefficients (complex128 for complex ones);
+ * `m` of 0 returns a copy.
+ *
+ * @throws ArgumentError for an `m` that is not a non-negative integer, or fewer constants than integrations.
+ */
+export function polyint(p: PolynomialCoefficients, m = 1, options?: PolyintOptions): DeviceArray {
+  const what = "polyint";
+  const order = orderArgument(m, what);
+  checkCoefficients(p, what, "p");
+  const kOption: unknown = options?.k ?? 0;
+  let ks: number[];
+  if (typeof kOption === "number") ks = Array<number>(Math.max(order, 1)).fill(kOption);
+  else {
+    ks = listOf(kOption, what, "k");
+    if (ks.length === 1 && order > 1) ks = Array<number>(order).fill(ks[0]!);
+  }
+  if (order > 0 && ks.length < order) throw new ArgumentError(`${what}: k gives ${ks.length} constant${ks.length === 1 ? "" : "s"} for ${order} integrations; give one per integration, or one for all`);
+  const stream = polyStream(what, options, [p]);
+  return withTemporaries(stream, (temp) => {
+    let cur = coefficients(p, stream, temp);
+    if (order === 0) return cur.copy({ stream });
+    for (let j = 0; j < order; j++) {
+      const n = cur.size;
+      const powers = temp(arange(n, 0, -1, { stream, dtype: "int64" }));
+      const q = temp(div(cur, powers, { stream }));
+      const constant: ArrayScalar = ks[j]!;
+      const kArr = temp(full([1], constant, { stream, dtype: q.dtype.kind === "c" ? q.dtype.name : "float64" }));
+      const next = concatenate([q, kArr], { stream });
+      if (j === order - 1) return next;
+      cur = temp(next);
+    }
+    return cur;
+  });
+}

@@ -1,0 +1,67 @@
+/**
+ * The polynomial functions on a real GPU against NumPy 2.4 (`np.polyval`, `np.polyadd`, `np.polysub`, `np.polymul`,
+ * `np.polyder`, `np.polyint`; values and dtypes in the tests). Skips without a GPU.
+ */
+import { describe, expect, it } from "vitest";
+import { DeviceArray, type Stream } from "../../../src/index.ts";
+import { polyadd, polyder, polyint, polymul, polysub, polyval } from "../../../src/array.ts";
+import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream, readDecoded } from "../../support/gpu-arrays.ts";
+
+describe.skipIf(!gpu.available)(`polynomials on a GPU${skipNote}`, () => {
+  let stream: Stream;
+  onGpuStream((s) => (stream = s));
+
+  it("polyval: NumPy's dtypes, wrapping integers, float16 rounded each step, complex, scalars, empty p", () => {
+    using p = DeviceArray.from(Float32Array.from([3, 0, 1]), { stream });
+    using x = DeviceArray.from(Float32Array.from([0, 1.5, 2, -1]), { stream, shape: [2, 2] });
+    expect(readDecoded(polyval(p, x), stream)).toEqual(["float32", [2, 2], [1, 7.75, 13, 4]]);
+    using i8 = DeviceArray.from(Int8Array.from([1, 2, 3]), { stream });
+    expect(readDecoded(polyval([1, 2, 3], i8), stream)).toEqual(["int64", [3], [6, 11, 18]]);
+    using p8 = DeviceArray.from(Int8Array.from([1, -2, 3]), { stream });
+    using x8 = DeviceArray.from(Int8Array.from([100, -7, 3]), { stream });
+    expect(readDecoded(polyval(p8, x8), stream)).toEqual(["int8", [3], [75, 66, 6]]);
+    using ph = DeviceArray.from(Float32Array.from([1.5, 2]), { stream }).astype("float16", { stream });
+    using xh = DeviceArray.from(Float32Array.from([3.3, 1000]), { stream }).astype("float16", { stream });
+    expect(readDecoded(polyval(ph, xh), stream)).toEqual(["float16", [2], [6.953125, 1502]]);
+    using pc = DeviceArray.from(Float32Array.from([2, 0, 1, 1]), { stream, dtype: "complex64" });
+    using xf = DeviceArray.from(Float32Array.from([3, 2]), { stream });
+    expect(readDecoded(polyval(pc, xf), stream)).toEqual(["complex64", [2], [[7, 1], [5, 1]]]);
+    using pi = DeviceArray.from(Int32Array.from([1, 2]), { stream });
+    expect(readDecoded(polyval(pi, 2.5, { stream }), stream)).toEqual(["float64", [], [4.5]]);
+    using empty = DeviceArray.zeros([0], "float32", { stream });
+    using x16 = DeviceArray.from(Int16Array.from([1, 2]), { stream });
+    expect(readDecoded(polyval(empty, x16), stream)).toEqual(["int16", [2], [0, 0]]);
+    using pb = DeviceArray.from(Uint8Array.from([1, 1]), { stream, dtype: "bool" });
+    using xb = DeviceArray.from(Uint8Array.from([0, 1]), { stream, dtype: "bool" });
+    expect(readDecoded(polyval(pb, xb), stream)).toEqual(["bool", [2], [true, true]]);
+    // A strided p: every other coefficient of [1, 9, 0, 9, -2] is x² - 2.
+    using wide = DeviceArray.from(Float64Array.from([1, 9, 0, 9, -2]), { stream });
+    using xs = DeviceArray.from(Float64Array.from([3, 0.5]), { stream });
+    expect(readDecoded(polyval(wide.slice([null, null, 2]), xs), stream)).toEqual(["float64", [2], [7, -1.75]]);
+  });
+
+  it("polyadd, polysub, polymul: leading zeros, NumPy's dtypes", () => {
+    using a = DeviceArray.from(Int8Array.from([1, 2]), { stream });
+    using b = DeviceArray.from(Float32Array.from([1, 2, 3]), { stream });
+    expect(readDecoded(polyadd(a, b), stream)).toEqual(["float32", [3], [1, 3, 5]]);
+    expect(readDecoded(polysub([1, 2, 3], [1], { stream }), stream)).toEqual(["int64", [3], [1, 2, 2]]);
+    expect(readDecoded(polymul([1, 2], [1, -2, 3], { stream }), stream)).toEqual(["int64", [4], [1, 0, -1, 6]]);
+  });
+
+  it("polyder and polyint: orders, constants, dtypes as NumPy's", () => {
+    using p = DeviceArray.from(Float32Array.from([3, 0, 1, 5]), { stream });
+    expect(readDecoded(polyder(p), stream)).toEqual(["float64", [3], [9, 0, 1]]);
+    expect(readDecoded(polyder([3, 0, 1, 5], 2, { stream }), stream)).toEqual(["int64", [2], [18, 0]]);
+    expect(readDecoded(polyder([3, 0, 1, 5], 0, { stream }), stream)).toEqual(["int64", [4], [3, 0, 1, 5]]);
+    expect(readDecoded(polyder([7], 1, { stream }), stream)).toEqual(["int64", [0], []]);
+    expect(readDecoded(polyder([3, 0, 1], 5, { stream }), stream)).toEqual(["int64", [0], []]);
+    using i32 = DeviceArray.from(Int32Array.from([3, 0, 1]), { stream });
+    expect(readDecoded(polyint(i32), stream)).toEqual(["float64", [4], [1, 0, 1, 0]]);
+    expect(readDecoded(polyint([3, 0, 1], 2, { k: [1, 2], stream }), stream)).toEqual(["float64", [5], [0.25, 0, 0.5, 1, 2]]);
+    expect(readDecoded(polyint([6], 3, { k: 5, stream }), stream)).toEqual(["float64", [4], [1, 2.5, 5, 5]]);
+    expect(readDecoded(polyint([], 1, { stream }), stream)).toEqual(["float64", [1], [0]]);
+    using c = DeviceArray.from(Float32Array.from([0, 2]), { stream, dtype: "complex64" });
+    expect(readDecoded(polyint(c), stream)).toEqual(["complex128", [2], [[0, 2], [0, 0]]]);
+  });
+});
