@@ -25,6 +25,7 @@ describe.skipIf(!gpu.available)(`packbits and unpackbits on a GPU${skipNote}`, (
     expect(readDecoded(packbits(transpose(m), { axis: 0, stream }), stream)).toEqual(["uint8", [2, 3], [160, 1, 255, 192, 0, 192]]);
     using s = DeviceArray.from(Int32Array.from([5]), { stream, shape: [] });
     expect(readDecoded(packbits(s, { stream }), stream)).toEqual(["uint8", [1], [128]]);
+    expect(readDecoded(packbits(s, { axis: 0, stream }), stream)).toEqual(["uint8", [1], [128]]);
     using e = DeviceArray.zeros([2, 0], "bool", { stream });
     expect(readDecoded(packbits(e, { axis: 1, stream }), stream)).toEqual(["uint8", [2, 0], []]);
   });
@@ -48,6 +49,8 @@ describe.skipIf(!gpu.available)(`packbits and unpackbits on a GPU${skipNote}`, (
       [1, 1, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 1],
     ]);
     expect(readDecoded(unpackbits(b2, { axis: 1, count: 3, bitorder: "little", stream }), stream)).toEqual(["uint8", [2, 3], [1, 0, 0, 1, 1, 1]]);
+    using byte = DeviceArray.from(Uint8Array.from([5]), { stream, shape: [] });
+    expect(readDecoded(unpackbits(byte, { axis: -1, stream }), stream)).toEqual(["uint8", [8], [0, 0, 0, 0, 0, 1, 0, 1]]);
     using none = DeviceArray.zeros([0], "uint8", { stream });
     expect(readDecoded(unpackbits(none, { count: 3, stream }), stream)).toEqual(["uint8", [3], [0, 0, 0]]);
     // A round trip of a large mask along an axis that does not fill its last byte.

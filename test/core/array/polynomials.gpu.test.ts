@@ -41,12 +41,33 @@ describe.skipIf(!gpu.available)(`polynomials on a GPU${skipNote}`, () => {
     expect(readDecoded(polyval(wide.slice([null, null, 2]), xs), stream)).toEqual(["float64", [2], [7, -1.75]]);
   });
 
+  it("polyval rounds each product and sum on its own, as NumPy (no fused multiply-add)", () => {
+    using p = DeviceArray.from(Float64Array.from([1, -2, 1]), { stream });
+    using x = DeviceArray.from(Float64Array.from([1 + 2 ** -27]), { stream });
+    expect(readDecoded(polyval(p, x), stream)).toEqual(["float64", [1], [0]]);
+    // np.polyval([1+2j, -3+0.5j, 0.25-1j], [0.1+0.7j, 3-2j])
+    using pc = DeviceArray.from(Float64Array.from([1, 2, -3, 0.5, 0.25, -1]), { stream, dtype: "complex128" });
+    using xc = DeviceArray.from(Float64Array.from([0.1, 0.7, 3, -2]), { stream, dtype: "complex128" });
+    expect(readDecoded(polyval(pc, xc), stream)).toEqual(["complex128", [2], [[-1.16, -3.8699999999999997], [21.25, 4.5]]]);
+  });
+
   it("polyadd, polysub, polymul: leading zeros, NumPy's dtypes", () => {
     using a = DeviceArray.from(Int8Array.from([1, 2]), { stream });
     using b = DeviceArray.from(Float32Array.from([1, 2, 3]), { stream });
     expect(readDecoded(polyadd(a, b), stream)).toEqual(["float32", [3], [1, 3, 5]]);
     expect(readDecoded(polysub([1, 2, 3], [1], { stream }), stream)).toEqual(["int64", [3], [1, 2, 2]]);
     expect(readDecoded(polymul([1, 2], [1, -2, 3], { stream }), stream)).toEqual(["int64", [4], [1, 0, -1, 6]]);
+    // NumPy's polymul trims leading zeros (through poly1d), and an empty polynomial is [0].
+    expect(readDecoded(polymul([0, 0, 1, 2], [1, 1], { stream }), stream)).toEqual(["int64", [3], [1, 3, 2]]);
+    using none = DeviceArray.zeros([0], "float32", { stream });
+    using ones = DeviceArray.from(Float32Array.from([1, 1]), { stream });
+    expect(readDecoded(polymul(none, ones), stream)).toEqual(["float32", [2], [0, 0]]);
+    expect(readDecoded(polymul([], [1, 2], { stream }), stream)).toEqual(["float64", [2], [0, 0]]);
+    // 0-d coefficients count as one, as NumPy's atleast_1d.
+    using five = DeviceArray.from(BigInt64Array.from([5n]), { stream, shape: [] });
+    expect(readDecoded(polymul(five, [1.5, 2]), stream)).toEqual(["float64", [2], [7.5, 10]]);
+    using three = DeviceArray.from(BigInt64Array.from([3n]), { stream, shape: [] });
+    expect(readDecoded(polyadd(three, [1, 2]), stream)).toEqual(["int64", [2], [1, 5]]);
   });
 
   it("polyder and polyint: orders, constants, dtypes as NumPy's", () => {

@@ -22,6 +22,7 @@ import type { DType } from "../dtype.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
 import { cachedKernel, checkArrayArgument, checkOneDevice } from "./elementwise.ts";
 import { ascontiguousarray } from "./creation.ts";
+import { reshape } from "./shape.ts";
 
 /** Which end of a byte takes the first of its eight bits. */
 export type BitOrder = "big" | "little";
@@ -92,6 +93,11 @@ export function unpackbitsKernel(order: BitOrder): ElementwiseKernel {
   });
 }
 
+/** A 0-d array packed or unpacked along an axis counts as 1-d, as in NumPy (`packbits(np.array(5), axis=0)` is `[128]`). */
+function atLeast1d(a: DeviceArray, options: PackbitsOptions | undefined): DeviceArray {
+  return a.ndim === 0 && options !== null && typeof options === "object" && options.axis !== undefined ? reshape(a, [1]) : a;
+}
+
 function checkOptions(options: unknown, what: string, names: string): void {
   if (options !== undefined && (options === null || typeof options !== "object" || Array.isArray(options))) {
     throw new TypeError(`${what} takes options { ${names} }, got ${describeValue(options)}`);
@@ -120,8 +126,8 @@ function launchOver(what: string, a: DeviceArray, shape: readonly number[], kern
 /**
  * The elements of `a` packed eight to a byte along `axis`, as NumPy's `packbits`: each element counts as a 1 bit when
  * it is non-zero (true), the axis becomes `ceil(n / 8)` bytes long, and a last byte that is not full is padded with 0
- * bits. Without `axis` the array is flattened (row-major) and the result is 1-d. A new uint8 array; does not wait for
- * the stream.
+ * bits. Without `axis` the array is flattened (row-major) and the result is 1-d (a 0-d array with `axis` 0 or -1
+ * counts as 1-d, as in NumPy). A new uint8 array; does not wait for the stream.
  *
  * ```ts
  * packbits(asarray([1, 0, 1, 1, 0, 0, 0, 1, 1], { dtype: "bool", stream }), { stream });  // [177, 128]
@@ -133,17 +139,17 @@ function launchOver(what: string, a: DeviceArray, shape: readonly number[], kern
  */
 export function packbits(a: DeviceArray, options?: PackbitsOptions): DeviceArray<"uint8"> {
   const what = "packbits";
-  checkArrayArgument(a, what, "the array");
+  const x = atLeast1d(checkArrayArgument(a, what, "the array"), options);
   checkOptions(options, what, "axis?, bitorder?, stream?");
-  if (a.dtype.kind !== "b" && a.dtype.kind !== "i" && a.dtype.kind !== "u") {
-    throw new DTypeError(`${what}: the array is ${a.dtype.name}; packbits packs bool or integer arrays (non-zero is a 1 bit); compare first (ne(a, 0)) or convert it (astype("bool"))`);
+  if (x.dtype.kind !== "b" && x.dtype.kind !== "i" && x.dtype.kind !== "u") {
+    throw new DTypeError(`${what}: the array is ${x.dtype.name}; packbits packs bool or integer arrays (non-zero is a 1 bit); compare first (ne(a, 0)) or convert it (astype("bool"))`);
   }
-  const axis = options?.axis === undefined ? undefined : normalizeAxis(options.axis, a.ndim, what);
+  const axis = options?.axis === undefined ? undefined : normalizeAxis(options.axis, x.ndim, what);
   const order = bitOrder(options, what);
-  const { along, inner } = blocks(a, axis);
+  const { along, inner } = blocks(x, axis);
   const bytes = Math.ceil(along / 8);
-  const shape = axis === undefined ? [bytes] : a.shape.map((e, d) => (d === axis ? bytes : e));
-  return launchOver(what, a, shape, () => packbitsKernel(a.dtype, order), [along, bytes, inner], options);
+  const shape = axis === undefined ? [bytes] : x.shape.map((e, d) => (d === axis ? bytes : e));
+  return launchOver(what, x, shape, () => packbitsKernel(x.dtype, order), [along, bytes, inner], options);
 }
 
 /**
@@ -164,14 +170,14 @@ export function packbits(a: DeviceArray, options?: PackbitsOptions): DeviceArray
  */
 export function unpackbits(a: DeviceArray, options?: UnpackbitsOptions): DeviceArray<"uint8"> {
   const what = "unpackbits";
-  checkArrayArgument(a, what, "the array");
+  const x = atLeast1d(checkArrayArgument(a, what, "the array"), options);
   checkOptions(options, what, "axis?, count?, bitorder?, stream?");
-  if (a.dtype.name !== "uint8") {
-    throw new DTypeError(`${what}: the array is ${a.dtype.name}; unpackbits unpacks uint8 arrays; convert it first (astype("uint8"), or view its bytes)`);
+  if (x.dtype.name !== "uint8") {
+    throw new DTypeError(`${what}: the array is ${x.dtype.name}; unpackbits unpacks uint8 arrays; convert it first (astype("uint8"), or view its bytes)`);
   }
-  const axis = options?.axis === undefined ? undefined : normalizeAxis(options.axis, a.ndim, what);
+  const axis = options?.axis === undefined ? undefined : normalizeAxis(options.axis, x.ndim, what);
   const order = bitOrder(options, what);
-  const { along, inner } = blocks(a, axis);
+  const { along, inner } = blocks(x, axis);
   const bits = along * 8;
   let count = bits;
   if (options?.count !== undefined) {
@@ -180,6 +186,6 @@ export function unpackbits(a: DeviceArray, options?: UnpackbitsOptions): DeviceA
     count = c < 0 ? bits + c : c;
     if (count < 0) throw new ArgumentError(`${what}: count ${c} drops more bits than the ${bits} there are along the axis; pass a count from ${-bits}`);
   }
-  const shape = axis === undefined ? [count] : a.shape.map((e, d) => (d === axis ? count : e));
-  return launchOver(what, a, shape, () => unpackbitsKernel(order), [along, count, inner], options);
+  const shape = axis === undefined ? [count] : x.shape.map((e, d) => (d === axis ? count : e));
+  return launchOver(what, x, shape, () => unpackbitsKernel(order), [along, count, inner], options);
 }

@@ -12,8 +12,9 @@
  * ```
  *
  * Coefficients may be a 1-d DeviceArray or a JavaScript list of numbers (copied to the device as NumPy's array of
- * them: int64 when every value is an integer, float64 otherwise). Results are new arrays in NumPy's dtypes; none
- * waits for the stream.
+ * them: int64 when every value is a safe integer, float64 otherwise); `polyadd`, `polysub` and `polymul` also take a
+ * 0-d array as one coefficient, as NumPy's `atleast_1d` does. Results are new arrays in NumPy's dtypes; only
+ * `polymul` waits for the stream (it reads the coefficients back to drop leading zeros, as NumPy's `poly1d` does).
  *
  * @module
  */
@@ -27,11 +28,12 @@ import { ElementwiseKernel } from "../../kernels/elementwise.ts";
 import { ROUNDING_PREAMBLE, castExpression, toWorking, workingType } from "./cast.ts";
 import { cachedKernel, checkArrayArgument, checkOneDevice } from "./elementwise.ts";
 import { add, div, mul, sub } from "./arithmetic.ts";
-import { arange, asarray, full, scalarDType } from "./creation.ts";
+import { arange, full, scalarDType } from "./creation.ts";
 import type { Stream } from "../../stream.ts";
-import { concatenate } from "./shape.ts";
+import { concatenate, reshape } from "./shape.ts";
 import { convolve } from "./convolution.ts";
 import { withTemporaries } from "./temporaries.ts";
+import { decodeElement } from "./host.ts";
 
 /** Coefficients of a polynomial, highest power first: a 1-d array, or a list of numbers. */
 export type PolynomialCoefficients = DeviceArray | readonly number[];
@@ -42,19 +44,26 @@ export interface PolyintOptions extends ArrayOperationOptions {
   readonly k?: number | readonly number[];
 }
 
-/** Checks `p` without a stream: a 1-d open DeviceArray, or a list of numbers. */
-function checkCoefficients(p: unknown, what: string, name: string): void {
+/** Checks `p` without a stream: a 1-d open DeviceArray (or 0-d with `scalar`, as NumPy's `atleast_1d`), or a list of numbers. */
+function checkCoefficients(p: unknown, what: string, name: string, scalar = false): void {
   if (!(p instanceof DeviceArray)) {
     listOf(p, what, name);
     return;
   }
   checkArrayArgument(p, what, name);
-  if (p.ndim !== 1) throw new ShapeMismatchError(`${what}: ${name} is a 1-d array of coefficients (highest power first), got shape [${p.shape.join(", ")}]; pass a 1-d array (ravel it)`);
+  if (p.ndim !== 1 && !(scalar && p.ndim === 0)) throw new ShapeMismatchError(`${what}: ${name} is a 1-d array of coefficients (highest power first), got shape [${p.shape.join(", ")}]; pass a 1-d array (ravel it)`);
 }
 
-/** `p` (checked) as a 1-d device array on `stream`: a list is copied there, a temporary of `temp`. */
+/**
+ * `p` (checked) as a 1-d device array on `stream`: a list is copied there (int64 when every value is a safe integer,
+ * float64 otherwise, as NumPy reads a list of Python ints or floats), a temporary of `temp`; a 0-d array (accepted
+ * where NumPy's `atleast_1d` reads it) as its one element.
+ */
 function coefficients(p: PolynomialCoefficients, stream: Stream, temp: <A extends DeviceArray>(x: A) => A): DeviceArray {
-  return p instanceof DeviceArray ? p : temp(asarray([...p], { stream }));
+  if (p instanceof DeviceArray) return p.ndim === 0 ? reshape(p, [1]) : p;
+  const values = [...p];
+  if (values.every((v) => Number.isSafeInteger(v))) return temp(DeviceArray.from(BigInt64Array.from(values, (v) => BigInt(v)), { stream, dtype: "int64" }));
+  return temp(DeviceArray.from(Float64Array.from(values), { stream, dtype: "float64" }));
 }
 
 function listOf(p: unknown, what: string, name: string): number[] {
@@ -93,7 +102,17 @@ export function polyvalKernel(tp: DType, tx: DType, tr: DType): ElementwiseKerne
     } else if (tr.name === "float16" || tr.name === "bfloat16") {
       const r = tr.name === "float16" ? "_ct_round_f16" : "_ct_round_bf16";
       step = `acc = ${r}(${r}(acc * xv) + ${pw});`;
-    } else step = `acc = acc * xv + ${pw};`;
+    } else if (tr.kind === "c") {
+      // NumPy's complex product, each operation rounded on its own (no fused multiply-add).
+      const [m, a, d] = tr.name === "complex64" ? ["__fmul_rn", "__fadd_rn", "__fsub_rn"] : ["__dmul_rn", "__dadd_rn", "__dsub_rn"];
+      step =
+        `{ const ${w} q = ${pw}; const auto ar = acc.real(), ai = acc.imag(), xr = xv.real(), xi = xv.imag(); ` +
+        `acc = ${w}(${a}(${d}(${m}(ar, xr), ${m}(ai, xi)), q.real()), ${a}(${a}(${m}(ar, xi), ${m}(ai, xr)), q.imag())); }`;
+    } else {
+      // Rounded after the product and after the sum, as NumPy's two operations (no fused multiply-add).
+      const [m, a] = w === "float" ? ["__fmul_rn", "__fadd_rn"] : ["__dmul_rn", "__dadd_rn"];
+      step = `acc = ${a}(${m}(acc, xv), ${pw});`;
+    }
     const body = [`const ${w} xv = ${xw};`, `${w} acc = ${w === "bool" ? "false" : `(${w})0`};`, `for (long long k = 0; k < len; k++) { ${step} }`, `z = ${castBack("acc", tr)};`].join(" ");
     return new ElementwiseKernel(`raw ${tp.name} p, ${tx.name} x, int64 len`, `${tr.name} z`, body, `cuda_ts_polyval_${tp.name}_${tx.name}_${tr.name}`, { preamble: ROUNDING_PREAMBLE });
   });
@@ -106,7 +125,8 @@ function castBack(expr: string, tr: DType): string {
 
 /**
  * The polynomial `p` at each element of `x`, as NumPy's `polyval`: `p[0]·xᴺ⁻¹ + ... + p[N-1]`, by Horner's rule in
- * one kernel. The result has `x`'s shape and the dtype `p` and `x` promote to (a JavaScript number `x` counts as
+ * one kernel, each step `acc * x + p[k]` rounded as NumPy's two operations round it (no fused multiply-add; integers
+ * wrap; half types round after each operation; bool ors ands). The result has `x`'s shape and the dtype `p` and `x` promote to (a JavaScript number `x` counts as
  * NumPy's array of it: int64 or float64, giving a 0-d result); an empty `p` gives zeros of `x`'s dtype. Does not
  * wait for the stream.
  *
@@ -145,8 +165,8 @@ export function polyval(p: PolynomialCoefficients, x: DeviceArray | number, opti
 
 /** `a1` and `a2` aligned at their last coefficient and combined by `op`: polyadd and polysub. */
 function combine(what: string, a1: PolynomialCoefficients, a2: PolynomialCoefficients, op: typeof add, options: ArrayOperationOptions | undefined): DeviceArray {
-  checkCoefficients(a1, what, "a1");
-  checkCoefficients(a2, what, "a2");
+  checkCoefficients(a1, what, "a1", true);
+  checkCoefficients(a2, what, "a2", true);
   const stream = polyStream(what, options, [a1, a2]);
   return withTemporaries(stream, (temp) => {
     const x = coefficients(a1, stream, temp);
@@ -171,14 +191,39 @@ export function polysub(a1: PolynomialCoefficients, a2: PolynomialCoefficients, 
   return combine("polysub", a1, a2, sub, options);
 }
 
-/** The product of two polynomials, as NumPy's `polymul`: the full convolution of their coefficients. */
+/** How many leading coefficients of `p` are zero (NaN is not), read on the host (waits for the stream for an array). */
+function leadingZeros(p: DeviceArray, stream: Stream): number {
+  if (p.size === 0) return 0;
+  const host = p.toTypedArraySync({ stream });
+  for (let j = 0; j < p.size; j++) {
+    const v = decodeElement(p.dtype, host, j);
+    const zero = Array.isArray(v) ? v[0] === 0 && v[1] === 0 : v === 0 || v === 0n || v === false;
+    if (!zero) return j;
+  }
+  return p.size;
+}
+
+/**
+ * The product of two polynomials, as NumPy's `polymul`: each first trimmed of its leading zeros as NumPy's `poly1d`
+ * trims them (an empty or all-zero polynomial is `[0]`), then the full convolution of their coefficients, in the
+ * dtype the two promote to. Reads the coefficients back to find the leading zeros, so it waits for the stream.
+ *
+ * ```ts
+ * polymul([1, 2], [1, -2, 3], { stream });   // [1, 0, -1, 6]
+ * polymul([0, 0, 1, 2], [1, 1], { stream }); // [1, 3, 2]
+ * ```
+ */
 export function polymul(a1: PolynomialCoefficients, a2: PolynomialCoefficients, options?: ArrayOperationOptions): DeviceArray {
   const what = "polymul";
-  checkCoefficients(a1, what, "a1");
-  checkCoefficients(a2, what, "a2");
+  checkCoefficients(a1, what, "a1", true);
+  checkCoefficients(a2, what, "a2", true);
   const stream = polyStream(what, options, [a1, a2]);
   return withTemporaries(stream, (temp) => {
-    return convolve(coefficients(a1, stream, temp), coefficients(a2, stream, temp), { stream });
+    const trimmed = (a: DeviceArray): DeviceArray => {
+      const lead = leadingZeros(a, stream);
+      return lead === a.size ? temp(DeviceArray.zeros([1], a.dtype, { stream })) : a.slice([lead, null]);
+    };
+    return convolve(trimmed(coefficients(a1, stream, temp)), trimmed(coefficients(a2, stream, temp)), { stream });
   });
 }
 
