@@ -2,10 +2,11 @@
  * `cuda-ts/array/linalg`: NumPy's `numpy.linalg` over DeviceArrays, in the manner of CuPy's `cupy.linalg`:
  * `matmul`, `dot`, `vdot`, `outer` (cuBLAS; bool and integers by a kernel of their own), `einsum` and `tensordot`
  * (sums of products over labelled axes, as a sequence of matmuls) and `solve`, `inv`, `det`, `slogdet`, `cholesky`,
- * `qr`, `svd`, `eigh`, `eigvalsh`, `lstsq` (cuSOLVER), batched over leading axes, synchronous calls (no `await`);
- * `cov` and `corrcoef` (NumPy's covariance and correlation matrices, one matmul each); `cross`, `kron`, `inner` and
- * `matrixPower` (composed of elementwise operations, `tensordot` and `matmul`); `pinv` and `matrixRank` (from the
- * singular values of `svd`, or `eigh` for Hermitian matrices).
+ * `qr`, `svd`, `eigh`, `eigvalsh`, `eig`, `eigvals`, `lstsq` (cuSOLVER), batched over leading axes, synchronous calls
+ * (no `await`); `cov` and `corrcoef` (NumPy's covariance and correlation matrices, one matmul each); `cross`, `kron`,
+ * `inner` and `matrixPower` (composed of elementwise operations, `tensordot` and `matmul`); `pinv` and `matrixRank`
+ * (from the singular values of `svd`, or `eigh` for Hermitian matrices); `polyfit` and `roots` (NumPy's polynomial
+ * fit, through `lstsq`, and roots, through `eigvals`).
  *
  * ```ts
  * import { einsum, matmul, solve, svd } from "cuda-ts/array/linalg";
@@ -54,4 +55,6 @@ export { einsum, tensordot, type EinsumOptions, type TensordotOptions } from "./
 export { cov, corrcoef, type CovOptions, type CorrcoefOptions } from "./core/array/linalg/covariance.ts";
 export { cross, kron, inner, matrixPower, type CrossOptions } from "./core/array/linalg/products.ts";
 export { pinv, matrixRank, type PinvOptions, type MatrixRankOptions } from "./core/array/linalg/singular-values.ts";
+export { eig, eigvals, type EigOptions, type EigResult } from "./core/array/linalg/eig.ts";
+export { polyfit, roots, type PolyfitOptions, type PolyfitResult, type RootsOptions } from "./core/array/linalg/polynomial-fits.ts";
 export { SingularMatrixError, NotPositiveDefiniteError, ConvergenceError, SolverInfoError } from "./core/math-errors.ts";

@@ -134,7 +134,8 @@ const OP_T = cublasOperation_t.CUBLAS_OP_T;
 const EIG_VECTOR = cusolverEigMode_t.CUSOLVER_EIG_MODE_VECTOR;
 const EIG_NOVECTOR = cusolverEigMode_t.CUSOLVER_EIG_MODE_NOVECTOR;
 
-const DATA_TYPES: Readonly<Partial<Record<DTypeName, (typeof cudaDataType)[keyof typeof cudaDataType]>>> = Object.freeze({
+/** @internal cuSOLVER's data type of each dtype it computes in (for eig.ts). */
+export const DATA_TYPES: Readonly<Partial<Record<DTypeName, (typeof cudaDataType)[keyof typeof cudaDataType]>>> = Object.freeze({
   float32: cudaDataType.CUDA_R_32F,
   float64: cudaDataType.CUDA_R_64F,
   complex64: cudaDataType.CUDA_C_32F,
@@ -334,8 +335,8 @@ export function outer(a: DeviceArray, b: DeviceArray, options?: MatmulOptions): 
 
 // ---- cuSOLVER helpers ----
 
-/** What every decomposition sets up: the stream, the handle, the dtype and its cuSOLVER data type. */
-interface Call {
+/** @internal What every decomposition sets up: the stream, the handle, the dtype and its cuSOLVER data type. */
+export interface Call {
   readonly stream: Stream;
   readonly solver: SolverHandle;
   readonly dtype: DType;
@@ -344,20 +345,21 @@ interface Call {
   readonly realType: (typeof cudaDataType)[keyof typeof cudaDataType];
 }
 
-function setUp(action: string, options: ArrayOperationOptions | undefined, operands: readonly DeviceArray[]): Call {
+/** @internal The stream, the cuSOLVER handle and the dtype of a decomposition of `operands` (DTypeError for half precision). */
+export function setUp(action: string, options: ArrayOperationOptions | undefined, operands: readonly DeviceArray[]): Call {
   const stream = operationStream(action, options, operands);
   const dtype = solverDtype(resultType(operands, action), action);
   const real = realOf(dtype);
   return { stream, solver: solverFor(stream), dtype, dataType: DATA_TYPES[dtype.name]!, real, realType: DATA_TYPES[real.name]! };
 }
 
-/** The address of matrix `i` of a contiguous batch of matrices of `elements` each. */
-function at(a: DeviceArray, i: number, elements: number): Pointer {
+/** @internal The address of matrix `i` of a contiguous batch of matrices of `elements` each. */
+export function at(a: DeviceArray, i: number, elements: number): Pointer {
   return ffi.pointerFromAddress(a.address + BigInt(i * elements * a.itemsize));
 }
 
-/** Device and host workspaces for the routines (freed in stream order when disposed). */
-class Workspace {
+/** @internal Device and host workspaces for the routines (freed in stream order when disposed). */
+export class Workspace {
   readonly #stream: Stream;
   #device: Buffer | undefined;
   #deviceBytes = 0;
@@ -413,8 +415,8 @@ function checkInfo(info: DeviceArray, routine: string, n: number, stream: Stream
   }
 }
 
-/** Closes arrays (in stream order), ignoring undefined ones. */
-function closeAll(stream: Stream, ...arrays: (DeviceArray | undefined)[]): void {
+/** @internal Closes arrays (in stream order), ignoring undefined ones. */
+export function closeAll(stream: Stream, ...arrays: (DeviceArray | undefined)[]): void {
   for (const a of arrays) a?.close(stream);
 }
 
@@ -424,10 +426,10 @@ function batched(a: DeviceArray, count: number, rows: number, cols: number): Dev
 }
 
 /**
- * The row-major matrices of a column-major batch: `count` matrices [cols, rows] of `cm` (contiguous, `per` elements
- * apart; default cols·rows) copied transposed into a new [...batch, rows, cols] array.
+ * @internal The row-major matrices of a column-major batch: `count` matrices [cols, rows] of `cm` (contiguous, `per`
+ * elements apart; default cols·rows) copied transposed into a new [...batch, rows, cols] array.
  */
-function transposedBack(cm: DeviceArray, count: number, cols: number, rows: number, batch: readonly number[], stream: Stream, per = cols * rows): DeviceArray {
+export function transposedBack(cm: DeviceArray, count: number, cols: number, rows: number, batch: readonly number[], stream: Stream, per = cols * rows): DeviceArray {
   const out = DeviceArray.empty([...batch, rows, cols], cm.dtype, { stream });
   if (out.size > 0) stridedView(cm, [count, cols, rows], [per, rows, 1]).transpose(0, 2, 1).copyTo(batched(out, count, rows, cols), { stream });
   return out;
@@ -908,9 +910,12 @@ export function lstsq(a: DeviceArray, b: DeviceArray, options?: LstsqOptions): L
   const A = contiguousAs(a, dtype, stream);
   const B = contiguousAs(b.ndim === 1 ? stridedView(b, [m, 1], [b.strides[0]!, 0]) : b, dtype, stream);
   const temps: DeviceArray[] = [A, B];
+  // What is returned, closed too if a later step throws.
+  const results: DeviceArray[] = [];
   try {
     const { u, s, vh } = svd(A, { stream, fullMatrices: false });
     temps.push(u, vh);
+    results.push(s);
     const k = Math.min(m, n);
     const host = s.toTypedArraySync({ stream }) as Float32Array | Float64Array;
     const { rank, cutoff } = lstsqRank(host, m, n, machineEpsilon(dtype), rcond);
@@ -925,6 +930,7 @@ export function lstsq(a: DeviceArray, b: DeviceArray, options?: LstsqOptions): L
     if (y.size > 0) kernelOf(ROW_SCALE).launch(stream, sinv, K, y);
     const v = conjugated(vh, stream, temps).T;
     const x = DeviceArray.empty(b.ndim === 1 ? [n] : [n, K], dtype, { stream });
+    results.push(x);
     const x2 = stridedView(x, [n, K], [K, 1]);
     matmul(v, y, { stream, out: x2 });
     let residuals: DeviceArray;
@@ -932,11 +938,15 @@ export function lstsq(a: DeviceArray, b: DeviceArray, options?: LstsqOptions): L
       const ax = matmul(A, x2, { stream });
       temps.push(ax);
       residuals = DeviceArray.empty([K], real, { stream });
+      results.push(residuals);
       kernelOf(residualsSpec(dtype.kind === "c")).launch(stream, B, ax, m, K, residuals);
     } else {
       residuals = DeviceArray.empty([0], real, { stream });
     }
     return { x, residuals, rank, singularValues: s };
+  } catch (e) {
+    for (const r of results) r.close(stream);
+    throw e;
   } finally {
     for (const t of temps) t.close(stream);
   }

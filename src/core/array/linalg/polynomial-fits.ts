@@ -1,0 +1,258 @@
+/**
+ * NumPy's `polyfit` (least-squares polynomial fits, through `lstsq`) and `roots` (a polynomial's roots, the
+ * eigenvalues of its companion matrix, through `eigvals`) over DeviceArrays. Coefficients are highest power first,
+ * as `polyval` of `cuda-ts/array` reads them.
+ *
+ * ```ts
+ * import { polyfit, roots } from "cuda-ts/array/linalg";
+ * const c = polyfit(x, y, 2);             // [a, b, c] of the best a·x² + b·x + c
+ * const r = roots([1, -3, 2], { stream }); // [2, 1]
+ * ```
+ *
+ * @module
+ */
+import { DeviceArray, operationStream, type ArrayOperationOptions } from "../device-array.ts";
+import type { Stream } from "../../stream.ts";
+import { astype, castInto } from "../ops/cast.ts";
+import { dtypes, type DType } from "../dtype.ts";
+import { DTypeError, ShapeMismatchError } from "../errors.ts";
+import { sum } from "../reductions.ts";
+import { div, mul } from "../ops/arithmetic.ts";
+import { sqrt } from "../ops/math.ts";
+import { expandDims } from "../ops/shape.ts";
+import { vander } from "../ops/creation.ts";
+import { withTemporaries } from "../ops/temporaries.ts";
+import { checkOneDevice } from "../ops/elementwise.ts";
+import { lstsq } from "./linalg.ts";
+import { eigvals } from "./eig.ts";
+import { machineEpsilon } from "./plan.ts";
+import { checkOperand, checkOptions } from "./arguments.ts";
+import { showShape } from "../broadcast.ts";
+import { ArgumentError } from "../../../errors/base.ts";
+import { describeValue } from "../../../errors/describe.ts";
+import { decodeElement } from "../ops/host.ts";
+
+/** Options of {@link polyfit}. */
+export interface PolyfitOptions extends ArrayOperationOptions {
+  /** Singular values of the scaled Vandermonde matrix at most `rcond` times the largest count as zero (default: `x.length` × the machine epsilon of `x`'s float dtype, NumPy's: float64's for integers, 2⁻¹⁰ for float16). */
+  readonly rcond?: number;
+  /** Weights of the samples, a 1-d array as long as `x` (each residual is multiplied by its weight; NumPy's `w`). */
+  readonly w?: DeviceArray;
+  /** Whether to return the least-squares diagnostics beside the coefficients (default false: the coefficients alone). */
+  readonly full?: boolean;
+}
+
+/** What {@link polyfit} returns with `full: true`: NumPy's five values, named. */
+export interface PolyfitResult {
+  /** The coefficients, highest power first: `[deg + 1]`, or `[deg + 1, k]` for a `y` of `k` columns. */
+  readonly coefficients: DeviceArray;
+  /** The sum of squared residuals per column of `y` (empty when the fit is exact or the rank is short, as `lstsq`'s). */
+  readonly residuals: DeviceArray;
+  /** The rank of the scaled Vandermonde matrix: below `deg + 1`, the fit is badly conditioned (NumPy warns). */
+  readonly rank: number;
+  /** Its singular values, descending. */
+  readonly singularValues: DeviceArray;
+  /** The cut-off used. */
+  readonly rcond: number;
+}
+
+/** Options of {@link roots}. */
+export type RootsOptions = ArrayOperationOptions;
+
+/** The float dtype NumPy's `asarray(x) + 0.0` gives: float64 for bool and integers, the dtype itself for floats. */
+function floatOf(d: DType): DType {
+  return d.kind === "f" || d.kind === "c" ? d : dtypes.float64;
+}
+
+/** The machine epsilon of a float or complex dtype (NumPy's `finfo(d).eps`; bfloat16's as ml_dtypes has it). */
+function epsilonOf(d: DType): number {
+  if (d.name === "float16") return 2 ** -10;
+  if (d.name === "bfloat16") return 2 ** -7;
+  return machineEpsilon(d);
+}
+
+/** `a` as NumPy's `a + 0.0`: a float64 copy (a temporary) for bool and integers, `a` itself for floats. */
+function asFloat(a: DeviceArray, stream: Stream, temp: <A extends DeviceArray>(x: A) => A): DeviceArray {
+  return a.dtype.kind === "f" || a.dtype.kind === "c" ? a : temp(astype(a, "float64", { stream }));
+}
+
+/**
+ * The polynomial of degree `deg` that best fits the samples `(x, y)` in the least-squares sense, as NumPy's
+ * `polyfit`: its coefficients, highest power first (`[deg + 1]`, or one column per column of a 2-d `y`). The
+ * Vandermonde matrix of `x` is scaled to unit columns, solved with `lstsq` (through the SVD), and the solution
+ * scaled back. Dtypes are NumPy's: `x`, `y` and `w` are read as floats (integers and bool as float64, NumPy's
+ * `+ 0.0`), the Vandermonde matrix is float64 for real `x` (even float32), complex128 for complex, and the weighted
+ * `y` keeps its dtype (NumPy weights it in place). Waits for the stream (`lstsq` reads the rank). NumPy warns (RankWarning) when the rank is below
+ * `deg + 1`; here `full: true` returns the rank to check.
+ *
+ * ```ts
+ * const [a, b] = await polyfit(t, distance, 1).toList() as number[];   // a straight line
+ * const { coefficients, residuals, rank } = polyfit(x, y, 3, { full: true });
+ * ```
+ *
+ * @throws ShapeMismatchError for an `x` that is not 1-d or is empty, a `y` that is not 1-d or 2-d, or lengths that
+ * differ (NumPy's TypeErrors); ArgumentError for a `deg` that is not a non-negative integer; DTypeError for complex
+ * weights of a real `x` or `y` (NumPy's casting error).
+ */
+export function polyfit(x: DeviceArray, y: DeviceArray, deg: number, options: PolyfitOptions & { readonly full: true }): PolyfitResult;
+export function polyfit(x: DeviceArray, y: DeviceArray, deg: number, options?: PolyfitOptions): DeviceArray;
+export function polyfit(x: DeviceArray, y: DeviceArray, deg: number, options?: PolyfitOptions): DeviceArray | PolyfitResult {
+  const action = "polyfit";
+  checkOperand(x, "x", action);
+  checkOperand(y, "y", action);
+  const opts = checkOptions(options, action, "rcond?, w?, full?, stream?");
+  if (typeof deg !== "number" || !Number.isSafeInteger(deg) || deg < 0) throw new ArgumentError(`${action}: deg is a non-negative integer, got ${describeValue(deg)}`);
+  if (x.ndim !== 1) throw new ShapeMismatchError(`${action}: x is a 1-d array of sample points, not shape ${showShape(x.shape)}`);
+  if (x.size === 0) throw new ShapeMismatchError(`${action}: x is empty; give at least one sample`);
+  if (y.ndim !== 1 && y.ndim !== 2) throw new ShapeMismatchError(`${action}: y is a 1-d array of values, or 2-d (one fit per column), not shape ${showShape(y.shape)}`);
+  if (y.shape[0] !== x.shape[0]) throw new ShapeMismatchError(`${action}: x has ${x.shape[0]} samples and y ${y.shape[0]}; give them the same length`);
+  const w = opts.w === undefined ? undefined : checkOperand(opts.w, "w", action);
+  if (w !== undefined) {
+    if (w.ndim !== 1 || w.shape[0] !== x.shape[0]) throw new ShapeMismatchError(`${action}: w is a 1-d array of ${x.shape[0]} weights, one per sample, not shape ${showShape(w.shape)}`);
+  }
+  const rcondOption = opts.rcond;
+  if (rcondOption !== undefined && (typeof rcondOption !== "number" || !(rcondOption >= 0))) throw new ArgumentError(`${action}: rcond is a non-negative number, got ${describeValue(rcondOption)}`);
+  const full = opts.full ?? false;
+  if (typeof full !== "boolean") throw new ArgumentError(`${action}: full is a boolean, got ${describeValue(full)}`);
+  const order = deg + 1;
+  const rcond = rcondOption ?? x.size * epsilonOf(floatOf(x.dtype));
+  if (w !== undefined && w.dtype.kind === "c" && (x.dtype.kind !== "c" || y.dtype.kind !== "c")) {
+    throw new DTypeError(`${action}: w is ${w.dtype.name}, and complex weights cannot multiply the real ${x.dtype.kind === "c" ? "y" : "x"} in place (NumPy's casting error); pass real weights, or complex x and y`);
+  }
+  const arrays = [x, y, ...(w !== undefined ? [w] : [])];
+  const stream = operationStream(action, options, arrays);
+  checkOneDevice(action, [["x", x], ["y", y], ["w", w]], stream);
+  return withTemporaries(stream, (temp) => {
+    // NumPy's x + 0.0, y + 0.0, w + 0.0: integers and bool as float64 (vander and the products stay floats).
+    const xf = asFloat(x, stream, temp);
+    const yf = asFloat(y, stream, temp);
+    let lhs = temp(vander(xf, { N: order, stream }));
+    let rhs = yf;
+    if (w !== undefined) {
+      // NumPy weights in place (lhs *= w[:, None], rhs *= w): each keeps its dtype.
+      const wf = asFloat(w, stream, temp);
+      const column = expandDims(wf, 1);
+      lhs = temp(mul(lhs, column, { stream }));
+      rhs = temp(mul(yf, yf.ndim === 2 ? column : wf, { stream }));
+      if (rhs.dtype !== yf.dtype) rhs = temp(astype(rhs, yf.dtype.name, { stream }));
+    }
+    // Unit columns: scale = sqrt(sum(lhs * lhs, axis 0)), as NumPy's (for complex x, lhs * lhs, not |lhs|²).
+    const scale = temp(sqrt(temp(sum(temp(mul(lhs, lhs, { stream })), { axis: 0, stream })), { stream }));
+    lhs = temp(div(lhs, scale, { stream }));
+    const r = lstsq(lhs, rhs, { rcond, stream });
+    temp(r.x);
+    let coefficients: DeviceArray;
+    try {
+      coefficients = div(r.x, r.x.ndim === 2 ? expandDims(scale, 1) : scale, { stream });
+    } catch (e) {
+      r.residuals.close(stream);
+      r.singularValues.close(stream);
+      throw e;
+    }
+    if (full) return { coefficients, residuals: r.residuals, rank: r.rank, singularValues: r.singularValues, rcond };
+    r.residuals.close(stream);
+    r.singularValues.close(stream);
+    return coefficients;
+  });
+}
+
+/** `(re + i·im) / (a + i·b)` by Smith's method (no overflow or underflow of `a² + b²`), as NumPy's complex division. */
+function complexDivide(re: number, im: number, a: number, b: number): [number, number] {
+  if (b === 0) return [re / a, im / a];
+  if (Math.abs(a) >= Math.abs(b)) {
+    const r = b / a;
+    const den = a + b * r;
+    return [(re + im * r) / den, (im - re * r) / den];
+  }
+  const r = a / b;
+  const den = a * r + b;
+  return [(re * r + im) / den, (im * r - re) / den];
+}
+
+/**
+ * The roots of a polynomial, as NumPy's `roots`: `p` holds its coefficients, highest power first (a 1-d
+ * DeviceArray, a 0-d one as one coefficient, or a list of numbers). Leading zeros are dropped, trailing zeros give
+ * roots at 0 (appended last), and the other roots are the eigenvalues of the companion matrix, whose first row is
+ * `-p[1:] / p[0]` computed in `p`'s precision, as NumPy computes it. As NumPy's `eigvals`, the eigenvalues are
+ * computed in double precision (`eigvals` of a float64 or complex128 matrix) whatever `p`'s precision, and given in
+ * it: real (float64, float32 for float32 coefficients) when every root is real, complex (complex128, complex64)
+ * otherwise; integer and bool coefficients count as float64. A constant (or all-zero) polynomial has no roots: an
+ * empty float64 array. Reads `p` back and waits for the stream (the companion matrix is built on the host: its size
+ * is the degree). The roots come in cuSOLVER's order, which need not be NumPy's.
+ *
+ * ```ts
+ * roots([1, -3, 2], { stream });     // [2, 1]
+ * roots([1, 0, 1], { stream });      // [0+1j, 0-1j] (complex128)
+ * ```
+ *
+ * @throws ShapeMismatchError for a `p` of more than one axis; DTypeError for float16 or bfloat16 coefficients of a
+ * polynomial of degree 1 or more (no eigensolver takes half precision; NumPy refuses them too).
+ */
+export function roots(p: DeviceArray | readonly number[], options?: RootsOptions): DeviceArray {
+  const action = "roots";
+  checkOptions(options, action, "stream?");
+  let values: number[] | undefined;
+  let dtype: DType = dtypes.float64;
+  if (p instanceof DeviceArray) {
+    checkOperand(p, "p", action);
+    if (p.ndim > 1) throw new ShapeMismatchError(`${action}: p is a 1-d array of coefficients (highest power first), not shape ${showShape(p.shape)}`);
+    dtype = floatOf(p.dtype);
+  } else {
+    if (!Array.isArray(p) || !p.every((v) => typeof v === "number")) throw new TypeError(`${action}: p is a 1-d DeviceArray or a list of numbers (highest power first), got ${describeValue(p)}`);
+    values = [...p];
+  }
+  const complex = dtype.kind === "c";
+  const single = dtype.name === "float32" || dtype.name === "complex64";
+  const stream = operationStream(action, options, p instanceof DeviceArray ? [p] : []);
+  if (p instanceof DeviceArray) checkOneDevice(action, [["p", p]], stream);
+  // The coefficients on the host, as [re, im] pairs.
+  let coef: [number, number][];
+  if (values !== undefined) coef = values.map((v) => [v, 0]);
+  else {
+    const arr = p as DeviceArray;
+    const host = arr.toTypedArraySync({ stream });
+    coef = Array.from({ length: arr.size }, (_, j) => {
+      const v = decodeElement(arr.dtype, host, j);
+      if (Array.isArray(v)) return [v[0], v[1]] as [number, number];
+      return [typeof v === "boolean" ? (v ? 1 : 0) : Number(v), 0] as [number, number];
+    });
+  }
+  const nonzero = coef.flatMap(([re, im], j) => (re !== 0 || im !== 0 ? [j] : []));
+  if (nonzero.length === 0) return DeviceArray.empty([0], "float64", { stream });
+  const first = nonzero[0]!;
+  const last = nonzero[nonzero.length - 1]!;
+  const trailing = coef.length - last - 1;
+  const q = coef.slice(first, last + 1);
+  const n = q.length - 1;
+  if (n === 0) return DeviceArray.zeros([trailing], "float64", { stream });
+  if (dtype.name === "float16" || dtype.name === "bfloat16") {
+    throw new DTypeError(`${action}: p is ${dtype.name}, and no eigensolver takes half precision (NumPy refuses it too); convert it first (astype("float32"))`);
+  }
+  // The companion matrix in double precision: ones below the diagonal, -q[1:] / q[0] in the first row, each quotient
+  // rounded to p's precision as NumPy's division in that dtype rounds it.
+  const round = single ? Math.fround : (v: number): number => v;
+  const [a, b] = q[0]!;
+  const row = q.slice(1).map(([re, im]) => complexDivide(-re, -im, a, b).map(round) as [number, number]);
+  const size = complex ? 2 : 1;
+  const host = new Float64Array(n * n * size);
+  for (let j = 0; j < n; j++) {
+    host[j * size] = row[j]![0];
+    if (complex) host[j * size + 1] = row[j]![1];
+  }
+  for (let i = 1; i < n; i++) host[(i * n + i - 1) * size] = 1;
+  return withTemporaries(stream, (temp) => {
+    const companion = temp(DeviceArray.from(host, { stream, dtype: complex ? "complex128" : "float64", shape: [n, n] }));
+    const r = temp(eigvals(companion, { stream }));
+    // In p's precision: float32 or complex64 for single-precision coefficients.
+    const to = single ? (r.dtype.kind === "c" ? dtypes.complex64 : dtypes.float32) : r.dtype;
+    const out = DeviceArray.zeros([n + trailing], to, { stream });
+    try {
+      if (to === r.dtype) out.slice([0, n]).copyFrom(r, { stream });
+      else castInto(stream, r, out.slice([0, n]));
+    } catch (e) {
+      out.close(stream);
+      throw e;
+    }
+    return out;
+  });
+}
