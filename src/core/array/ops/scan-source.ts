@@ -65,7 +65,9 @@ export function scanTileShape(input: DType, accumulate: DType): { items: number;
  * 1024 × 16 at 2: 2,468 / 2,509; 1024 × 32 at 1 (128 KiB stash): 2,554 with streaming; 128 × 32 at 10: 2,383 / 2,498;
  * 256 × 64 at 3: 2,163. Every shape lands within 4% of the others once streaming: the tile's shape is not what
  * holds the scan below the copy. A persistent grid (each block taking its next tile and loading it during the
- * current one's look-back) ran at 1,373 to 1,478 against 2,501 in the same call.
+ * current one's look-back) ran at 1,373 to 1,478 against 2,501 in the same call. A ninth warp looking back from the
+ * block's start (2,415 at 4 blocks against 2,551), and wider look-back rounds (2 to 8 tiles per lane: 2,452 to
+ * 2,302 against 2,532) were slower too (run 13).
  */
 export const scanTuning = { tileBlock: 256, threadBytes: 128, maxItems: 32, minBlocks: 5, stashBytes: 32 * 1024, streaming: true };
 
