@@ -1,0 +1,205 @@
+/**
+ * Arrays built by JavaScript functions and from nested lists of arrays, as NumPy's (and CuPy's) functions of these
+ * names: `fromfunction` (a function of the coordinate grids), `applyAlongAxis` (a function of each 1-d slice, the
+ * results stacked) and `block` (a nested list of arrays joined along the last axes).
+ *
+ * ```ts
+ * const hilbert = fromfunction((i, j) => div(1, add(add(i, j), 1)), [4, 4], { stream });
+ * const ranks = applyAlongAxis((row) => argsort(argsort(row)), 1, scores);
+ * const m = block([[a, b], [c, d]]);                  // a 2×2 block matrix
+ * ```
+ *
+ * @module
+ */
+import { DeviceArray, operationStream, type ArrayOperationOptions, type ArrayScalar } from "../device-array.ts";
+import { describeValue } from "../../../errors/describe.ts";
+import { ShapeMismatchError } from "../errors.ts";
+import { normalizeAxis } from "../broadcast.ts";
+import type { DTypeArgument } from "../options.ts";
+import { indices } from "./index-helpers.ts";
+import { mayShareMemory } from "./overlap.ts";
+import { castInto } from "./cast.ts";
+import { checkArrayArgument } from "./elementwise.ts";
+import { full, scalarDType } from "./creation.ts";
+import { concatenate, expandDims, moveaxis, ownedView, transpose } from "./shape.ts";
+import { withTemporaries } from "./temporaries.ts";
+
+/** Options of `fromfunction`: the coordinates' dtype (default float64, NumPy's) and the stream (required). */
+export interface FromfunctionOptions extends ArrayOperationOptions {
+  /** The dtype of the coordinate arrays passed to the function (default float64, as NumPy's). */
+  readonly dtype?: DTypeArgument;
+}
+
+/** Every DeviceArray in a function's result: the result itself, or the arrays of a list (a tuple) it returns. */
+function arraysIn(result: unknown): DeviceArray[] {
+  if (result instanceof DeviceArray) return [result];
+  if (Array.isArray(result)) return result.filter((r): r is DeviceArray => r instanceof DeviceArray);
+  return [];
+}
+
+/**
+ * What `fn` returns when called with the coordinate arrays of a grid of `shape`, as NumPy's `fromfunction`: `fn`
+ * gets one array per axis (`coords[d]` holds each element's index along axis `d`, of `shape`, in `dtype`, default
+ * float64) and computes with them. The coordinate arrays are freed after `fn` returns; a result that is one of them,
+ * or a view of one, is returned as a copy.
+ *
+ * ```ts
+ * const dist = fromfunction((i, j) => hypot(sub(i, 4), sub(j, 4)), [9, 9], { stream });
+ * const eye = fromfunction((i, j) => eq(i, j), [3, 3], { stream, dtype: "int32" });   // bool [3, 3]
+ * ```
+ *
+ * @throws What `indices` throws for a bad shape or dtype, and whatever `fn` throws.
+ */
+export function fromfunction<R>(fn: (...coords: DeviceArray[]) => R, shape: readonly number[], options: FromfunctionOptions): R {
+  const what = "fromfunction";
+  if (typeof fn !== "function") throw new TypeError(`${what}: fn is a function of the coordinate arrays, not ${describeValue(fn)}`);
+  if (options === null || typeof options !== "object" || Array.isArray(options)) throw new TypeError(`${what} takes options { stream, dtype? }, got ${describeValue(options)}`);
+  const grid = indices(shape, { ...options, dtype: options.dtype ?? "float64", sparse: false });
+  const stream = operationStream(what, options, [grid]);
+  try {
+    const coords = Array.from({ length: shape.length }, (_, d) => grid.slice(d));
+    const result = fn(...coords);
+    // A result that shares the grid's memory is copied out before the grid is freed.
+    const copy = (a: DeviceArray): DeviceArray => (a.size > 0 && !a.isClosed && mayShareMemory(a, grid) ? a.copy({ stream }) : a);
+    if (result instanceof DeviceArray) return copy(result) as R;
+    if (Array.isArray(result)) return result.map((r: unknown) => (r instanceof DeviceArray ? copy(r) : r)) as R;
+    return result;
+  } finally {
+    grid.close(stream);
+  }
+}
+
+/** A result of `applyAlongAxis`'s function: an array, or a scalar (a 0-d result). */
+export type AlongAxisResult = DeviceArray | ArrayScalar;
+
+/**
+ * `fn` applied to each 1-d slice of `a` along `axis`, the results stacked, as NumPy's `apply_along_axis`: the result
+ * has `a`'s shape with `axis` replaced by the shape of `fn`'s results (which must all have one shape; a scalar result
+ * removes the axis), in the dtype of the first result (later ones are converted to it, as NumPy assigns them into its
+ * buffer). `fn` gets views of `a` (do not close them) and may return a new array or a scalar; arrays it returns are
+ * closed once copied, unless they are `a` or views of it. One call of `fn` per slice, from JavaScript: for work a
+ * single operation does along an axis (`sum`, `sort`, `cumsum`, ...), pass `axis` to it instead.
+ *
+ * ```ts
+ * applyAlongAxis((r) => polyval(p, r), 1, x);                 // the same shape as x
+ * applyAlongAxis((col) => quantile(col, 0.9), 0, m);          // one value per column
+ * ```
+ *
+ * @throws AxisError for an axis out of range; ShapeMismatchError when an axis other than `axis` has extent 0 (no
+ * slices: NumPy's ValueError), or when the results' shapes differ.
+ */
+export function applyAlongAxis(fn: (slice: DeviceArray, index: number) => AlongAxisResult, axis: number, a: DeviceArray, options?: ArrayOperationOptions): DeviceArray {
+  const what = "applyAlongAxis";
+  if (typeof fn !== "function") throw new TypeError(`${what}: fn is a function of a 1-d slice, not ${describeValue(fn)}`);
+  checkArrayArgument(a, what, "the array");
+  if (options !== undefined && (options === null || typeof options !== "object" || Array.isArray(options))) throw new TypeError(`${what} takes options { stream? }, got ${describeValue(options)}`);
+  if (a.ndim === 0) throw new ShapeMismatchError(`${what}: a 0-d array has no axis to apply along; pass an array of at least one axis`);
+  const ax = normalizeAxis(axis, a.ndim, what);
+  const stream = operationStream(what, options, [a]);
+  // The slices are the last axis of `a` with `axis` moved last; the other axes are iterated in row-major order.
+  const moved = moveaxis(a, ax, -1);
+  const outer = moved.shape.slice(0, -1);
+  const count = outer.reduce((p, n) => p * n, 1);
+  if (count === 0) throw new ShapeMismatchError(`${what}: the array has shape [${a.shape.join(", ")}], so there is no 1-d slice along axis ${ax} to apply the function to (NumPy refuses it too)`);
+  const sliceAt = (k: number): DeviceArray => {
+    const index: number[] = [];
+    let r = k;
+    for (let d = outer.length - 1; d >= 0; d--) {
+      index[d] = r % outer[d]!;
+      r = Math.floor(r / outer[d]!);
+    }
+    return moved.slice(...index);
+  };
+  return withTemporaries(stream, (temp) => {
+    const call = (k: number): DeviceArray => {
+      const r = fn(sliceAt(k), k);
+      if (r instanceof DeviceArray) {
+        checkArrayArgument(r, what, `the result for slice ${k}`);
+        // fn's own arrays are closed once copied; `a` and its views (fn's argument, say) are not.
+        return r.size > 0 && mayShareMemory(r, a) ? r : temp(r);
+      }
+      if (typeof r === "number" || typeof r === "bigint" || typeof r === "boolean" || Array.isArray(r)) return temp(full([], r, { stream, dtype: scalarDType(r).name }));
+      throw new TypeError(`${what}: fn returned ${describeValue(r)} for slice ${k}; return a DeviceArray or a number`);
+    };
+    const first = call(0);
+    const buffer = DeviceArray.empty([...outer, ...first.shape], first.dtype, { stream });
+    try {
+      const put = (k: number, r: DeviceArray): void => {
+        if (r.ndim !== first.ndim || r.shape.some((n, d) => n !== first.shape[d])) {
+          throw new ShapeMismatchError(`${what}: fn returned shape [${first.shape.join(", ")}] for slice 0 but [${r.shape.join(", ")}] for slice ${k}; every result must have one shape`);
+        }
+        if (r.size === 0) return;
+        const index: number[] = [];
+        let q = k;
+        for (let d = outer.length - 1; d >= 0; d--) {
+          index[d] = q % outer[d]!;
+          q = Math.floor(q / outer[d]!);
+        }
+        const dst = outer.length > 0 ? buffer.slice(...index) : buffer;
+        if (r.dtype === buffer.dtype) dst.copyFrom(r, { stream });
+        else castInto(stream, r, dst);
+      };
+      put(0, first);
+      for (let k = 1; k < count; k++) put(k, call(k));
+    } catch (e) {
+      buffer.close(stream);
+      throw e;
+    }
+    // The result's axes where `axis` was: [outer before axis, result axes, outer after axis].
+    const rn = first.ndim;
+    const order = [...Array(ax).keys(), ...Array.from({ length: rn }, (_, j) => outer.length + j), ...Array.from({ length: outer.length - ax }, (_, j) => ax + j)];
+    return order.every((d, j) => d === j) ? buffer : ownedView(buffer, transpose(buffer, order));
+  });
+}
+
+/** A nested list of arrays for `block`: arrays at the innermost level, every branch of one depth. */
+export type BlockList = DeviceArray | readonly BlockList[];
+
+/**
+ * The array assembled from a nested list of blocks, as NumPy's `block`: the innermost lists are joined along the last
+ * axis, the lists of those along the second-to-last, and so on; each block first gets leading axes of extent 1 up to
+ * the larger of the nesting depth and the largest block's number of axes (so 1-d blocks are rows). The dtype is
+ * the blocks' promoted dtype. A new array; does not wait for the stream.
+ *
+ * ```ts
+ * block([a, b]);                          // concatenate([a, b], { axis: -1 })
+ * block([[A, B], [C, D]]);                // a 2×2 block matrix
+ * block([[A, zeros([2, 3])], [ones([1, 2]), x]]);
+ * ```
+ *
+ * @throws ShapeMismatchError for an empty list, lists of mismatched depths, or blocks whose extents do not line up
+ * (NumPy's ValueError); TypeError for a leaf that is not a DeviceArray.
+ */
+export function block(arrays: BlockList, options?: ArrayOperationOptions): DeviceArray {
+  const what = "block";
+  if (options !== undefined && (options === null || typeof options !== "object" || Array.isArray(options))) throw new TypeError(`${what} takes options { stream? }, got ${describeValue(options)}`);
+  // The nesting depth (uniform), the leaves, and the most axes a leaf has.
+  const leaves: DeviceArray[] = [];
+  const depthOf = (x: BlockList, path: string): number => {
+    if (x instanceof DeviceArray) {
+      checkArrayArgument(x, what, `the block at ${path || "the top"}`);
+      leaves.push(x);
+      return 0;
+    }
+    if (!Array.isArray(x)) throw new TypeError(`${what}: the block at ${path || "the top"} is a DeviceArray or a list of blocks, not ${describeValue(x)}`);
+    if (x.length === 0) throw new ShapeMismatchError(`${what}: the list at ${path || "the top"} is empty; every list needs at least one block`);
+    const depths = (x as readonly BlockList[]).map((y, k) => depthOf(y, `${path}[${k}]`));
+    if (depths.some((d) => d !== depths[0])) throw new ShapeMismatchError(`${what}: the lists at ${path || "the top"} are nested to different depths (${depths.join(", ")}); nest every block equally deep`);
+    return depths[0]! + 1;
+  };
+  const depth = depthOf(arrays, "");
+  const ndim = Math.max(depth, ...leaves.map((l) => l.ndim));
+  const stream = operationStream(what, options, leaves);
+  // A block with leading axes of extent 1 up to `ndim` (a view).
+  const lifted = (x: DeviceArray): DeviceArray => (x.ndim === ndim ? x : expandDims(x, [...Array(ndim - x.ndim).keys()]));
+  if (depth === 0) return lifted(arrays as DeviceArray).copy({ stream });
+  return withTemporaries(stream, (temp) => {
+    const join = (x: BlockList, level: number): DeviceArray => {
+      if (x instanceof DeviceArray) return lifted(x);
+      const parts = (x as readonly BlockList[]).map((y) => join(y, level + 1));
+      const joined = concatenate(parts, { axis: -(depth - level), stream });
+      return level === 0 ? joined : temp(joined);
+    };
+    return join(arrays, 0);
+  });
+}

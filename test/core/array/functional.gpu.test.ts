@@ -1,0 +1,57 @@
+/**
+ * fromfunction, applyAlongAxis and block on a real GPU against NumPy 2.4 (`np.fromfunction`, `np.apply_along_axis`,
+ * `np.block`; values in the tests). Skips without a GPU.
+ */
+import { describe, expect, it } from "vitest";
+import { DeviceArray, type Stream } from "../../../src/index.ts";
+import { add, applyAlongAxis, block, eq, expandDims, fromfunction, max, min, mul, ones, stack, sum } from "../../../src/array.ts";
+import { gpu, skipNote } from "../../support/gpu.ts";
+import { onGpuStream, readDecoded } from "../../support/gpu-arrays.ts";
+
+describe.skipIf(!gpu.available)(`fromfunction, applyAlongAxis and block on a GPU${skipNote}`, () => {
+  let stream: Stream;
+  onGpuStream((s) => (stream = s));
+
+  it("fromfunction: float64 coordinates by default, another dtype, a result that is a coordinate array", () => {
+    expect(readDecoded(fromfunction((i, j) => add(mul(i!, 10), j!), [2, 3], { stream }), stream)).toEqual(["float64", [2, 3], [0, 1, 2, 10, 11, 12]]);
+    expect(readDecoded(fromfunction((i, j) => eq(i!, j!), [2, 2], { stream, dtype: "int32" }), stream)).toEqual(["bool", [2, 2], [true, false, false, true]]);
+    // The coordinates themselves come back as a copy (the grid is freed).
+    expect(readDecoded(fromfunction((i) => i!, [3], { stream, dtype: "int64" }), stream)).toEqual(["int64", [3], [0, 1, 2]]);
+    const [rows, cols] = fromfunction((i, j) => [i!, j!], [2, 2], { stream });
+    expect(readDecoded(rows!, stream)).toEqual(["float64", [2, 2], [0, 0, 1, 1]]);
+    expect(readDecoded(cols!, stream)).toEqual(["float64", [2, 2], [0, 1, 0, 1]]);
+  });
+
+  it("applyAlongAxis: same-shape, scalar and array results, results placed at the axis", () => {
+    using x = DeviceArray.from(Float64Array.from({ length: 12 }, (_, k) => k), { stream, shape: [3, 4] });
+    expect(readDecoded(applyAlongAxis((r) => mul(r, 2, { stream }), 1, x), stream)).toEqual(["float64", [3, 4], [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22]]);
+    expect(readDecoded(applyAlongAxis((c) => sum(c, { stream }), 0, x), stream)).toEqual(["float64", [4], [12, 15, 18, 21]]);
+    expect(readDecoded(applyAlongAxis((r) => stack([min(r, { stream }), max(r, { stream })], { stream }), 1, x), stream)).toEqual(["float64", [3, 2], [0, 3, 4, 7, 8, 11]]);
+    // np.apply_along_axis(lambda v: np.outer(v[:2], v[:2]), 1, arange(24).reshape(2, 3, 4)): shape (2, 2, 2, 4)
+    using y = DeviceArray.from(BigInt64Array.from({ length: 24 }, (_, k) => BigInt(k)), { stream, shape: [2, 3, 4] });
+    const r = applyAlongAxis((v) => mul(expandDims(v.slice([0, 2]), 1), v.slice([0, 2]), { stream }), 1, y);
+    expect(r.shape).toEqual([2, 2, 2, 4]);
+    using last = r.slice(1, null, null, 3).copy({ stream });
+    expect(readDecoded(last, stream)).toEqual(["int64", [2, 2], [225, 285, 285, 361]]);
+    r.close();
+    // JavaScript numbers as results: 0-d results (int64 for integers, as NumPy's Python ints).
+    expect(readDecoded(applyAlongAxis((_v, k) => k * 2, 0, x), stream)).toEqual(["int64", [4], [0, 2, 4, 6]]);
+  });
+
+  it("block: a block matrix, 1-d blocks as one row, rows of 1-d blocks, 0-d blocks", () => {
+    using a = ones([2, 2], { stream, dtype: "float64" });
+    using b = DeviceArray.zeros([2, 3], "float64", { stream });
+    using c = DeviceArray.from(Float64Array.from([2, 2]), { stream, shape: [1, 2] });
+    using d = DeviceArray.from(BigInt64Array.from([3n, 3n, 3n]), { stream, shape: [1, 3] });
+    expect(readDecoded(block([[a, b], [c, d]]), stream)).toEqual(["float64", [3, 5], [1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 2, 2, 3, 3, 3]]);
+    using p = DeviceArray.from(BigInt64Array.from([1n, 2n]), { stream });
+    using q = DeviceArray.from(BigInt64Array.from([3n]), { stream });
+    using s = DeviceArray.from(BigInt64Array.from([3n, 4n]), { stream });
+    expect(readDecoded(block([p, q]), stream)).toEqual(["int64", [3], [1, 2, 3]]);
+    expect(readDecoded(block([[p], [s]]), stream)).toEqual(["int64", [2, 2], [1, 2, 3, 4]]);
+    using one = DeviceArray.from(BigInt64Array.from([1n]), { stream, shape: [] });
+    using two = DeviceArray.from(BigInt64Array.from([2n]), { stream, shape: [] });
+    expect(readDecoded(block([[one, two]]), stream)).toEqual(["int64", [1, 2], [1, 2]]);
+    expect(readDecoded(block(one, { stream }), stream)).toEqual(["int64", [], [1]]);
+  });
+});
