@@ -17,6 +17,7 @@ describe.skipIf(!gpu.available)(`fromfunction, applyAlongAxis and block on a GPU
     expect(readDecoded(fromfunction((i, j) => eq(i!, j!), [2, 2], { stream, dtype: "int32" }), stream)).toEqual(["bool", [2, 2], [true, false, false, true]]);
     // The coordinates themselves come back as a copy (the grid is freed).
     expect(readDecoded(fromfunction((i) => i!, [3], { stream, dtype: "int64" }), stream)).toEqual(["int64", [3], [0, 1, 2]]);
+    expect(readDecoded(fromfunction((_i, j) => j!, [0, 3], { stream }), stream)).toEqual(["float64", [0, 3], []]);
     const [rows, cols] = fromfunction((i, j) => [i!, j!], [2, 2], { stream });
     expect(readDecoded(rows!, stream)).toEqual(["float64", [2, 2], [0, 0, 1, 1]]);
     expect(readDecoded(cols!, stream)).toEqual(["float64", [2, 2], [0, 1, 0, 1]]);
@@ -34,8 +35,11 @@ describe.skipIf(!gpu.available)(`fromfunction, applyAlongAxis and block on a GPU
     using last = r.slice(1, null, null, 3).copy({ stream });
     expect(readDecoded(last, stream)).toEqual(["int64", [2, 2], [225, 285, 285, 361]]);
     r.close();
-    // JavaScript numbers as results: 0-d results (int64 for integers, as NumPy's Python ints).
-    expect(readDecoded(applyAlongAxis((_v, k) => k * 2, 0, x), stream)).toEqual(["int64", [4], [0, 2, 4, 6]]);
+    // JavaScript numbers are doubles: float64 results, as NumPy's Python floats; lists of numbers are 1-d results.
+    expect(readDecoded(applyAlongAxis((_v, k) => k / 2, 0, x), stream)).toEqual(["float64", [4], [0, 0.5, 1, 1.5]]);
+    expect(readDecoded(applyAlongAxis((_v, k) => [k, -k], 0, x), stream)).toEqual(["float64", [2, 4], [0, 1, 2, 3, 0, -1, -2, -3]]);
+    // Later results broadcast to the first's shape, as NumPy assigns them.
+    expect(readDecoded(applyAlongAxis((_v, k) => (k === 1 ? 7 : [k, k + 1]), 1, x), stream)).toEqual(["float64", [3, 2], [0, 1, 7, 7, 2, 3]]);
   });
 
   it("block: a block matrix, 1-d blocks as one row, rows of 1-d blocks, 0-d blocks", () => {
@@ -53,5 +57,11 @@ describe.skipIf(!gpu.available)(`fromfunction, applyAlongAxis and block on a GPU
     using two = DeviceArray.from(BigInt64Array.from([2n]), { stream, shape: [] });
     expect(readDecoded(block([[one, two]]), stream)).toEqual(["int64", [1, 2], [1, 2]]);
     expect(readDecoded(block(one, { stream }), stream)).toEqual(["int64", [], [1]]);
+    // Each join promotes what it joins, as NumPy's block of small arrays: int8 and uint8 (int16) beside float16 give float32.
+    using i8 = DeviceArray.from(Int8Array.from([1]), { stream, shape: [1, 1] });
+    using u8 = DeviceArray.from(Uint8Array.from([2]), { stream, shape: [1, 1] });
+    using h = DeviceArray.from(Float32Array.from([3, 4]), { stream, shape: [1, 2] });
+    using h16 = h.astype("float16", { stream });
+    expect(readDecoded(block([[i8, u8], [h16]]), stream)).toEqual(["float32", [2, 2], [1, 2, 3, 4]]);
   });
 });

@@ -20,7 +20,9 @@ describe("fromfunction, applyAlongAxis and block: checks", () => {
     const x = fakeArray([3, 4], "float32");
     expect(() => applyAlongAxis((r) => r, 1, x)).toThrow(NEEDS_STREAM);
     expect(() => applyAlongAxis((r) => r, 2, x)).toThrow(AxisError);
-    expect(() => applyAlongAxis((r) => r, 0, fakeArray([], "float32"))).toThrow(ShapeMismatchError);
+    expect(() => applyAlongAxis((r) => r, 0, fakeArray([], "float32"))).toThrow(AxisError);
+    expect(() => applyAlongAxis((r) => r, 0, fakeArray([0, 4], "float32"))).toThrow(NEEDS_STREAM);
+    expect(() => applyAlongAxis((r) => r, 1, fakeArray([0, 4], "float32"))).toThrow(/no 1-d slice/);
     expect(() => applyAlongAxis("f" as never, 0, x)).toThrow(TypeError);
     expect(() => applyAlongAxis((r) => r, 0, [1, 2] as never)).toThrow(TypeError);
   });

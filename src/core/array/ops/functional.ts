@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { DeviceArray, operationStream, type ArrayOperationOptions, type ArrayScalar } from "../device-array.ts";
+import { DeviceArray, operationStream, type ArrayOperationOptions } from "../device-array.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { ShapeMismatchError } from "../errors.ts";
 import { normalizeAxis } from "../broadcast.ts";
@@ -21,7 +21,7 @@ import { mayShareMemory } from "./overlap.ts";
 import { castInto } from "./cast.ts";
 import { checkArrayArgument } from "./elementwise.ts";
 import { full, scalarDType } from "./creation.ts";
-import { concatenate, expandDims, moveaxis, ownedView, transpose } from "./shape.ts";
+import { broadcastTo, concatenate, expandDims, moveaxis, ownedView, transpose } from "./shape.ts";
 import { withTemporaries } from "./temporaries.ts";
 
 /** Options of `fromfunction`: the coordinates' dtype (default float64, NumPy's) and the stream (required). */
@@ -30,18 +30,11 @@ export interface FromfunctionOptions extends ArrayOperationOptions {
   readonly dtype?: DTypeArgument;
 }
 
-/** Every DeviceArray in a function's result: the result itself, or the arrays of a list (a tuple) it returns. */
-function arraysIn(result: unknown): DeviceArray[] {
-  if (result instanceof DeviceArray) return [result];
-  if (Array.isArray(result)) return result.filter((r): r is DeviceArray => r instanceof DeviceArray);
-  return [];
-}
-
 /**
  * What `fn` returns when called with the coordinate arrays of a grid of `shape`, as NumPy's `fromfunction`: `fn`
  * gets one array per axis (`coords[d]` holds each element's index along axis `d`, of `shape`, in `dtype`, default
  * float64) and computes with them. The coordinate arrays are freed after `fn` returns; a result that is one of them,
- * or a view of one, is returned as a copy.
+ * or a view of one (the result itself, or an element of a list it returns), is returned as a copy.
  *
  * ```ts
  * const dist = fromfunction((i, j) => hypot(sub(i, 4), sub(j, 4)), [9, 9], { stream });
@@ -59,8 +52,8 @@ export function fromfunction<R>(fn: (...coords: DeviceArray[]) => R, shape: read
   try {
     const coords = Array.from({ length: shape.length }, (_, d) => grid.slice(d));
     const result = fn(...coords);
-    // A result that shares the grid's memory is copied out before the grid is freed.
-    const copy = (a: DeviceArray): DeviceArray => (a.size > 0 && !a.isClosed && mayShareMemory(a, grid) ? a.copy({ stream }) : a);
+    // A result that is the grid or a view of it (empty ones too) is copied out before the grid is freed.
+    const copy = (a: DeviceArray): DeviceArray => (!a.isClosed && (a === grid || a.base === grid || (a.size > 0 && mayShareMemory(a, grid))) ? a.copy({ stream }) : a);
     if (result instanceof DeviceArray) return copy(result) as R;
     if (Array.isArray(result)) return result.map((r: unknown) => (r instanceof DeviceArray ? copy(r) : r)) as R;
     return result;
@@ -69,87 +62,98 @@ export function fromfunction<R>(fn: (...coords: DeviceArray[]) => R, shape: read
   }
 }
 
-/** A result of `applyAlongAxis`'s function: an array, or a scalar (a 0-d result). */
-export type AlongAxisResult = DeviceArray | ArrayScalar;
+/**
+ * A result of `applyAlongAxis`'s function: an array; a number (a 0-d float64 result: a JavaScript number is a
+ * double, as a Python float), a bigint (int64) or a boolean; or a list of numbers (a 1-d float64 result).
+ */
+export type AlongAxisResult = DeviceArray | number | bigint | boolean | readonly number[];
 
 /**
  * `fn` applied to each 1-d slice of `a` along `axis`, the results stacked, as NumPy's `apply_along_axis`: the result
- * has `a`'s shape with `axis` replaced by the shape of `fn`'s results (which must all have one shape; a scalar result
- * removes the axis), in the dtype of the first result (later ones are converted to it, as NumPy assigns them into its
- * buffer). `fn` gets views of `a` (do not close them) and may return a new array or a scalar; arrays it returns are
- * closed once copied, unless they are `a` or views of it. One call of `fn` per slice, from JavaScript: for work a
- * single operation does along an axis (`sum`, `sort`, `cumsum`, ...), pass `axis` to it instead.
+ * has `a`'s shape with `axis` replaced by the shape of `fn`'s first result (a scalar result removes the axis), in
+ * its dtype; later results are broadcast to that shape and converted to that dtype, as NumPy assigns them into its
+ * buffer. `fn` gets views of `a` (do not close them) and returns a new array or a scalar (see
+ * {@link AlongAxisResult}); each array it returns is closed once copied, unless it is `a` or a view of it (return a
+ * new array, not a view of one it made). One call of `fn` per slice, from JavaScript: for work a single operation
+ * does along an axis (`sum`, `sort`, `cumsum`, ...), pass `axis` to it instead.
  *
  * ```ts
  * applyAlongAxis((r) => polyval(p, r), 1, x);                 // the same shape as x
  * applyAlongAxis((col) => quantile(col, 0.9), 0, m);          // one value per column
  * ```
  *
- * @throws AxisError for an axis out of range; ShapeMismatchError when an axis other than `axis` has extent 0 (no
- * slices: NumPy's ValueError), or when the results' shapes differ.
+ * @throws AxisError for an axis out of range (any axis of a 0-d array); ShapeMismatchError when an axis other than
+ * `axis` has extent 0 (no slices: NumPy's ValueError), or when a result does not broadcast to the first's shape.
  */
 export function applyAlongAxis(fn: (slice: DeviceArray, index: number) => AlongAxisResult, axis: number, a: DeviceArray, options?: ArrayOperationOptions): DeviceArray {
   const what = "applyAlongAxis";
   if (typeof fn !== "function") throw new TypeError(`${what}: fn is a function of a 1-d slice, not ${describeValue(fn)}`);
   checkArrayArgument(a, what, "the array");
   if (options !== undefined && (options === null || typeof options !== "object" || Array.isArray(options))) throw new TypeError(`${what} takes options { stream? }, got ${describeValue(options)}`);
-  if (a.ndim === 0) throw new ShapeMismatchError(`${what}: a 0-d array has no axis to apply along; pass an array of at least one axis`);
   const ax = normalizeAxis(axis, a.ndim, what);
-  const stream = operationStream(what, options, [a]);
   // The slices are the last axis of `a` with `axis` moved last; the other axes are iterated in row-major order.
   const moved = moveaxis(a, ax, -1);
   const outer = moved.shape.slice(0, -1);
   const count = outer.reduce((p, n) => p * n, 1);
   if (count === 0) throw new ShapeMismatchError(`${what}: the array has shape [${a.shape.join(", ")}], so there is no 1-d slice along axis ${ax} to apply the function to (NumPy refuses it too)`);
-  const sliceAt = (k: number): DeviceArray => {
+  const stream = operationStream(what, options, [a]);
+  const indexOf = (k: number): number[] => {
     const index: number[] = [];
     let r = k;
     for (let d = outer.length - 1; d >= 0; d--) {
       index[d] = r % outer[d]!;
       r = Math.floor(r / outer[d]!);
     }
-    return moved.slice(...index);
+    return index;
   };
-  return withTemporaries(stream, (temp) => {
-    const call = (k: number): DeviceArray => {
-      const r = fn(sliceAt(k), k);
-      if (r instanceof DeviceArray) {
-        checkArrayArgument(r, what, `the result for slice ${k}`);
-        // fn's own arrays are closed once copied; `a` and its views (fn's argument, say) are not.
-        return r.size > 0 && mayShareMemory(r, a) ? r : temp(r);
-      }
-      if (typeof r === "number" || typeof r === "bigint" || typeof r === "boolean" || Array.isArray(r)) return temp(full([], r, { stream, dtype: scalarDType(r).name }));
-      throw new TypeError(`${what}: fn returned ${describeValue(r)} for slice ${k}; return a DeviceArray or a number`);
-    };
-    const first = call(0);
-    const buffer = DeviceArray.empty([...outer, ...first.shape], first.dtype, { stream });
-    try {
-      const put = (k: number, r: DeviceArray): void => {
-        if (r.ndim !== first.ndim || r.shape.some((n, d) => n !== first.shape[d])) {
-          throw new ShapeMismatchError(`${what}: fn returned shape [${first.shape.join(", ")}] for slice 0 but [${r.shape.join(", ")}] for slice ${k}; every result must have one shape`);
+  // `a` itself and its views (fn's argument, say) are never closed; fn's own arrays are, once copied.
+  const ofA = (r: DeviceArray): boolean => r === a || r.base === a || (a.base !== undefined && r.base === a.base) || (r.size > 0 && mayShareMemory(r, a));
+  const call = (k: number): { r: DeviceArray; own: boolean } => {
+    const r = fn(moved.slice(...indexOf(k)), k);
+    if (r instanceof DeviceArray) {
+      checkArrayArgument(r, what, `the result for slice ${k}`);
+      return { r, own: !ofA(r) };
+    }
+    if (typeof r === "number") return { r: full([], r, { stream, dtype: "float64" }), own: true };
+    if (typeof r === "bigint" || typeof r === "boolean") return { r: full([], r, { stream, dtype: scalarDType(r).name }), own: true };
+    if (Array.isArray(r) && r.every((v) => typeof v === "number")) return { r: DeviceArray.from(Float64Array.from(r as number[]), { stream }), own: true };
+    throw new TypeError(`${what}: fn returned ${describeValue(r)} for slice ${k}; return a DeviceArray, a number, a bigint, a boolean or a list of numbers`);
+  };
+  const first = call(0);
+  let buffer: DeviceArray | undefined;
+  try {
+    buffer = DeviceArray.empty([...outer, ...first.r.shape], first.r.dtype, { stream });
+    const out = buffer;
+    const put = (k: number, res: { r: DeviceArray; own: boolean }): void => {
+      try {
+        let r = res.r;
+        if (r.ndim !== first.r.ndim || r.shape.some((n, d) => n !== first.r.shape[d])) {
+          // Assigned into the buffer as NumPy assigns: broadcast to the first result's shape.
+          try {
+            r = broadcastTo(r, first.r.shape);
+          } catch {
+            throw new ShapeMismatchError(`${what}: fn returned shape [${first.r.shape.join(", ")}] for slice 0 but [${res.r.shape.join(", ")}] for slice ${k}, which does not broadcast to it; return one shape for every slice`);
+          }
         }
         if (r.size === 0) return;
-        const index: number[] = [];
-        let q = k;
-        for (let d = outer.length - 1; d >= 0; d--) {
-          index[d] = q % outer[d]!;
-          q = Math.floor(q / outer[d]!);
-        }
-        const dst = outer.length > 0 ? buffer.slice(...index) : buffer;
-        if (r.dtype === buffer.dtype) dst.copyFrom(r, { stream });
+        const dst = outer.length > 0 ? out.slice(...indexOf(k)) : out;
+        if (r.dtype === out.dtype) dst.copyFrom(r, { stream });
         else castInto(stream, r, dst);
-      };
-      put(0, first);
-      for (let k = 1; k < count; k++) put(k, call(k));
-    } catch (e) {
-      buffer.close(stream);
-      throw e;
-    }
-    // The result's axes where `axis` was: [outer before axis, result axes, outer after axis].
-    const rn = first.ndim;
-    const order = [...Array(ax).keys(), ...Array.from({ length: rn }, (_, j) => outer.length + j), ...Array.from({ length: outer.length - ax }, (_, j) => ax + j)];
-    return order.every((d, j) => d === j) ? buffer : ownedView(buffer, transpose(buffer, order));
-  });
+      } finally {
+        if (res.own) res.r.close(stream);
+      }
+    };
+    put(0, first);
+    for (let k = 1; k < count; k++) put(k, call(k));
+  } catch (e) {
+    if (first.own && !first.r.isClosed) first.r.close(stream);
+    buffer?.close(stream);
+    throw e;
+  }
+  // The result's axes where `axis` was: [outer before axis, result axes, outer after axis].
+  const rn = buffer.ndim - outer.length;
+  const order = [...Array(ax).keys(), ...Array.from({ length: rn }, (_, j) => outer.length + j), ...Array.from({ length: outer.length - ax }, (_, j) => ax + j)];
+  return order.every((d, j) => d === j) ? buffer : ownedView(buffer, transpose(buffer, order));
 }
 
 /** A nested list of arrays for `block`: arrays at the innermost level, every branch of one depth. */
@@ -158,8 +162,9 @@ export type BlockList = DeviceArray | readonly BlockList[];
 /**
  * The array assembled from a nested list of blocks, as NumPy's `block`: the innermost lists are joined along the last
  * axis, the lists of those along the second-to-last, and so on; each block first gets leading axes of extent 1 up to
- * the larger of the nesting depth and the largest block's number of axes (so 1-d blocks are rows). The dtype is
- * the blocks' promoted dtype. A new array; does not wait for the stream.
+ * the larger of the nesting depth and the largest block's number of axes (so 1-d blocks are rows). Each join
+ * promotes the dtypes of what it joins, as NumPy's `block` does for arrays of up to 65,536 elements (int8 and uint8
+ * beside float16 give float32: int16 first); NumPy promotes all blocks at once for larger ones (float16 there). A new array; does not wait for the stream.
  *
  * ```ts
  * block([a, b]);                          // concatenate([a, b], { axis: -1 })
