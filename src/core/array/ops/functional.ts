@@ -30,6 +30,12 @@ export interface FromfunctionOptions extends ArrayOperationOptions {
   readonly dtype?: DTypeArgument;
 }
 
+/** Whether `a` is `root` or a view of it, directly or through other views. */
+function viewOf(a: DeviceArray, root: DeviceArray): boolean {
+  for (let b: DeviceArray | undefined = a; b !== undefined; b = b.base) if (b === root) return true;
+  return false;
+}
+
 /**
  * What `fn` returns when called with the coordinate arrays of a grid of `shape`, as NumPy's `fromfunction`: `fn`
  * gets one array per axis (`coords[d]` holds each element's index along axis `d`, of `shape`, in `dtype`, default
@@ -53,7 +59,7 @@ export function fromfunction<R>(fn: (...coords: DeviceArray[]) => R, shape: read
     const coords = Array.from({ length: shape.length }, (_, d) => grid.slice(d));
     const result = fn(...coords);
     // A result that is the grid or a view of it (empty ones too) is copied out before the grid is freed.
-    const copy = (a: DeviceArray): DeviceArray => (!a.isClosed && (a === grid || a.base === grid || (a.size > 0 && mayShareMemory(a, grid))) ? a.copy({ stream }) : a);
+    const copy = (a: DeviceArray): DeviceArray => (viewOf(a, grid) || (!a.isClosed && a.size > 0 && mayShareMemory(a, grid)) ? a.copy({ stream }) : a);
     if (result instanceof DeviceArray) return copy(result) as R;
     if (Array.isArray(result)) return result.map((r: unknown) => (r instanceof DeviceArray ? copy(r) : r)) as R;
     return result;
@@ -107,7 +113,7 @@ export function applyAlongAxis(fn: (slice: DeviceArray, index: number) => AlongA
     return index;
   };
   // `a` itself and its views (fn's argument, say) are never closed; fn's own arrays are, once copied.
-  const ofA = (r: DeviceArray): boolean => r === a || r.base === a || (a.base !== undefined && r.base === a.base) || (r.size > 0 && mayShareMemory(r, a));
+  const ofA = (r: DeviceArray): boolean => viewOf(r, a) || (a.base !== undefined && viewOf(r, a.base)) || (r.size > 0 && mayShareMemory(r, a));
   const call = (k: number): { r: DeviceArray; own: boolean } => {
     const r = fn(moved.slice(...indexOf(k)), k);
     if (r instanceof DeviceArray) {
