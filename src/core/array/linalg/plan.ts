@@ -187,8 +187,10 @@ export function integerOperandStrides(ndim: number, strides: readonly number[], 
   return [step, own[own.length - 2]!, own[own.length - 1]!];
 }
 
-/** The machine epsilon of a float or complex dtype's real part (lstsq's default cut-off). */
+/** The machine epsilon of a float or complex dtype's real part (NumPy's `finfo(d).eps`; bfloat16's as ml_dtypes has it). */
 export function machineEpsilon(d: DType): number {
+  if (d.name === "float16") return 2 ** -10;
+  if (d.name === "bfloat16") return 2 ** -7;
   return d.name === "float32" || d.name === "complex64" ? 2 ** -23 : 2 ** -52;
 }
 

@@ -30,7 +30,7 @@ import { checkOperand, checkOptions } from "./arguments.ts";
 import { showShape } from "../broadcast.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
-import { decodeElement } from "../ops/host.ts";
+import { hostCoefficients } from "../ops/polynomials.ts";
 
 /** Options of {@link polyfit}. */
 export interface PolyfitOptions extends ArrayOperationOptions {
@@ -64,16 +64,9 @@ function floatOf(d: DType): DType {
   return d.kind === "f" || d.kind === "c" ? d : dtypes.float64;
 }
 
-/** The machine epsilon of a float or complex dtype (NumPy's `finfo(d).eps`; bfloat16's as ml_dtypes has it). */
-function epsilonOf(d: DType): number {
-  if (d.name === "float16") return 2 ** -10;
-  if (d.name === "bfloat16") return 2 ** -7;
-  return machineEpsilon(d);
-}
-
 /** `a` as NumPy's `a + 0.0`: a float64 copy (a temporary) for bool and integers, `a` itself for floats. */
 function asFloat(a: DeviceArray, stream: Stream, temp: <A extends DeviceArray>(x: A) => A): DeviceArray {
-  return a.dtype.kind === "f" || a.dtype.kind === "c" ? a : temp(astype(a, "float64", { stream }));
+  return floatOf(a.dtype) === a.dtype ? a : temp(astype(a, "float64", { stream }));
 }
 
 /**
@@ -115,7 +108,7 @@ export function polyfit(x: DeviceArray, y: DeviceArray, deg: number, options?: P
   const full = opts.full ?? false;
   if (typeof full !== "boolean") throw new ArgumentError(`${action}: full is a boolean, got ${describeValue(full)}`);
   const order = deg + 1;
-  const rcond = rcondOption ?? x.size * epsilonOf(floatOf(x.dtype));
+  const rcond = rcondOption ?? x.size * machineEpsilon(floatOf(x.dtype));
   if (w !== undefined && w.dtype.kind === "c" && (x.dtype.kind !== "c" || y.dtype.kind !== "c")) {
     throw new DTypeError(`${action}: w is ${w.dtype.name}, and complex weights cannot multiply the real ${x.dtype.kind === "c" ? "y" : "x"} in place (NumPy's casting error); pass real weights, or complex x and y`);
   }
@@ -208,15 +201,7 @@ export function roots(p: DeviceArray | readonly number[], options?: RootsOptions
   // The coefficients on the host, as [re, im] pairs.
   let coef: [number, number][];
   if (values !== undefined) coef = values.map((v) => [v, 0]);
-  else {
-    const arr = p as DeviceArray;
-    const host = arr.toTypedArraySync({ stream });
-    coef = Array.from({ length: arr.size }, (_, j) => {
-      const v = decodeElement(arr.dtype, host, j);
-      if (Array.isArray(v)) return [v[0], v[1]] as [number, number];
-      return [typeof v === "boolean" ? (v ? 1 : 0) : Number(v), 0] as [number, number];
-    });
-  }
+  else coef = hostCoefficients(p as DeviceArray, stream);
   const nonzero = coef.flatMap(([re, im], j) => (re !== 0 || im !== 0 ? [j] : []));
   if (nonzero.length === 0) return DeviceArray.empty([0], "float64", { stream });
   const first = nonzero[0]!;
@@ -242,13 +227,14 @@ export function roots(p: DeviceArray | readonly number[], options?: RootsOptions
   for (let i = 1; i < n; i++) host[(i * n + i - 1) * size] = 1;
   return withTemporaries(stream, (temp) => {
     const companion = temp(DeviceArray.from(host, { stream, dtype: complex ? "complex128" : "float64", shape: [n, n] }));
-    const r = temp(eigvals(companion, { stream }));
-    // In p's precision: float32 or complex64 for single-precision coefficients.
+    const r = eigvals(companion, { stream });
+    // In p's precision: float32 or complex64 for single-precision coefficients; the trailing zeros' roots after.
     const to = single ? (r.dtype.kind === "c" ? dtypes.complex64 : dtypes.float32) : r.dtype;
+    if (trailing === 0 && to === r.dtype) return r;
+    temp(r);
     const out = DeviceArray.zeros([n + trailing], to, { stream });
     try {
-      if (to === r.dtype) out.slice([0, n]).copyFrom(r, { stream });
-      else castInto(stream, r, out.slice([0, n]));
+      castInto(stream, r, out.slice([0, n]));
     } catch (e) {
       out.close(stream);
       throw e;

@@ -95,7 +95,7 @@ export function unpackbitsKernel(order: BitOrder): ElementwiseKernel {
 
 /** A 0-d array packed or unpacked along an axis counts as 1-d, as in NumPy (`packbits(np.array(5), axis=0)` is `[128]`). */
 function atLeast1d(a: DeviceArray, options: PackbitsOptions | undefined): DeviceArray {
-  return a.ndim === 0 && options !== null && typeof options === "object" && options.axis !== undefined ? reshape(a, [1]) : a;
+  return a.ndim === 0 && options?.axis !== undefined ? reshape(a, [1]) : a;
 }
 
 function checkOptions(options: unknown, what: string, names: string): void {
@@ -139,8 +139,8 @@ function launchOver(what: string, a: DeviceArray, shape: readonly number[], kern
  */
 export function packbits(a: DeviceArray, options?: PackbitsOptions): DeviceArray<"uint8"> {
   const what = "packbits";
-  const x = atLeast1d(checkArrayArgument(a, what, "the array"), options);
   checkOptions(options, what, "axis?, bitorder?, stream?");
+  const x = atLeast1d(checkArrayArgument(a, what, "the array"), options);
   if (x.dtype.kind !== "b" && x.dtype.kind !== "i" && x.dtype.kind !== "u") {
     throw new DTypeError(`${what}: the array is ${x.dtype.name}; packbits packs bool or integer arrays (non-zero is a 1 bit); compare first (ne(a, 0)) or convert it (astype("bool"))`);
   }
@@ -170,8 +170,8 @@ export function packbits(a: DeviceArray, options?: PackbitsOptions): DeviceArray
  */
 export function unpackbits(a: DeviceArray, options?: UnpackbitsOptions): DeviceArray<"uint8"> {
   const what = "unpackbits";
-  const x = atLeast1d(checkArrayArgument(a, what, "the array"), options);
   checkOptions(options, what, "axis?, count?, bitorder?, stream?");
+  const x = atLeast1d(checkArrayArgument(a, what, "the array"), options);
   if (x.dtype.name !== "uint8") {
     throw new DTypeError(`${what}: the array is ${x.dtype.name}; unpackbits unpacks uint8 arrays; convert it first (astype("uint8"), or view its bytes)`);
   }

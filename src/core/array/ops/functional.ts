@@ -16,7 +16,7 @@ import { describeValue } from "../../../errors/describe.ts";
 import { ShapeMismatchError } from "../errors.ts";
 import { normalizeAxis } from "../broadcast.ts";
 import type { DTypeArgument } from "../options.ts";
-import { indices } from "./index-helpers.ts";
+import { indices, unravelHost } from "./index-helpers.ts";
 import { mayShareMemory } from "./overlap.ts";
 import { castInto } from "./cast.ts";
 import { checkArrayArgument } from "./elementwise.ts";
@@ -103,15 +103,8 @@ export function applyAlongAxis(fn: (slice: DeviceArray, index: number) => AlongA
   const count = outer.reduce((p, n) => p * n, 1);
   if (count === 0) throw new ShapeMismatchError(`${what}: the array has shape [${a.shape.join(", ")}], so there is no 1-d slice along axis ${ax} to apply the function to (NumPy refuses it too)`);
   const stream = operationStream(what, options, [a]);
-  const indexOf = (k: number): number[] => {
-    const index: number[] = [];
-    let r = k;
-    for (let d = outer.length - 1; d >= 0; d--) {
-      index[d] = r % outer[d]!;
-      r = Math.floor(r / outer[d]!);
-    }
-    return index;
-  };
+  // The coordinates of slice k among the other axes (row-major).
+  const indexOf = (k: number): number[] => unravelHost([k], outer, what).map((axis) => axis[0]!);
   // `a` itself and its views (fn's argument, say) are never closed; fn's own arrays are, once copied.
   const ofA = (r: DeviceArray): boolean => viewOf(r, a) || (a.base !== undefined && viewOf(r, a.base)) || (r.size > 0 && mayShareMemory(r, a));
   const call = (k: number): { r: DeviceArray; own: boolean } => {
@@ -143,8 +136,7 @@ export function applyAlongAxis(fn: (slice: DeviceArray, index: number) => AlongA
         }
         if (r.size === 0) return;
         const dst = outer.length > 0 ? out.slice(...indexOf(k)) : out;
-        if (r.dtype === out.dtype) dst.copyFrom(r, { stream });
-        else castInto(stream, r, dst);
+        castInto(stream, r, dst);
       } finally {
         if (res.own) res.r.close(stream);
       }

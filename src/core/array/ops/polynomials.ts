@@ -22,10 +22,10 @@ import { DeviceArray, operationStream, type ArrayOperationOptions, type ArraySca
 import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { ShapeMismatchError } from "../errors.ts";
-import { dtypes, type DType } from "../dtype.ts";
+import type { DType } from "../dtype.ts";
 import { promoteTypes } from "../promotion.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
-import { ROUNDING_PREAMBLE, castExpression, toWorking, workingType } from "./cast.ts";
+import { ROUNDING_PREAMBLE, fromWorking, toWorking, workingType } from "./cast.ts";
 import { cachedKernel, checkArrayArgument, checkOneDevice } from "./elementwise.ts";
 import { add, div, mul, sub } from "./arithmetic.ts";
 import { arange, full, scalarDType } from "./creation.ts";
@@ -113,14 +113,9 @@ export function polyvalKernel(tp: DType, tx: DType, tr: DType): ElementwiseKerne
       const [m, a] = w === "float" ? ["__fmul_rn", "__fadd_rn"] : ["__dmul_rn", "__dadd_rn"];
       step = `acc = ${a}(${m}(acc, xv), ${pw});`;
     }
-    const body = [`const ${w} xv = ${xw};`, `${w} acc = ${w === "bool" ? "false" : `(${w})0`};`, `for (long long k = 0; k < len; k++) { ${step} }`, `z = ${castBack("acc", tr)};`].join(" ");
+    const body = [`const ${w} xv = ${xw};`, `${w} acc = ${w === "bool" ? "false" : `(${w})0`};`, `for (long long k = 0; k < len; k++) { ${step} }`, `z = ${fromWorking("acc", tr, tr)};`].join(" ");
     return new ElementwiseKernel(`raw ${tp.name} p, ${tx.name} x, int64 len`, `${tr.name} z`, body, `cuda_ts_polyval_${tp.name}_${tx.name}_${tr.name}`, { preamble: ROUNDING_PREAMBLE });
   });
-}
-
-/** The working value `expr` stored as `tr` (a half type from its float). */
-function castBack(expr: string, tr: DType): string {
-  return tr.name === "float16" || tr.name === "bfloat16" ? castExpression(expr, dtypes.float32, tr) : expr;
 }
 
 /**
@@ -191,16 +186,25 @@ export function polysub(a1: PolynomialCoefficients, a2: PolynomialCoefficients, 
   return combine("polysub", a1, a2, sub, options);
 }
 
-/** How many leading coefficients of `p` are zero (NaN is not), read on the host (waits for the stream for an array). */
-function leadingZeros(p: DeviceArray, stream: Stream): number {
-  if (p.size === 0) return 0;
+/**
+ * @internal The coefficients of `p` read back as [re, im] pairs (bool as 0/1, integers as numbers): waits for the
+ * stream. Shared with `roots`.
+ */
+export function hostCoefficients(p: DeviceArray, stream: Stream): [number, number][] {
+  if (p.size === 0) return [];
   const host = p.toTypedArraySync({ stream });
-  for (let j = 0; j < p.size; j++) {
+  return Array.from({ length: p.size }, (_, j) => {
     const v = decodeElement(p.dtype, host, j);
-    const zero = Array.isArray(v) ? v[0] === 0 && v[1] === 0 : v === 0 || v === 0n || v === false;
-    if (!zero) return j;
-  }
-  return p.size;
+    if (Array.isArray(v)) return [v[0], v[1]];
+    return [typeof v === "boolean" ? (v ? 1 : 0) : Number(v), 0];
+  });
+}
+
+/** How many leading coefficients of `p` are zero (NaN is not), read on the host (waits for the stream). */
+function leadingZeros(p: DeviceArray, stream: Stream): number {
+  const c = hostCoefficients(p, stream);
+  const j = c.findIndex(([re, im]) => re !== 0 || im !== 0);
+  return j < 0 ? c.length : j;
 }
 
 /**
