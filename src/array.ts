@@ -227,7 +227,7 @@ export {
 } from "./core/array/ops/index-helpers.ts";
 export { cumsum, cumprod, cumulativeSum, cumulativeProd, type CumulativeOptions } from "./core/array/ops/scan.ts";
 export { vecdot, type VecdotOptions } from "./core/array/ops/vecdot.ts";
-export { mayShareMemory } from "./core/array/ops/overlap.ts";
+export { mayShareMemory, sharesMemory, type SharesMemoryOptions } from "./core/array/ops/overlap.ts";
 export { nansum, nanprod, nanmean, nanvar, nanstd, nanmin, nanmax, nanargmin, nanargmax, nancumsum, nancumprod, ptp } from "./core/array/ops/nan-reductions.ts";
 export {
   median,

@@ -3,8 +3,8 @@
  * written), their views, and a second buffer elsewhere.
  */
 import { describe, expect, it } from "vitest";
-import { Buffer, ClosedError, DeviceArray } from "../../../src/index.ts";
-import { mayShareMemory } from "../../../src/array.ts";
+import { Buffer, ClosedError, DeviceArray, UnsupportedError } from "../../../src/index.ts";
+import { mayShareMemory, sharesMemory } from "../../../src/array.ts";
 import { byteRange } from "../../../src/core/array/layout.ts";
 
 function arrayAt(address: bigint, shape: number[], bytes = 1 << 20): DeviceArray {
@@ -51,6 +51,94 @@ describe("mayShareMemory", () => {
     expect(byteRange(1000, [3, 4], [4, 1], 4)).toEqual([1000, 1048]);
     expect(byteRange(1000, [3], [-2], 8)).toEqual([968, 1008]);
     expect(byteRange(1000, [2, 0], [1, 1], 4)).toEqual([1000, 1000]);
+  });
+});
+
+describe("sharesMemory", () => {
+  const base = 0x7f20_0000_0000n;
+  const buffer = Buffer.fromHandle(base, 1 << 16, { owner: {} });
+  const over = (dtype: "uint8" | "int16" | "float32" | "float64", shape: number[], strides: number[], byteOffset: number): DeviceArray =>
+    DeviceArray.fromBuffer(buffer, { dtype, shape, strides, byteOffset });
+
+  /** Every byte an element of `x` covers, by walking its indices. */
+  function bytesOf(x: DeviceArray): Set<number> {
+    const out = new Set<number>();
+    const start = Number(x.address - base);
+    const index = new Array<number>(x.ndim).fill(0);
+    for (let n = 0; n < x.size; n++) {
+      let at = start;
+      for (let d = 0; d < x.ndim; d++) at += index[d]! * x.strides[d]! * x.itemsize;
+      for (let b = 0; b < x.itemsize; b++) out.add(at + b);
+      for (let d = x.ndim - 1; d >= 0; d--) {
+        if (++index[d]! < x.shape[d]!) break;
+        index[d] = 0;
+      }
+    }
+    return out;
+  }
+
+  it("tells interleaved views and neighbouring columns apart, where mayShareMemory cannot", () => {
+    const x = arrayAt(0x7f00_0000_0000n, [8, 8]);
+    const flat = x.reshape([64]);
+    expect(sharesMemory(flat.slice([0, null, 2]), flat.slice([1, null, 2]))).toBe(false);
+    expect(mayShareMemory(flat.slice([0, null, 2]), flat.slice([1, null, 2]))).toBe(true);
+    expect(sharesMemory(flat.slice([0, null, 2]), flat.slice([2, null, 4]))).toBe(true);
+    expect(sharesMemory(x.slice(null, 0), x.slice(null, 1))).toBe(false);
+    expect(sharesMemory(x.slice(null, 3), x.slice(5))).toBe(true);
+    expect(sharesMemory(x, x.T)).toBe(true);
+    expect(sharesMemory(x.slice([0, 4]), x.slice([4, 8]))).toBe(false);
+    expect(sharesMemory(x.slice([0, 0]), x)).toBe(false);
+    // Bytes of one float64 across two float32 elements: a partial overlap shares memory.
+    expect(sharesMemory(over("float64", [1], [1], 4), over("float32", [2], [2], 0))).toBe(true);
+    expect(sharesMemory(over("float64", [1], [1], 4), over("float32", [2], [2], 12))).toBe(false);
+  });
+
+  it("agrees with a byte-by-byte walk over random layouts of one buffer", () => {
+    let seed = 12345;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return Math.floor((seed / 2147483648) * n);
+    };
+    const dtypes = ["uint8", "int16", "float32", "float64"] as const;
+    const itemsizes = { uint8: 1, int16: 2, float32: 4, float64: 8 };
+    const make = (): DeviceArray => {
+      const dtype = dtypes[random(4)]!;
+      const ndim = 1 + random(3);
+      const shape = Array.from({ length: ndim }, () => 1 + random(5));
+      const strides = Array.from({ length: ndim }, () => random(13) - 4);
+      let low = 0;
+      for (let d = 0; d < ndim; d++) low += Math.min(0, strides[d]! * (shape[d]! - 1));
+      const byteOffset = -low * itemsizes[dtype] + random(64);
+      return over(dtype, shape, strides, byteOffset);
+    };
+    let shared = 0;
+    for (let trial = 0; trial < 3000; trial++) {
+      const a = make();
+      const b = make();
+      const bytesA = bytesOf(a);
+      const expected = [...bytesOf(b)].some((byte) => bytesA.has(byte));
+      if (expected) shared++;
+      expect(sharesMemory(a, b), `${a.dtype.name} [${a.shape}] strides [${a.strides}] at ${a.address - base}; ${b.dtype.name} [${b.shape}] strides [${b.strides}] at ${b.address - base}`).toBe(expected);
+      if (expected) expect(mayShareMemory(a, b)).toBe(true);
+    }
+    // Both answers came up often.
+    expect(shared).toBeGreaterThan(300);
+    expect(shared).toBeLessThan(2700);
+  });
+
+  it("gives up past maxWork with an UnsupportedError, and compares byte ranges only at maxWork 0", () => {
+    const a = over("float32", [64, 64], [67, 1], 0);
+    // Rows of a leave gaps of 3 elements; b's elements, 2 bytes off the element grid, step 1009 and 17 elements.
+    const b = over("float32", [15, 15], [1009, 17], 2);
+    expect(sharesMemory(a, b)).toBe(true);
+    expect(() => sharesMemory(a, b, { maxWork: 1 })).toThrow(UnsupportedError);
+    expect(() => sharesMemory(a, b, { maxWork: 1 })).toThrow(/more than maxWork = 1 steps; raise maxWork/);
+    expect(sharesMemory(a, b, { maxWork: 1000 })).toBe(true);
+    const flat = over("uint8", [64], [1], 0);
+    expect(sharesMemory(flat.slice([0, null, 2]), flat.slice([1, null, 2]), { maxWork: 0 })).toBe(true);
+    expect(() => sharesMemory(a, b, { maxWork: -1 })).toThrow(/maxWork is a count of steps/);
+    expect(() => sharesMemory(a, b, { maxWork: 1.5 })).toThrow(/maxWork is a count of steps/);
+    expect(() => sharesMemory(a, [1] as unknown as DeviceArray)).toThrow(/b is a DeviceArray, not/);
   });
 });
 
