@@ -60,6 +60,45 @@ describe.skipIf(!gpu.available)(`polyfit and roots on a GPU${skipNote}`, () => {
     f16.singularValues.close();
   });
 
+  it("polyfit with cov: NumPy's covariance, scaled and unscaled, per column, weighted, complex", () => {
+    using x = DeviceArray.from(Float32Array.from([0, 1, 2, 3, 4]), { stream });
+    using y = DeviceArray.from(Float32Array.from([1, 3, 7, 13, 21.5]), { stream });
+    const r = polyfit(x, y, 2, { cov: true });
+    expectClose(readDecoded(r.coefficients, stream), "float64", [3], [1.0714285714285723, 0.8142857142857098, 1.042857142857149], 1e-9);
+    expectClose(readDecoded(r.covariance, stream), "float64", [3, 3], [0.001020408163265282, -0.004081632653061132, 0.0020408163265305712, -0.004081632653061131, 0.01775510204081593, -0.011020408163265076, 0.0020408163265305686, -0.011020408163265064, 0.012653061224489502], 1e-12);
+    const u = polyfit(x, y, 2, { cov: "unscaled" });
+    u.coefficients.close();
+    expectClose(readDecoded(u.covariance, stream), "float64", [3, 3], [0.07142857142857165, -0.28571428571428686, 0.14285714285714382, -0.2857142857142868, 1.2428571428571482, -0.7714285714285759, 0.14285714285714363, -0.7714285714285751, 0.8857142857142888], 1e-10);
+    using two = DeviceArray.from(Float32Array.from([1, 1, 3, 3, 7, 5, 13, 7, 21.5, 9]), { stream, shape: [5, 2] });
+    const t = polyfit(x, two, 1, { cov: true });
+    t.coefficients.close();
+    expectClose(readDecoded(t.covariance, stream), "float64", [2, 2, 2], [0.5366666666666683, 0, -1.0733333333333364, 0, -1.0733333333333366, 0, 3.220000000000008, 0], 1e-9);
+    using w = DeviceArray.from(Float64Array.from([1, 2, 1, 2, 1]), { stream });
+    const wv = polyfit(x, y, 1, { w, cov: true });
+    wv.coefficients.close();
+    expectClose(readDecoded(wv.covariance, stream), "float64", [2, 2], [0.4049479166666662, -0.8098958333333324, -0.8098958333333324, 2.2088068181818157], 1e-10);
+    using xc = DeviceArray.from(Float64Array.from([0, 0, 0, 1, 2, 0, 3, 1]), { stream, dtype: "complex128", shape: [4] });
+    using yc = DeviceArray.from(Float64Array.from([1, 0, 2, 1, 3, 0, 4, 0]), { stream, dtype: "complex128", shape: [4] });
+    const c = polyfit(xc, yc, 1, { cov: true });
+    c.coefficients.close();
+    const cv = readDecoded(c.covariance, stream);
+    expect(cv.slice(0, 2)).toEqual(["complex128", [2, 2]]);
+    const want: [number, number][] = [[0.03811778632731579, -0.006629180230837531], [-0.050961823024563514, -0.010772417875110981], [-0.050961823024563514, -0.010772417875110981], [0.11476768274637475, 0.038946433856170484]];
+    cv[2].forEach((v, k) => {
+      const [re, im] = v as [number, number];
+      expect(Math.abs(re - want[k]![0]) + Math.abs(im - want[k]![1])).toBeLessThan(1e-10);
+    });
+    // Under full, cov is ignored (NumPy's order of precedence).
+    const f = polyfit(x, y, 2, { full: true, cov: true } as { full: true });
+    expect(f.rank).toBe(3);
+    for (const a of [f.coefficients, f.residuals, f.singularValues]) a.close();
+    // Three equal samples: rank 1 < 2, so no residuals to scale by (NumPy: a singular matrix, or a broadcast error).
+    using same = DeviceArray.from(Float64Array.from([1, 1, 1]), { stream });
+    expect(() => polyfit(same, same, 1, { cov: true })).toThrow(/rank is below deg \+ 1 \(2\)/);
+    using three = DeviceArray.from(Float64Array.from([1, 1, 1, 2]), { stream });
+    expect(() => polyfit(three, three, 2, { cov: true })).toThrow(/rank is below deg \+ 1 \(3\)/);
+  });
+
   it("roots: real, complex, leading and trailing zeros, constants", () => {
     expectClose(["float64", [2], sorted(readDecoded(roots([1, -3, 2], { stream }), stream)[2]).map((r) => r[0])], "float64", [2], [1, 2], 1e-12);
     const c = readDecoded(roots([1, 0, 1], { stream }), stream);

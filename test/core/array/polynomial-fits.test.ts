@@ -24,6 +24,11 @@ describe("polyfit and roots: checks", () => {
     expect(() => polyfit(x, fakeArray([5], "float32"), 1, { w: fakeArray([5], "float64") })).toThrow(NEEDS_STREAM);
     expect(() => polyfit(x, fakeArray([5], "float32"), 1, { rcond: -1 })).toThrow(ArgumentError);
     expect(() => polyfit(x, fakeArray([5], "float32"), 1, { full: 1 as never })).toThrow(ArgumentError);
+    expect(() => polyfit(x, fakeArray([5], "float32"), 1, { cov: "scaled" as never })).toThrow(/cov is true, false or "unscaled"/);
+    // A scaled covariance needs more samples than coefficients; unscaled, or under full, it does not.
+    expect(() => polyfit(x, fakeArray([5], "float32"), 4, { cov: true })).toThrow(/needs more than 5 samples, and x has 5/);
+    expect(() => polyfit(x, fakeArray([5], "float32"), 4, { cov: "unscaled" })).toThrow(NEEDS_STREAM);
+    expect(() => polyfit(x, fakeArray([5], "float32"), 4, { cov: true, full: true } as { full: true })).toThrow(NEEDS_STREAM);
     expect(() => polyfit(x, [1, 2] as never, 1)).toThrow(TypeError);
     expect(() => polyfit(x, fakeArray([5], "float32"), 1, { w: fakeArray([5], "complex64") })).toThrow(DTypeError);
     expect(() => polyfit(fakeArray([5], "complex64"), fakeArray([5], "complex128"), 1, { w: fakeArray([5], "complex64") })).toThrow(NEEDS_STREAM);

@@ -23,7 +23,7 @@ import { expandDims } from "../ops/shape.ts";
 import { vander } from "../ops/creation.ts";
 import { withTemporaries } from "../ops/temporaries.ts";
 import { checkOneDevice } from "../ops/elementwise.ts";
-import { lstsq } from "./linalg.ts";
+import { inv, lstsq, matmul } from "./linalg.ts";
 import { eigvals } from "./eig.ts";
 import { machineEpsilon } from "./plan.ts";
 import { checkOperand, checkOptions } from "./arguments.ts";
@@ -40,6 +40,24 @@ export interface PolyfitOptions extends ArrayOperationOptions {
   readonly w?: DeviceArray;
   /** Whether to return the least-squares diagnostics beside the coefficients (default false: the coefficients alone). */
   readonly full?: boolean;
+  /**
+   * Whether to return the covariance matrix of the coefficients beside them (NumPy's `cov`; default false). `true`
+   * scales it by the residuals' variance, the sum of squared residuals over `x.length - (deg + 1)` (which needs more
+   * samples than coefficients and a full rank); `"unscaled"` leaves that factor out, for weights that are already
+   * 1/σ. Ignored under `full: true`, as in NumPy.
+   */
+  readonly cov?: boolean | "unscaled";
+}
+
+/** What {@link polyfit} returns with `cov`: NumPy's `(p, V)`, named. */
+export interface PolyfitCovarianceResult {
+  /** The coefficients, highest power first: `[deg + 1]`, or `[deg + 1, k]` for a `y` of `k` columns. */
+  readonly coefficients: DeviceArray;
+  /**
+   * Their covariance matrix `[deg + 1, deg + 1]` (its diagonal is each coefficient's variance), or `[deg + 1,
+   * deg + 1, k]` for a `y` of `k` columns; float64 for real `x`, complex128 for complex.
+   */
+  readonly covariance: DeviceArray;
 }
 
 /** What {@link polyfit} returns with `full: true`: NumPy's five values, named. */
@@ -81,19 +99,23 @@ function asFloat(a: DeviceArray, stream: Stream, temp: <A extends DeviceArray>(x
  * ```ts
  * const [a, b] = await polyfit(t, distance, 1).toList() as number[];   // a straight line
  * const { coefficients, residuals, rank } = polyfit(x, y, 3, { full: true });
+ * const { coefficients: c, covariance } = polyfit(x, y, 1, { cov: true }); // variances on its diagonal
  * ```
  *
  * @throws ShapeMismatchError for an `x` that is not 1-d or is empty, a `y` that is not 1-d or 2-d, or lengths that
  * differ (NumPy's TypeErrors); ArgumentError for a `deg` that is not a non-negative integer; DTypeError for complex
- * weights of a real `x` or `y` (NumPy's casting error).
+ * weights of a real `x` or `y` (NumPy's casting error); ArgumentError for a scaled `cov` with no more samples than
+ * coefficients, or of a fit whose rank is short (no residuals to scale by: NumPy fails there too).
  */
 export function polyfit(x: DeviceArray, y: DeviceArray, deg: number, options: PolyfitOptions & { readonly full: true }): PolyfitResult;
-export function polyfit(x: DeviceArray, y: DeviceArray, deg: number, options?: PolyfitOptions): DeviceArray;
-export function polyfit(x: DeviceArray, y: DeviceArray, deg: number, options?: PolyfitOptions): DeviceArray | PolyfitResult {
+export function polyfit(x: DeviceArray, y: DeviceArray, deg: number, options: PolyfitOptions & { readonly full?: false; readonly cov: true | "unscaled" }): PolyfitCovarianceResult;
+export function polyfit(x: DeviceArray, y: DeviceArray, deg: number, options?: PolyfitOptions & { readonly full?: false; readonly cov?: false }): DeviceArray;
+export function polyfit(x: DeviceArray, y: DeviceArray, deg: number, options?: PolyfitOptions): DeviceArray | PolyfitResult | PolyfitCovarianceResult;
+export function polyfit(x: DeviceArray, y: DeviceArray, deg: number, options?: PolyfitOptions): DeviceArray | PolyfitResult | PolyfitCovarianceResult {
   const action = "polyfit";
   checkOperand(x, "x", action);
   checkOperand(y, "y", action);
-  const opts = checkOptions(options, action, "rcond?, w?, full?, stream?");
+  const opts = checkOptions(options, action, "rcond?, w?, full?, cov?, stream?");
   if (typeof deg !== "number" || !Number.isSafeInteger(deg) || deg < 0) throw new ArgumentError(`${action}: deg is a non-negative integer, got ${describeValue(deg)}`);
   if (x.ndim !== 1) throw new ShapeMismatchError(`${action}: x is a 1-d array of sample points, not shape ${showShape(x.shape)}`);
   if (x.size === 0) throw new ShapeMismatchError(`${action}: x is empty; give at least one sample`);
@@ -107,7 +129,12 @@ export function polyfit(x: DeviceArray, y: DeviceArray, deg: number, options?: P
   if (rcondOption !== undefined && (typeof rcondOption !== "number" || !(rcondOption >= 0))) throw new ArgumentError(`${action}: rcond is a non-negative number, got ${describeValue(rcondOption)}`);
   const full = opts.full ?? false;
   if (typeof full !== "boolean") throw new ArgumentError(`${action}: full is a boolean, got ${describeValue(full)}`);
+  const cov = opts.cov ?? false;
+  if (cov !== true && cov !== false && cov !== "unscaled") throw new ArgumentError(`${action}: cov is true, false or "unscaled", got ${describeValue(cov)}`);
   const order = deg + 1;
+  if (cov === true && !full && x.size <= order) {
+    throw new ArgumentError(`${action}: the covariance is scaled by the residuals over x.length - (deg + 1), so it needs more than ${order} samples, and x has ${x.size}; give more samples, a lower deg, or cov: "unscaled"`);
+  }
   const rcond = rcondOption ?? x.size * machineEpsilon(floatOf(x.dtype));
   if (w !== undefined && w.dtype.kind === "c" && (x.dtype.kind !== "c" || y.dtype.kind !== "c")) {
     throw new DTypeError(`${action}: w is ${w.dtype.name}, and complex weights cannot multiply the real ${x.dtype.kind === "c" ? "y" : "x"} in place (NumPy's casting error); pass real weights, or complex x and y`);
@@ -143,10 +170,33 @@ export function polyfit(x: DeviceArray, y: DeviceArray, deg: number, options?: P
       throw e;
     }
     if (full) return { coefficients, residuals: r.residuals, rank: r.rank, singularValues: r.singularValues, rcond };
-    r.residuals.close(stream);
+    temp(r.residuals);
     r.singularValues.close(stream);
-    return coefficients;
+    if (cov === false) return coefficients;
+    try {
+      return { coefficients, covariance: covariance(lhs, scale, r.residuals, cov === "unscaled" ? undefined : x.size - order, y.ndim === 2, stream, temp) };
+    } catch (e) {
+      coefficients.close(stream);
+      throw e;
+    }
   });
+}
+
+/**
+ * NumPy's covariance of the fitted coefficients: inv(lhsᵀ·lhs) (not conjugated, as NumPy's `dot(lhs.T, lhs)`) over
+ * the outer product of the column scales, times the residuals over `dof` (one matrix per column of a 2-d `y`, the
+ * columns last); without `dof`, unscaled.
+ */
+function covariance(lhs: DeviceArray, scale: DeviceArray, residuals: DeviceArray, dof: number | undefined, columns: boolean, stream: Stream, temp: <A extends DeviceArray>(x: A) => A): DeviceArray {
+  if (dof !== undefined && residuals.size === 0) {
+    throw new ArgumentError(`polyfit: the fit's rank is below deg + 1 (${scale.size}), so there are no residuals to scale the covariance by; give more distinct samples, a lower deg, or cov: "unscaled"`);
+  }
+  const base = temp(inv(temp(matmul(lhs.T, lhs, { stream })), { stream }));
+  const scales = temp(mul(expandDims(scale, 1), expandDims(scale, 0), { stream }));
+  if (dof === undefined) return div(base, scales, { stream });
+  const unscaled = temp(div(base, scales, { stream }));
+  const factor = temp(div(residuals, dof, { stream }));
+  return mul(columns ? expandDims(unscaled, 2) : unscaled, factor, { stream });
 }
 
 /** `(re + i·im) / (a + i·b)` by Smith's method (no overflow or underflow of `a² + b²`), as NumPy's complex division. */
