@@ -260,6 +260,20 @@ export function writeFileAtomic(file: string, tmp: string, bytes: Uint8Array, mo
   fs.renameSync(tmp, file);
 }
 
+/**
+ * Writes `bytes` to `file`, created with mode `mode` (default 0600: private to the user) or truncated (an existing
+ * file keeps its mode). Throws the file system's error when it cannot (a missing directory, no permission).
+ */
+export function writeFileBytes(file: string, bytes: Uint8Array, mode = 0o600): void {
+  const fd = fs().openSync(file, "w", mode);
+  try {
+    let at = 0;
+    while (at < bytes.length) at += fs().writeSync(fd, bytes, at, bytes.length - at);
+  } finally {
+    fs().closeSync(fd);
+  }
+}
+
 /** Removes a file; false when it could not be removed (missing, not allowed). */
 export function removeFile(path: string): boolean {
   try {
