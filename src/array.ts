@@ -229,6 +229,7 @@ export { cumsum, cumprod, cumulativeSum, cumulativeProd, type CumulativeOptions 
 export { vecdot, type VecdotOptions } from "./core/array/ops/vecdot.ts";
 export { mayShareMemory, sharesMemory, type SharesMemoryOptions } from "./core/array/ops/overlap.ts";
 export { fromNpy, load, save, toNpy } from "./core/array/npy.ts";
+export { array2string, arrayRepr, type PrintOptions } from "./core/array/printing.ts";
 export { nansum, nanprod, nanmean, nanvar, nanstd, nanmin, nanmax, nanargmin, nanargmax, nancumsum, nancumprod, ptp } from "./core/array/ops/nan-reductions.ts";
 export {
   median,
