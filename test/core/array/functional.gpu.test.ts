@@ -3,14 +3,18 @@
  * `np.block`; values in the tests). Skips without a GPU.
  */
 import { describe, expect, it } from "vitest";
-import { DeviceArray, type Stream } from "../../../src/index.ts";
+import { DeviceArray, type Device, type Stream } from "../../../src/index.ts";
 import { add, applyAlongAxis, block, eq, expandDims, fromfunction, max, min, mul, ones, stack, sum } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 import { onGpuStream, readDecoded } from "../../support/gpu-arrays.ts";
 
 describe.skipIf(!gpu.available)(`fromfunction, applyAlongAxis and block on a GPU${skipNote}`, () => {
   let stream: Stream;
-  onGpuStream((s) => (stream = s));
+  let device: Device;
+  onGpuStream((s, d) => {
+    stream = s;
+    device = d;
+  });
 
   it("fromfunction: float64 coordinates by default, another dtype, a result that is a coordinate array", () => {
     expect(readDecoded(fromfunction((i, j) => add(mul(i!, 10), j!), [2, 3], { stream }), stream)).toEqual(["float64", [2, 3], [0, 1, 2, 10, 11, 12]]);
@@ -40,6 +44,21 @@ describe.skipIf(!gpu.available)(`fromfunction, applyAlongAxis and block on a GPU
     expect(readDecoded(applyAlongAxis((_v, k) => [k, -k], 0, x), stream)).toEqual(["float64", [2, 4], [0, 1, 2, 3, 0, -1, -2, -3]]);
     // Later results broadcast to the first's shape, as NumPy assigns them.
     expect(readDecoded(applyAlongAxis((_v, k) => (k === 1 ? 7 : [k, k + 1]), 1, x), stream)).toEqual(["float64", [3, 2], [0, 1, 7, 7, 2, 3]]);
+  });
+
+  it("orders work fn queued on another stream: results converted and grids freed after it", () => {
+    using other = device.createStream();
+    const n = 1 << 20;
+    using x = DeviceArray.from(Float64Array.from({ length: 2 * n }, (_, k) => k % 1000), { stream, shape: [2, n] });
+    // Slice 0 gives float32 (the result's dtype); slice 1 a float64 made on the other stream, converted on `stream`.
+    const r = applyAlongAxis((v, k) => (k === 0 ? v.astype("float32", { stream: other }) : mul(v, 3, { stream: other })), 1, x, { stream });
+    const got = r.toTypedArraySync({ stream }) as Float32Array;
+    r.close();
+    expect([got[0], got[999], got[n], got[n + 999], got[2 * n - 1]]).toEqual([0, 999, (n % 1000) * 3, ((n + 999) % 1000) * 3, ((2 * n - 1) % 1000) * 3]);
+    const f = fromfunction((i, j) => add(mul(i!, n, { stream: other }), j!, { stream: other }), [2, n], { stream });
+    const fh = f.toTypedArraySync({ stream }) as Float64Array;
+    f.close();
+    expect([fh[0], fh[n - 1], fh[n], fh[2 * n - 1]]).toEqual([0, n - 1, n, 2 * n - 1]);
   });
 
   it("block: a block matrix, 1-d blocks as one row, rows of 1-d blocks, 0-d blocks", () => {

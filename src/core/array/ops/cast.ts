@@ -147,13 +147,15 @@ export function castKernel(from: DType, to: DType): ElementwiseKernel {
 
 /**
  * @internal Copies `src` into `dst` (one shape, any views), converted to `dst`'s dtype by astype's rules, on `stream`:
- * what `concatenate` of mixed dtypes and the indexing operations use.
+ * what `concatenate` of mixed dtypes and the indexing operations use. `stream` first waits for the streams `src` and
+ * `dst` were made on, as every array operation does (a result a caller's function made on another stream, say).
  */
 export function castInto(stream: Stream, src: DeviceArray, dst: DeviceArray): void {
   if (src.dtype === dst.dtype) {
     dst.copyFrom(src, { stream });
     return;
   }
+  operationStream("castInto", { stream }, [src, dst]);
   castKernel(src.dtype, dst.dtype).launch(stream, src, dst);
 }
 

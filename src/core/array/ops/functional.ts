@@ -39,8 +39,10 @@ function viewOf(a: DeviceArray, root: DeviceArray): boolean {
 /**
  * What `fn` returns when called with the coordinate arrays of a grid of `shape`, as NumPy's `fromfunction`: `fn`
  * gets one array per axis (`coords[d]` holds each element's index along axis `d`, of `shape`, in `dtype`, default
- * float64) and computes with them. The coordinate arrays are freed after `fn` returns; a result that is one of them,
- * or a view of one (the result itself, or an element of a list it returns), is returned as a copy.
+ * float64) and computes with them. The coordinate arrays are freed after `fn` returns, in the order of `stream`
+ * after the streams of the arrays `fn` returned (work `fn` queued on another stream that reads them but returns
+ * nothing is not waited for); a result that is one of them, or a view of one (the result itself, or an element of
+ * a list it returns), is returned as a copy.
  *
  * ```ts
  * const dist = fromfunction((i, j) => hypot(sub(i, 4), sub(j, 4)), [9, 9], { stream });
@@ -60,6 +62,10 @@ export function fromfunction<R>(fn: (...coords: DeviceArray[]) => R, shape: read
     const result = fn(...coords);
     // A result that is the grid or a view of it (empty ones too) is copied out before the grid is freed.
     const copy = (a: DeviceArray): DeviceArray => (viewOf(a, grid) || (!a.isClosed && a.size > 0 && mayShareMemory(a, grid)) ? a.copy({ stream }) : a);
+    const results = result instanceof DeviceArray ? [result] : Array.isArray(result) ? result.filter((r: unknown): r is DeviceArray => r instanceof DeviceArray) : [];
+    // The grid is freed in `stream`'s order: first it waits for the streams fn's results were made on, which may
+    // still be reading the grid.
+    operationStream(what, { stream }, results.filter((r) => !r.isClosed));
     if (result instanceof DeviceArray) return copy(result) as R;
     if (Array.isArray(result)) return result.map((r: unknown) => (r instanceof DeviceArray ? copy(r) : r)) as R;
     return result;
