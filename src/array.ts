@@ -61,7 +61,7 @@ export {
   type NanToNumOptions,
 } from "./core/array/ops/math.ts";
 export { frexp, ldexp, modf } from "./core/array/ops/float-parts.ts";
-export { copyto, type CopytoOptions, type CastingRule } from "./core/array/ops/copyto.ts";
+export { copyto, type CopytoOptions } from "./core/array/ops/copyto.ts";
 export { bartlett, blackman, hamming, hanning, kaiser, type WindowOptions } from "./core/array/ops/windows.ts";
 export { iscomplex, isreal, iscomplexobj, isrealobj } from "./core/array/ops/type-testing.ts";
 export { polyval, polyadd, polysub, polymul, polyder, polyint, type PolynomialCoefficients, type PolyintOptions } from "./core/array/ops/polynomials.ts";
@@ -230,6 +230,7 @@ export { vecdot, type VecdotOptions } from "./core/array/ops/vecdot.ts";
 export { mayShareMemory, sharesMemory, type SharesMemoryOptions } from "./core/array/ops/overlap.ts";
 export { fromNpy, load, save, toNpy } from "./core/array/npy.ts";
 export { array2string, arrayRepr, type PrintOptions } from "./core/array/printing.ts";
+export { canCast, finfo, iinfo, isdtype, type CastingRule, type DTypeKind, type DTypeLike, type FloatInfo, type IntInfo } from "./core/array/dtype-info.ts";
 export { nansum, nanprod, nanmean, nanvar, nanstd, nanmin, nanmax, nanargmin, nanargmax, nancumsum, nancumprod, ptp } from "./core/array/ops/nan-reductions.ts";
 export {
   median,

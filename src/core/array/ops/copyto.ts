@@ -13,7 +13,7 @@
 import { DeviceArray, checkWritable, operationStream, type ArrayOperationOptions, type ArrayScalar } from "../device-array.ts";
 import type { DType } from "../dtype.ts";
 import { BroadcastError, DTypeError } from "../errors.ts";
-import { canCastSafely, canCastSameKind, resultType } from "../promotion.ts";
+import { resultType } from "../promotion.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
@@ -21,12 +21,8 @@ import { castExpression, castInto, castKernel } from "./cast.ts";
 import { castScalar, scalarDType } from "./creation.ts";
 import { cachedKernel, checkArrayArgument, checkOperand, scalarFor } from "./elementwise.ts";
 import { mayShareMemory, sameElements } from "./overlap.ts";
+import { CASTING_RULES as CASTING, castAllowed, type CastingRule } from "../dtype-info.ts";
 import { broadcastTo, squeeze } from "./shape.ts";
-
-/** NumPy's casting rules, from the strictest: the same dtype, the same dtype, no loss, no loss of kind, anything. */
-export type CastingRule = "no" | "equiv" | "safe" | "same_kind" | "unsafe";
-
-const CASTING: readonly CastingRule[] = ["no", "equiv", "safe", "same_kind", "unsafe"];
 
 /** Options of {@link copyto}: the casting rule, a mask, and the stream. */
 export interface CopytoOptions extends ArrayOperationOptions {
@@ -34,21 +30,6 @@ export interface CopytoOptions extends ArrayOperationOptions {
   readonly casting?: CastingRule;
   /** A bool array (broadcast to the destination's shape) or a boolean: only where it holds is written (default true). */
   readonly where?: DeviceArray | boolean;
-}
-
-/** Whether an array of `from` may be written into `to` under `rule`. */
-function castAllowed(from: DType, to: DType, rule: CastingRule): boolean {
-  switch (rule) {
-    case "no":
-    case "equiv":
-      return from === to;
-    case "safe":
-      return canCastSafely(from, to);
-    case "same_kind":
-      return canCastSameKind(from, to);
-    default:
-      return true;
-  }
 }
 
 /** What NumPy's "equiv" takes a Python scalar as: its default dtype only (int64, float64, complex128, bool). */
