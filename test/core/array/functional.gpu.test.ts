@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { DeviceArray, type Device, type Stream } from "../../../src/index.ts";
-import { add, applyAlongAxis, block, eq, expandDims, fromfunction, max, min, mul, ones, stack, sum } from "../../../src/array.ts";
+import { add, applyAlongAxis, applyOverAxes, block, eq, expandDims, fromfunction, max, min, mul, ones, stack, sum } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 import { onGpuStream, readDecoded } from "../../support/gpu-arrays.ts";
 
@@ -44,6 +44,12 @@ describe.skipIf(!gpu.available)(`fromfunction, applyAlongAxis and block on a GPU
     expect(readDecoded(applyAlongAxis((_v, k) => [k, -k], 0, x), stream)).toEqual(["float64", [2, 4], [0, 1, 2, 3, 0, -1, -2, -3]]);
     // Later results broadcast to the first's shape, as NumPy assigns them.
     expect(readDecoded(applyAlongAxis((_v, k) => (k === 1 ? 7 : [k, k + 1]), 1, x), stream)).toEqual(["float64", [3, 2], [0, 1, 7, 7, 2, 3]]);
+  });
+
+  it("applyOverAxes: sums over two axes, keepdims-style (np.apply_over_axes(np.sum, a, [0, 2]))", () => {
+    using x = DeviceArray.from(BigInt64Array.from({ length: 24 }, (_, k) => BigInt(k)), { stream, shape: [2, 3, 4] });
+    expect(readDecoded(applyOverAxes((v, axis) => sum(v, { axis, stream }), x, [0, 2]), stream)).toEqual(["int64", [1, 3, 1], [60, 92, 124]]);
+    expect(readDecoded(applyOverAxes((v, axis) => sum(v, { axis, keepdims: true, stream }), x, -1), stream)).toEqual(["int64", [2, 3, 1], [6, 22, 38, 54, 70, 86]]);
   });
 
   it("orders work fn queued on another stream: results converted and grids freed after it", () => {

@@ -2,7 +2,8 @@
  * fromfunction, applyAlongAxis and block without a GPU: their arguments checked before a stream is needed.
  */
 import { describe, expect, it } from "vitest";
-import { AxisError, applyAlongAxis, block, fromfunction } from "../../../src/array.ts";
+import { AxisError, applyAlongAxis, applyOverAxes, block, fromfunction } from "../../../src/array.ts";
+import type { DeviceArray } from "../../../src/index.ts";
 import { ShapeMismatchError } from "../../../src/index.ts";
 import { fakeArray } from "../../support/fake-arrays.ts";
 
@@ -25,6 +26,26 @@ describe("fromfunction, applyAlongAxis and block: checks", () => {
     expect(() => applyAlongAxis((r) => r, 1, fakeArray([0, 4], "float32"))).toThrow(/no 1-d slice/);
     expect(() => applyAlongAxis("f" as never, 0, x)).toThrow(TypeError);
     expect(() => applyAlongAxis((r) => r, 0, [1, 2] as never)).toThrow(TypeError);
+  });
+
+  it("applyOverAxes calls fn over each axis, putting a removed axis back with extent 1", () => {
+    const x = fakeArray([2, 3, 4], "float32");
+    const seen: [number[], number][] = [];
+    // The first element along the axis: one axis fewer, put back (as a reduction without keepdims would be).
+    const first = (v: DeviceArray, axis: number): DeviceArray => {
+      seen.push([[...v.shape], axis]);
+      return v.slice(...v.shape.map((_, d) => (d === axis ? 0 : null)));
+    };
+    const r = applyOverAxes(first, x, [0, -1]);
+    expect(r.shape).toEqual([1, 3, 1]);
+    expect(seen).toEqual([[[2, 3, 4], 0], [[1, 3, 4], 2]]);
+    expect(applyOverAxes((v) => v, x, 1)).toBe(x);
+    expect(applyOverAxes(first, x, []).shape).toEqual([2, 3, 4]);
+    expect(() => applyOverAxes((v) => v.reshape([24]), x, 0)).toThrow(ShapeMismatchError);
+    expect(() => applyOverAxes((v) => v.reshape([24]), x, 0)).toThrow(/returned 1 axes \(shape \[24\]\) for an input of 3 along axis 0/);
+    expect(() => applyOverAxes((() => 3) as never, x, 0)).toThrow(/fn returned 3 for axis 0/);
+    expect(() => applyOverAxes(first, x, [0.5])).toThrow(/axes is an integer or a list of integers/);
+    expect(() => applyOverAxes(first, [1] as never, 0)).toThrow(TypeError);
   });
 
   it("block takes nested lists of arrays, every branch equally deep, none empty", () => {

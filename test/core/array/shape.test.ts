@@ -22,6 +22,7 @@ import {
   fliplr,
   flipud,
   moveaxis,
+  rollaxis,
   ravel,
   repeat,
   reshape,
@@ -82,6 +83,14 @@ describe("views", () => {
     expect(moveaxis(a, [0, 1], [-1, -2]).shape).toEqual([4, 3, 2]);
     expect(() => moveaxis(a, [0, 1], [0])).toThrow(AxisError);
     expect(() => moveaxis(a, [0, 0], [1, 2])).toThrow("named twice");
+    // rollaxis: NumPy's shapes (np.rollaxis(np.zeros((2, 3, 4, 5)), axis, start)).
+    const b = arr([2, 3, 4, 5]);
+    const rolled: [number, number, number[]][] = [[3, 1, [2, 5, 3, 4]], [2, 0, [4, 2, 3, 5]], [1, 4, [2, 4, 5, 3]], [0, -1, [3, 4, 2, 5]], [-1, -4, [5, 2, 3, 4]], [2, 2, [2, 3, 4, 5]], [2, 3, [2, 3, 4, 5]]];
+    for (const [axis, start, shape] of rolled) expect(rollaxis(b, axis, start).shape, `${axis}, ${start}`).toEqual(shape);
+    expect(rollaxis(b, 3).strides).toEqual([1, 60, 20, 5]);
+    expect(() => rollaxis(b, 0, 5)).toThrow(/start must be from -4 to 4/);
+    expect(() => rollaxis(b, 0, -5)).toThrow(AxisError);
+    expect(() => rollaxis(b, 4, 0)).toThrow(AxisError);
   });
 
   it("matrixTranspose swaps the last two axes; unstack gives views along an axis", () => {

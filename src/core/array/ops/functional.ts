@@ -1,7 +1,8 @@
 /**
  * Arrays built by JavaScript functions and from nested lists of arrays, as NumPy's (and CuPy's) functions of these
  * names: `fromfunction` (a function of the coordinate grids), `applyAlongAxis` (a function of each 1-d slice, the
- * results stacked) and `block` (a nested list of arrays joined along the last axes).
+ * results stacked), `applyOverAxes` (a function of the array and one axis, over several axes) and `block` (a nested
+ * list of arrays joined along the last axes).
  *
  * ```ts
  * const hilbert = fromfunction((i, j) => div(1, add(add(i, j), 1)), [4, 4], { stream });
@@ -158,6 +159,59 @@ export function applyAlongAxis(fn: (slice: DeviceArray, index: number) => AlongA
   const rn = buffer.ndim - outer.length;
   const order = [...Array(ax).keys(), ...Array.from({ length: rn }, (_, j) => outer.length + j), ...Array.from({ length: outer.length - ax }, (_, j) => ax + j)];
   return order.every((d, j) => d === j) ? buffer : ownedView(buffer, transpose(buffer, order));
+}
+
+/** Whether `x` is `y`, a view of it or of its base, or shares memory with it. */
+function related(x: DeviceArray, y: DeviceArray): boolean {
+  return x === y || viewOf(x, y) || (y.base !== undefined && viewOf(x, y.base)) || (x.size > 0 && y.size > 0 && mayShareMemory(x, y));
+}
+
+/**
+ * `fn` applied over each of `axes` in turn, as NumPy's `apply_over_axes`: `fn(value, axis)` is called with `a`
+ * first and then with each result, and must return an array of the same number of axes or one fewer (then the axis
+ * is put back with extent 1, so the result keeps `a`'s number of axes). Negative axes count from the end of `a`'s.
+ * Arrays `fn` made that a later call replaced are closed (not `a`, nor arrays the result is a view of).
+ *
+ * ```ts
+ * applyOverAxes((x, axis) => sum(x, { axis }), a, [0, 2]);   // sums over axes 0 and 2, keepdims-style
+ * ```
+ *
+ * @throws ShapeMismatchError when `fn` returns an array whose number of axes is neither the input's nor one fewer
+ * (NumPy's ValueError); TypeError when it returns something other than a DeviceArray.
+ */
+export function applyOverAxes(fn: (value: DeviceArray, axis: number) => DeviceArray, a: DeviceArray, axes: number | readonly number[]): DeviceArray {
+  const what = "applyOverAxes";
+  if (typeof fn !== "function") throw new TypeError(`${what}: fn is a function of (array, axis), not ${describeValue(fn)}`);
+  checkArrayArgument(a, what, "the array");
+  const list = typeof axes === "number" ? [axes] : Array.isArray(axes) ? [...(axes as readonly number[])] : undefined;
+  if (list === undefined || !list.every((x) => Number.isSafeInteger(x))) throw new TypeError(`${what}: axes is an integer or a list of integers, not ${describeValue(axes)}`);
+  const n = a.ndim;
+  let value = a;
+  // Whether `value` is an array fn made (so it is closed once a later result no longer needs it).
+  let owned = false;
+  try {
+    for (const given of list) {
+      const axis = given < 0 ? given + n : given;
+      const res = fn(value, axis);
+      if (!(res instanceof DeviceArray)) throw new TypeError(`${what}: fn returned ${describeValue(res)} for axis ${given}; return a DeviceArray`);
+      let next: DeviceArray;
+      if (res.ndim === value.ndim) next = res;
+      else if (res.ndim === value.ndim - 1) {
+        const expanded = expandDims(res, axis);
+        // A new array fn made (no base) hands its memory to the expanded view, which then frees it when closed.
+        next = res.base === undefined && res !== a && res !== value ? ownedView(res, expanded) : expanded;
+      } else {
+        throw new ShapeMismatchError(`${what}: fn returned ${res.ndim} axes (shape [${res.shape.join(", ")}]) for an input of ${value.ndim} along axis ${given}; return the same number of axes or one fewer`);
+      }
+      if (owned && !related(next, value)) value.close();
+      owned = !related(next, a);
+      value = next;
+    }
+  } catch (e) {
+    if (owned) value.close();
+    throw e;
+  }
+  return value;
 }
 
 /** A nested list of arrays for `block`: arrays at the innermost level, every branch of one depth. */

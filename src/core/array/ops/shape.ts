@@ -186,6 +186,24 @@ export function moveaxis(a: DeviceArray, source: number | readonly number[], des
   return a.transpose(order);
 }
 
+/**
+ * A view with `axis` moved to before position `start` (default 0), the others keeping their order, as NumPy's
+ * `rollaxis` (older than `moveaxis`, which says the same more plainly: `rollaxis(a, 3, 1)` is `moveaxis(a, 3, 1)`,
+ * `rollaxis(a, 1, 4)` of a 4-d `a` is `moveaxis(a, 1, 3)`). `start` counts from -ndim to ndim.
+ */
+export function rollaxis(a: DeviceArray, axis: number, start = 0): DeviceArray {
+  checkArray(a, "rollaxis");
+  const n = a.ndim;
+  const from = normalizeAxis(axis, n, "rollaxis");
+  if (typeof start !== "number" || !Number.isSafeInteger(start)) throw new AxisError(`rollaxis: start is an integer position from ${-n} to ${n}, not ${describeValue(start)}`);
+  let to = start < 0 ? start + n : start;
+  if (!(to >= 0 && to < n + 1)) throw new AxisError(`rollaxis: start must be from ${-n} to ${n} for an array of ${n} axes, got ${start}`);
+  if (from < to) to -= 1;
+  const order = [...Array(n).keys()].filter((d) => d !== from);
+  order.splice(to, 0, from);
+  return a.transpose(order);
+}
+
 /** A view without the axes of extent 1 (`axis`: only those, each of extent 1, else AxisError). */
 export function squeeze(a: DeviceArray, axis?: number | readonly number[]): DeviceArray {
   checkArray(a, "squeeze");
