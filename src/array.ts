@@ -65,7 +65,7 @@ export { copyto, type CopytoOptions } from "./core/array/ops/copyto.ts";
 export { bartlett, blackman, hamming, hanning, kaiser, type WindowOptions } from "./core/array/ops/windows.ts";
 export { iscomplex, isreal, iscomplexobj, isrealobj } from "./core/array/ops/type-testing.ts";
 export { polyval, polyadd, polysub, polymul, polyder, polyint, type PolynomialCoefficients, type PolyintOptions } from "./core/array/ops/polynomials.ts";
-export { fromfunction, applyAlongAxis, applyOverAxes, block, type FromfunctionOptions, type AlongAxisResult, type BlockList } from "./core/array/ops/functional.ts";
+export { fromfunction, applyAlongAxis, applyOverAxes, block, piecewise, type FromfunctionOptions, type AlongAxisResult, type BlockList, type Piece } from "./core/array/ops/functional.ts";
 export { packbits, unpackbits, type BitOrder, type PackbitsOptions, type UnpackbitsOptions } from "./core/array/ops/bit-packing.ts";
 export {
   subtract, multiply, divide, trueDivide, floorDivide, remainder, power, atan2, equal, notEqual, less, lessEqual, greater, greaterEqual,

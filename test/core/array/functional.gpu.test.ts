@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { DeviceArray, type Device, type Stream } from "../../../src/index.ts";
-import { add, applyAlongAxis, applyOverAxes, block, eq, expandDims, fromfunction, max, min, mul, ones, stack, sum } from "../../../src/array.ts";
+import { add, applyAlongAxis, applyOverAxes, block, ge, gt, lt, neg, piecewise, sqrt, eq, expandDims, fromfunction, max, min, mul, ones, stack, sum } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 import { onGpuStream, readDecoded } from "../../support/gpu-arrays.ts";
 
@@ -50,6 +50,22 @@ describe.skipIf(!gpu.available)(`fromfunction, applyAlongAxis and block on a GPU
     using x = DeviceArray.from(BigInt64Array.from({ length: 24 }, (_, k) => BigInt(k)), { stream, shape: [2, 3, 4] });
     expect(readDecoded(applyOverAxes((v, axis) => sum(v, { axis, stream }), x, [0, 2]), stream)).toEqual(["int64", [1, 3, 1], [60, 92, 124]]);
     expect(readDecoded(applyOverAxes((v, axis) => sum(v, { axis, keepdims: true, stream }), x, -1), stream)).toEqual(["int64", [2, 3, 1], [6, 22, 38, 54, 70, 86]]);
+  });
+
+  it("piecewise: functions and values by condition, an otherwise piece, NumPy's conversions", () => {
+    using x = DeviceArray.from(Float32Array.from([-3, -2, -1, 0, 1, 2, 3]), { stream });
+    const r = readDecoded(piecewise(x, [lt(x, 0), ge(x, 0)], [(v) => neg(v), (v) => sqrt(v)]), stream);
+    expect(r.slice(0, 2)).toEqual(["float32", [7]]);
+    expect(r[2]).toEqual([3, 2, 1, 0, 1, Math.fround(Math.SQRT2), Math.fround(Math.sqrt(3))]);
+    expect(readDecoded(piecewise(x, [lt(x, 0)], [-1, 1]), stream)).toEqual(["float32", [7], [-1, -1, -1, 1, 1, 1, 1]]);
+    using xi = DeviceArray.from(BigInt64Array.from([-3n, -2n, -1n, 0n, 1n, 2n, 3n]), { stream });
+    // np.piecewise(xi, [xi < -1, xi > 1], [lambda v: v * 1.5, 7.9]): float results truncated into int64.
+    expect(readDecoded(piecewise(xi, [lt(xi, -1), gt(xi, 1)], [(v) => v.mul(1.5), 7.9]), stream)).toEqual(["int64", [7], [-4, -3, 0, 0, 0, 7, 7]]);
+    // Later pieces win where conditions overlap.
+    expect(readDecoded(piecewise(xi, [lt(xi, 0), lt(xi, -2)], [1, 2]), stream)).toEqual(["int64", [7], [2, 1, 1, 0, 0, 0, 0]]);
+    // One value for all the elements a function got.
+    using m = DeviceArray.from(Float64Array.from([0, 1, 2, 3, 4, 5]), { stream, shape: [2, 3] });
+    expect(readDecoded(piecewise(m, [gt(m, 2)], [(v) => sum(v, { stream })]), stream)).toEqual(["float64", [2, 3], [0, 0, 0, 12, 12, 12]]);
   });
 
   it("orders work fn queued on another stream: results converted and grids freed after it", () => {

@@ -2,7 +2,7 @@
  * fromfunction, applyAlongAxis and block without a GPU: their arguments checked before a stream is needed.
  */
 import { describe, expect, it } from "vitest";
-import { AxisError, applyAlongAxis, applyOverAxes, block, fromfunction } from "../../../src/array.ts";
+import { AxisError, applyAlongAxis, applyOverAxes, block, fromfunction, piecewise } from "../../../src/array.ts";
 import type { DeviceArray } from "../../../src/index.ts";
 import { ShapeMismatchError } from "../../../src/index.ts";
 import { fakeArray } from "../../support/fake-arrays.ts";
@@ -46,6 +46,20 @@ describe("fromfunction, applyAlongAxis and block: checks", () => {
     expect(() => applyOverAxes((() => 3) as never, x, 0)).toThrow(/fn returned 3 for axis 0/);
     expect(() => applyOverAxes(first, x, [0.5])).toThrow(/axes is an integer or a list of integers/);
     expect(() => applyOverAxes(first, [1] as never, 0)).toThrow(TypeError);
+  });
+
+  it("piecewise takes conditions of x's shape and as many pieces, or one more", () => {
+    const x = fakeArray([5], "float32");
+    const c = fakeArray([5], "bool");
+    expect(() => piecewise(x, [c], [1])).toThrow(NEEDS_STREAM);
+    expect(() => piecewise(x, [c], [1, 2])).toThrow(NEEDS_STREAM);
+    expect(() => piecewise(x, c, [1])).toThrow(NEEDS_STREAM);
+    expect(() => piecewise(x, fakeArray([2, 5], "bool"), [1, 2, 3])).toThrow(NEEDS_STREAM);
+    expect(() => piecewise(x, [c], [1, 2, 3])).toThrow(/1 condition take 1 pieces, or 2 with the last for where none holds; got 3/);
+    expect(() => piecewise(x, [c, c], [])).toThrow(/2 conditions take 2 pieces/);
+    expect(() => piecewise(x, [fakeArray([4], "bool")], [1])).toThrow(/condition 0 has shape \[4\] but x has \[5\]/);
+    expect(() => piecewise(x, 3 as never, [1])).toThrow(TypeError);
+    expect(() => piecewise(x, [c], 1 as never)).toThrow(TypeError);
   });
 
   it("block takes nested lists of arrays, every branch equally deep, none empty", () => {

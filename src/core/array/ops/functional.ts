@@ -12,17 +12,23 @@
  *
  * @module
  */
-import { DeviceArray, operationStream, type ArrayOperationOptions } from "../device-array.ts";
+import { DeviceArray, operationStream, type ArrayOperationOptions, type ArrayScalar } from "../device-array.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { ShapeMismatchError } from "../errors.ts";
 import { normalizeAxis } from "../broadcast.ts";
 import type { DTypeArgument } from "../options.ts";
 import { indices, unravelHost } from "./index-helpers.ts";
 import { mayShareMemory } from "./overlap.ts";
-import { castInto } from "./cast.ts";
+import { astype, castInto } from "./cast.ts";
+import { copyto } from "./copyto.ts";
+import { extract } from "./indexing.ts";
+import { place } from "./inserting.ts";
+import { logicalOr } from "./arithmetic.ts";
+import { logicalNot } from "./math.ts";
+import { ArgumentError } from "../../../errors/base.ts";
 import { checkArrayArgument } from "./elementwise.ts";
 import { full, scalarDType } from "./creation.ts";
-import { broadcastTo, concatenate, expandDims, moveaxis, ownedView, transpose } from "./shape.ts";
+import { broadcastTo, concatenate, expandDims, moveaxis, ownedView, reshape, transpose } from "./shape.ts";
 import { withTemporaries } from "./temporaries.ts";
 
 /** Options of `fromfunction`: the coordinates' dtype (default float64, NumPy's) and the stream (required). */
@@ -212,6 +218,95 @@ export function applyOverAxes(fn: (value: DeviceArray, axis: number) => DeviceAr
     throw e;
   }
   return value;
+}
+
+/** A piece of {@link piecewise}: a value, or a function of the selected elements giving their new values. */
+export type Piece = ArrayScalar | ((values: DeviceArray) => DeviceArray | ArrayScalar);
+
+/**
+ * `x` evaluated piece by piece, as NumPy's `piecewise`: a new array of `x`'s shape and dtype, zero where no
+ * condition holds, and where `condlist[i]` holds, `funclist[i]`: a value, or a function called with the 1-d array of
+ * `x`'s elements there (row-major) that returns as many values (or one). One more function than conditions is the
+ * value where none holds. Later pieces overwrite earlier ones where conditions overlap. `condlist` is a list of
+ * arrays of `x`'s shape (non-zero is true), or one such array, or one array with a leading axis of conditions.
+ * Values are converted to `x`'s dtype as NumPy's assignment converts them (1.5 into an int32 `x` is 1). Reads each
+ * function's element count back (a synchronisation per function piece).
+ *
+ * ```ts
+ * piecewise(x, [lt(x, 0), ge(x, 0)], [(v) => neg(v), (v) => sqrt(v)]);   // |x| below 0, √x above
+ * piecewise(x, [lt(x, 0)], [-1, 1]);                                        // a sign: -1, else 1
+ * ```
+ *
+ * @throws ArgumentError for a `funclist` of neither as many pieces as conditions nor one more (NumPy's ValueError);
+ * ShapeMismatchError for a condition not of `x`'s shape, or a function result of the wrong size.
+ */
+export function piecewise(x: DeviceArray, condlist: DeviceArray | readonly DeviceArray[], funclist: readonly Piece[], options?: ArrayOperationOptions): DeviceArray {
+  const what = "piecewise";
+  checkArrayArgument(x, what, "x");
+  if (options !== undefined && (options === null || typeof options !== "object" || Array.isArray(options))) throw new TypeError(`${what} takes options { stream? }, got ${describeValue(options)}`);
+  let conds: DeviceArray[];
+  if (condlist instanceof DeviceArray) {
+    checkArrayArgument(condlist, what, "the conditions");
+    conds = condlist.ndim === x.ndim + 1 ? Array.from({ length: condlist.shape[0]! }, (_, i) => condlist.slice(i)) : [condlist];
+  } else if (Array.isArray(condlist)) {
+    conds = [...(condlist as readonly DeviceArray[])];
+    conds.forEach((c, i) => checkArrayArgument(c, what, `condition ${i}`));
+  } else {
+    throw new TypeError(`${what}: condlist is a bool array of x's shape or a list of them, not ${describeValue(condlist)}`);
+  }
+  conds.forEach((c, i) => {
+    if (c.ndim !== x.ndim || c.shape.some((n, d) => n !== x.shape[d])) {
+      throw new ShapeMismatchError(`${what}: condition ${i} has shape [${c.shape.join(", ")}] but x has [${x.shape.join(", ")}]; give conditions of x's shape`);
+    }
+  });
+  if (!Array.isArray(funclist)) throw new TypeError(`${what}: funclist is a list of values or functions, not ${describeValue(funclist)}`);
+  const n = conds.length;
+  if (funclist.length !== n && funclist.length !== n + 1) {
+    throw new ArgumentError(`${what}: ${n} condition${n === 1 ? "" : "s"} take ${n} pieces, or ${n + 1} with the last for where none holds; got ${funclist.length}`);
+  }
+  const stream = operationStream(what, options, [x, ...conds]);
+  const y = DeviceArray.zeros(x.shape, x.dtype, { stream });
+  try {
+    withTemporaries(stream, (temp) => {
+      const masks = conds.map((c) => (c.dtype.name === "bool" ? c : temp(astype(c, "bool", { stream }))));
+      if (funclist.length === n + 1) {
+        let some: DeviceArray | undefined;
+        for (const m of masks) some = some === undefined ? m : temp(logicalOr(some, m, { stream }));
+        masks.push(some === undefined ? temp(DeviceArray.full(x.shape, true, "bool", { stream })) : temp(logicalNot(some, { stream })));
+      }
+      masks.forEach((mask, i) => {
+        const piece = funclist[i]!;
+        if (typeof piece !== "function") {
+          copyto(y, piece, { where: mask, casting: "unsafe", stream });
+          return;
+        }
+        const values = temp(extract(mask, x, { stream }));
+        if (values.size === 0) return;
+        const r = piece(values);
+        if (!(r instanceof DeviceArray)) {
+          copyto(y, r, { where: mask, casting: "unsafe", stream });
+          return;
+        }
+        checkArrayArgument(r, what, `piece ${i}'s result`);
+        if (r !== values && r !== x && !related(r, x) && !related(r, values)) temp(r);
+        if (r.size !== values.size && r.size !== 1) {
+          throw new ShapeMismatchError(`${what}: piece ${i} got ${values.size} values and returned ${r.size} (shape [${r.shape.join(", ")}]); return one value per element it got, or one for all`);
+        }
+        const converted = r.dtype === y.dtype ? r : temp(astype(r, y.dtype.name, { stream }));
+        if (r.size === 1) {
+          copyto(y, converted.reshape([]), { where: mask, stream });
+          return;
+        }
+        const flat = converted.ndim === 1 ? converted : reshape(converted, [converted.size], { stream });
+        if (!related(flat, converted)) temp(flat);
+        place(y, mask, flat, { stream });
+      });
+    });
+  } catch (e) {
+    y.close(stream);
+    throw e;
+  }
+  return y;
 }
 
 /** A nested list of arrays for `block`: arrays at the innermost level, every branch of one depth. */
