@@ -62,6 +62,26 @@ const FROM_CODE: Readonly<Record<string, DType>> = {
   c16: dtypes.complex128,
 };
 
+/** NumPy's one-letter type codes (`dtype.char`; on Linux `l` and `L` are the 64-bit integers). */
+const FROM_LETTER: Readonly<Record<string, DType>> = {
+  "?": dtypes.bool,
+  b: dtypes.int8,
+  B: dtypes.uint8,
+  h: dtypes.int16,
+  H: dtypes.uint16,
+  i: dtypes.int32,
+  I: dtypes.uint32,
+  l: dtypes.int64,
+  L: dtypes.uint64,
+  q: dtypes.int64,
+  Q: dtypes.uint64,
+  e: dtypes.float16,
+  f: dtypes.float32,
+  d: dtypes.float64,
+  F: dtypes.complex64,
+  D: dtypes.complex128,
+};
+
 /** @internal What a `.npy` header says: the dtype, whether its bytes are big-endian, the order, the shape. */
 export interface NpyHeader {
   readonly dtype: DType;
@@ -70,6 +90,11 @@ export interface NpyHeader {
   readonly shape: readonly number[];
   /** Where the elements start, in bytes from the file's start. */
   readonly dataOffset: number;
+}
+
+/** A shape as Python writes a tuple: (3,), (2, 3), (). */
+function tuple(shape: readonly number[]): string {
+  return shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(", ")})`;
 }
 
 function malformed(what: string, detail: string): ArgumentError {
@@ -108,15 +133,16 @@ function encode(a: DeviceArray, options: ArrayOperationOptions | undefined, acti
  * (`GROWTH_AXIS_MAX_DIGITS`), padded with spaces and a newline to a multiple of 64 bytes.
  */
 export function npyHeader(descr: string, shape: readonly number[]): Uint8Array {
-  const tuple = shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(", ")})`;
-  let dict = `{'descr': '${descr}', 'fortran_order': False, 'shape': ${tuple}, }`;
+  let dict = `{'descr': '${descr}', 'fortran_order': False, 'shape': ${tuple(shape)}, }`;
   if (shape.length > 0) dict += " ".repeat(Math.max(0, 21 - String(shape[0]).length));
-  // Magic (6), version (2), header length (2 in 1.0, 4 in 2.0), the dict padded with spaces and ended by "\n".
+  // Magic (6), version (2), header length (2 in 1.0, 4 in 2.0), the dict, then 1 to 64 spaces (NumPy pads a header
+  // that already ends on the boundary by a whole 64) and "\n".
+  const padded = (prefix: number): number => prefix + dict.length + 1 + (ALIGN - ((prefix + dict.length + 1) % ALIGN));
   let prefix = 10;
-  let total = Math.ceil((prefix + dict.length + 1) / ALIGN) * ALIGN;
+  let total = padded(prefix);
   if (total - prefix > 0xffff) {
     prefix = 12;
-    total = Math.ceil((prefix + dict.length + 1) / ALIGN) * ALIGN;
+    total = padded(prefix);
   }
   dict = dict.padEnd(total - prefix - 1, " ") + "\n";
   const out = new Uint8Array(total);
@@ -156,7 +182,7 @@ export function readNpyHeader(bytes: Uint8Array, what = "fromNpy"): NpyHeader {
   if (/['"]descr['"]\s*:\s*\[/.test(text)) {
     throw new DTypeError(`${what}: the .npy holds a record (structured) dtype, which cuda-ts has no counterpart of; save each field as its own array`);
   }
-  const fields = parseDict(text, what);
+  const fields = parseDict(text, what, major < 3);
   const keys = [...fields.keys()].sort().join(", ");
   if (keys !== "descr, fortran_order, shape") throw malformed(what, `its header has the keys ${keys || "(none)"}, not descr, fortran_order and shape`);
   const descr = fields.get("descr");
@@ -165,8 +191,9 @@ export function readNpyHeader(bytes: Uint8Array, what = "fromNpy"): NpyHeader {
   if (typeof descr !== "string") throw malformed(what, `its descr is not a string: ${describeValue(descr)} (a record dtype, which cuda-ts does not hold)`);
   if (typeof fortranOrder !== "boolean") throw malformed(what, "its fortran_order is not True or False");
   if (!Array.isArray(shape)) throw malformed(what, "its shape is not a tuple of integers");
-  const match = /^([<>|=])([a-zA-Z])(\d+)$/.exec(descr);
-  const dtype = match === null ? undefined : FROM_CODE[`${match[2]}${match[3]}`];
+  // '<f4', also without a byte order ('f4': native), or a one-letter code ('<d', '?').
+  const match = /^([<>|=]?)([a-zA-Z?])(\d*)$/.exec(descr);
+  const dtype = match === null ? undefined : match[3] === "" ? FROM_LETTER[match[2]!] : FROM_CODE[`${match[2]}${match[3]}`];
   if (match === null || dtype === undefined) {
     const hint = descr.includes("O") ? "object arrays are pickles, which are not read (NumPy refuses them too without allow_pickle)" : descr.includes("V") ? "raw bytes (a void or extension dtype such as ml_dtypes' bfloat16): save it from NumPy as float32, or as uint16 and view it here" : "save it from NumPy as one of bool, int8 to uint64, float16, float32, float64, complex64, complex128";
     throw new DTypeError(`${what}: the .npy's dtype ${descr} is not one cuda-ts holds: ${hint}`);
@@ -174,14 +201,16 @@ export function readNpyHeader(bytes: Uint8Array, what = "fromNpy"): NpyHeader {
   const bigEndian = match[1] === ">" && dtype.itemsize / dtype.lanes > 1;
   let size = 1;
   for (const n of shape) size *= n;
-  if (!Number.isSafeInteger(size * dtype.itemsize)) throw malformed(what, `its shape (${shape.join(", ")}) is too large`);
+  if (!Number.isSafeInteger(size * dtype.itemsize)) {
+    throw new ArgumentError(`${what}: the .npy's shape ${tuple(shape)} of ${dtype.name} holds more bytes than can be addressed (2^53); the header is damaged or the array too large to load`);
+  }
   return { dtype, bigEndian, fortranOrder, shape, dataOffset: start + length };
 }
 
 type DictValue = string | boolean | number[];
 
 /** Parses the header's dict: string keys, values that are strings, True/False, or tuples of integers. */
-function parseDict(text: string, what: string): Map<string, DictValue> {
+function parseDict(text: string, what: string, pythonTwo: boolean): Map<string, DictValue> {
   let at = 0;
   const fail = (expected: string): never => {
     throw malformed(what, `its header ${JSON.stringify(text.length > 120 ? text.slice(0, 120) + "..." : text)} has ${at < text.length ? JSON.stringify(text[at]) : "its end"} at ${at}, where ${expected} was expected`);
@@ -226,14 +255,16 @@ function parseDict(text: string, what: string): Map<string, DictValue> {
       for (;;) {
         if (eat(")")) return dims;
         space();
-        const m = /^\d+L?/.exec(text.slice(at, at + 24));
-        if (m === null) return fail("a dimension (a non-negative integer) or )");
-        const n = Number(m[0].replace("L", ""));
+        // Python's integer literals as NumPy writes them: no leading zeros; Python 2's L suffix before format 3.0.
+        const m = (pythonTwo ? /^(0|[1-9]\d*)L?/ : /^(0|[1-9]\d*)/).exec(text.slice(at, at + 24));
+        if (m === null || /^\d/.test(text.slice(at + m[0].length, at + m[0].length + 1))) return fail("a dimension (a non-negative integer without leading zeros) or )");
+        const n = Number(m[1]);
         if (!Number.isSafeInteger(n)) return fail("a dimension below 2^53");
         dims.push(n);
         at += m[0].length;
-        if (eat(")")) return dims;
-        if (!eat(",")) return fail(", or )");
+        // One dimension needs its comma: (3) is the integer 3 in Python, not a tuple.
+        if (dims.length > 1 && eat(")")) return dims;
+        if (!eat(",")) return fail(dims.length === 1 ? "a comma (a tuple of one dimension is written (n,))" : ", or )");
       }
     }
     return fail("a string, True, False or a tuple");
@@ -257,9 +288,9 @@ function parseDict(text: string, what: string): Map<string, DictValue> {
 /**
  * A DeviceArray of the `.npy` bytes `bytes` (NumPy's `np.load` of a file's contents, or `np.lib.format`'s): the
  * dtype, shape and elements the header and data give, C-contiguous (a Fortran-order file is reordered on the
- * device), big-endian data swapped. The bytes must be exactly a header and its elements. ArgumentError for bytes that
- * are not a well-formed `.npy` (saying what is wrong), DTypeError for a dtype cuda-ts has no counterpart of
- * (objects, records, strings, datetimes).
+ * device), big-endian data swapped. Bytes after the elements are not read, as `np.load` reads only the first of
+ * several arrays saved into one file. ArgumentError for bytes that are not a well-formed `.npy` (saying what is
+ * wrong), DTypeError for a dtype cuda-ts has no counterpart of (objects, records, strings, datetimes).
  */
 export function fromNpy(bytes: Uint8Array, options: ArrayAllocateOptions): DeviceArray {
   return decode(bytes, options, "fromNpy");
@@ -273,8 +304,9 @@ function decode(bytes: Uint8Array, options: ArrayAllocateOptions, what: string):
   for (const n of shape) size *= n;
   const expected = size * dtype.itemsize;
   const got = bytes.length - dataOffset;
-  if (got !== expected) {
-    throw malformed(what, `its header says ${dtype.name} of shape (${shape.join(", ")}), ${expected} bytes, and ${got} bytes follow it`);
+  // As np.load, bytes after the array are not read (a second array np.save appended to the same file, say).
+  if (got < expected) {
+    throw malformed(what, `its header says ${dtype.name} of shape ${tuple(shape)}, ${expected} bytes, but only ${got} bytes follow it (a file cut short?)`);
   }
   const host = allocateHostArray(dtype, size);
   const into = new Uint8Array(host.buffer, host.byteOffset, host.byteLength);

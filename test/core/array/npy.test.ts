@@ -76,10 +76,16 @@ describe(".npy headers", () => {
     expect(() => readNpyHeader(handMade(" ".repeat(10_001)))).toThrow(/more than NumPy's limit of 10000/);
     // Data that does not match the header: refused before any stream is needed.
     const short = npy("f32_2x3").subarray(0, 150);
-    expect(() => fromNpy(short, {} as never)).toThrow(/24 bytes, and 22 bytes follow it/);
+    expect(() => fromNpy(short, {} as never)).toThrow(/float32 of shape \(2, 3\), 24 bytes, but only 22 bytes follow it/);
+    // Bytes after the array are not read, as np.load reads the first of several arrays saved into one file.
     const long = new Uint8Array(153);
     long.set(npy("f32_2x3"));
-    expect(() => fromNpy(long, {} as never)).toThrow(/24 bytes, and 25 bytes follow it/);
+    expect(() => fromNpy(long, {} as never)).toThrow(/stream/);
+    // Python's literals: (3) is an integer, not a tuple; no leading zeros; Python 2's L only before format 3.0.
+    expect(() => readNpyHeader(handMade(`{'descr': '<f4', 'fortran_order': False, 'shape': (3), }`))).toThrow(/a tuple of one dimension is written \(n,\)/);
+    expect(() => readNpyHeader(handMade(`{'descr': '<f4', 'fortran_order': False, 'shape': (03,), }`))).toThrow(/without leading zeros/);
+    expect(() => readNpyHeader(handMade(`{'descr': '<f4', 'fortran_order': False, 'shape': (3L,), }`, undefined, 3))).toThrow(ArgumentError);
+    expect(readNpyHeader(handMade(`{'descr': '<f4', 'fortran_order': False, 'shape': (3L,), }`)).shape).toEqual([3]);
     expect(() => fromNpy([1, 2] as never, {} as never)).toThrow(TypeError);
   });
 
@@ -89,6 +95,9 @@ describe(".npy headers", () => {
     expect(() => readNpyHeader(npy("record"))).toThrow(/record \(structured\) dtype/);
     expect(() => readNpyHeader(handMade(`{'descr': '<U3', 'fortran_order': False, 'shape': (2,), }`))).toThrow(/dtype <U3 is not one cuda-ts holds/);
     expect(() => readNpyHeader(handMade(`{'descr': '<V2', 'fortran_order': False, 'shape': (2,), }`))).toThrow(/bfloat16/);
+    // Other spellings NumPy reads: no byte order (native), one-letter codes.
+    const spelled = (descr: string): string => readNpyHeader(handMade(`{'descr': '${descr}', 'fortran_order': False, 'shape': (2,), }`)).dtype.name;
+    expect(["f4", "<d", "?", "|b", "B", "<h", "=i", "l", "Q", "e", "F", "D"].map(spelled)).toEqual(["float32", "float64", "bool", "int8", "uint8", "int16", "int32", "int64", "uint64", "float16", "complex64", "complex128"]);
     expect(() => toNpy(fakeArray([2], "bfloat16"))).toThrow(/NumPy has no bfloat16 dtype/);
     expect(() => save("/tmp/x.npy", fakeArray([2], "bfloat16"))).toThrow(DTypeError);
   });
