@@ -126,7 +126,7 @@ describe("sharesMemory", () => {
     expect(shared).toBeLessThan(2700);
   });
 
-  it("gives up past maxWork with an UnsupportedError, and compares byte ranges only at maxWork 0", () => {
+  it("gives up past maxWork with an UnsupportedError, at once at maxWork 0 where the byte ranges meet", () => {
     const a = over("float32", [64, 64], [67, 1], 0);
     // Rows of a leave gaps of 3 elements; b's elements, 2 bytes off the element grid, step 1009 and 17 elements.
     const b = over("float32", [15, 15], [1009, 17], 2);
@@ -135,7 +135,9 @@ describe("sharesMemory", () => {
     expect(() => sharesMemory(a, b, { maxWork: 1 })).toThrow(/more than maxWork = 1 steps; raise maxWork/);
     expect(sharesMemory(a, b, { maxWork: 1000 })).toBe(true);
     const flat = over("uint8", [64], [1], 0);
-    expect(sharesMemory(flat.slice([0, null, 2]), flat.slice([1, null, 2]), { maxWork: 0 })).toBe(true);
+    // maxWork 0: no search, so too hard wherever the byte ranges meet (NumPy's TooHardError); apart, false.
+    expect(() => sharesMemory(flat.slice([0, null, 2]), flat.slice([1, null, 2]), { maxWork: 0 })).toThrow(UnsupportedError);
+    expect(sharesMemory(flat.slice([0, 8]), flat.slice([8, 16]), { maxWork: 0 })).toBe(false);
     expect(() => sharesMemory(a, b, { maxWork: -1 })).toThrow(/maxWork is a count of steps/);
     expect(() => sharesMemory(a, b, { maxWork: 1.5 })).toThrow(/maxWork is a count of steps/);
     expect(() => sharesMemory(a, [1] as unknown as DeviceArray)).toThrow(/b is a DeviceArray, not/);

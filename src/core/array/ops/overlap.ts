@@ -37,9 +37,10 @@ export function mayShareMemory(a: DeviceArray, b: DeviceArray): boolean {
 /** Options of {@link sharesMemory}. */
 export interface SharesMemoryOptions {
   /**
-   * How many candidate positions the exact search may try before it gives up with an UnsupportedError (NumPy's
-   * `max_work` and TooHardError). Default: no limit, the exact answer however long it takes (NumPy's default). `0`
-   * compares the byte ranges only, as {@link mayShareMemory} does.
+   * How many candidate positions the exact search may try before it gives up with an UnsupportedError (as NumPy's
+   * `max_work` makes it raise TooHardError; a budget of the same kind, not NumPy's count of steps). Default: no
+   * limit, the exact answer however long it takes (NumPy's default). `0`: no search at all, so an UnsupportedError
+   * wherever the byte ranges meet, as in NumPy (use {@link mayShareMemory} for the byte-range test).
    */
   readonly maxWork?: number;
 }
@@ -74,7 +75,7 @@ export function sharesMemory(a: DeviceArray, b: DeviceArray, options: SharesMemo
   const [a0, a1] = byteRange(aStart, a.shape, a.strides, a.itemsize);
   const [b0, b1] = byteRange(bStart, b.shape, b.strides, b.itemsize);
   if (!(a0 < b1 && b0 < a1)) return false;
-  if (maxWork === 0) return true;
+  if (maxWork === 0) throw tooHard(maxWork);
   // A byte in common: a0 + Σ|sa|·i + s = b1 - 1 - Σ|sb|·j' - t (each array's elements counted up from its lowest,
   // j' counting down from b's highest, s and t bytes within an element), i.e. Σ|sa|·i + Σ|sb|·j' + s + t = b1 - 1 - a0;
   // or the same with a and b swapped. Both have a solution or neither; the smaller right side searches less.
@@ -84,6 +85,12 @@ export function sharesMemory(a: DeviceArray, b: DeviceArray, options: SharesMemo
   if (a.itemsize > 1) terms.push({ coefficient: 1, bound: a.itemsize - 1 });
   if (b.itemsize > 1) terms.push({ coefficient: 1, bound: b.itemsize - 1 });
   return new BoundedSearch(terms, Math.min(b1 - 1 - a0, a1 - 1 - b0), maxWork).solve();
+}
+
+function tooHard(maxWork: number): UnsupportedError {
+  return new UnsupportedError(
+    `sharesMemory: deciding whether these layouts share memory took more than maxWork = ${maxWork} steps; raise maxWork, leave it out for the exact answer, or use mayShareMemory's byte-range test`,
+  );
 }
 
 interface Term {
@@ -174,11 +181,7 @@ class BoundedSearch {
       return x >= low;
     }
     for (; x >= low; x -= period) {
-      if (++this.work > this.maxWork) {
-        throw new UnsupportedError(
-          `sharesMemory: deciding whether these layouts share memory took more than maxWork = ${this.maxWork} steps; raise maxWork, leave it out for the exact answer, or use mayShareMemory's byte-range test`,
-        );
-      }
+      if (++this.work > this.maxWork) throw tooHard(this.maxWork);
       if (this.level(i + 1, rhs - c * x)) return true;
     }
     return false;
