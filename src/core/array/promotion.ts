@@ -5,7 +5,8 @@
  * - Between arrays (and dtypes): bool gives way to anything; signed with signed, unsigned with unsigned take the
  *   wider; a signed and an unsigned integer take the signed type wide enough for both (int64 with uint64: float64);
  *   an integer with a float takes the float that holds the integer (8-bit: float16, 16-bit: float32, wider: float64)
- *   or the float, whichever is wider; float16 with bfloat16 is float32; complex takes the complex of the wider real.
+ *   or the float, whichever is wider (an 8-bit integer with bfloat16: bfloat16, which holds it, as ml_dtypes has
+ *   it); float16 with bfloat16 is float32; complex takes the complex of the wider real.
  * - JavaScript scalars are weak: they take the array's dtype where their kind fits it (`int8Array.add(1)` stays int8,
  *   `float16Array.mul(0.5)` stays float16), so only a scalar of a higher kind promotes: an integer-valued number or
  *   bigint with bool gives int64, a fractional number with bool or integers gives float64, `[re, im]` with bool or
@@ -67,6 +68,8 @@ export function promoteTypes(a: DType, b: DType): DType {
     return complexOf(promoteTypes(ra, rb));
   }
   if (a.kind === "f" || b.kind === "f") {
+    // bfloat16 holds every 8-bit integer (8 significant bits), as ml_dtypes promotes them: bfloat16, not float32.
+    if ((a.name === "bfloat16" && INT_BITS[b.name] === 8) || (b.name === "bfloat16" && INT_BITS[a.name] === 8)) return dtypes.bfloat16;
     const fa = a.kind === "f" ? a : floatOfInteger(a);
     const fb = b.kind === "f" ? b : floatOfInteger(b);
     return promoteFloats(fa, fb);

@@ -18,6 +18,10 @@ describe("dtype facts", () => {
     expect(canCast("int32", "float64")).toBe(true);
     expect(canCast("int64", "float64")).toBe(true);
     expect(canCast("int64", "float32")).toBe(false);
+    // bfloat16 as ml_dtypes has it: it holds 8-bit integers.
+    expect(canCast("int8", "bfloat16")).toBe(true);
+    expect(canCast("uint8", "bfloat16")).toBe(true);
+    expect(canCast("int16", "bfloat16")).toBe(false);
     expect(() => canCast("int32", "float64", "same-kind" as never)).toThrow(/casting is one of "no", "equiv", "safe", "same_kind", "unsafe"/);
     expect(() => canCast("int" as never, "float64")).toThrow(DTypeError);
   });
