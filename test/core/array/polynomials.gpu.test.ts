@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { DeviceArray, type Stream } from "../../../src/index.ts";
-import { polyadd, polyder, polyint, polymul, polysub, polyval } from "../../../src/array.ts";
+import { polyadd, polyder, polydiv, polyint, polymul, polysub, polyval } from "../../../src/array.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 import { onGpuStream, readDecoded } from "../../support/gpu-arrays.ts";
 
@@ -84,5 +84,18 @@ describe.skipIf(!gpu.available)(`polynomials on a GPU${skipNote}`, () => {
     expect(readDecoded(polyint([], 1, { stream }), stream)).toEqual(["float64", [1], [0]]);
     using c = DeviceArray.from(Float32Array.from([0, 2]), { stream, dtype: "complex64" });
     expect(readDecoded(polyint(c), stream)).toEqual(["complex128", [2], [[0, 2], [0, 0]]]);
+  });
+  it("polydiv: NumPy's quotient and remainder, in the coefficients' float dtype", () => {
+    const [q, r] = polydiv([1, -3, 2, 5], [1, -1], { stream });
+    expect(readDecoded(q, stream)).toEqual(["float64", [3], [1, -2, 0]]);
+    expect(readDecoded(r, stream)).toEqual(["float64", [1], [5]]);
+    using u = DeviceArray.from(Float32Array.from([1, -3, 2, 5]), { stream });
+    using v = DeviceArray.from(Float32Array.from([2, -1]), { stream });
+    const [q32, r32] = polydiv(u, v);
+    expect(readDecoded(q32, stream)).toEqual(["float32", [3], [0.5, -1.25, 0.375]]);
+    expect(readDecoded(r32, stream)).toEqual(["float32", [1], [5.375]]);
+    const [q0, r0] = polydiv([1, 2], [1, 2, 3], { stream });
+    expect(readDecoded(q0, stream)).toEqual(["float64", [1], [0]]);
+    expect(readDecoded(r0, stream)).toEqual(["float64", [2], [1, 2]]);
   });
 });

@@ -6,8 +6,9 @@ import { describe, expect, it } from "vitest";
 import { dtypes, type DTypeName } from "../../../src/index.ts";
 import { ArgumentError } from "../../../src/errors/base.ts";
 import { ShapeMismatchError } from "../../../src/index.ts";
-import { polyadd, polyder, polyint, polymul, polysub, polyval } from "../../../src/array.ts";
-import { polyvalKernel } from "../../../src/core/array/ops/polynomials.ts";
+import { polyadd, polyder, polydiv, polyint, polymul, polysub, polyval } from "../../../src/array.ts";
+import { dividePolynomials, polyvalKernel } from "../../../src/core/array/ops/polynomials.ts";
+import division from "../../fixtures/arrays/polynomial-division.json" with { type: "json" };
 import { promoteTypes } from "../../../src/core/array/promotion.ts";
 import { fakeArray } from "../../support/fake-arrays.ts";
 import { bundleKernels, nvccPresent, nvccProblems } from "../../support/nvcc.ts";
@@ -52,4 +53,41 @@ describe.skipIf(!nvccPresent)(`the Horner kernel compiles with nvcc${nvccPresent
     });
     expect(nvccProblems({ polyval: bundleKernels(sources) }, { ptx: true, warnings: false })).toEqual([]);
   }, 300_000);
+});
+
+describe("polydiv", () => {
+  it("divides as NumPy's loop divides, in the dtype, trimming the remainder's leading near-zeros", () => {
+    const tolerance: Record<string, number> = { float64: 1e-12, complex128: 1e-12, float32: 1e-5, complex64: 1e-5, float16: 1e-2 };
+    let exactLengths = 0;
+    const num = (v: number | string): number => (v === "nan" ? NaN : v === "inf" ? Infinity : v === "-inf" ? -Infinity : (v as number));
+    const pairs = (p: (number | string)[][]): [number, number][] => p.map(([re, im]) => [num(re!), num(im!)]);
+    for (const c of division.cases) {
+      const got = dividePolynomials(pairs(c.u), pairs(c.v), dtypes[c.w as DTypeName]);
+      const label = `${c.dtype}: u ${JSON.stringify(c.u)} v ${JSON.stringify(c.v)}`;
+      expect(got.q.length, label).toBe(c.q.length);
+      expect(got.r.length, label).toBe(c.r.length);
+      exactLengths++;
+      const close = (a: readonly [number, number][], b: readonly [number, number][]): void =>
+        a.forEach(([re, im], k) => {
+          const [wr, wi] = b[k]!;
+          if (!Number.isFinite(wr) || !Number.isFinite(wi)) {
+            expect([re, im], `${label} [${k}]`).toEqual([wr, wi]);
+            return;
+          }
+          const scale = Math.max(1, Math.hypot(wr, wi));
+          expect(Math.abs(re - wr) + Math.abs(im - wi), `${label} [${k}]`).toBeLessThanOrEqual(tolerance[c.w]! * scale * 10);
+        });
+      close(got.q, pairs(c.q));
+      close(got.r, pairs(c.r));
+    }
+    expect(exactLengths).toBe(240);
+  });
+
+  it("takes non-empty coefficient lists or arrays", () => {
+    expect(() => polydiv([1, 2], [1])).toThrow(/needs a stream/);
+    expect(() => polydiv(fakeArray([3], "float32"), fakeArray([0], "float32"))).toThrow(/v has no coefficients/);
+    expect(() => polydiv([], [1])).toThrow(/u has no coefficients/);
+    expect(() => polydiv(fakeArray([2, 2], "float64"), [1])).toThrow(ShapeMismatchError);
+    expect(() => polydiv("1" as never, [1])).toThrow(TypeError);
+  });
 });

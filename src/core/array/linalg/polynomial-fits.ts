@@ -30,7 +30,7 @@ import { checkOperand, checkOptions } from "./arguments.ts";
 import { showShape } from "../broadcast.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
-import { hostCoefficients } from "../ops/polynomials.ts";
+import { complexDivide, hostCoefficients } from "../ops/polynomials.ts";
 
 /** Options of {@link polyfit}. */
 export interface PolyfitOptions extends ArrayOperationOptions {
@@ -197,19 +197,6 @@ function covariance(lhs: DeviceArray, scale: DeviceArray, residuals: DeviceArray
   const unscaled = temp(div(base, scales, { stream }));
   const factor = temp(div(residuals, dof, { stream }));
   return mul(columns ? expandDims(unscaled, 2) : unscaled, factor, { stream });
-}
-
-/** `(re + i·im) / (a + i·b)` by Smith's method (no overflow or underflow of `a² + b²`), as NumPy's complex division. */
-function complexDivide(re: number, im: number, a: number, b: number): [number, number] {
-  if (b === 0) return [re / a, im / a];
-  if (Math.abs(a) >= Math.abs(b)) {
-    const r = b / a;
-    const den = a + b * r;
-    return [(re + im * r) / den, (im - re * r) / den];
-  }
-  const r = a / b;
-  const den = a * r + b;
-  return [(re * r + im) / den, (im * r - re) / den];
 }
 
 /**

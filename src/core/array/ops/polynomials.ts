@@ -1,6 +1,6 @@
 /**
  * Polynomials as coefficient arrays, highest power first, as NumPy's (and CuPy's) `polyval`, `polyadd`, `polysub`,
- * `polymul`, `polyder` and `polyint`: `[3, 0, 1]` is `3x² + 1`. (`polyfit` and `roots` need cuSOLVER and live in
+ * `polymul`, `polydiv`, `polyder` and `polyint`: `[3, 0, 1]` is `3x² + 1`. (`polyfit` and `roots` need cuSOLVER and live in
  * `cuda-ts/array/linalg`.)
  *
  * ```ts
@@ -14,7 +14,8 @@
  * Coefficients may be a 1-d DeviceArray or a JavaScript list of numbers (copied to the device as NumPy's array of
  * them: int64 when every value is a safe integer, float64 otherwise); `polyadd`, `polysub` and `polymul` also take a
  * 0-d array as one coefficient, as NumPy's `atleast_1d` does. Results are new arrays in NumPy's dtypes; only
- * `polymul` waits for the stream (it reads the coefficients back to drop leading zeros, as NumPy's `poly1d` does).
+ * `polymul` and `polydiv` wait for the stream (`polymul` reads the coefficients back to drop leading zeros, as NumPy's
+ * `poly1d` does; `polydiv` divides on the host, as NumPy's loop does, the coefficients being few).
  *
  * @module
  */
@@ -22,7 +23,7 @@ import { DeviceArray, operationStream, type ArrayOperationOptions, type ArraySca
 import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { ShapeMismatchError } from "../errors.ts";
-import type { DType } from "../dtype.ts";
+import { decodeBFloat16, decodeHalf, dtypes, encodeBFloat16, encodeHalf, type DType } from "../dtype.ts";
 import { promoteTypes } from "../promotion.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
 import { ROUNDING_PREAMBLE, fromWorking, toWorking, workingType } from "./cast.ts";
@@ -198,6 +199,133 @@ export function hostCoefficients(p: DeviceArray, stream: Stream): [number, numbe
     if (Array.isArray(v)) return [v[0], v[1]];
     return [typeof v === "boolean" ? (v ? 1 : 0) : Number(v), 0];
   });
+}
+
+/**
+ * @internal `(re + i·im) / (a + i·b)` by Smith's method (no overflow or underflow of `a² + b²`), as NumPy's complex
+ * division. Shared with `roots`.
+ */
+export function complexDivide(re: number, im: number, a: number, b: number): [number, number] {
+  if (b === 0) return [re / a, im / a];
+  if (Math.abs(a) >= Math.abs(b)) {
+    const r = b / a;
+    const den = a + b * r;
+    return [(re + im * r) / den, (im - re * r) / den];
+  }
+  const r = a / b;
+  const den = a * r + b;
+  return [(re * r + im) / den, (im * r - re) / den];
+}
+
+/** @internal Rounding to the real precision of a float or complex dtype (doubles: none), after each host operation. */
+export function hostRounding(d: DType): (v: number) => number {
+  switch (d.name) {
+    case "float32":
+    case "complex64":
+      return Math.fround;
+    case "float16":
+      return (v) => decodeHalf(encodeHalf(v));
+    case "bfloat16":
+      return (v) => decodeBFloat16(encodeBFloat16(v));
+    default:
+      return (v) => v;
+  }
+}
+
+/** @internal Host values ([re, im] pairs) as a new 1-d array of the float or complex dtype `d`. */
+export function uploadCoefficients(values: readonly (readonly [number, number])[], d: DType, stream: Stream): DeviceArray {
+  if (d.kind === "c") {
+    const flat = values.flatMap(([re, im]) => [re, im]);
+    return DeviceArray.from(d.name === "complex64" ? Float32Array.from(flat) : Float64Array.from(flat), { stream, dtype: d, shape: [values.length] });
+  }
+  if (d.name === "float16" || d.name === "bfloat16") {
+    const encode = d.name === "float16" ? encodeHalf : encodeBFloat16;
+    return DeviceArray.from(Uint16Array.from(values, ([re]) => encode(re)), { stream, dtype: d });
+  }
+  return DeviceArray.from(d.name === "float32" ? Float32Array.from(values, ([re]) => re) : Float64Array.from(values, ([re]) => re), { stream, dtype: d });
+}
+
+/** The float dtype of NumPy's `a + 0.0`: float64 for bool and integers, a float or complex dtype itself. */
+function floatOf(d: DType): DType {
+  return d.kind === "f" || d.kind === "c" ? d : dtypes.float64;
+}
+
+/** `1 / (a + i·b)` as NumPy's complex scalar division computes it (Smith's method, a reciprocal scale), rounded by `R`. */
+function reciprocal([a, b]: readonly [number, number], R: (v: number) => number): [number, number] {
+  if (Math.abs(a) >= Math.abs(b)) {
+    if (a === 0 && b === 0) return [1 / 0, NaN];
+    const rat = R(b / a);
+    const scl = R(1 / R(a + R(b * rat)));
+    return [scl, R(-rat * scl)];
+  }
+  const rat = R(a / b);
+  const scl = R(1 / R(b + R(a * rat)));
+  return [R(rat * scl), R(-scl)];
+}
+
+/**
+ * @internal NumPy's `polydiv` loop on the host: `u` and `v` ([re, im] pairs, highest power first, non-empty) in the
+ * dtype `w`, rounded to it after every operation; the remainder without its leading near-zeros (at least one kept).
+ */
+export function dividePolynomials(u: readonly (readonly [number, number])[], v: readonly (readonly [number, number])[], w: DType): { q: [number, number][]; r: [number, number][] } {
+  const R = hostRounding(w);
+  const complex = w.kind === "c";
+  const r = u.map(([re, im]) => [R(re), complex ? R(im) : 0] as [number, number]);
+  const d = v.map(([re, im]) => [R(re), complex ? R(im) : 0] as [number, number]);
+  const m = r.length - 1;
+  const n = d.length - 1;
+  // As NumPy computes them: a product of scalars with each product rounded; the array product d · v as its SIMD
+  // loop does, the first product of each part fused (fma(a.re, b.re, -(a.im · b.im)), fma(a.re, b.im, a.im · b.re)).
+  const scalarTimes = ([a, b]: readonly [number, number], [c, e]: readonly [number, number]): [number, number] => (complex ? [R(R(a * c) - R(b * e)), R(R(a * e) + R(b * c))] : [R(a * c), 0]);
+  const times = ([a, b]: readonly [number, number], [c, e]: readonly [number, number]): [number, number] => (complex ? [R(a * c - R(b * e)), R(a * e + R(b * c))] : [R(a * c), 0]);
+  const scale = complex ? reciprocal(d[0]!, R) : ([R(1 / d[0]![0]), 0] as [number, number]);
+  const q: [number, number][] = Array.from({ length: Math.max(m - n + 1, 1) }, () => [0, 0]);
+  for (let k = 0; k <= m - n; k++) {
+    const f = scalarTimes(scale, r[k]!);
+    q[k] = f;
+    for (let j = 0; j <= n; j++) {
+      const [pr, pi] = times(f, d[j]!);
+      r[k + j] = [R(r[k + j]![0] - pr), complex ? R(r[k + j]![1] - pi) : 0];
+    }
+  }
+  // NumPy's allclose(r[0], 0, rtol=1e-14): |r[0]| <= 1e-8 (+ 1e-14 · 0); NaN is never close.
+  let first = 0;
+  while (r.length - first > 1 && Math.hypot(r[first]![0], r[first]![1]) <= 1e-8) first++;
+  return { q, r: r.slice(first) };
+}
+
+/**
+ * The quotient and remainder of dividing polynomial `u` by `v`, as NumPy's `polydiv`: `[q, r]` with u = q·v + r,
+ * computed as NumPy's loop computes them, on the host (the coefficients are read back: waits for the stream), in
+ * the dtype `u[0] + v[0]` has after both are made floats (integers and bool as float64, `u + 0.0`), rounded to it
+ * after every operation; leading remainder coefficients of magnitude at most 1e-8 are dropped (NumPy's `allclose(r[0],
+ * 0)`), keeping at least one. Dividing by a `v` whose first coefficient is 0 gives infinities and NaN, as in NumPy.
+ *
+ * ```ts
+ * const [q, r] = polydiv([1, -3, 2, 5], [1, -1], { stream });   // q [1, -2, 0], r [5]
+ * ```
+ *
+ * @throws ShapeMismatchError for an empty polynomial (NumPy's IndexError).
+ */
+export function polydiv(u: PolynomialCoefficients, v: PolynomialCoefficients, options?: ArrayOperationOptions): [quotient: DeviceArray, remainder: DeviceArray] {
+  const what = "polydiv";
+  checkCoefficients(u, what, "u", true);
+  checkCoefficients(v, what, "v", true);
+  for (const [name, p] of [["u", u], ["v", v]] as const) {
+    if ((p instanceof DeviceArray ? p.size : p.length) === 0) throw new ShapeMismatchError(`${what}: ${name} has no coefficients; give at least one`);
+  }
+  const stream = polyStream(what, options, [u, v]);
+  const dtypeOf = (p: PolynomialCoefficients): DType => (p instanceof DeviceArray ? floatOf(p.dtype) : dtypes.float64);
+  const w = promoteTypes(dtypeOf(u), dtypeOf(v));
+  const read = (p: PolynomialCoefficients): [number, number][] => (p instanceof DeviceArray ? hostCoefficients(p, stream) : p.map((x) => [x, 0] as [number, number]));
+  const { q, r } = dividePolynomials(read(u), read(v), w);
+  const quotient = uploadCoefficients(q, w, stream);
+  try {
+    return [quotient, uploadCoefficients(r, w, stream)];
+  } catch (e) {
+    quotient.close(stream);
+    throw e;
+  }
 }
 
 /** How many leading coefficients of `p` are zero (NaN is not), read on the host (waits for the stream). */
