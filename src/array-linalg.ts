@@ -56,5 +56,5 @@ export { cov, corrcoef, type CovOptions, type CorrcoefOptions } from "./core/arr
 export { cross, kron, inner, matrixPower, type CrossOptions } from "./core/array/linalg/products.ts";
 export { pinv, matrixRank, type PinvOptions, type MatrixRankOptions } from "./core/array/linalg/singular-values.ts";
 export { eig, eigvals, type EigOptions, type EigResult } from "./core/array/linalg/eig.ts";
-export { polyfit, roots, type PolyfitCovarianceResult, type PolyfitOptions, type PolyfitResult, type RootsOptions } from "./core/array/linalg/polynomial-fits.ts";
+export { poly, polyfit, roots, type PolyfitCovarianceResult, type PolyfitOptions, type PolyfitResult, type RootsOptions } from "./core/array/linalg/polynomial-fits.ts";
 export { SingularMatrixError, NotPositiveDefiniteError, ConvergenceError, SolverInfoError } from "./core/math-errors.ts";

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { DeviceArray, type Stream } from "../../../src/index.ts";
-import { polyfit, roots } from "../../../src/array-linalg.ts";
+import { poly, polyfit, roots } from "../../../src/array-linalg.ts";
 import { gpu, skipNote } from "../../support/gpu.ts";
 import { onGpuStream, readDecoded, type ElementValue } from "../../support/gpu-arrays.ts";
 
@@ -133,5 +133,15 @@ describe.skipIf(!gpu.available)(`polyfit and roots on a GPU${skipNote}`, () => {
     const [re, im] = rc[2][0] as [number, number];
     expect(Math.abs(re)).toBeLessThan(1e-6);
     expect(Math.abs(im - 1)).toBeLessThan(1e-6);
+  });
+  it("poly: coefficients from roots, a matrix's characteristic polynomial, no roots", () => {
+    expect(readDecoded(poly([1, 2], { stream }), stream)).toEqual(["float64", [3], [1, -3, 2]]);
+    using f = DeviceArray.from(Float32Array.from([1, 2]), { stream });
+    expect(readDecoded(poly(f), stream)).toEqual(["float32", [3], [1, -3, 2]]);
+    using m = DeviceArray.from(Float64Array.from([1, 2, 3, 4]), { stream, shape: [2, 2] });
+    expectClose(readDecoded(poly(m), stream), "float64", [3], [1, -5, -2], 1e-12);
+    using z = DeviceArray.from(Float64Array.from([0, 1, 0, -1]), { stream, dtype: "complex128", shape: [2] });
+    expect(readDecoded(poly(z), stream)).toEqual(["float64", [3], [1, 0, 1]]);
+    expect(readDecoded(poly([], { stream }), stream)).toEqual(["float64", [], [1]]);
   });
 });

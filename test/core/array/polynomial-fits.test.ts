@@ -4,7 +4,10 @@
 import { describe, expect, it } from "vitest";
 import { ArgumentError } from "../../../src/errors/base.ts";
 import { DTypeError, ShapeMismatchError } from "../../../src/index.ts";
-import { polyfit, roots } from "../../../src/array-linalg.ts";
+import { poly, polyfit, roots } from "../../../src/array-linalg.ts";
+import { polyFromRoots } from "../../../src/core/array/linalg/polynomial-fits.ts";
+import { dtypes, type DTypeName } from "../../../src/core/array/dtype.ts";
+import fromRoots from "../../fixtures/arrays/poly-from-roots.json" with { type: "json" };
 import { fakeArray } from "../../support/fake-arrays.ts";
 
 const NEEDS_STREAM = /needs a stream/;
@@ -44,5 +47,32 @@ describe("polyfit and roots: checks", () => {
     expect(() => roots(fakeArray([3], "float16"))).toThrow(NEEDS_STREAM);
     expect(() => roots(["1"] as never)).toThrow(TypeError);
     expect(() => roots([1, 2], 3 as never)).toThrow(TypeError);
+  });
+});
+
+describe("poly", () => {
+  it("builds NumPy's coefficients from roots, real for conjugate pairs", () => {
+    const tolerance: Record<string, number> = { float64: 1e-12, complex128: 1e-12, float32: 2e-5, complex64: 2e-5 };
+    for (const c of fromRoots.cases) {
+      const dt = ["float32", "complex64", "complex128"].includes(c.dtype) ? dtypes[c.dtype as DTypeName] : dtypes.float64;
+      const got = polyFromRoots(c.zeros as [number, number][], dt);
+      const label = `${c.dtype} ${JSON.stringify(c.zeros)}`;
+      expect(got.dtype.name, label).toBe(c.out);
+      expect(got.coefficients.length, label).toBe(c.coefficients.length);
+      got.coefficients.forEach(([re, im], k) => {
+        const [wr, wi] = c.coefficients[k]!;
+        expect(Math.abs(re - wr!) + Math.abs(im - wi!), `${label} [${k}]`).toBeLessThanOrEqual(tolerance[c.out.startsWith("float32") ? "float32" : c.out]! * Math.max(1, Math.hypot(wr!, wi!)));
+      });
+    }
+  });
+
+  it("takes roots or a non-empty square matrix", () => {
+    expect(() => poly([1, 2])).toThrow(/needs a stream/);
+    expect(() => poly(fakeArray([3], "float32"))).toThrow(/needs a stream/);
+    expect(() => poly(fakeArray([3, 3], "float64"))).toThrow(/needs a stream/);
+    expect(() => poly(fakeArray([2, 3], "float64"))).toThrow(/a 1-d array of roots or a non-empty square matrix, not shape \[2, 3\]/);
+    expect(() => poly(fakeArray([0, 0], "float64"))).toThrow(ShapeMismatchError);
+    expect(() => poly(fakeArray([2, 2, 2], "float64"))).toThrow(ShapeMismatchError);
+    expect(() => poly(["1"] as never)).toThrow(TypeError);
   });
 });

@@ -30,7 +30,7 @@ import { checkOperand, checkOptions } from "./arguments.ts";
 import { showShape } from "../broadcast.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
-import { complexDivide, hostCoefficients } from "../ops/polynomials.ts";
+import { complexDivide, hostCoefficients, hostRounding, uploadCoefficients } from "../ops/polynomials.ts";
 
 /** Options of {@link polyfit}. */
 export interface PolyfitOptions extends ArrayOperationOptions {
@@ -278,4 +278,96 @@ export function roots(p: DeviceArray | readonly number[], options?: RootsOptions
     }
     return out;
   });
+}
+
+/** NumPy's `mintypecode` for `poly`: float32 and complex64 stay, complex128 stays, everything else is float64. */
+function polyDtype(d: DType): DType {
+  return d.name === "float32" || d.name === "complex64" || d.name === "complex128" ? d : dtypes.float64;
+}
+
+/** Lexicographic order of complex values (real part, then imaginary), as NumPy sorts them. */
+function complexOrder(a: readonly [number, number], b: readonly [number, number]): number {
+  return a[0] - b[0] || a[1] - b[1];
+}
+
+/**
+ * @internal The coefficients of the monic polynomial with roots `zeros` ([re, im] pairs), as NumPy's `poly` computes
+ * them in `dt`: one convolution with `[1, -z]` per root, each product and sum rounded to `dt`; a complex result
+ * whose roots come in conjugate pairs is given real (and its dtype the real one).
+ */
+export function polyFromRoots(zeros: readonly (readonly [number, number])[], dt: DType): { coefficients: [number, number][]; dtype: DType } {
+  const R = hostRounding(dt);
+  const complex = dt.kind === "c";
+  let a: [number, number][] = [[1, 0]];
+  for (const [zr, zi] of zeros) {
+    const [nr, ni] = [-R(zr), complex ? -R(zi) : 0];
+    const next: [number, number][] = new Array(a.length + 1);
+    for (let i = 0; i <= a.length; i++) {
+      // a[i]·1 + a[i-1]·(-z), the product rounded, then the sum.
+      const [pr, pi] = i > 0 ? (complex ? [R(R(a[i - 1]![0] * nr) - R(a[i - 1]![1] * ni)), R(R(a[i - 1]![0] * ni) + R(a[i - 1]![1] * nr))] : [R(a[i - 1]![0] * nr), 0]) : [0, 0];
+      const [cr, ci] = i < a.length ? a[i]! : [0, 0];
+      next[i] = i === 0 ? [cr, ci] : i === a.length ? [pr, pi] : [R(cr + pr), R(ci + pi)];
+    }
+    a = next;
+  }
+  if (complex) {
+    const sorted = zeros.map(([re, im]) => [R(re), R(im)] as [number, number]).sort(complexOrder);
+    const conjugates = sorted.map(([re, im]) => [re, -im] as [number, number]).sort(complexOrder);
+    if (sorted.every(([re, im], k) => re === conjugates[k]![0] && im === conjugates[k]![1])) {
+      return { coefficients: a.map(([re]) => [re, 0]), dtype: dt.name === "complex64" ? dtypes.float32 : dtypes.float64 };
+    }
+  }
+  return { coefficients: a, dtype: dt };
+}
+
+/**
+ * The coefficients of the monic polynomial whose roots are `seqOfZeros`, as NumPy's `poly` (the inverse of
+ * `roots`): a 1-d array or a list of numbers is the roots, a square matrix stands for its eigenvalues (its
+ * characteristic polynomial, through `eigvals`). Computed on the host as NumPy computes it, one convolution with
+ * `[1, -z]` per root, in float64 (float32, complex64, complex128 roots keep their dtype; integers, bool and half
+ * precision become float64); complex roots in conjugate pairs give real coefficients. No roots give the 0-d 1.0
+ * (NumPy's `1.0`). Reads the roots back, so it waits for the stream.
+ *
+ * ```ts
+ * poly([1, 2], { stream });          // [1, -3, 2]: (x - 1)(x - 2)
+ * poly(matrix);                      // its characteristic polynomial
+ * ```
+ *
+ * @throws ShapeMismatchError for an array that is neither 1-d nor a non-empty square matrix (NumPy's ValueError).
+ */
+export function poly(seqOfZeros: DeviceArray | readonly number[], options?: RootsOptions): DeviceArray {
+  const action = "poly";
+  checkOptions(options, action, "stream?");
+  if (!(seqOfZeros instanceof DeviceArray)) {
+    if (!Array.isArray(seqOfZeros) || !seqOfZeros.every((v) => typeof v === "number")) throw new TypeError(`${action}: seqOfZeros is a DeviceArray or a list of numbers (the roots), got ${describeValue(seqOfZeros)}`);
+  } else {
+    checkOperand(seqOfZeros, "seqOfZeros", action);
+    const [n0, n1] = seqOfZeros.shape;
+    if (seqOfZeros.ndim > 1 && !(seqOfZeros.ndim === 2 && n0 === n1 && n0 !== 0)) {
+      throw new ShapeMismatchError(`${action}: seqOfZeros is a 1-d array of roots or a non-empty square matrix, not shape ${showShape(seqOfZeros.shape)}`);
+    }
+  }
+  const stream = operationStream(action, options, seqOfZeros instanceof DeviceArray ? [seqOfZeros] : []);
+  let zeros: [number, number][];
+  let dt: DType;
+  if (!(seqOfZeros instanceof DeviceArray)) {
+    zeros = seqOfZeros.map((v) => [v, 0]);
+    dt = dtypes.float64;
+  } else if (seqOfZeros.ndim === 2) {
+    checkOneDevice(action, [["seqOfZeros", seqOfZeros]], stream);
+    const values = eigvals(seqOfZeros, { stream });
+    try {
+      zeros = hostCoefficients(values, stream);
+      dt = values.dtype;
+    } finally {
+      values.close(stream);
+    }
+  } else {
+    checkOneDevice(action, [["seqOfZeros", seqOfZeros]], stream);
+    zeros = hostCoefficients(seqOfZeros, stream);
+    dt = polyDtype(seqOfZeros.dtype);
+  }
+  if (zeros.length === 0) return DeviceArray.full([], 1, "float64", { stream });
+  const { coefficients, dtype } = polyFromRoots(zeros, dt);
+  return uploadCoefficients(coefficients, dtype, stream);
 }
