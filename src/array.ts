@@ -63,7 +63,7 @@ export {
 export { frexp, ldexp, modf } from "./core/array/ops/float-parts.ts";
 export { copyto, type CopytoOptions } from "./core/array/ops/copyto.ts";
 export { bartlett, blackman, hamming, hanning, kaiser, type WindowOptions } from "./core/array/ops/windows.ts";
-export { iscomplex, isreal, iscomplexobj, isrealobj } from "./core/array/ops/type-testing.ts";
+export { iscomplex, isreal, iscomplexobj, isrealobj, realIfClose, type RealIfCloseOptions } from "./core/array/ops/type-testing.ts";
 export { polyval, polyadd, polysub, polymul, polydiv, polyder, polyint, type PolynomialCoefficients, type PolyintOptions } from "./core/array/ops/polynomials.ts";
 export { fromfunction, applyAlongAxis, applyOverAxes, block, piecewise, type FromfunctionOptions, type AlongAxisResult, type BlockList, type Piece } from "./core/array/ops/functional.ts";
 export { packbits, unpackbits, type BitOrder, type PackbitsOptions, type UnpackbitsOptions } from "./core/array/ops/bit-packing.ts";
@@ -141,6 +141,8 @@ export {
   norm,
   allclose,
   arrayEqual,
+  arrayEquiv,
+  type ArrayEqualOptions,
   type AllcloseOptions,
   type NormOptions,
   type NormOrder,

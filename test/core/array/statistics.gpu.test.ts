@@ -290,5 +290,14 @@ describe.skipIf(!gpu.available)(`statistics on a GPU${skipNote}`, () => {
     using big1 = DeviceArray.from(BigInt64Array.from([2n ** 62n + 1n]), { stream });
     using big2 = DeviceArray.from(BigInt64Array.from([2n ** 62n]), { stream });
     expect(await ca.arrayEqual(big1, big2)).toBe(false); // exact, not through float64
+    // equal_nan: NaN equals NaN; infinities only themselves; integers still exact.
+    expect(await ca.arrayEqual(a, a, { equalNan: true })).toBe(true);
+    expect(await ca.arrayEqual(a, b, { equalNan: true })).toBe(false);
+    expect(await ca.arrayEqual(big1, big2, { equalNan: true })).toBe(false);
+    // array_equiv: equal once broadcast.
+    using twice = DeviceArray.from(Float32Array.from([1, 2, 3, 1, 2, 3]), { stream, shape: [2, 3] });
+    expect(await ca.arrayEquiv(row, twice)).toBe(true);
+    expect(await ca.arrayEquiv(m, row)).toBe(false);
+    expect(await ca.arrayEquiv(i, twice)).toBe(true);
   });
 });

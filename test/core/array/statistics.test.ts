@@ -425,6 +425,10 @@ describe("allclose and arrayEqual", () => {
     await expect(ca.allclose(fakeArray([2, 3]), fakeArray([3, 2]))).rejects.toThrow(/needs a stream|broadcast/);
     await expect(ca.allclose(fakeArray([2]), fakeArray([2]), { rtol: "x" as never })).rejects.toThrow(/rtol is a number/);
     await expect(ca.allclose(fakeArray([2]), fakeArray([2]), { equalNan: 1 as never })).rejects.toThrow(/equalNan is a boolean/);
+    await expect(ca.arrayEqual(fakeArray([2]), fakeArray([2]), { equalNan: 1 as never })).rejects.toThrow(/equalNan is a boolean/);
+    // arrayEquiv: shapes that do not broadcast are false at once; ones that do need the GPU.
+    await expect(ca.arrayEquiv(fakeArray([2, 3]), fakeArray([2]))).resolves.toBe(false);
+    await expect(ca.arrayEquiv(fakeArray([2, 3]), fakeArray([3]))).rejects.toThrow(/needs a stream/);
   });
 });
 

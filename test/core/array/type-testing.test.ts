@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { BroadcastError, ShapeMismatchError, dtypes } from "../../../src/index.ts";
-import { broadcastShapes, iscomplex, iscomplexobj, isreal, isrealobj } from "../../../src/array.ts";
+import { broadcastShapes, iscomplex, iscomplexobj, isreal, isrealobj, realIfClose } from "../../../src/array.ts";
 import { fakeArray } from "../../support/fake-arrays.ts";
 
 describe("iscomplexobj and isrealobj", () => {
@@ -28,6 +28,16 @@ describe("iscomplex and isreal", () => {
     expect(() => isreal(fakeArray([2], "float32"))).toThrow(/needs a stream/);
     expect(() => iscomplex([1, 2] as never)).toThrow(TypeError);
     expect(() => isreal(fakeArray([2], "float32"), 3 as never)).toThrow();
+  });
+});
+
+describe("realIfClose", () => {
+  it("returns a real array itself, checks tol, then needs a stream for a complex one", async () => {
+    const x = fakeArray([3], "float32");
+    await expect(realIfClose(x)).resolves.toBe(x);
+    await expect(realIfClose(x, { tol: -1 })).rejects.toThrow(/tol is a non-negative number/);
+    await expect(realIfClose(fakeArray([3], "complex64"))).rejects.toThrow(/needs a stream/);
+    await expect(realIfClose([1] as never)).rejects.toThrow(TypeError);
   });
 });
 

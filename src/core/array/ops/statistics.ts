@@ -19,7 +19,7 @@ import { dtypes, type DType } from "../dtype.ts";
 import { ShapeMismatchError } from "../errors.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
-import { normalizeAxes, coalesceAxes, reducedShape } from "../broadcast.ts";
+import { broadcastShapes, normalizeAxes, coalesceAxes, reducedShape } from "../broadcast.ts";
 import { elementCount } from "../layout.ts";
 import { realOf } from "../promotion.ts";
 import { provideArrayMethods } from "../methods.ts";
@@ -730,18 +730,50 @@ export async function allclose(a: DeviceArray, b: DeviceArray, options?: Allclos
   return readBool(stream, z);
 }
 
+/** Options of `arrayEqual`. */
+export interface ArrayEqualOptions extends ArrayOperationOptions {
+  /** Whether NaN equals NaN (default false, as NumPy's `equal_nan`); a complex element is NaN when either part is. */
+  readonly equalNan?: boolean;
+}
+
+/** Every element equal (NaN to NaN with `equalNan`), `a` and `b` broadcast together: one boolean read back. */
+function allEqual(what: string, a: DeviceArray, b: DeviceArray, opts: ArrayEqualOptions): Promise<boolean> {
+  const equalNan = opts.equalNan ?? false;
+  if (typeof equalNan !== "boolean") throw new ArgumentError(`${what}: equalNan is a boolean, got ${describeValue(equalNan)}`);
+  const stream = operationStream(what, opts, [a, b]);
+  // NaN exists only in floats; there a difference of exactly 0 (infinities only to themselves) is equality.
+  const floats = a.dtype.kind === "f" || a.dtype.kind === "c" || b.dtype.kind === "f" || b.dtype.kind === "c";
+  const z = (equalNan && floats ? compareKernel("close", a.dtype, b.dtype).launch(stream, a, b, 0, 0, true) : compareKernel("equal", a.dtype, b.dtype).launch(stream, a, b)) as DeviceArray;
+  return readBool(stream, z);
+}
+
 /**
- * Whether `a` and `b` have the same shape and equal elements, as NumPy's `array_equal` (NaN is not equal to NaN;
- * integers compare exactly across dtypes). Resolves to false at once for different shapes.
+ * Whether `a` and `b` have the same shape and equal elements, as NumPy's `array_equal` (NaN is not equal to NaN
+ * unless `equalNan`; integers compare exactly across dtypes). Resolves to false at once for different shapes.
  */
-export async function arrayEqual(a: DeviceArray, b: DeviceArray, options?: ArrayOperationOptions): Promise<boolean> {
+export async function arrayEqual(a: DeviceArray, b: DeviceArray, options?: ArrayEqualOptions): Promise<boolean> {
   checkArray(a, "arrayEqual");
   checkArray(b, "arrayEqual");
-  const opts = checkOptions(options, "arrayEqual") as ArrayOperationOptions;
+  const opts = checkOptions(options, "arrayEqual") as ArrayEqualOptions;
   if (a.shape.length !== b.shape.length || a.shape.some((n, k) => n !== b.shape[k])) return false;
-  const stream = operationStream("arrayEqual", opts, [a, b]);
-  const z = compareKernel("equal", a.dtype, b.dtype).launch(stream, a, b) as DeviceArray;
-  return readBool(stream, z);
+  return allEqual("arrayEqual", a, b, opts);
+}
+
+/**
+ * Whether `a` and `b` are equal once broadcast together, as NumPy's `array_equiv`: shapes that do not broadcast
+ * resolve to false at once; otherwise every pair of elements must be equal (`[1, 2]` is equivalent to `[[1, 2], [1,
+ * 2]]`). NaN is not equal to NaN.
+ */
+export async function arrayEquiv(a: DeviceArray, b: DeviceArray, options?: ArrayOperationOptions): Promise<boolean> {
+  checkArray(a, "arrayEquiv");
+  checkArray(b, "arrayEquiv");
+  const opts = checkOptions(options, "arrayEquiv") as ArrayOperationOptions;
+  try {
+    broadcastShapes([{ shape: a.shape, name: "a" }, { shape: b.shape, name: "b" }], "arrayEquiv");
+  } catch {
+    return false;
+  }
+  return allEqual("arrayEquiv", a, b, opts);
 }
 
 provideArrayMethods({
