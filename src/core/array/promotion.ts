@@ -137,10 +137,14 @@ function strongDType(x: PromotionOperand): DType | undefined {
  * @throws DTypeError when no operand has a dtype (scalars only), or a scalar does not fit (an integer out of range).
  */
 export function resultType(operands: readonly PromotionOperand[], what = "resultType"): DType {
+  // As NumPy finds the common dtype of several: the floats and complex ones first, then each integer and bool into
+  // that (promotion is not associative: int8, uint8 and float16 give float16, not int16 with float16's float32).
   let d: DType | undefined;
-  for (const x of operands) {
-    const s = strongDType(x);
-    if (s !== undefined) d = d === undefined ? s : promoteTypes(d, s);
+  for (const inexact of [true, false]) {
+    for (const x of operands) {
+      const s = strongDType(x);
+      if (s !== undefined && (s.kind === "f" || s.kind === "c") === inexact) d = d === undefined ? s : promoteTypes(d, s);
+    }
   }
   if (d === undefined) {
     throw new DTypeError(`${what}: at least one operand must be a DeviceArray (or a dtype); only scalars came: make one of them an array`);

@@ -11,7 +11,7 @@ import { Buffer, DeviceArray, dtypes, type DTypeName } from "../../../src/index.
 import * as ca from "../../../src/array.ts";
 import { BroadcastError, DTypeError } from "../../../src/array.ts";
 import { ArgumentError } from "../../../src/errors/base.ts";
-import { canCastSameKind, promoteTypes } from "../../../src/core/array/promotion.ts";
+import { canCastSameKind, promoteTypes, resultType } from "../../../src/core/array/promotion.ts";
 import { BINARY_OPS } from "../../../src/core/array/ops/arithmetic.ts";
 import { UNARY_OPS } from "../../../src/core/array/ops/math.ts";
 import { castExpression, castKernelSource } from "../../../src/core/array/ops/cast.ts";
@@ -140,6 +140,24 @@ describe("result dtypes against NumPy", () => {
     );
     expect(canCastSameKind(dtypes.bfloat16, dtypes.float16)).toBe(true);
     expect(canCastSameKind(dtypes.bfloat16, dtypes.int64)).toBe(false);
+  });
+
+  it("resultType of several dtypes is NumPy's, whatever their order", () => {
+    // np.result_type: promotion is not associative, so the floats come first (int8, uint8, float16: float16).
+    const cases: [DTypeName[], DTypeName][] = [
+      [["int8", "uint8", "float16"], "float16"],
+      [["float16", "int8", "int32"], "float64"],
+      [["int16", "uint8", "float16"], "float32"],
+      [["int8", "uint8", "int16"], "int16"],
+      [["uint64", "int8", "float16"], "float64"],
+      [["int8", "uint8", "bfloat16"], "bfloat16"],
+    ];
+    for (const [names, want] of cases) expect(resultType(names.map((n) => dtypes[n])).name, names.join(", ")).toBe(want);
+    const all = Object.values(dtypes);
+    for (const a of all) for (const b of all) for (const c of all) {
+      const r = resultType([a, b, c]);
+      expect([resultType([b, c, a]), resultType([c, a, b]), resultType([c, b, a])].every((x) => x === r), `${a.name}, ${b.name}, ${c.name}`).toBe(true);
+    }
   });
 });
 

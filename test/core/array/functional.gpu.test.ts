@@ -98,7 +98,7 @@ describe.skipIf(!gpu.available)(`fromfunction, applyAlongAxis and block on a GPU
     using two = DeviceArray.from(BigInt64Array.from([2n]), { stream, shape: [] });
     expect(readDecoded(block([[one, two]]), stream)).toEqual(["int64", [1, 2], [1, 2]]);
     expect(readDecoded(block(one, { stream }), stream)).toEqual(["int64", [], [1]]);
-    // Each join promotes what it joins, as NumPy's block of small arrays: int8 and uint8 (int16) beside float16 give float32.
+    // Each join promotes what it joins, as NumPy's block of small arrays: the int8, uint8 row (int16) beside float16 gives float32.
     using i8 = DeviceArray.from(Int8Array.from([1]), { stream, shape: [1, 1] });
     using u8 = DeviceArray.from(Uint8Array.from([2]), { stream, shape: [1, 1] });
     using h = DeviceArray.from(Float32Array.from([3, 4]), { stream, shape: [1, 2] });

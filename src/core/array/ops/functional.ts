@@ -316,8 +316,9 @@ export type BlockList = DeviceArray | readonly BlockList[];
  * The array assembled from a nested list of blocks, as NumPy's `block`: the innermost lists are joined along the last
  * axis, the lists of those along the second-to-last, and so on; each block first gets leading axes of extent 1 up to
  * the larger of the nesting depth and the largest block's number of axes (so 1-d blocks are rows). Each join
- * promotes the dtypes of what it joins, as NumPy's `block` does for arrays of up to 65,536 elements (int8 and uint8
- * beside float16 give float32: int16 first); NumPy promotes all blocks at once for larger ones (float16 there). A new array; does not wait for the stream.
+ * promotes the dtypes of what it joins, as NumPy's `block` does for arrays of up to 65,536 elements (in `[[int8,
+ * uint8], [float16]]` the first row is int16 before it meets float16: float32); NumPy promotes all blocks at once for
+ * larger ones (float16 there). A new array; does not wait for the stream.
  *
  * ```ts
  * block([a, b]);                          // concatenate([a, b], { axis: -1 })
