@@ -265,10 +265,12 @@ function reciprocal([a, b]: readonly [number, number], R: (v: number) => number)
 
 /**
  * @internal NumPy's `polydiv` loop on the host: `u` and `v` ([re, im] pairs, highest power first, non-empty) in the
- * dtype `w`, rounded to it after every operation; the remainder without its leading near-zeros (at least one kept).
+ * dtype `w`, rounded to it after every operation (`1 / v[0]` to `v`'s float dtype `vType`, as NumPy's scalar is); the remainder without its leading near-zeros (at least one kept).
  */
-export function dividePolynomials(u: readonly (readonly [number, number])[], v: readonly (readonly [number, number])[], w: DType): { q: [number, number][]; r: [number, number][] } {
+export function dividePolynomials(u: readonly (readonly [number, number])[], v: readonly (readonly [number, number])[], w: DType, vType: DType = w): { q: [number, number][]; r: [number, number][] } {
   const R = hostRounding(w);
+  // NumPy's 1 / v[0] is a scalar of v's own float dtype (u + 0.0 and v + 0.0 keep theirs): rounded to that.
+  const Rv = hostRounding(vType);
   const complex = w.kind === "c";
   const r = u.map(([re, im]) => [R(re), complex ? R(im) : 0] as [number, number]);
   const d = v.map(([re, im]) => [R(re), complex ? R(im) : 0] as [number, number]);
@@ -278,7 +280,7 @@ export function dividePolynomials(u: readonly (readonly [number, number])[], v: 
   // loop does, the first product of each part fused (fma(a.re, b.re, -(a.im · b.im)), fma(a.re, b.im, a.im · b.re)).
   const scalarTimes = ([a, b]: readonly [number, number], [c, e]: readonly [number, number]): [number, number] => (complex ? [R(R(a * c) - R(b * e)), R(R(a * e) + R(b * c))] : [R(a * c), 0]);
   const times = ([a, b]: readonly [number, number], [c, e]: readonly [number, number]): [number, number] => (complex ? [R(a * c - R(b * e)), R(a * e + R(b * c))] : [R(a * c), 0]);
-  const scale = complex ? reciprocal(d[0]!, R) : ([R(1 / d[0]![0]), 0] as [number, number]);
+  const scale = vType.kind === "c" ? reciprocal(d[0]!, Rv) : ([Rv(1 / d[0]![0]), 0] as [number, number]);
   const q: [number, number][] = Array.from({ length: Math.max(m - n + 1, 1) }, () => [0, 0]);
   for (let k = 0; k <= m - n; k++) {
     const f = scalarTimes(scale, r[k]!);
@@ -318,7 +320,7 @@ export function polydiv(u: PolynomialCoefficients, v: PolynomialCoefficients, op
   const dtypeOf = (p: PolynomialCoefficients): DType => (p instanceof DeviceArray ? floatOf(p.dtype) : dtypes.float64);
   const w = promoteTypes(dtypeOf(u), dtypeOf(v));
   const read = (p: PolynomialCoefficients): [number, number][] => (p instanceof DeviceArray ? hostCoefficients(p, stream) : p.map((x) => [x, 0] as [number, number]));
-  const { q, r } = dividePolynomials(read(u), read(v), w);
+  const { q, r } = dividePolynomials(read(u), read(v), w, dtypeOf(v));
   const quotient = uploadCoefficients(q, w, stream);
   try {
     return [quotient, uploadCoefficients(r, w, stream)];
