@@ -3,9 +3,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { AxisError, applyAlongAxis, applyOverAxes, block, fromfunction, piecewise } from "../../../src/array.ts";
-import type { DeviceArray } from "../../../src/index.ts";
+import { Buffer, DeviceArray } from "../../../src/index.ts";
 import { ShapeMismatchError } from "../../../src/index.ts";
-import { fakeArray } from "../../support/fake-arrays.ts";
+import { fakeArray, fakeResource } from "../../support/fake-arrays.ts";
 
 const NEEDS_STREAM = /needs a stream/;
 
@@ -46,6 +46,25 @@ describe("fromfunction, applyAlongAxis and block: checks", () => {
     expect(() => applyOverAxes((() => 3) as never, x, 0)).toThrow(/fn returned 3 for axis 0/);
     expect(() => applyOverAxes(first, x, [0.5])).toThrow(/axes is an integer or a list of integers/);
     expect(() => applyOverAxes(first, [1] as never, 0)).toThrow(TypeError);
+  });
+
+  it("applyOverAxes closes the new arrays fn made once no later result needs them, views of them included", () => {
+    const x = fakeArray([2, 3, 4], "float32");
+    let next = 0x7f10_0000_0000n;
+    const fresh = (shape: number[]): DeviceArray => {
+      next += 0x10_0000n;
+      return DeviceArray.fromBuffer(Buffer.fromHandle(next, 1 << 16, { memoryResource: fakeResource(-1) }), { dtype: "float32", shape });
+    };
+    const made: DeviceArray[] = [];
+    // Axis 0: a new array; axis 1: a view of it (it must stay open); axis 2: another new array (now the first closes).
+    const r = applyOverAxes((v, axis) => (axis === 1 ? v.reshape([...v.shape]) : (made[made.length] = fresh([...v.shape]))), x, [0, 1, 2]);
+    expect(r).toBe(made[1]);
+    expect([made[0]!.isClosed, made[1]!.isClosed, x.isClosed]).toEqual([true, false, false]);
+    // A result of the wrong rank is closed before the error, as is the array it replaced.
+    const bad = fresh([24]);
+    const kept = fresh([2, 3, 4]);
+    expect(() => applyOverAxes((v, axis) => (axis === 0 ? kept : bad), x, [0, 1])).toThrow(ShapeMismatchError);
+    expect([bad.isClosed, kept.isClosed]).toEqual([true, true]);
   });
 
   it("piecewise takes conditions of x's shape and as many pieces, or one more", () => {

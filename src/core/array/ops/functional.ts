@@ -193,28 +193,36 @@ export function applyOverAxes(fn: (value: DeviceArray, axis: number) => DeviceAr
   if (list === undefined || !list.every((x) => Number.isSafeInteger(x))) throw new TypeError(`${what}: axes is an integer or a list of integers, not ${describeValue(axes)}`);
   const n = a.ndim;
   let value = a;
-  // Whether `value` is an array fn made (so it is closed once a later result no longer needs it).
-  let owned = false;
+  // The new array fn made whose memory backs `value`, if any: closed (in the order of the stream of the result that
+  // read it) once a later result no longer needs it. Views fn returns of arrays it holds elsewhere are left alone.
+  let root: DeviceArray | undefined;
   try {
     for (const given of list) {
       const axis = given < 0 ? given + n : given;
       const res = fn(value, axis);
       if (!(res instanceof DeviceArray)) throw new TypeError(`${what}: fn returned ${describeValue(res)} for axis ${given}; return a DeviceArray`);
+      const made = res.base === undefined && !related(res, a) && !related(res, value) && (root === undefined || !related(res, root));
       let next: DeviceArray;
-      if (res.ndim === value.ndim) next = res;
-      else if (res.ndim === value.ndim - 1) {
-        const expanded = expandDims(res, axis);
-        // A new array fn made (no base) hands its memory to the expanded view, which then frees it when closed.
-        next = res.base === undefined && res !== a && res !== value ? ownedView(res, expanded) : expanded;
-      } else {
-        throw new ShapeMismatchError(`${what}: fn returned ${res.ndim} axes (shape [${res.shape.join(", ")}]) for an input of ${value.ndim} along axis ${given}; return the same number of axes or one fewer`);
+      try {
+        if (res.ndim === value.ndim) next = res;
+        else if (res.ndim === value.ndim - 1) {
+          const expanded = expandDims(res, axis);
+          // A new array hands its memory to the expanded view, which then frees it when closed.
+          next = made ? ownedView(res, expanded) : expanded;
+        } else {
+          throw new ShapeMismatchError(`${what}: fn returned ${res.ndim} axes (shape [${res.shape.join(", ")}]) for an input of ${value.ndim} along axis ${given}; return the same number of axes or one fewer`);
+        }
+      } catch (e) {
+        if (made) res.close();
+        throw e;
       }
-      if (owned && !related(next, value)) value.close();
-      owned = !related(next, a);
+      const nextRoot = made ? next : related(next, a) ? undefined : root !== undefined && related(next, root) ? root : undefined;
+      if (root !== undefined && nextRoot !== root) root.close(next.stream);
+      root = nextRoot;
       value = next;
     }
   } catch (e) {
-    if (owned) value.close();
+    root?.close();
     throw e;
   }
   return value;
