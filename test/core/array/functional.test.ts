@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { AxisError, applyAlongAxis, applyOverAxes, block, fromfunction, piecewise } from "../../../src/array.ts";
 import { Buffer, DeviceArray } from "../../../src/index.ts";
-import { ShapeMismatchError } from "../../../src/index.ts";
+import { DTypeError, ShapeMismatchError } from "../../../src/index.ts";
 import { fakeArray, fakeResource } from "../../support/fake-arrays.ts";
 
 const NEEDS_STREAM = /needs a stream/;
@@ -79,6 +79,13 @@ describe("fromfunction, applyAlongAxis and block: checks", () => {
     expect(() => piecewise(x, [fakeArray([4], "bool")], [1])).toThrow(/condition 0 has shape \[4\] but x has \[5\]/);
     expect(() => piecewise(x, 3 as never, [1])).toThrow(TypeError);
     expect(() => piecewise(x, [c], 1 as never)).toThrow(TypeError);
+    expect(() => piecewise(x, [], [1])).toThrow(/condlist is empty/);
+    // Values as NumPy's assignment takes Python scalars: in range, finite for integers, real for real dtypes.
+    const i8 = fakeArray([5], "int8");
+    expect(() => piecewise(i8, [c], [300])).toThrow(/piece 0's value 300 is outside int8's range \(-128 to 127\)/);
+    expect(() => piecewise(i8, [c], [1, NaN])).toThrow(/piece 1's value/);
+    expect(() => piecewise(x, [c], [[1, 2]])).toThrow(DTypeError);
+    expect(() => piecewise(i8, [c], [1.5, -128])).toThrow(NEEDS_STREAM);
   });
 
   it("block takes nested lists of arrays, every branch equally deep, none empty", () => {

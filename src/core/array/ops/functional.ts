@@ -14,8 +14,9 @@
  */
 import { DeviceArray, operationStream, type ArrayOperationOptions, type ArrayScalar } from "../device-array.ts";
 import { describeValue } from "../../../errors/describe.ts";
-import { ShapeMismatchError } from "../errors.ts";
+import { DTypeError, ShapeMismatchError } from "../errors.ts";
 import { normalizeAxis } from "../broadcast.ts";
+import type { DType } from "../dtype.ts";
 import type { DTypeArgument } from "../options.ts";
 import { indices, unravelHost } from "./index-helpers.ts";
 import { mayShareMemory } from "./overlap.ts";
@@ -27,7 +28,8 @@ import { logicalOr } from "./arithmetic.ts";
 import { logicalNot } from "./math.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { checkArrayArgument } from "./elementwise.ts";
-import { full, scalarDType } from "./creation.ts";
+import { castScalar, full, scalarDType } from "./creation.ts";
+import { iinfo } from "../dtype-info.ts";
 import { broadcastTo, concatenate, expandDims, moveaxis, ownedView, reshape, transpose } from "./shape.ts";
 import { withTemporaries } from "./temporaries.ts";
 
@@ -228,6 +230,27 @@ export function applyOverAxes(fn: (value: DeviceArray, axis: number) => DeviceAr
   return value;
 }
 
+/**
+ * A piece's value converted as NumPy's assignment converts a Python scalar: an integer outside an integer dtype's
+ * range, NaN or an infinity into integers, and a complex value into a real dtype are refused.
+ */
+function pieceValue(value: ArrayScalar, dtype: DType, i: number): ArrayScalar {
+  let v: ArrayScalar;
+  try {
+    v = castScalar(value, dtype);
+  } catch (e) {
+    throw new DTypeError(`piecewise: piece ${i}'s value: ${(e as Error).message}`);
+  }
+  if (dtype.kind === "i" || dtype.kind === "u") {
+    const { min, max } = iinfo(dtype);
+    const whole = typeof value === "bigint" ? value : typeof value === "number" && Number.isInteger(value) ? BigInt(value) : undefined;
+    if (whole !== undefined && (whole < BigInt(min) || whole > BigInt(max))) {
+      throw new DTypeError(`piecewise: piece ${i}'s value ${String(value)} is outside ${dtype.name}'s range (${min} to ${max}); the result has x's dtype, so convert x first (x.astype(...)) or give a value in range`);
+    }
+  }
+  return v;
+}
+
 /** A piece of {@link piecewise}: a value, or a function of the selected elements giving their new values. */
 export type Piece = ArrayScalar | ((values: DeviceArray) => DeviceArray | ArrayScalar);
 
@@ -237,16 +260,19 @@ export type Piece = ArrayScalar | ((values: DeviceArray) => DeviceArray | ArrayS
  * `x`'s elements there (row-major) that returns as many values (or one). One more function than conditions is the
  * value where none holds. Later pieces overwrite earlier ones where conditions overlap. `condlist` is a list of
  * arrays of `x`'s shape (non-zero is true), or one such array, or one array with a leading axis of conditions.
- * Values are converted to `x`'s dtype as NumPy's assignment converts them (1.5 into an int32 `x` is 1). Reads each
- * function's element count back (a synchronisation per function piece).
+ * Values are converted to `x`'s dtype as NumPy's assignment converts them (1.5 into an int32 `x` is 1; 300 into an
+ * int8 `x` is a DTypeError, as NumPy's OverflowError). An array a function returns is closed once written, unless it
+ * is `x`, a condition, the values it got, or a view of one of them. Reads each function's element count back (a
+ * synchronisation per function piece).
  *
  * ```ts
  * piecewise(x, [lt(x, 0), ge(x, 0)], [(v) => neg(v), (v) => sqrt(v)]);   // |x| below 0, √x above
  * piecewise(x, [lt(x, 0)], [-1, 1]);                                        // a sign: -1, else 1
  * ```
  *
- * @throws ArgumentError for a `funclist` of neither as many pieces as conditions nor one more (NumPy's ValueError);
- * ShapeMismatchError for a condition not of `x`'s shape, or a function result of the wrong size.
+ * @throws ArgumentError for no conditions, or a `funclist` of neither as many pieces as conditions nor one more
+ * (NumPy's IndexError, ValueError); ShapeMismatchError for a condition not of `x`'s shape, or a function result that
+ * is not 1-d of the right size (or one value); DTypeError for a value `x`'s dtype cannot hold.
  */
 export function piecewise(x: DeviceArray, condlist: DeviceArray | readonly DeviceArray[], funclist: readonly Piece[], options?: ArrayOperationOptions): DeviceArray {
   const what = "piecewise";
@@ -269,9 +295,13 @@ export function piecewise(x: DeviceArray, condlist: DeviceArray | readonly Devic
   });
   if (!Array.isArray(funclist)) throw new TypeError(`${what}: funclist is a list of values or functions, not ${describeValue(funclist)}`);
   const n = conds.length;
+  if (n === 0) throw new ArgumentError(`${what}: condlist is empty; give at least one condition (a bool array of x's shape)`);
   if (funclist.length !== n && funclist.length !== n + 1) {
     throw new ArgumentError(`${what}: ${n} condition${n === 1 ? "" : "s"} take ${n} pieces, or ${n + 1} with the last for where none holds; got ${funclist.length}`);
   }
+  funclist.forEach((piece, i) => {
+    if (typeof piece !== "function") pieceValue(piece, x.dtype, i);
+  });
   const stream = operationStream(what, options, [x, ...conds]);
   const y = DeviceArray.zeros(x.shape, x.dtype, { stream });
   try {
@@ -282,23 +312,28 @@ export function piecewise(x: DeviceArray, condlist: DeviceArray | readonly Devic
         for (const m of masks) some = some === undefined ? m : temp(logicalOr(some, m, { stream }));
         masks.push(some === undefined ? temp(DeviceArray.full(x.shape, true, "bool", { stream })) : temp(logicalNot(some, { stream })));
       }
+      const assign = (value: ArrayScalar, mask: DeviceArray, i: number): void => {
+        copyto(y, pieceValue(value, y.dtype, i), { where: mask, casting: "unsafe", stream });
+      };
+      const protectedArrays = [x, ...conds, ...masks];
       masks.forEach((mask, i) => {
         const piece = funclist[i]!;
         if (typeof piece !== "function") {
-          copyto(y, piece, { where: mask, casting: "unsafe", stream });
+          assign(piece, mask, i);
           return;
         }
         const values = temp(extract(mask, x, { stream }));
         if (values.size === 0) return;
         const r = piece(values);
         if (!(r instanceof DeviceArray)) {
-          copyto(y, r, { where: mask, casting: "unsafe", stream });
+          assign(r, mask, i);
           return;
         }
         checkArrayArgument(r, what, `piece ${i}'s result`);
-        if (r !== values && r !== x && !related(r, x) && !related(r, values)) temp(r);
-        if (r.size !== values.size && r.size !== 1) {
-          throw new ShapeMismatchError(`${what}: piece ${i} got ${values.size} values and returned ${r.size} (shape [${r.shape.join(", ")}]); return one value per element it got, or one for all`);
+        // What the function made is closed once written; never x, the conditions, or the values it got.
+        if (!related(r, values) && !protectedArrays.some((p) => related(r, p))) temp(r);
+        if (r.ndim > 1 || (r.size !== values.size && r.size !== 1)) {
+          throw new ShapeMismatchError(`${what}: piece ${i} got ${values.size} values and returned shape [${r.shape.join(", ")}]; return a 1-d array of one value per element it got, or one value for all`);
         }
         const converted = r.dtype === y.dtype ? r : temp(astype(r, y.dtype.name, { stream }));
         if (r.size === 1) {
