@@ -292,21 +292,33 @@ function complexOrder(a: readonly [number, number], b: readonly [number, number]
 
 /**
  * @internal The coefficients of the monic polynomial with roots `zeros` ([re, im] pairs), as NumPy's `poly` computes
- * them in `dt`: one convolution with `[1, -z]` per root, each product and sum rounded to `dt`; a complex result
+ * them in `dt`: one convolution with `[1, -z]` per root, each product and sum rounded to `dt` (NumPy's BLAS may fuse
+ * a complex product's multiply and add, so complex coefficients can differ from NumPy's in the last bit); a complex result
  * whose roots come in conjugate pairs is given real (and its dtype the real one).
  */
 export function polyFromRoots(zeros: readonly (readonly [number, number])[], dt: DType): { coefficients: [number, number][]; dtype: DType } {
   const R = hostRounding(dt);
   const complex = dt.kind === "c";
   let a: [number, number][] = [[1, 0]];
+  // A complex product, each product rounded and then their sum (a real one: one rounded product).
+  const times = ([ar, ai]: readonly [number, number], [br, bi]: readonly [number, number]): [number, number] =>
+    complex ? [R(R(ar * br) - R(ai * bi)), R(R(ar * bi) + R(ai * br))] : [R(ar * br), 0];
   for (const [zr, zi] of zeros) {
-    const [nr, ni] = [-R(zr), complex ? -R(zi) : 0];
+    const minusZ: [number, number] = [-R(zr), complex ? -R(zi) : 0];
     const next: [number, number][] = new Array(a.length + 1);
     for (let i = 0; i <= a.length; i++) {
-      // a[i]·1 + a[i-1]·(-z), the product rounded, then the sum.
-      const [pr, pi] = i > 0 ? (complex ? [R(R(a[i - 1]![0] * nr) - R(a[i - 1]![1] * ni)), R(R(a[i - 1]![0] * ni) + R(a[i - 1]![1] * nr))] : [R(a[i - 1]![0] * nr), 0]) : [0, 0];
-      const [cr, ci] = i < a.length ? a[i]! : [0, 0];
-      next[i] = i === 0 ? [cr, ci] : i === a.length ? [pr, pi] : [R(cr + pr), R(ci + pi)];
+      // NumPy's convolution as a dot product from +0: + a[i-1]·(-z), then + a[i]·1 (for complex a[i]·(1+0j), which
+      // turns an infinity's other part NaN as NumPy's does).
+      let acc: [number, number] = [0, 0];
+      if (i > 0) {
+        const [pr, pi] = times(a[i - 1]!, minusZ);
+        acc = [R(acc[0] + pr), R(acc[1] + pi)];
+      }
+      if (i < a.length) {
+        const [cr, ci] = complex ? times(a[i]!, [1, 0]) : a[i]!;
+        acc = [R(acc[0] + cr), R(acc[1] + ci)];
+      }
+      next[i] = acc;
     }
     a = next;
   }
@@ -323,8 +335,8 @@ export function polyFromRoots(zeros: readonly (readonly [number, number])[], dt:
 /**
  * The coefficients of the monic polynomial whose roots are `seqOfZeros`, as NumPy's `poly` (the inverse of
  * `roots`): a 1-d array or a list of numbers is the roots, a square matrix stands for its eigenvalues (its
- * characteristic polynomial, through `eigvals`). Computed on the host as NumPy computes it, one convolution with
- * `[1, -z]` per root, in float64 (float32, complex64, complex128 roots keep their dtype; integers, bool and half
+ * characteristic polynomial, through `eigvals`). Computed on the host as NumPy computes it (complex coefficients
+ * to within the last bit, where NumPy's BLAS fuses operations), one convolution with `[1, -z]` per root, in float64 (float32, complex64, complex128 roots keep their dtype; integers, bool and half
  * precision become float64); complex roots in conjugate pairs give real coefficients. No roots give the 0-d 1.0
  * (NumPy's `1.0`). Reads the roots back, so it waits for the stream.
  *
