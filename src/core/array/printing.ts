@@ -82,8 +82,8 @@ function divideRoundingEven(num: bigint, den: bigint): bigint {
   return q;
 }
 
-/** round-half-even(x · 10^k) of the exact value of `x` (finite, > 0), for any integer k. */
-function scaledRounded(x: number, k: number): bigint {
+/** The exact value of `x` (finite, > 0) times 10^k as a ratio of integers, for any integer k. */
+function scaledExactly(x: number, k: number): { num: bigint; den: bigint } {
   const { m, e } = binaryParts(x);
   let num = m;
   let den = 1n;
@@ -91,19 +91,19 @@ function scaledRounded(x: number, k: number): bigint {
   else den <<= BigInt(-e);
   if (k >= 0) num *= 10n ** BigInt(k);
   else den *= 10n ** BigInt(-k);
+  return { num, den };
+}
+
+/** round-half-even(x · 10^k) of the exact value of `x` (finite, > 0), for any integer k. */
+function scaledRounded(x: number, k: number): bigint {
+  const { num, den } = scaledExactly(x, k);
   return divideRoundingEven(num, den);
 }
 
 /** Whether the exact value of `x` (finite, > 0) is at least 10^p. */
 function atLeastPowerOfTen(x: number, p: number): boolean {
-  const { m, e } = binaryParts(x);
-  let left = m;
-  let right = 1n;
-  if (e >= 0) left <<= BigInt(e);
-  else right <<= BigInt(-e);
-  if (p >= 0) right *= 10n ** BigInt(p);
-  else left *= 10n ** BigInt(-p);
-  return left >= right;
+  const { num, den } = scaledExactly(x, -p);
+  return num >= den;
 }
 
 /** floor(log10(x)) exactly, for finite x > 0. */
