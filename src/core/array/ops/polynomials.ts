@@ -63,7 +63,8 @@ function checkCoefficients(p: unknown, what: string, name: string, scalar = fals
 function coefficients(p: PolynomialCoefficients, stream: Stream, temp: <A extends DeviceArray>(x: A) => A): DeviceArray {
   if (p instanceof DeviceArray) return p.ndim === 0 ? reshape(p, [1]) : p;
   const values = [...p];
-  if (values.every((v) => Number.isSafeInteger(v))) return temp(DeviceArray.from(BigInt64Array.from(values, (v) => BigInt(v)), { stream, dtype: "int64" }));
+  // As NumPy's asarray: int64 when every value is an integer, float64 otherwise (an empty list too).
+  if (values.length > 0 && values.every((v) => Number.isSafeInteger(v))) return temp(DeviceArray.from(BigInt64Array.from(values, (v) => BigInt(v)), { stream, dtype: "int64" }));
   return temp(DeviceArray.from(Float64Array.from(values), { stream, dtype: "float64" }));
 }
 
