@@ -30,7 +30,7 @@ import { checkOperand, checkOptions } from "./arguments.ts";
 import { showShape } from "../broadcast.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
-import { complexDivide, hostCoefficients, hostRounding, uploadCoefficients } from "../ops/polynomials.ts";
+import { complexDivide, floatOf, hostCoefficients, hostRounding, uploadCoefficients } from "../ops/polynomials.ts";
 
 /** Options of {@link polyfit}. */
 export interface PolyfitOptions extends ArrayOperationOptions {
@@ -76,11 +76,6 @@ export interface PolyfitResult {
 
 /** Options of {@link roots}. */
 export type RootsOptions = ArrayOperationOptions;
-
-/** The float dtype NumPy's `asarray(x) + 0.0` gives: float64 for bool and integers, the dtype itself for floats. */
-function floatOf(d: DType): DType {
-  return d.kind === "f" || d.kind === "c" ? d : dtypes.float64;
-}
 
 /** `a` as NumPy's `a + 0.0`: a float64 copy (a temporary) for bool and integers, `a` itself for floats. */
 function asFloat(a: DeviceArray, stream: Stream, temp: <A extends DeviceArray>(x: A) => A): DeviceArray {

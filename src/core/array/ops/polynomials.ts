@@ -246,8 +246,8 @@ export function uploadCoefficients(values: readonly (readonly [number, number])[
   return DeviceArray.from(d.name === "float32" ? Float32Array.from(values, ([re]) => re) : Float64Array.from(values, ([re]) => re), { stream, dtype: d });
 }
 
-/** The float dtype of NumPy's `a + 0.0`: float64 for bool and integers, a float or complex dtype itself. */
-function floatOf(d: DType): DType {
+/** @internal The float dtype of NumPy's `a + 0.0`: float64 for bool and integers, a float or complex dtype itself. Shared with polyfit and roots. */
+export function floatOf(d: DType): DType {
   return d.kind === "f" || d.kind === "c" ? d : dtypes.float64;
 }
 
