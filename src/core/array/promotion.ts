@@ -19,7 +19,7 @@
  * @module
  */
 import { DeviceArray, type ArrayScalar } from "./device-array.ts";
-import { dtypes, type DType, type DTypeName } from "./dtype.ts";
+import { dtypeOf, dtypes, type DType, type DTypeLike, type DTypeName } from "./dtype.ts";
 import { DTypeError } from "./errors.ts";
 import { describeValue } from "../../errors/describe.ts";
 
@@ -57,15 +57,24 @@ export function complexOf(real: DType): DType {
   return real.name === "float64" ? dtypes.complex128 : dtypes.complex64;
 }
 
-/** The dtype two dtypes promote to (symmetric; NumPy's `promote_types`, with bfloat16). */
-export function promoteTypes(a: DType, b: DType): DType {
+/**
+ * The dtype two dtypes promote to (symmetric; NumPy's `promote_types`, with bfloat16): `promoteTypes("int8",
+ * "uint8")` is int16, `promoteTypes("int64", "float16")` float64.
+ *
+ * @throws DTypeError when either is not a dtype or a dtype's name.
+ */
+export function promoteTypes(a: DTypeLike, b: DTypeLike): DType {
+  return promote(dtypeOf(a), dtypeOf(b));
+}
+
+function promote(a: DType, b: DType): DType {
   if (a === b) return a;
   if (a.kind === "b") return b;
   if (b.kind === "b") return a;
   if (a.kind === "c" || b.kind === "c") {
     const ra = a.kind === "c" ? realOf(a) : a;
     const rb = b.kind === "c" ? realOf(b) : b;
-    return complexOf(promoteTypes(ra, rb));
+    return complexOf(promote(ra, rb));
   }
   if (a.kind === "f" || b.kind === "f") {
     // bfloat16 holds every 8-bit integer (8 significant bits), as ml_dtypes promotes them: bfloat16, not float32.
@@ -86,9 +95,10 @@ export function promoteTypes(a: DType, b: DType): DType {
 function scalarKind(v: ArrayScalar): "b" | "i" | "f" | "c" {
   if (typeof v === "boolean") return "b";
   if (typeof v === "bigint") return "i";
-  if (typeof v === "number") return Number.isInteger(v) ? "i" : "f";
+  // An integral number counts as an integer where some integer dtype could hold it ([-2^63, 2^64)); 1e20 is a float.
+  if (typeof v === "number") return Number.isInteger(v) && v >= -(2 ** 63) && v < 2 ** 64 ? "i" : "f";
   if (Array.isArray(v) && v.length === 2 && typeof v[0] === "number" && typeof v[1] === "number") return "c";
-  throw new DTypeError(`an operand is a DeviceArray or a scalar (a number, a bigint, a boolean or [re, im]), got ${describeValue(v)}`);
+  throw new DTypeError(`an operand is a DeviceArray, a dtype or a scalar (a number, a bigint, a boolean or [re, im]), got ${describeValue(v)}`);
 }
 
 const RANK = { b: 0, i: 1, u: 1, f: 2, c: 3 } as const;
@@ -100,19 +110,9 @@ export function integerRange(d: DType): [bigint, bigint] {
   return d.kind === "i" ? [-(1n << (bits - 1n)), (1n << (bits - 1n)) - 1n] : [0n, (1n << bits) - 1n];
 }
 
-/** The dtype a weak scalar meets an operation's dtype `d` with (see the module's description). */
-function withScalar(d: DType, v: ArrayScalar, what: string): DType {
-  const k = scalarKind(v);
-  if (RANK[k] <= RANK[d.kind]) {
-    if (k === "i" && (d.kind === "i" || d.kind === "u")) {
-      const x = typeof v === "bigint" ? v : BigInt(v as number);
-      const [lo, hi] = integerRange(d);
-      if (x < lo || x > hi) {
-        throw new DTypeError(`${what}: the scalar ${String(v)} is outside the ${d.name} range [${lo}, ${hi}]; convert the array first (astype) or pass a scalar in range`);
-      }
-    }
-    return d;
-  }
+/** The dtype weak scalars of kind `k` (the highest among an operation's scalars) meet the operands' dtype `d` with. */
+function withScalarKind(d: DType, k: "b" | "i" | "f" | "c"): DType {
+  if (RANK[k] <= RANK[d.kind]) return d;
   switch (k) {
     case "i":
       return dtypes.int64;
@@ -123,34 +123,80 @@ function withScalar(d: DType, v: ArrayScalar, what: string): DType {
   }
 }
 
-/** Whether `x` is an operand with a dtype of its own (an array or a dtype), not a weak scalar. */
+/** Checks that an integer scalar fits the integer dtype `d` it is computed in (the result is not wrapped). */
+function checkScalarRange(d: DType, v: ArrayScalar, what: string): void {
+  const x = typeof v === "bigint" ? v : BigInt(v as number);
+  const [lo, hi] = integerRange(d);
+  if (x < lo || x > hi) {
+    throw new DTypeError(`${what}: the scalar ${String(v)} is outside the ${d.name} range [${lo}, ${hi}]; convert the array first (astype) or pass a scalar in range`);
+  }
+}
+
+/** Whether `x` is an operand with a dtype of its own (an array, a dtype or a dtype's name), not a weak scalar. */
 function strongDType(x: PromotionOperand): DType | undefined {
   if (x instanceof DeviceArray) return x.dtype;
-  if (typeof x === "object" && x !== null && !Array.isArray(x) && "kind" in x && "itemsize" in x) return x as DType;
+  if (typeof x === "string") return dtypeOf(x);
+  if (typeof x === "object" && x !== null && !Array.isArray(x)) return dtypeOf(x as DType);
   return undefined;
 }
 
+/** The dtype scalars alone promote to, as NumPy's defaults: bool, int64 (uint64 past its range), float64, complex128. */
+function scalarsOnly(scalars: readonly ArrayScalar[], what: string): DType {
+  const k = scalars.reduce<"b" | "i" | "f" | "c">((m, v) => (RANK[scalarKind(v)] > RANK[m] ? scalarKind(v) : m), "b");
+  if (k !== "i") return k === "b" ? dtypes.bool : k === "f" ? dtypes.float64 : dtypes.complex128;
+  const ints = scalars.filter((v) => scalarKind(v) === "i").map((v) => (typeof v === "bigint" ? v : BigInt(v as number)));
+  const d = ints.every((x) => x <= integerRange(dtypes.int64)[1]) ? dtypes.int64 : dtypes.uint64;
+  for (const v of scalars) if (scalarKind(v) === "i") checkScalarRange(d, v, what);
+  return d;
+}
+
 /**
- * The dtype `operands` promote to (NumPy's `result_type`): the arrays' and dtypes' promotion, then each weak scalar's
- * (see the module's description). `what` names the operation in errors.
+ * The dtype `operands` promote to (NumPy's `result_type`): the arrays' and dtypes' promotion (the floats and complex
+ * first, as NumPy: promotion is not associative), then the weak scalars' as one, by the highest kind among them (see
+ * the module's description), whatever their order. Scalars alone give NumPy's defaults (`1`: int64, `1.5`: float64).
  *
- * @throws DTypeError when no operand has a dtype (scalars only), or a scalar does not fit (an integer out of range).
+ * ```ts
+ * resultType([dtypes.int8, 1000, 1.5]);   // float64: the float scalar lifts the result, so 1000 fits
+ * resultType([x, 2]);                      // x.dtype for an integer or float x
+ * resultType(["float32", 1]);              // float32
+ * ```
+ *
+ * @throws DTypeError when no operand came, an operand is no dtype, array or scalar, or an integer scalar does not fit
+ *   the integer dtype the operands compute in (NumPy's OverflowError).
  */
-export function resultType(operands: readonly PromotionOperand[], what = "resultType"): DType {
-  // As NumPy finds the common dtype of several: the floats and complex ones first, then each integer and bool into
-  // that (promotion is not associative: int8, uint8 and float16 give float16, not int16 with float16's float32).
+export function resultType(operands: readonly (PromotionOperand | DTypeName)[], what = "resultType"): DType {
+  if (!Array.isArray(operands)) throw new TypeError(`${what}: expected an array of operands (arrays, dtypes or scalars), got ${describeValue(operands)}`);
   let d: DType | undefined;
   for (const inexact of [true, false]) {
     for (const x of operands) {
       const s = strongDType(x);
-      if (s !== undefined && (s.kind === "f" || s.kind === "c") === inexact) d = d === undefined ? s : promoteTypes(d, s);
+      if (s !== undefined && (s.kind === "f" || s.kind === "c") === inexact) d = d === undefined ? s : promote(d, s);
     }
   }
+  const scalars = operands.filter((x) => strongDType(x) === undefined) as ArrayScalar[];
   if (d === undefined) {
+    if (scalars.length === 0) throw new DTypeError(`${what}: expected at least one array, dtype or scalar, got none`);
+    return scalarsOnly(scalars, what);
+  }
+  let k: "b" | "i" | "f" | "c" = "b";
+  for (const v of scalars) {
+    const kv = scalarKind(v);
+    if (RANK[kv] > RANK[k]) k = kv;
+  }
+  if (scalars.length > 0) d = withScalarKind(d, k);
+  if (d.kind === "i" || d.kind === "u") for (const v of scalars) if (scalarKind(v) === "i") checkScalarRange(d, v, what);
+  return d;
+}
+
+/**
+ * @internal {@link resultType} for an operation that needs an array among its operands (its shape and stream come
+ * from it): scalars alone are a {@link DTypeError} that says to make one of them an array.
+ */
+export function operationType(operands: readonly PromotionOperand[], what: string): DType {
+  if (!operands.some((x) => strongDType(x) !== undefined)) {
     throw new DTypeError(`${what}: at least one operand must be a DeviceArray (or a dtype); only scalars came: make one of them an array`);
   }
-  for (const x of operands) if (strongDType(x) === undefined) d = withScalar(d, x as ArrayScalar, what);
-  return d;
+  return resultType(operands, what);
 }
 
 /**
@@ -158,7 +204,7 @@ export function resultType(operands: readonly PromotionOperand[], what = "result
  * "safe")`). An `out` array accepts more: {@link canCastSameKind}.
  */
 export function canCastSafely(from: DType, to: DType): boolean {
-  return promoteTypes(from, to) === to;
+  return promote(from, to) === to;
 }
 
 const SAME_KIND_ORDER = { b: 0, u: 1, i: 2, f: 3, c: 4 } as const;

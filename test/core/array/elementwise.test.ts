@@ -161,6 +161,44 @@ describe("result dtypes against NumPy", () => {
   });
 });
 
+describe("resultType with scalars (NumPy 2's weak scalars)", () => {
+  it("lets the highest-kind scalar decide, whatever the order, before checking integer ranges", () => {
+    expect(resultType([dtypes.int8, 1000, 1.5]).name).toBe("float64");
+    expect(resultType([dtypes.int8, 1.5, 1000]).name).toBe("float64");
+    expect(resultType([dtypes.uint8, -1, [0, 1]]).name).toBe("complex128");
+    expect(resultType([dtypes.float16, 3, true]).name).toBe("float16");
+    expect(() => resultType([dtypes.int8, 300, 2])).toThrow(/300 is outside the int8 range/);
+    expect(() => resultType([dtypes.bool, 2n ** 70n])).toThrow(/outside the int64 range/);
+  });
+
+  it("reads integral numbers past any integer dtype as floats", () => {
+    expect(resultType([dtypes.int8, 1e20]).name).toBe("float64");
+    expect(resultType([dtypes.bool, 1e20]).name).toBe("float64");
+    expect(resultType([dtypes.uint64, 2 ** 63]).name).toBe("uint64");
+    expect(resultType([dtypes.int64, 2 ** 60]).name).toBe("int64");
+  });
+
+  it("gives NumPy's defaults for scalars alone, and takes dtype names", () => {
+    expect(resultType([1]).name).toBe("int64");
+    expect(resultType([1.5]).name).toBe("float64");
+    expect(resultType([true]).name).toBe("bool");
+    expect(resultType([[1, 0]]).name).toBe("complex128");
+    expect(resultType([true, 1]).name).toBe("int64");
+    expect(resultType([2n ** 63n]).name).toBe("uint64");
+    expect(resultType(["float32", 1]).name).toBe("float32");
+    expect(resultType([dtypes.int8, "float32"]).name).toBe("float32");
+    expect(() => resultType([])).toThrow(DTypeError);
+  });
+
+  it("refuses what is no dtype, array or scalar", () => {
+    expect(() => resultType([{ kind: "f", itemsize: 4 } as never, dtypes.int8])).toThrow(DTypeError);
+    expect(() => resultType(["float8" as never])).toThrow(/expected a dtype/);
+    expect(() => resultType([dtypes.int8, "1" as never])).toThrow(DTypeError);
+    expect(promoteTypes("int8", "float32").name).toBe("float32");
+    expect(() => promoteTypes(undefined as never, dtypes.int8)).toThrow(/expected a dtype/);
+  });
+});
+
 describe("docs/arrays.md", () => {
   const doc = readFileSync(new URL("../../../docs/arrays.md", import.meta.url), "utf8");
 

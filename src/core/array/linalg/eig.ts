@@ -28,7 +28,7 @@ import { cusolverEigMode_t } from "../../../../generated/cuda-13.0/cusolver/enum
 import { DeviceArray, type ArrayOperationOptions } from "../device-array.ts";
 import type { DType } from "../dtype.ts";
 import { elementCount } from "../layout.ts";
-import { complexOf, resultType } from "../promotion.ts";
+import { complexOf, operationType } from "../promotion.ts";
 import { contextScope } from "../../base/context-scope.ts";
 import type { Stream } from "../../stream.ts";
 import { ArgumentError } from "../../../errors/base.ts";
@@ -121,7 +121,7 @@ function eigImpl(a: DeviceArray, options: EigOptions | undefined, vectors: boole
   checkOperand(a, "a", action);
   const { n, batch } = matrices(a, "a", action, true);
   // The dtype first: half precision is refused before a stream is looked for.
-  solverDtype(resultType([a], action), action);
+  solverDtype(operationType([a], action), action);
   const call = setUp(action, options, [a]);
   const { stream, solver, dataType, dtype } = call;
   const { handle: h, params } = solver;

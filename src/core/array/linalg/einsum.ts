@@ -18,7 +18,7 @@ import { dtypeOf, type DType } from "../dtype.ts";
 import { AxisError, BroadcastError, DTypeError, ShapeMismatchError } from "../errors.ts";
 import { normalizeAxis, showShape } from "../broadcast.ts";
 import { contiguousStrides, elementCount } from "../layout.ts";
-import { canCastSafely, resultType } from "../promotion.ts";
+import { canCastSafely, operationType } from "../promotion.ts";
 import type { DTypeArgument } from "../options.ts";
 import { broadcastTo, diagonal, reshape, viewWith } from "../ops/shape.ts";
 import { castInto } from "../ops/cast.ts";
@@ -492,7 +492,7 @@ export function einsum(subscripts: string, ...args: [...operands: DeviceArray[],
       }
     });
   } else {
-    dtype = resultType(operands, action);
+    dtype = operationType(operands, action);
   }
   // NumPy's einsum casts under "safe" by default, its out included.
   const out = checkResultOut(options?.out, plan.shape, dtype, action, "safe");
@@ -524,7 +524,7 @@ export function tensordot(a: DeviceArray, b: DeviceArray, axes: number | readonl
   checkOperand(b, "b", action);
   if (options !== undefined && (options === null || typeof options !== "object")) throw new TypeError(`${action} takes options { stream?, out? }, not ${describeValue(options)}`);
   const plan = tensordotPlan(a.shape, b.shape, axes, action);
-  const dtype = resultType([a, b], action);
+  const dtype = operationType([a, b], action);
   const out = checkResultOut(options?.out, plan.shape, dtype, action, "same_kind");
   const stream = callStream(action, options, [a, b], ["a", "b"], out);
   return compute(plan, [a, b], dtype, out, stream);

@@ -40,7 +40,7 @@ import type { DType, DTypeName } from "../dtype.ts";
 import { DTypeError, ShapeMismatchError } from "../errors.ts";
 import { elementCount } from "../layout.ts";
 import { broadcastShapes, showShape } from "../broadcast.ts";
-import { realOf, resultType } from "../promotion.ts";
+import { realOf, operationType } from "../promotion.ts";
 import { contextScope } from "../../base/context-scope.ts";
 import { keepAliveOn, type Stream } from "../../stream.ts";
 import type { Buffer } from "../../memory/buffer.ts";
@@ -168,7 +168,7 @@ export function matmul(a: DeviceArray, b: DeviceArray, options?: MatmulOptions):
   checkOperand(b, "b", action);
   const stream = operationStream(action, options, [a, b]);
   const plan = matmulShapes(a.shape, b.shape, action);
-  const { dtype, engine } = matmulRoute(resultType([a, b], action), action);
+  const { dtype, engine } = matmulRoute(operationType([a, b], action), action);
   const out = options?.out;
   if (out !== undefined) {
     checkOperand(out, "out", action);
@@ -274,7 +274,7 @@ export function dot(a: DeviceArray, b: DeviceArray, options?: MatmulOptions): De
     if (given !== undefined && (given.shape.length !== outShape.length || given.shape.some((x, d) => x !== outShape[d]))) {
       throw new ShapeMismatchError(`${action}: out has shape ${showShape(given.shape)} but the product of ${showShape(a.shape)} and ${showShape(b.shape)} has ${showShape(outShape)}`);
     }
-    const out = given !== undefined && given.isContiguous ? given : DeviceArray.empty(outShape, matmulDtype(resultType([a, b], action), action), { stream });
+    const out = given !== undefined && given.isContiguous ? given : DeviceArray.empty(outShape, matmulDtype(operationType([a, b], action), action), { stream });
     matmul(stridedView(a2, [P, k], [k, 1]), stridedView(b2, [k, Q], [Q, 1]), { stream, out: stridedView(out, [P, Q], [Q, 1]) });
     return finish(out, given, stream);
   } finally {
@@ -293,7 +293,7 @@ export function vdot(a: DeviceArray, b: DeviceArray, options?: ArrayOperationOpt
   checkOperand(b, "b", action);
   if (a.size !== b.size) throw new ShapeMismatchError(`${action}: a has ${a.size} elements and b ${b.size}; vdot takes arrays of one size`);
   const stream = operationStream(action, options, [a, b]);
-  const dtype = matmulDtype(resultType([a, b], action), action);
+  const dtype = matmulDtype(operationType([a, b], action), action);
   const x = contiguousAs(a, dtype, stream);
   const y = contiguousAs(b, dtype, stream);
   try {
@@ -318,7 +318,7 @@ export function outer(a: DeviceArray, b: DeviceArray, options?: MatmulOptions): 
     checkWritable(options.out, `${action}: out`);
   }
   const stream = operationStream(action, options, [a, b]);
-  const dtype = resultType([a, b], action);
+  const dtype = operationType([a, b], action);
   const x = contiguousAs(a, dtype, stream);
   const y = contiguousAs(b, dtype, stream);
   try {
@@ -348,7 +348,7 @@ export interface Call {
 /** @internal The stream, the cuSOLVER handle and the dtype of a decomposition of `operands` (DTypeError for half precision). */
 export function setUp(action: string, options: ArrayOperationOptions | undefined, operands: readonly DeviceArray[]): Call {
   const stream = operationStream(action, options, operands);
-  const dtype = solverDtype(resultType(operands, action), action);
+  const dtype = solverDtype(operationType(operands, action), action);
   const real = realOf(dtype);
   return { stream, solver: solverFor(stream), dtype, dataType: DATA_TYPES[dtype.name]!, real, realType: DATA_TYPES[real.name]! };
 }
@@ -963,6 +963,6 @@ function conjugated(a: DeviceArray, stream: Stream, temps: DeviceArray[]): Devic
 
 /** For tests: the dtype a decomposition computes in for these operands (no GPU needed). */
 export function linalgDtype(operands: readonly (DeviceArray | DType)[], action = "linalg"): DType {
-  return solverDtype(resultType(operands, action), action);
+  return solverDtype(operationType(operands, action), action);
 }
 

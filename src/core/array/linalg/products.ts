@@ -18,7 +18,7 @@ import type { DType } from "../dtype.ts";
 import { DTypeError, ShapeMismatchError } from "../errors.ts";
 import { broadcastShapes, normalizeAxis, showShape } from "../broadcast.ts";
 import { contiguousStrides } from "../layout.ts";
-import { resultType } from "../promotion.ts";
+import { operationType } from "../promotion.ts";
 import { mul, sub } from "../ops/arithmetic.ts";
 import { neg } from "../ops/math.ts";
 import { diagonal, moveaxis, ownedView, viewWith } from "../ops/shape.ts";
@@ -118,7 +118,7 @@ export function cross(a: DeviceArray, b: DeviceArray, options?: CrossOptions): D
   checkOperand(b, "b", what);
   const o = checkOptions(options, what, "axisa?, axisb?, axisc?, axis?, stream?");
   const plan = crossPlan(a.shape, b.shape, o, what);
-  const dtype = resultType([a, b], what);
+  const dtype = operationType([a, b], what);
   if (dtype.kind === "b") throw new DTypeError(`${what}: the operands are bool, and a cross product subtracts (NumPy refuses bool subtraction too); convert them first, e.g. a.astype("int8")`);
   const stream = callStream(what, options, [a, b], ["a", "b"]);
   const out = DeviceArray.empty(plan.shape, dtype, { stream });

@@ -16,7 +16,7 @@ import { DeviceArray, operationStream, type ArrayOperationOptions } from "../dev
 import { dtypes, type DType } from "../dtype.ts";
 import { ShapeMismatchError } from "../errors.ts";
 import { elementCount } from "../layout.ts";
-import { realOf, resultType } from "../promotion.ts";
+import { realOf, operationType } from "../promotion.ts";
 import { max } from "../reductions.ts";
 import { astype } from "../ops/cast.ts";
 import { div, gt, mul } from "../ops/arithmetic.ts";
@@ -135,7 +135,7 @@ export function pinv(a: DeviceArray, options?: PinvOptions): DeviceArray {
   checkNumber(o.rcond, "rcond", what);
   checkNumber(o.rtol, "rtol", what, true);
   const { batch, m, n } = stackOf(a, what, hermitian);
-  const dtype = solverDtype(resultType([a], what), what);
+  const dtype = solverDtype(operationType([a], what), what);
   const r = pinvCutoff(o.rcond as number | undefined, o.rtol as number | null | undefined, m, n, dtype, what);
   const stream = operationStream(what, options, [a]);
   const op = { stream };
@@ -217,7 +217,7 @@ export function matrixRank(a: DeviceArray, options?: MatrixRankOptions): DeviceA
     }
   }
   const { batch, m, n } = stackOf(a, what, hermitian);
-  const dtype = solverDtype(resultType([a], what), what);
+  const dtype = solverDtype(operationType([a], what), what);
   const tolerance = rankTolerance(o.tol as number | undefined, o.rtol as number | undefined, m, n, realOf(dtype), what);
   const stream = operationStream(what, options, [a]);
   const op = { stream };

@@ -22,7 +22,7 @@
 import { DeviceArray, operationStream, type ArrayOperationOptions } from "../device-array.ts";
 import { dtypes, type DType } from "../dtype.ts";
 import { DTypeError } from "../errors.ts";
-import { promoteTypes, resultType } from "../promotion.ts";
+import { promoteTypes, operationType } from "../promotion.ts";
 import type { ElementwiseOptions } from "../options.ts";
 import { provideArrayMethods, type ArrayOperand } from "../methods.ts";
 import { describeValue } from "../../../errors/describe.ts";
@@ -446,8 +446,8 @@ function compare(op: Comparison, a: ArrayOperand, b: ArrayOperand, options: Elem
     const direct = mixedSigns(a, b);
     if (direct === undefined) return applyBinary(s, a, b, options) as DeviceArray<"bool">;
   }
-  const ta = a instanceof DeviceArray ? a.dtype : (ha ?? resultType([b, a], op));
-  const tb = b instanceof DeviceArray ? b.dtype : (hb ?? resultType([a, b], op));
+  const ta = a instanceof DeviceArray ? a.dtype : (ha ?? operationType([b, a], op));
+  const tb = b instanceof DeviceArray ? b.dtype : (hb ?? operationType([a, b], op));
   const shape = broadcastOf([a, b], ["the first operand", "the second operand"], op);
   const out = checkOut(options, shape, dtypes.bool, op);
   const to = out?.dtype ?? dtypes.bool;
@@ -549,7 +549,7 @@ export function isclose(a: ArrayOperand, b: ArrayOperand, options?: IsCloseOptio
   const equalNan = options?.equalNan ?? false;
   if (typeof rtol !== "number" || typeof atol !== "number") throw new TypeError(`isclose: rtol and atol are numbers, got ${describeValue(rtol)} and ${describeValue(atol)}`);
   if (typeof equalNan !== "boolean") throw new TypeError(`isclose: equalNan is a boolean, got ${describeValue(equalNan)}`);
-  const c = resultType([resultType([a, b], what), 1.5], what);
+  const c = operationType([operationType([a, b], what), 1.5], what);
   const shape = broadcastOf([a, b], ["the first operand", "the second operand"], what);
   const out = checkOut(options, shape, dtypes.bool, what);
   const ta = a instanceof DeviceArray ? a.dtype : c;

@@ -23,7 +23,7 @@ import { dtypes, type DType } from "../dtype.ts";
 import { ShapeMismatchError } from "../errors.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { describeValue } from "../../../errors/describe.ts";
-import { resultType } from "../promotion.ts";
+import { operationType } from "../promotion.ts";
 import { sum } from "../reductions.ts";
 import { mul } from "./arithmetic.ts";
 import { castInto } from "./cast.ts";
@@ -111,7 +111,7 @@ function slide(kind: "convolve" | "correlate", a: DeviceArray, v: DeviceArray, o
     }
     if (x.size === 0) throw new ShapeMismatchError(`${what}: ${name} is empty; give at least one element (NumPy's "${name} cannot be empty")`);
   }
-  const r = resultType([a, v], what);
+  const r = operationType([a, v], what);
   checkOneDevice(what, [["a", a], ["v", v]]);
   const stream = operationStream(what, options, [a, v]);
   const plan = convolutionPlan(kind, a.size, v.size, mode);

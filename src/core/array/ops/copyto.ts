@@ -13,7 +13,7 @@
 import { DeviceArray, checkWritable, operationStream, type ArrayOperationOptions, type ArrayScalar } from "../device-array.ts";
 import type { DType } from "../dtype.ts";
 import { BroadcastError, DTypeError } from "../errors.ts";
-import { resultType } from "../promotion.ts";
+import { operationType } from "../promotion.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
@@ -56,7 +56,7 @@ function scalarSource(value: ArrayScalar, to: DType, rule: CastingRule): { value
     const own = EQUIV_DTYPE[scalarDType(value).kind]!;
     if (own !== to.name) refuse(`"equiv" takes a JavaScript scalar only into its own dtype, ${own}`);
   }
-  const r = resultType([to, value], "copyto");
+  const r = operationType([to, value], "copyto");
   if (r !== to) refuse(`it is ${r.kind === "c" ? "complex" : r.kind === "f" ? "a float" : "an integer"}`);
   return { value: castScalar(value, to), dtype: to };
 }

@@ -25,7 +25,7 @@ import { cumsum } from "./scan.ts";
 import { where } from "./selection.ts";
 import { all } from "./statistics.ts";
 import { broadcastTo, concatenate, ownedView, ravel, reshape, viewWith } from "./shape.ts";
-import { canCastSameKind, resultType } from "../promotion.ts";
+import { canCastSameKind, operationType } from "../promotion.ts";
 import { withTemporaries } from "./temporaries.ts";
 
 /** Slice specs taking `spec` along `axis` (every axis before it whole): `a.slice(...along(axis, [1, null]))`. */
@@ -69,7 +69,7 @@ export function diff(a: DeviceArray, options?: DiffOptions): DeviceArray {
   try {
     let cur = a;
     if (options?.prepend !== undefined || options?.append !== undefined) {
-      const dtype = resultType([a, ...[options.prepend, options.append].filter((x) => x !== undefined)], what);
+      const dtype = operationType([a, ...[options.prepend, options.append].filter((x) => x !== undefined)], what);
       const part = (x: DeviceArray | ArrayScalar): DeviceArray => {
         const shape = a.shape.map((e, d) => (d === axis ? (x instanceof DeviceArray && x.ndim === a.ndim ? x.shape[d]! : 1) : e));
         const arr = x instanceof DeviceArray ? x : full(shape, x, { dtype, stream });
@@ -498,14 +498,14 @@ export function unwrap(p: DeviceArray, options?: UnwrapOptions): DeviceArray {
   if (options?.discont !== undefined && typeof options.discont !== "number") throw new ArgumentError(`${what}: discont is a number, got ${describeValue(options.discont)}`);
   if (p.dtype.kind === "c") throw new DTypeError(`${what}: p is ${p.dtype.name}; unwrapping takes real values (NumPy's mod has no complex loop): unwrap the angle (angle(p)) instead`);
   // diff(p) has p's dtype (bool: bool), so NumPy's result_type(dd, period) is p's with the period.
-  const dtype = resultType([p.dtype, period], what);
+  const dtype = operationType([p.dtype, period], what);
   const integral = dtype.kind === "i" || dtype.kind === "u";
   // Python's divmod(period, 2) for an integer dtype; period / 2 otherwise (the boundary always ambiguous then).
   const high = integral ? Math.floor(period / 2) : period / 2;
   const ambiguous = integral ? period - 2 * high === 0 : true;
   const low = -high;
   // The scalars meet arrays of dtype: each must fit it (NumPy's OverflowError), checked before the stream.
-  if (integral) resultType([dtype, low, high, period], what);
+  if (integral) operationType([dtype, low, high, period], what);
   const discont = options?.discont ?? period / 2;
   const stream = operationStream(what, options, [p]);
   const n = p.shape[axis]!;

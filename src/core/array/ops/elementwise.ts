@@ -5,7 +5,7 @@
  * and kept in a module-level map.
  *
  * Dtypes follow NumPy's ufunc type resolution: the operands' dtypes (and weak JavaScript scalars) are promoted with
- * {@link resultType}, then the first of the operation's loops (NumPy's `ufunc.types`, in its order) that the promoted
+ * `resultType`, then the first of the operation's loops (NumPy's `ufunc.types`, in its order) that the promoted
  * dtype casts to safely is the one computed in: `sqrt` of int8 computes in float16 (`e->e`), of int32 in float64;
  * `floorDiv` of bools in int8. bfloat16 takes float16's loop where there is one (a bfloat16 result). float16 and
  * bfloat16 compute in float32 and round the result back. True division of bool and integers gives float64.
@@ -17,7 +17,7 @@ import { dtypes, type DType, type DTypeName } from "../dtype.ts";
 import { ArrayLayoutError, BroadcastError, DTypeError } from "../errors.ts";
 import { broadcastShapes } from "../broadcast.ts";
 import { sameShape } from "../layout.ts";
-import { canCastSafely, canCastSameKind, realOf, resultType } from "../promotion.ts";
+import { canCastSafely, canCastSameKind, realOf, operationType } from "../promotion.ts";
 import type { ElementwiseOptions } from "../options.ts";
 import type { ArrayOperand } from "../methods.ts";
 import { describeValue } from "../../../errors/describe.ts";
@@ -340,7 +340,7 @@ export function applyBinary(spec: OpSpec, a: ArrayOperand, b: ArrayOperand, opti
   }
   checkOperand(a, what, "the first operand");
   checkOperand(b, what, "the second operand");
-  const promoted = resultType([a, b], what);
+  const promoted = operationType([a, b], what);
   const c = computeDType(spec, promoted, loopInputs([a, b], promoted));
   const r = resultDType(spec, c);
   const shape = broadcastOf([a, b], ["the first operand", "the second operand"], what);
@@ -412,7 +412,7 @@ export function binaryResultName(spec: OpSpec, a: DTypeName | ArrayScalar, b: DT
   const operand = (x: DTypeName | ArrayScalar): DType | ArrayScalar => (typeof x === "string" ? dtypes[x] : x);
   const operands = [operand(a), operand(b)];
   try {
-    const promoted = resultType(operands, spec.name);
+    const promoted = operationType(operands, spec.name);
     return resultDType(spec, computeDType(spec, promoted, loopInputs(operands, promoted))).name;
   } catch (e) {
     if (e instanceof DTypeError) return undefined;

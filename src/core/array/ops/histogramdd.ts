@@ -14,7 +14,7 @@
  */
 import { DeviceArray, operationStream, type ArrayOperationOptions } from "../device-array.ts";
 import { dtypes, type DType } from "../dtype.ts";
-import { resultType } from "../promotion.ts";
+import { operationType } from "../promotion.ts";
 import { DTypeError, ShapeMismatchError } from "../errors.ts";
 import { max, min, sum } from "../reductions.ts";
 import { describeValue } from "../../../errors/describe.ts";
@@ -216,7 +216,7 @@ export function histogramdd(sample: DeviceArray | readonly DeviceArray[], option
   checkOneDevice(what, named, stream);
   // NumPy makes one array of the variables: their common dtype sets the counted edges' dtype. The comparisons below
   // promote each variable with the edges' dtype, which gives the same answers; bool compares as its bytes (0 and 1).
-  const common = resultType(columns.map((c) => c.dtype), what);
+  const common = operationType(columns.map((c) => c.dtype), what);
   const data = columns.map((c) => (c.dtype.kind === "b" ? c.view(dtypes.uint8) : c));
   const edges: DeviceArray[] = [];
   const temps: DeviceArray[] = [];

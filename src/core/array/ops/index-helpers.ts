@@ -28,7 +28,7 @@ import { broadcastShapes, showShape } from "../broadcast.ts";
 import { checkShape, contiguousStrides, elementCount } from "../layout.ts";
 import type { ArrayOperand } from "../methods.ts";
 import type { DTypeArgument } from "../options.ts";
-import { resultType } from "../promotion.ts";
+import { operationType } from "../promotion.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { ArgumentError } from "../../../errors/base.ts";
 import type { Stream } from "../../stream.ts";
@@ -686,7 +686,7 @@ export function select(condlist: readonly DeviceArray[], choicelist: readonly Ar
       throw new TypeError(`${what}: ${k < choicelist.length ? `choice ${k}` : "default"} is a DeviceArray or a scalar, not ${describeValue(x)}`);
     }
   });
-  const dtype: DType = operands.some((x) => x instanceof DeviceArray) ? resultType(operands, what) : resultType(operands.map((x) => scalarDType(x as ArrayScalar)), what);
+  const dtype: DType = operands.some((x) => x instanceof DeviceArray) ? operationType(operands, what) : operationType(operands.map((x) => scalarDType(x as ArrayScalar)), what);
   const shape = broadcastShapes(
     [...condlist.map((c, k) => ({ name: `condition ${k}`, shape: c.shape })), ...operands.flatMap((x, k) => (x instanceof DeviceArray ? [{ name: k < choicelist.length ? `choice ${k}` : "default", shape: x.shape }] : []))],
     what,

@@ -15,7 +15,7 @@
  */
 import { DeviceArray, checkWritable, operationStream, type ArrayOperationOptions } from "../device-array.ts";
 import { dtypes, type DType } from "../dtype.ts";
-import { realOf, resultType } from "../promotion.ts";
+import { realOf, operationType } from "../promotion.ts";
 import type { ElementwiseOptions } from "../options.ts";
 import { provideArrayMethods } from "../methods.ts";
 import { describeValue } from "../../../errors/describe.ts";
@@ -143,7 +143,7 @@ export const UNARY_OPS = {
   angle: spec("angle", LOOPS.inexact, (x) => (x.c.kind === "c" ? `cuda::std::arg(${x.a})` : `${mathFunction("atan2", x)}((${x.w})0, ${x.a})`), {
     result: "real",
     // NumPy: arctan2(0, x) for real x (so a bool or integer x meets a weak integer 0 first).
-    compute: (d) => (d.kind === "c" ? d : searchLoop(LOOPS.float, [d, resultType([d, 0], "angle")])),
+    compute: (d) => (d.kind === "c" ? d : searchLoop(LOOPS.float, [d, operationType([d, 0], "angle")])),
   }),
   deg2rad: spec("deg2rad", LOOPS.float, (x) => `(${x.a} * (${x.w})0.017453292519943295)`, { refuse: noComplex("degrees") }),
   rad2deg: spec("rad2deg", LOOPS.float, (x) => `(${x.a} * (${x.w})57.29577951308232)`, { refuse: noComplex("degrees") }),

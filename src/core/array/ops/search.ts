@@ -18,7 +18,7 @@
 import { DeviceArray, operationStream, type ArrayScalar } from "../device-array.ts";
 import { dtypes, type DType } from "../dtype.ts";
 import { DTypeError, ShapeMismatchError } from "../errors.ts";
-import { resultType } from "../promotion.ts";
+import { operationType } from "../promotion.ts";
 import type { ElementwiseOptions, SearchSide, SearchSortedOptions } from "../options.ts";
 import { provideArrayMethods, type ArrayOperand } from "../methods.ts";
 import { describeValue } from "../../../errors/describe.ts";
@@ -111,7 +111,7 @@ function search(what: string, names: Names, a: DeviceArray, v: ArrayOperand, sid
   const sorter = sorterArgument === undefined ? undefined : checkSorter(sorterArgument, a.size, what);
   checkOperand(v, what, names.v);
   if (v instanceof DeviceArray) checkArrayArgument(v, what, names.v);
-  const r = resultType([a, v], what);
+  const r = operationType([a, v], what);
   if (r.kind === "c") throw new DTypeError(`${what}: complex values are not ordered here (${names.a} and ${names.v} promote to ${r.name}); search their real parts or magnitudes`);
   const shape = v instanceof DeviceArray ? v.shape : [];
   const out = checkOut(options, shape, dtypes.int64, what);

@@ -16,7 +16,7 @@ import { dtypes, type DType } from "../dtype.ts";
 import { DTypeError, ShapeMismatchError } from "../errors.ts";
 import { broadcastShapes, showShape } from "../broadcast.ts";
 import { elementCount, sameShape } from "../layout.ts";
-import { resultType } from "../promotion.ts";
+import { operationType } from "../promotion.ts";
 import type { ElementwiseOptions } from "../options.ts";
 import { provideArrayMethods, type ArrayOperand } from "../methods.ts";
 import { describeValue } from "../../../errors/describe.ts";
@@ -39,14 +39,6 @@ export interface ChooseOptions extends ArrayOperationOptions {
   readonly mode?: "raise" | "wrap" | "clip";
   /** The array the result is written into: the broadcast shape, any dtype (converted into, as NumPy's). */
   readonly out?: DeviceArray;
-}
-
-/** The dtype a lone scalar has when no array gives one (NumPy's defaults: int64, float64, complex128). */
-function defaultDType(v: ArrayScalar): DType {
-  if (typeof v === "boolean") return dtypes.bool;
-  if (typeof v === "bigint") return dtypes.int64;
-  if (typeof v === "number") return Number.isInteger(v) ? dtypes.int64 : dtypes.float64;
-  return dtypes.complex128;
 }
 
 /**
@@ -73,7 +65,7 @@ export function where(condition: ArrayOperand, x?: ArrayOperand, y?: ArrayOperan
   if (!(condition instanceof DeviceArray) && !(x instanceof DeviceArray) && !(y instanceof DeviceArray)) {
     throw new DTypeError("where: at least one of condition, x and y must be a DeviceArray (the shape and the stream come from it)");
   }
-  const r = x instanceof DeviceArray || y instanceof DeviceArray ? resultType([x, y], what) : resultType([defaultDType(x as ArrayScalar), defaultDType(y as ArrayScalar)], what);
+  const r = x instanceof DeviceArray || y instanceof DeviceArray ? operationType([x, y], what) : operationType([scalarDType(x as ArrayScalar), scalarDType(y as ArrayScalar)], what);
   const shape = broadcastOf([condition, x, y], ["condition", "x", "y"], what);
   const out = checkOut(options, shape, r, what);
   const tc = condition instanceof DeviceArray ? condition.dtype : dtypes.bool;
@@ -101,7 +93,7 @@ export function clip(a: DeviceArray, low: ArrayOperand | null, high: ArrayOperan
   if (low !== null) checkOperand(low, what, "low");
   if (high !== null) checkOperand(high, what, "high");
   const bounds = [low, high].filter((v): v is ArrayOperand => v !== null);
-  const r = resultType([a, ...bounds], what);
+  const r = operationType([a, ...bounds], what);
   if (r.kind === "c") throw new DTypeError("clip: complex numbers are not ordered; clip their real parts or magnitudes");
   const shape = broadcastOf([a, ...bounds], ["a", ...(low !== null ? ["low"] : []), ...(high !== null ? ["high"] : [])], what);
   const out = checkOut(options, shape, r, what);
@@ -192,7 +184,7 @@ export function choose(a: DeviceArray, choices: DeviceArray | readonly ArrayOper
   const n = list.length;
   if (n === 0) throw new ArgumentError(`${what}: no choices; give at least one array or scalar to choose from`);
   const arrays = list.filter((x): x is DeviceArray => x instanceof DeviceArray);
-  const dtype: DType = arrays.length > 0 ? resultType(list, what) : resultType(list.map((x) => scalarDType(x as ArrayScalar)), what);
+  const dtype: DType = arrays.length > 0 ? operationType(list, what) : operationType(list.map((x) => scalarDType(x as ArrayScalar)), what);
   for (const x of list) if (!(x instanceof DeviceArray)) encodeElement(dtype, castScalar(x, dtype));
   const shape = broadcastShapes(
     [{ name: "the index array", shape: a.shape }, ...list.flatMap((x, k) => (x instanceof DeviceArray ? [{ name: `choice ${k}`, shape: x.shape }] : []))],

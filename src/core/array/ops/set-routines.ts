@@ -20,7 +20,7 @@
  */
 import { DeviceArray, operationStream, type ArrayOperationOptions } from "../device-array.ts";
 import { dtypes, type DType } from "../dtype.ts";
-import { resultType } from "../promotion.ts";
+import { operationType } from "../promotion.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import type { Stream } from "../../stream.ts";
 import { eq, logicalAnd, ne, sub } from "./arithmetic.ts";
@@ -78,7 +78,7 @@ function prepare(what: string, a: unknown, b: unknown, options: unknown, flags: 
   }
   const arrays = [["a", x], ["b", y]] as const;
   checkOneDevice(what, arrays);
-  const dtype = resultType([x, y], what);
+  const dtype = operationType([x, y], what);
   const stream = operationStream(what, options as ArrayOperationOptions | undefined, [x, y]);
   checkOneDevice(what, arrays, stream);
   return { stream, dtype, flag: (name) => values.get(name) ?? false };

@@ -16,7 +16,7 @@
  */
 import { DeviceArray, operationStream, type ArrayOperationOptions } from "../device-array.ts";
 import { dtypes, type DType } from "../dtype.ts";
-import { resultType } from "../promotion.ts";
+import { operationType } from "../promotion.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { ElementwiseKernel } from "../../kernels/elementwise.ts";
 import { toWorking, workingType } from "./cast.ts";
@@ -73,7 +73,7 @@ export function isin(element: DeviceArray, testElements: DeviceArray, options?: 
   if (typeof invert !== "boolean") throw new TypeError(`${what}: invert is a boolean, not ${describeValue(invert)}`);
   const arrays = [["element", element], ["testElements", testElements]] as const;
   checkOneDevice(what, arrays);
-  const r = resultType([element, testElements], what);
+  const r = operationType([element, testElements], what);
   const stream = operationStream(what, options, [element, testElements]);
   checkOneDevice(what, arrays, stream);
   if (element.size === 0) return DeviceArray.empty(element.shape, dtypes.bool, { stream });

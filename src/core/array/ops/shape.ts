@@ -25,7 +25,7 @@ import { broadcastShapes as broadcastNamedShapes, broadcastStrides, normalizeAxi
 import { checkShape, contiguousStrides, diagonalLayout, elementCount, reshapeLayout, sameShape, type SliceSpec } from "../layout.ts";
 import { provideArrayMethods } from "../methods.ts";
 import type { DiagonalViewOptions, DTypeArgument } from "../options.ts";
-import { resultType } from "../promotion.ts";
+import { operationType } from "../promotion.ts";
 import { INTERNAL } from "../../base/internal.ts";
 import { describeValue } from "../../../errors/describe.ts";
 import { ArgumentError } from "../../../errors/base.ts";
@@ -615,7 +615,7 @@ export function concatenatePlan(arrays: readonly DeviceArray[], axis: number, dt
     offsets.push(shape[ax]!);
     shape[ax] = shape[ax]! + a.shape[ax]!;
   });
-  return { shape, dtype: dtype ?? resultType(arrays, what), axis: ax, offsets };
+  return { shape, dtype: dtype ?? operationType(arrays, what), axis: ax, offsets };
 }
 
 /**
