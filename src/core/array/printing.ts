@@ -133,15 +133,41 @@ function roundTo(kind: FloatKind, v: number): number {
  */
 function shortest(x: number, kind: FloatKind): { digits: string; exp: number } {
   if (kind !== "float64") {
-    // The first digit count whose correctly rounded digits (half to even, as Dragon4 picks between two) read back.
+    // Dragon4's choice: the first digit count at which the digits rounded down or up read back; where both do, the
+    // nearer (half to even). Where only one does, that one, though the other is nearer: next to a power of two the
+    // floats below are twice as close as those above, so float16 0.015625 prints 0.01563, not 0.015625.
     for (let p = 1; p <= 9; p++) {
-      const candidate = significant(x, p);
-      if (roundTo(kind, Number(`${candidate.digits}e${candidate.exp - p + 1}`)) === x) return candidate;
+      const { down, up, upNearer } = neighbours(x, p);
+      const downFits = readsBack(down, p, kind, x);
+      const upFits = readsBack(up, p, kind, x);
+      if (downFits && upFits) return upNearer ? up : down;
+      if (downFits) return down;
+      if (upFits) return up;
     }
   }
   // JavaScript's shortest round-trip digits of a double, the closest to x, ties to even (Number::toString).
   const [mantissa, exponent] = x.toExponential().split("e") as [string, string];
   return { digits: mantissa.replace(".", ""), exp: Number(exponent) };
+}
+
+/** Whether `p` digits read (as a double, then rounded to `kind`) as `x`. */
+function readsBack(c: { digits: string; exp: number }, p: number, kind: FloatKind, x: number): boolean {
+  return roundTo(kind, Number(`${c.digits}e${c.exp - p + 1}`)) === x;
+}
+
+/**
+ * `p` significant digits of `x` (finite, > 0) rounded down and rounded up from its exact value, and whether the
+ * rounded-up digits are the nearer (half to even): x ≈ d.ddd × 10^exp.
+ */
+function neighbours(x: number, p: number): { down: { digits: string; exp: number }; up: { digits: string; exp: number }; upNearer: boolean } {
+  const exp = decimalExponent(x);
+  const { num, den } = scaledExactly(x, p - 1 - exp);
+  const q = num / den;
+  const r2 = (num % den) * 2n;
+  const upNearer = r2 > den || (r2 === den && (q & 1n) === 1n);
+  const u = q + 1n;
+  const up = u >= 10n ** BigInt(p) ? { digits: (u / 10n).toString(), exp: exp + 1 } : { digits: u.toString(), exp };
+  return { down: { digits: q.toString(), exp }, up, upNearer };
 }
 
 /** `p` significant digits of `x` (finite, > 0), rounded half to even from its exact value: x ≈ d.ddd × 10^exp. */
