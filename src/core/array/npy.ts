@@ -15,6 +15,7 @@
  */
 import { DeviceArray, operationStream, type ArrayAllocateOptions, type ArrayOperationOptions } from "./device-array.ts";
 import { allocateHostArray, dtypes, type DType } from "./dtype.ts";
+import { isContiguous } from "./layout.ts";
 import { DTypeError } from "./errors.ts";
 import { ArgumentError, NotFoundError } from "../../errors/base.ts";
 import { describeValue } from "../../errors/describe.ts";
@@ -62,7 +63,7 @@ const FROM_CODE: Readonly<Record<string, DType>> = {
   c16: dtypes.complex128,
 };
 
-/** NumPy's one-letter type codes (`dtype.char`; on Linux `l` and `L` are the 64-bit integers). */
+/** NumPy's one-letter type codes (`dtype.char`; on 64-bit Linux `l`, `L`, `n`, `N`, `p` and `P` are the 64-bit integers). */
 const FROM_LETTER: Readonly<Record<string, DType>> = {
   "?": dtypes.bool,
   b: dtypes.int8,
@@ -75,11 +76,46 @@ const FROM_LETTER: Readonly<Record<string, DType>> = {
   L: dtypes.uint64,
   q: dtypes.int64,
   Q: dtypes.uint64,
+  n: dtypes.int64,
+  N: dtypes.uint64,
+  p: dtypes.int64,
+  P: dtypes.uint64,
   e: dtypes.float16,
   f: dtypes.float32,
   d: dtypes.float64,
   F: dtypes.complex64,
   D: dtypes.complex128,
+};
+
+/**
+ * The dtype names NumPy's `np.dtype` reads in a `descr` (no byte order before them): each dtype's own name and
+ * NumPy's C-type aliases as they are on 64-bit Linux.
+ */
+const FROM_NAME: Readonly<Record<string, DType>> = {
+  ...Object.fromEntries(Object.keys(DESCR).map((n) => [n, dtypes[n as keyof typeof dtypes]])),
+  bool_: dtypes.bool,
+  byte: dtypes.int8,
+  ubyte: dtypes.uint8,
+  short: dtypes.int16,
+  ushort: dtypes.uint16,
+  intc: dtypes.int32,
+  uintc: dtypes.uint32,
+  int: dtypes.int64,
+  int_: dtypes.int64,
+  long: dtypes.int64,
+  longlong: dtypes.int64,
+  intp: dtypes.int64,
+  uint: dtypes.uint64,
+  ulong: dtypes.uint64,
+  ulonglong: dtypes.uint64,
+  uintp: dtypes.uint64,
+  half: dtypes.float16,
+  single: dtypes.float32,
+  float: dtypes.float64,
+  double: dtypes.float64,
+  csingle: dtypes.complex64,
+  complex: dtypes.complex128,
+  cdouble: dtypes.complex128,
 };
 
 /** @internal What a `.npy` header says: the dtype, whether its bytes are big-endian, the order, the shape. */
@@ -103,7 +139,9 @@ function malformed(what: string, detail: string): ArgumentError {
 
 /**
  * The `.npy` bytes of `a`: NumPy's header (format 1.0, or 2.0 for a header past 65,535 bytes) and the elements in C
- * order, little-endian. Reads the array back (any layout; a view is packed first) and waits for the stream.
+ * order, little-endian, or in Fortran order (`fortran_order: True`) where `a` is packed column-major and not
+ * row-major (a transposed view), as `np.save` writes them. Reads the array back (any layout; another view is packed
+ * first) and waits for the stream.
  * DTypeError for bfloat16, which NumPy has no dtype for (convert it first: `a.astype("float32")`).
  */
 export function toNpy(a: DeviceArray, options?: ArrayOperationOptions): Uint8Array {
@@ -118,8 +156,20 @@ function encode(a: DeviceArray, options: ArrayOperationOptions | undefined, acti
     throw new DTypeError(`${action}: NumPy has no ${a.dtype.name} dtype to read a .npy of it back into; convert it first (a.astype("float32"))`);
   }
   const stream = operationStream(action, options, [a]);
-  const host = a.toTypedArraySync({ stream });
-  const header = npyHeader(descr, a.shape);
+  // As np.save: an array packed in column-major order (a transposed view) is written as it lies, fortran_order True.
+  const fortran = !a.isContiguous && isContiguous([...a.shape].reverse(), [...a.strides].reverse());
+  let host: ArrayLike<unknown> & ArrayBufferView;
+  if (fortran) {
+    const t = a.T;
+    try {
+      host = t.toTypedArraySync({ stream });
+    } finally {
+      t.close();
+    }
+  } else {
+    host = a.toTypedArraySync({ stream });
+  }
+  const header = npyHeader(descr, a.shape, fortran);
   const data = new Uint8Array(host.buffer, host.byteOffset, host.byteLength);
   const out = new Uint8Array(header.length + data.byteLength);
   out.set(header, 0);
@@ -128,12 +178,12 @@ function encode(a: DeviceArray, options: ArrayOperationOptions | undefined, acti
 }
 
 /**
- * @internal The header NumPy's `np.save` writes for a C-order array of `descr` and `shape`, byte for byte: the
+ * @internal The header NumPy's `np.save` writes for an array of `descr` and `shape` (C order, or Fortran order), byte for byte: the
  * magic, format 1.0 (2.0 past 65,535 bytes), the dict with NumPy's spare spaces for the first axis to grow
  * (`GROWTH_AXIS_MAX_DIGITS`), padded with spaces and a newline to a multiple of 64 bytes.
  */
-export function npyHeader(descr: string, shape: readonly number[]): Uint8Array {
-  let dict = `{'descr': '${descr}', 'fortran_order': False, 'shape': ${tuple(shape)}, }`;
+export function npyHeader(descr: string, shape: readonly number[], fortranOrder = false): Uint8Array {
+  let dict = `{'descr': '${descr}', 'fortran_order': ${fortranOrder ? "True" : "False"}, 'shape': ${tuple(shape)}, }`;
   if (shape.length > 0) dict += " ".repeat(Math.max(0, 21 - String(shape[0]).length));
   // Magic (6), version (2), header length (2 in 1.0, 4 in 2.0), the dict, then 1 to 64 spaces (NumPy pads a header
   // that already ends on the boundary by a whole 64) and "\n".
@@ -162,12 +212,12 @@ export function npyHeader(descr: string, shape: readonly number[]): Uint8Array {
  */
 export function readNpyHeader(bytes: Uint8Array, what = "fromNpy"): NpyHeader {
   if (!(bytes instanceof Uint8Array)) throw new TypeError(`${what}: bytes is a Uint8Array, not ${describeValue(bytes)}`);
-  if (bytes.length < 10 || MAGIC.some((m, i) => bytes[i] !== m)) throw malformed(what, `it does not start with NumPy's magic "\\x93NUMPY"`);
+  if (bytes.length < 8 || MAGIC.some((m, i) => bytes[i] !== m)) throw malformed(what, `it does not start with NumPy's magic "\\x93NUMPY"`);
   const major = bytes[6]!;
   const minor = bytes[7]!;
   if (major < 1 || major > 3 || minor !== 0) throw malformed(what, `format version ${major}.${minor} is not one NumPy writes (1.0, 2.0, 3.0)`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (major > 1 && bytes.length < 12) throw malformed(what, "it ends inside its header");
+  if (bytes.length < (major === 1 ? 10 : 12)) throw malformed(what, `it ends before its header's length (${bytes.length} bytes)`);
   const length = major === 1 ? view.getUint16(8, true) : view.getUint32(8, true);
   const start = major === 1 ? 10 : 12;
   if (length > MAX_HEADER) throw malformed(what, `its header is ${length} bytes, more than NumPy's limit of ${MAX_HEADER}`);
@@ -176,7 +226,7 @@ export function readNpyHeader(bytes: Uint8Array, what = "fromNpy"): NpyHeader {
   // 1.0 and 2.0 headers are Latin-1, 3.0 UTF-8; a valid dict is ASCII either way.
   let text = "";
   for (const b of raw) {
-    if (b > 0x7e || (b < 0x20 && b !== 0x0a && b !== 0x09)) throw malformed(what, `its header holds the byte 0x${b.toString(16).padStart(2, "0")}, where NumPy writes printable ASCII`);
+    if (b > 0x7e || (b < 0x20 && (b < 0x09 || b > 0x0d))) throw malformed(what, `its header holds the byte 0x${b.toString(16).padStart(2, "0")}, where NumPy writes printable ASCII`);
     text += String.fromCharCode(b);
   }
   if (/['"]descr['"]\s*:\s*\[/.test(text)) {
@@ -191,14 +241,15 @@ export function readNpyHeader(bytes: Uint8Array, what = "fromNpy"): NpyHeader {
   if (typeof descr !== "string") throw malformed(what, `its descr is not a string: ${describeValue(descr)} (a record dtype, which cuda-ts does not hold)`);
   if (typeof fortranOrder !== "boolean") throw malformed(what, "its fortran_order is not True or False");
   if (!Array.isArray(shape)) throw malformed(what, "its shape is not a tuple of integers");
-  // '<f4', also without a byte order ('f4': native), or a one-letter code ('<d', '?').
-  const match = /^([<>|=]?)([a-zA-Z?])(\d*)$/.exec(descr);
-  const dtype = match === null ? undefined : match[3] === "" ? FROM_LETTER[match[2]!] : FROM_CODE[`${match[2]}${match[3]}`];
-  if (match === null || dtype === undefined) {
+  // '<f4', also without a byte order ('f4': native) or with a padded size ('<f04'), a one-letter code ('<d', '?'), or
+  // a dtype's name ('float32', 'double'), as np.dtype reads them.
+  const match = Object.hasOwn(FROM_NAME, descr) ? null : /^([<>|=]?)([a-zA-Z?])(\d*)$/.exec(descr);
+  const dtype = Object.hasOwn(FROM_NAME, descr) ? FROM_NAME[descr] : match === null ? undefined : match[3] === "" ? FROM_LETTER[match[2]!] : FROM_CODE[`${match[2]}${Number(match[3])}`];
+  if (dtype === undefined) {
     const hint = descr.includes("O") ? "object arrays are pickles, which are not read (NumPy refuses them too without allow_pickle)" : descr.includes("V") ? "raw bytes (a void or extension dtype such as ml_dtypes' bfloat16): save it from NumPy as float32, or as uint16 and view it here" : "save it from NumPy as one of bool, int8 to uint64, float16, float32, float64, complex64, complex128";
     throw new DTypeError(`${what}: the .npy's dtype ${descr} is not one cuda-ts holds: ${hint}`);
   }
-  const bigEndian = match[1] === ">" && dtype.itemsize / dtype.lanes > 1;
+  const bigEndian = match?.[1] === ">" && dtype.itemsize / dtype.lanes > 1;
   let size = 1;
   for (const n of shape) size *= n;
   if (!Number.isSafeInteger(size * dtype.itemsize)) {

@@ -1,7 +1,7 @@
 /**
  * `.npy` files on a real GPU: NumPy's files (test/fixtures/arrays/npy-files.json, NumPy 2's np.save) load with their
- * values (C and Fortran order, big-endian, 0-d, empty, float16, complex), arrays save to NumPy's exact bytes (views
- * packed in C order), and save/load round-trip through a private file. Skips without a GPU.
+ * values (C and Fortran order, big-endian, 0-d, empty, float16, complex), arrays save to NumPy's exact bytes (a
+ * transposed view in Fortran order, other views packed in C order), and save/load round-trip through a private file. Skips without a GPU.
  */
 import { describe, expect, it } from "vitest";
 import * as fs from "node:fs";
@@ -33,7 +33,7 @@ describe.skipIf(!gpu.available)(`.npy files on a GPU${skipNote}`, () => {
     expect(readDecoded(fromNpy(npy("c128"), { stream }), stream)).toEqual(["complex128", [2], [[1, 1], [2, -0.5]]]);
   });
 
-  it("saves NumPy's exact bytes, views packed in C order", () => {
+  it("saves NumPy's exact bytes: transposed views in Fortran order, other views packed in C order", () => {
     for (const name of ["f32_2x3", "bool_0d", "u8_empty", "f16", "c128"] as const) {
       using a = fromNpy(npy(name), { stream });
       expect(toNpy(a), name).toEqual(npy(name));
@@ -44,11 +44,15 @@ describe.skipIf(!gpu.available)(`.npy files on a GPU${skipNote}`, () => {
     expect(again.length).toBe(128 + 48);
     expect(new TextDecoder().decode(again.subarray(10, 128))).toContain("'fortran_order': False, 'shape': (2, 3)");
     expect(Array.from(new BigInt64Array(again.slice(128).buffer))).toEqual([0n, 1n, 2n, 3n, 4n, 5n]);
-    // A transposed view: its elements in C order of the view.
-    using x = DeviceArray.from(Float32Array.from([1, 2, 3, 4, 5, 6]), { stream, shape: [2, 3] });
+    // A transposed view: as np.save, its elements as they lie, fortran_order True; loaded back, the same values.
+    using x = fromNpy(npy("f32_2x3"), { stream });
     const t = toNpy(x.T, { stream });
-    expect(Array.from(new Float32Array(t.slice(128).buffer))).toEqual([1, 4, 2, 5, 3, 6]);
-    expect(new TextDecoder().decode(t.subarray(10, 128))).toContain("'shape': (3, 2)");
+    expect(t).toEqual(npy("f32_transposed"));
+    expect(readDecoded(fromNpy(t, { stream }), stream)).toEqual(["float32", [3, 2], [0, 0.75, 0.25, 1, 0.5, 1.25]]);
+    // Another view (a column slice): packed in C order.
+    const c = toNpy(x.slice(null, [1, 3]), { stream });
+    expect(new TextDecoder().decode(c.subarray(10, 128))).toContain("'fortran_order': False, 'shape': (2, 2)");
+    expect(Array.from(new Float32Array(c.slice(128).buffer))).toEqual([0.25, 0.5, 1, 1.25]);
   });
 
   it("round-trips save and load through a file private to its owner", () => {

@@ -62,6 +62,9 @@ describe(".npy headers", () => {
   it("refuses bytes that are not a well-formed .npy, saying what is wrong", () => {
     expect(() => readNpyHeader(new TextEncoder().encode("PK\x03\x04 not numpy"))).toThrow(/does not start with NumPy's magic/);
     expect(() => readNpyHeader(handMade("{}", undefined, 4))).toThrow(/format version 4.0/);
+    expect(() => readNpyHeader(new Uint8Array([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0]))).toThrow(/ends before its header's length \(8 bytes\)/);
+    // Whitespace after the dict, as Python's literal reader takes it (a file written on Windows ends in \r\n).
+    expect(readNpyHeader(handMade(`{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }\r\n`, new Uint8Array(8))).shape).toEqual([2]);
     const truncated = npy("f32_2x3").subarray(0, 60);
     expect(() => readNpyHeader(truncated)).toThrow(/header says 118 bytes, but only 50 follow/);
     expect(() => readNpyHeader(handMade(`{'descr': '<f4', 'fortran_order': False}`))).toThrow(/has the keys descr, fortran_order, not descr, fortran_order and shape/);
@@ -98,6 +101,10 @@ describe(".npy headers", () => {
     // Other spellings NumPy reads: no byte order (native), one-letter codes.
     const spelled = (descr: string): string => readNpyHeader(handMade(`{'descr': '${descr}', 'fortran_order': False, 'shape': (2,), }`)).dtype.name;
     expect(["f4", "<d", "?", "|b", "B", "<h", "=i", "l", "Q", "e", "F", "D"].map(spelled)).toEqual(["float32", "float64", "bool", "int8", "uint8", "int16", "int32", "int64", "uint64", "float16", "complex64", "complex128"]);
+    // np.dtype's names and 64-bit Linux aliases, the pointer-sized codes, a zero-padded size.
+    expect(["float32", "bool", "int", "float", "double", "single", "half", "complex", "uintp", "longlong", "csingle"].map(spelled)).toEqual(["float32", "bool", "int64", "float64", "float64", "float32", "float16", "complex128", "uint64", "int64", "complex64"]);
+    expect(["n", "<n", "N", "p", "P", "<f04", "<i008"].map(spelled)).toEqual(["int64", "int64", "uint64", "int64", "uint64", "float32", "int64"]);
+    expect(() => spelled("<float32")).toThrow(/dtype <float32 is not one cuda-ts holds/);
     expect(() => toNpy(fakeArray([2], "bfloat16"))).toThrow(/NumPy has no bfloat16 dtype/);
     expect(() => save("/tmp/x.npy", fakeArray([2], "bfloat16"))).toThrow(DTypeError);
   });
