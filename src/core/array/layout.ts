@@ -168,7 +168,8 @@ export function sliceLayout(layout: Layout, specs: readonly SliceSpec[]): Layout
     }
     offset += b.start * stride;
     shape.push(b.count);
-    strides.push(b.count <= 1 && b.step !== 1 ? stride : stride * b.step);
+    // As NumPy: an empty slice keeps the stride (its step counts as 1), any other is stepped (extent 1 included).
+    strides.push(b.count === 0 ? stride : stride * b.step);
   }
   // An empty slice holds no element: it stays where the array starts (its offset could point past an empty buffer).
   if (shape.includes(0)) return { shape, strides, offset: layout.offset };
@@ -182,6 +183,8 @@ export function sliceLayout(layout: Layout, specs: readonly SliceSpec[]): Layout
 export function reshapeLayout(layout: Layout, requested: readonly number[]): Layout | undefined {
   const total = elementCount(layout.shape);
   const shape = inferShape(requested, total, layout.shape);
+  // The same shape asked for (as written: no -1): the same view, strides and all (as NumPy).
+  if (sameShape(requested, layout.shape)) return { shape, strides: [...layout.strides], offset: layout.offset };
   if (total === 0 || isContiguous(layout.shape, layout.strides)) return { shape, strides: contiguousStrides(shape), offset: layout.offset };
   // Drop axes of extent 1, then match groups of old axes to groups of new axes with equal products.
   const oldShape: number[] = [];
@@ -211,8 +214,9 @@ export function reshapeLayout(layout: Layout, requested: readonly number[]): Lay
     ni = nj++;
     oi = oj++;
   }
-  // Trailing extents of 1 (in the new shape): any stride; use the last one's.
-  for (let k = ni; k < shape.length; k++) newStrides[k] = 1;
+  // Trailing extents of 1 (in the new shape): any stride would do; NumPy's is the last old axis's (or one element).
+  const last = oldStrides.length > 0 ? oldStrides[oldStrides.length - 1]! : 1;
+  for (let k = ni; k < shape.length; k++) newStrides[k] = last;
   return { shape, strides: newStrides, offset: layout.offset };
 }
 
@@ -249,14 +253,15 @@ export function diagonalLayout(layout: Layout, offset: number, axis1: number, ax
   return {
     shape: [...keep.map((d) => layout.shape[d]!), len],
     strides: [...keep.map((d) => layout.strides[d]!), layout.strides[axis1]! + layout.strides[axis2]!],
-    offset: layout.offset + (len === 0 ? 0 : r0 * layout.strides[axis1]! + c0 * layout.strides[axis2]!),
+    // An empty result stays where the array starts (its offset could point past an empty buffer).
+    offset: layout.offset + (len === 0 || keep.some((d) => layout.shape[d] === 0) ? 0 : r0 * layout.strides[axis1]! + c0 * layout.strides[axis2]!),
   };
 }
 
-/** The layout with its axes permuted (`axes` default: reversed). */
+/** The layout with its axes permuted (`axes` default: reversed; negative axes count from the end). */
 export function transposeLayout(layout: Layout, axes?: readonly number[]): Layout {
   const nd = layout.shape.length;
-  const perm = axes === undefined ? [...Array(nd).keys()].reverse() : [...axes];
+  const perm = axes === undefined ? [...Array(nd).keys()].reverse() : axes.map((a) => (Number.isInteger(a) && a < 0 && a >= -nd ? a + nd : a));
   const seen = new Set<number>();
   if (perm.length !== nd || perm.some((a) => !Number.isInteger(a) || a < 0 || a >= nd || seen.size === seen.add(a).size)) {
     throw new ArrayLayoutError(`transpose: axes must be a permutation of 0..${nd - 1}, got [${perm.join(", ")}]`);
@@ -273,6 +278,12 @@ export function viewLayout(layout: Layout, byteOffset: number, from: number, to:
   const nd = layout.shape.length;
   if (nd === 0) throw new ArrayLayoutError(`view: a 0-d array of ${from}-byte elements cannot be seen as ${to}-byte elements`);
   const last = layout.shape[nd - 1]!;
+  if (layout.shape.includes(0)) {
+    // No element: only the last axis's bytes must come out whole (as NumPy checks an empty array).
+    if ((last * from) % to !== 0) throw new ArrayLayoutError(`view: the last axis holds ${last * from} bytes, not a whole number of ${to}-byte elements`);
+    const shape = [...layout.shape.slice(0, nd - 1), (last * from) / to];
+    return { shape, strides: contiguousStrides(shape), byteOffset: byteOffset - (byteOffset % to) };
+  }
   if (last !== 1 && layout.strides[nd - 1] !== 1) {
     throw new ArrayLayoutError(`view: the last axis must be contiguous to change the element size from ${from} to ${to} bytes (its stride is ${layout.strides[nd - 1]})`);
   }
@@ -280,8 +291,10 @@ export function viewLayout(layout: Layout, byteOffset: number, from: number, to:
   if (bytes % to !== 0) throw new ArrayLayoutError(`view: the last axis holds ${bytes} bytes, not a whole number of ${to}-byte elements`);
   if (byteOffset % to !== 0) throw new ArrayLayoutError(`view: the byte offset ${byteOffset} is not a multiple of the new element size ${to}`);
   const strides = layout.strides.slice(0, nd - 1).map((s, i) => {
-    if ((s * from) % to !== 0 && layout.shape[i] !== 1) throw new ArrayLayoutError(`view: axis ${i}'s stride of ${s * from} bytes is not a multiple of ${to}`);
-    return (s * from) / to;
+    if ((s * from) % to === 0) return (s * from) / to;
+    // An axis of extent 1 is never stepped along: any stride will do.
+    if (layout.shape[i] === 1) return 0;
+    throw new ArrayLayoutError(`view: axis ${i}'s stride of ${s * from} bytes is not a multiple of ${to}; copy the array first (copy())`);
   });
   return { shape: [...layout.shape.slice(0, nd - 1), bytes / to], strides: [...strides, 1], byteOffset };
 }

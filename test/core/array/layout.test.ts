@@ -9,6 +9,7 @@ import {
   checkShape,
   coalesce,
   contiguousStrides,
+  diagonalLayout,
   elementExtent,
   isContiguous,
   reshapeLayout,
@@ -136,6 +137,18 @@ describe("reshape", () => {
     const withOne = reshapeLayout(t, [4, 1, 3])!;
     expect(offsets(withOne)).toEqual(offsets(t));
   });
+
+  it("gives NumPy's strides to axes of extent 1 and keeps a view reshaped to its own shape", () => {
+    // np.arange(2.)[::-1].reshape(2, 1, 1).strides == (-8, -8, -8): trailing ones take the last axis's stride.
+    expect(reshapeLayout(sliceLayout(L([2]), [[null, null, -1]]), [2, 1, 1])!.strides).toEqual([-1, -1, -1]);
+    // b[:, ::2].reshape(1, 3, 2, 1) of a 3×4 b: strides (12, 4, 2, 2) in elements.
+    expect(reshapeLayout(sliceLayout(L([3, 4]), [null, [null, null, 2]]), [1, 3, 2, 1])!.strides).toEqual([12, 4, 2, 2]);
+    // The same shape: the same strides, whatever they are (a length-1 axis's included).
+    const odd = sliceLayout(L([4, 3]), [[null, null, 2], [null, 1]]);
+    expect(reshapeLayout(odd, [2, 1])!.strides).toEqual(odd.strides);
+    // A slice with a step along an axis of extent 1 scales its stride, as NumPy (np.zeros(1)[::-1].strides == (-8,)).
+    expect(sliceLayout(L([1]), [[null, null, -1]]).strides).toEqual([-1]);
+  });
 });
 
 describe("transpose, dtype views, coalescing", () => {
@@ -144,6 +157,8 @@ describe("transpose, dtype views, coalescing", () => {
     expect(transposeLayout(L([2, 3, 4]), [1, 0, 2]).shape).toEqual([3, 2, 4]);
     expect(() => transposeLayout(L([2, 3]), [0, 0])).toThrow(/a permutation of 0..1/);
     expect(() => transposeLayout(L([2, 3]), [0])).toThrow(ArrayLayoutError);
+    expect(transposeLayout(L([2, 3]), [-1, 0]).shape).toEqual([3, 2]);
+    expect(() => transposeLayout(L([2, 3]), [-3, 0])).toThrow(ArrayLayoutError);
   });
 
   it("sees the same bytes as other element sizes where the last axis is contiguous", () => {
@@ -154,6 +169,19 @@ describe("transpose, dtype views, coalescing", () => {
     expect(() => viewLayout(transposeLayout(L([2, 4])), 0, 4, 2)).toThrow(/last axis must be contiguous/);
     expect(() => viewLayout(L([]), 0, 4, 2)).toThrow(/0-d array/);
     expect(() => viewLayout(L([4]), 4, 4, 8)).toThrow(/byte offset 4 is not a multiple/);
+    // An axis of extent 1 is never stepped along: its stride need not divide (int16 [4, 1].T as float64).
+    expect(viewLayout(transposeLayout(L([4, 1])), 0, 2, 8)).toEqual({ shape: [1, 1], strides: [0, 1], byteOffset: 0 });
+    // An empty array: only the last axis's bytes must come out whole (int16 [4, 0] as float32).
+    expect(viewLayout(L([4, 0]), 0, 2, 4)).toEqual({ shape: [4, 0], strides: [1, 1], byteOffset: 0 });
+    expect(() => viewLayout(L([0, 3]), 0, 2, 4)).toThrow(/6 bytes, not a whole number of 4-byte elements/);
+  });
+
+  it("leaves an empty diagonal where the array starts", () => {
+    // [3, 1, 0] over no bytes: the diagonal below the main one is empty and must not point past the buffer.
+    const d = diagonalLayout(L([3, 1, 0]), -1, 0, 1);
+    expect(d.shape).toEqual([0, 1]);
+    expect(d.offset).toBe(0);
+    expect(diagonalLayout(L([3, 4]), 1, 0, 1)).toEqual({ shape: [3], strides: [5], offset: 1 });
   });
 
   it("merges axes contiguous in both layouts (the fewest a strided copy needs)", () => {

@@ -129,7 +129,9 @@ describe("views", () => {
     expect(expandDims(b, 0).shape).toEqual([1, 3, 4]);
     expect(expandDims(b, -1).shape).toEqual([3, 4, 1]);
     expect(b.expandDims([0, 2]).shape).toEqual([1, 3, 1, 4]);
-    expect(expandDims(b, 1).strides).toEqual([4, 0, 1]);
+    // NumPy's expand_dims strides (a reshape's): np.expand_dims(np.zeros((3, 4)), 1).strides is (32, 32, 8).
+    expect(expandDims(b, 1).strides).toEqual([4, 4, 1]);
+    expect(expandDims(b.slice([null, null, -1], [null, null, 2]), [0, 3]).strides).toEqual([-12, -4, 2, 2]);
     expect(() => expandDims(b, 3)).toThrow(AxisError);
   });
 

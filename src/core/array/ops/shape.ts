@@ -225,19 +225,10 @@ export function expandDims(a: DeviceArray, axis: number | readonly number[]): De
   const count = typeof axis === "number" ? 1 : Array.isArray(axis) ? axis.length : 0;
   const positions = axisList(axis, a.ndim + count, "expandDims");
   const shape: number[] = [];
-  const strides: number[] = [];
   let src = 0;
-  for (let d = 0; d < a.ndim + count; d++) {
-    if (positions.includes(d)) {
-      shape.push(1);
-      strides.push(0);
-    } else {
-      shape.push(a.shape[src]!);
-      strides.push(a.strides[src]!);
-      src++;
-    }
-  }
-  return viewWith(a, shape, strides);
+  for (let d = 0; d < a.ndim + count; d++) shape.push(positions.includes(d) ? 1 : a.shape[src++]!);
+  // As NumPy's expand_dims (a reshape): the new axes' strides are the ones its reshape gives.
+  return viewWith(a, shape, reshapeLayout({ shape: a.shape, strides: a.strides, offset: 0 }, shape)!.strides);
 }
 
 /** A contiguous 1-d copy of `a`'s elements in row-major order, on the stream of `options` or `a`'s. */
@@ -295,14 +286,14 @@ export function broadcastShapes(...shapes: (number | readonly number[])[]): numb
 /** `a` with at least one axis: a 0-d array becomes [1] (a view). */
 export function atleast1d(a: DeviceArray): DeviceArray {
   checkArray(a, "atleast1d");
-  return a.ndim >= 1 ? a : viewWith(a, [1], [0]);
+  return a.ndim >= 1 ? a : viewWith(a, [1], [1]);
 }
 
 /** `a` with at least two axes: [] → [1, 1], [n] → [1, n] (a view). */
 export function atleast2d(a: DeviceArray): DeviceArray {
   checkArray(a, "atleast2d");
   if (a.ndim >= 2) return a;
-  if (a.ndim === 0) return viewWith(a, [1, 1], [0, 0]);
+  if (a.ndim === 0) return viewWith(a, [1, 1], [1, 1]);
   return viewWith(a, [1, a.shape[0]!], [0, a.strides[0]!]);
 }
 
@@ -310,7 +301,7 @@ export function atleast2d(a: DeviceArray): DeviceArray {
 export function atleast3d(a: DeviceArray): DeviceArray {
   checkArray(a, "atleast3d");
   if (a.ndim >= 3) return a;
-  if (a.ndim === 0) return viewWith(a, [1, 1, 1], [0, 0, 0]);
+  if (a.ndim === 0) return viewWith(a, [1, 1, 1], [1, 1, 1]);
   if (a.ndim === 1) return viewWith(a, [1, a.shape[0]!, 1], [0, a.strides[0]!, 0]);
   return viewWith(a, [a.shape[0]!, a.shape[1]!, 1], [a.strides[0]!, a.strides[1]!, 0]);
 }
