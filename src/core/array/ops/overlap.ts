@@ -109,6 +109,12 @@ function gcd(x: number, y: number): number {
   return x;
 }
 
+/** x·y mod m for 0 ≤ x, y < m: in doubles where the product is exact, else in BigInt. */
+function mulMod(x: number, y: number, m: number): number {
+  const p = x * y;
+  return p <= Number.MAX_SAFE_INTEGER ? p % m : Number((BigInt(x) * BigInt(y)) % BigInt(m));
+}
+
 /** The inverse of `x` modulo `m` (x and m coprime, m ≥ 1), by the extended Euclidean algorithm. */
 function inverseModulo(x: number, m: number): number {
   let [r0, r1] = [x % m, m];
@@ -123,7 +129,7 @@ function inverseModulo(x: number, m: number): number {
 
 /**
  * Whether Σ coefficient·x = rhs has a solution with every 0 ≤ x ≤ bound (all coefficients positive). The terms are
- * merged by coefficient and sorted largest first; each level tries only the values of its unknown that leave a rest
+ * merged by coefficient and sorted smallest first; each level tries only the values of its unknown that leave a rest
  * the later coefficients' gcd divides and their largest sum reaches, and the last two unknowns are decided without
  * a search (a residue class meeting an interval).
  */
@@ -142,7 +148,9 @@ class BoundedSearch {
   ) {
     const merged = new Map<number, number>();
     for (const { coefficient, bound } of terms) merged.set(coefficient, (merged.get(coefficient) ?? 0) + bound);
-    const sorted = [...merged].sort((p, q) => q[0] - p[0]);
+    // Smallest first, as NumPy's search: the small coefficients (the bytes within an element, coefficient 1) are then
+    // fixed modulo the gcd of the larger strides at once, so misaligned views are told apart without a search.
+    const sorted = [...merged].sort((p, q) => p[0] - q[0]);
     this.coefficients = sorted.map(([c]) => c);
     // A bound past rhs / coefficient can never be used.
     this.bounds = sorted.map(([c, u]) => Math.min(u, Math.floor(rhs / c)));
@@ -170,7 +178,7 @@ class BoundedSearch {
     const g = this.gcds[i + 1]!;
     const d = gcd(c, g);
     const period = g / d;
-    const first = period === 1 ? 0 : Number((BigInt((rhs / d) % period) * BigInt(inverseModulo((c / d) % period, period))) % BigInt(period));
+    const first = period === 1 ? 0 : mulMod((rhs / d) % period, inverseModulo((c / d) % period, period), period);
     const low = Math.max(0, Math.ceil((rhs - this.reach[i + 1]!) / c));
     const high = Math.min(this.bounds[i]!, Math.floor(rhs / c));
     // The highest candidate at or below `high` in first's residue class.
