@@ -92,7 +92,7 @@ function promote(a: DType, b: DType): DType {
 }
 
 /** How a weak scalar ranks: bool < integer < float < complex. */
-function scalarKind(v: ArrayScalar): "b" | "i" | "f" | "c" {
+function scalarKind(v: ArrayScalar): ScalarKind {
   if (typeof v === "boolean") return "b";
   if (typeof v === "bigint") return "i";
   // An integral number counts as an integer where some integer dtype could hold it ([-2^63, 2^64)); 1e20 is a float.
@@ -111,7 +111,7 @@ export function integerRange(d: DType): [bigint, bigint] {
 }
 
 /** The dtype weak scalars of kind `k` (the highest among an operation's scalars) meet the operands' dtype `d` with. */
-function withScalarKind(d: DType, k: "b" | "i" | "f" | "c"): DType {
+function withScalarKind(d: DType, k: ScalarKind): DType {
   if (RANK[k] <= RANK[d.kind]) return d;
   switch (k) {
     case "i":
@@ -133,21 +133,11 @@ function checkScalarRange(d: DType, v: ArrayScalar, what: string): void {
 }
 
 /** Whether `x` is an operand with a dtype of its own (an array, a dtype or a dtype's name), not a weak scalar. */
-function strongDType(x: PromotionOperand): DType | undefined {
+function strongDType(x: PromotionOperand | DTypeName): DType | undefined {
   if (x instanceof DeviceArray) return x.dtype;
   if (typeof x === "string") return dtypeOf(x);
   if (typeof x === "object" && x !== null && !Array.isArray(x)) return dtypeOf(x as DType);
   return undefined;
-}
-
-/** The dtype scalars alone promote to, as NumPy's defaults: bool, int64 (uint64 past its range), float64, complex128. */
-function scalarsOnly(scalars: readonly ArrayScalar[], what: string): DType {
-  const k = scalars.reduce<"b" | "i" | "f" | "c">((m, v) => (RANK[scalarKind(v)] > RANK[m] ? scalarKind(v) : m), "b");
-  if (k !== "i") return k === "b" ? dtypes.bool : k === "f" ? dtypes.float64 : dtypes.complex128;
-  const ints = scalars.filter((v) => scalarKind(v) === "i").map((v) => (typeof v === "bigint" ? v : BigInt(v as number)));
-  const d = ints.every((x) => x <= integerRange(dtypes.int64)[1]) ? dtypes.int64 : dtypes.uint64;
-  for (const v of scalars) if (scalarKind(v) === "i") checkScalarRange(d, v, what);
-  return d;
 }
 
 /**
@@ -166,26 +156,7 @@ function scalarsOnly(scalars: readonly ArrayScalar[], what: string): DType {
  */
 export function resultType(operands: readonly (PromotionOperand | DTypeName)[], what = "resultType"): DType {
   if (!Array.isArray(operands)) throw new TypeError(`${what}: expected an array of operands (arrays, dtypes or scalars), got ${describeValue(operands)}`);
-  let d: DType | undefined;
-  for (const inexact of [true, false]) {
-    for (const x of operands) {
-      const s = strongDType(x);
-      if (s !== undefined && (s.kind === "f" || s.kind === "c") === inexact) d = d === undefined ? s : promote(d, s);
-    }
-  }
-  const scalars = operands.filter((x) => strongDType(x) === undefined) as ArrayScalar[];
-  if (d === undefined) {
-    if (scalars.length === 0) throw new DTypeError(`${what}: expected at least one array, dtype or scalar, got none`);
-    return scalarsOnly(scalars, what);
-  }
-  let k: "b" | "i" | "f" | "c" = "b";
-  for (const v of scalars) {
-    const kv = scalarKind(v);
-    if (RANK[kv] > RANK[k]) k = kv;
-  }
-  if (scalars.length > 0) d = withScalarKind(d, k);
-  if (d.kind === "i" || d.kind === "u") for (const v of scalars) if (scalarKind(v) === "i") checkScalarRange(d, v, what);
-  return d;
+  return promoteOperands(operands, what, false);
 }
 
 /**
@@ -193,10 +164,47 @@ export function resultType(operands: readonly (PromotionOperand | DTypeName)[], 
  * from it): scalars alone are a {@link DTypeError} that says to make one of them an array.
  */
 export function operationType(operands: readonly PromotionOperand[], what: string): DType {
-  if (!operands.some((x) => strongDType(x) !== undefined)) {
-    throw new DTypeError(`${what}: at least one operand must be a DeviceArray (or a dtype); only scalars came: make one of them an array`);
+  return promoteOperands(operands, what, true);
+}
+
+type ScalarKind = "b" | "i" | "f" | "c";
+
+/** The dtype of each scalar kind alone (NumPy's defaults). */
+const SCALAR_DEFAULTS: Readonly<Record<ScalarKind, DType>> = { b: dtypes.bool, i: dtypes.int64, f: dtypes.float64, c: dtypes.complex128 };
+
+/**
+ * One pass per group (the floats and complex first, then the rest) over the operands, allocating nothing: the strong
+ * dtypes' promotion and the highest scalar kind, met at the end; integer scalars checked against an integer result.
+ */
+function promoteOperands(operands: readonly (PromotionOperand | DTypeName)[], what: string, needArray: boolean): DType {
+  let d: DType | undefined;
+  let k: ScalarKind | undefined;
+  for (let pass = 0; pass < 2; pass++) {
+    for (const x of operands) {
+      const s = strongDType(x);
+      if (s === undefined) {
+        if (pass === 0) {
+          const kv = scalarKind(x as ArrayScalar);
+          if (k === undefined || RANK[kv] > RANK[k]) k = kv;
+        }
+      } else if ((s.kind === "f" || s.kind === "c") === (pass === 0)) {
+        d = d === undefined ? s : promote(d, s);
+      }
+    }
   }
-  return resultType(operands, what);
+  if (d === undefined) {
+    if (needArray) throw new DTypeError(`${what}: at least one operand must be a DeviceArray (or a dtype); only scalars came: make one of them an array`);
+    if (k === undefined) throw new DTypeError(`${what}: expected at least one array, dtype or scalar, got none`);
+    d = SCALAR_DEFAULTS[k];
+    // Integer scalars alone past int64's range: uint64, as NumPy.
+    if (k === "i" && operands.some((v) => scalarKind(v as ArrayScalar) === "i" && BigInt(v as number | bigint) > integerRange(dtypes.int64)[1])) d = dtypes.uint64;
+  } else if (k !== undefined) {
+    d = withScalarKind(d, k);
+  }
+  if (k !== undefined && k !== "b" && (d.kind === "i" || d.kind === "u")) {
+    for (const x of operands) if (strongDType(x) === undefined && scalarKind(x as ArrayScalar) === "i") checkScalarRange(d, x as ArrayScalar, what);
+  }
+  return d;
 }
 
 /**
