@@ -136,8 +136,9 @@ function shortest(x: number, kind: FloatKind): { digits: string; exp: number } {
     // Dragon4's choice: the first digit count at which the digits rounded down or up read back; where both do, the
     // nearer (half to even). Where only one does, that one, though the other is nearer: next to a power of two the
     // floats below are twice as close as those above, so float16 0.015625 prints 0.01563, not 0.015625.
+    const exp = decimalExponent(x);
     for (let p = 1; p <= 9; p++) {
-      const { down, up, upNearer } = neighbours(x, p);
+      const { down, up, upNearer } = neighbours(x, exp, p);
       const downFits = readsBack(down, p, kind, x);
       const upFits = readsBack(up, p, kind, x);
       if (downFits && upFits) return upNearer ? up : down;
@@ -156,11 +157,10 @@ function readsBack(c: { digits: string; exp: number }, p: number, kind: FloatKin
 }
 
 /**
- * `p` significant digits of `x` (finite, > 0) rounded down and rounded up from its exact value, and whether the
- * rounded-up digits are the nearer (half to even): x ≈ d.ddd × 10^exp.
+ * `p` significant digits of `x` (finite, > 0, of decimal exponent `exp`) rounded down and rounded up from its exact
+ * value, and whether the rounded-up digits are the nearer (half to even): x ≈ d.ddd × 10^exp.
  */
-function neighbours(x: number, p: number): { down: { digits: string; exp: number }; up: { digits: string; exp: number }; upNearer: boolean } {
-  const exp = decimalExponent(x);
+function neighbours(x: number, exp: number, p: number): { down: { digits: string; exp: number }; up: { digits: string; exp: number }; upNearer: boolean } {
   const { num, den } = scaledExactly(x, p - 1 - exp);
   const q = num / den;
   const r2 = (num % den) * 2n;
